@@ -1,0 +1,59 @@
+// Bundles the extension host (node, CommonJS; `vscode` and native modules external), the demo agent, the
+// integration test suite, and the webview (browser, ESM). Usage: node scripts/build.mjs [--watch] [--production]
+import * as esbuild from "esbuild";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const watch = process.argv.includes("--watch");
+const production = process.argv.includes("--production");
+
+/** Native and host-provided modules stay outside the host bundle. */
+const nodeExternal = ["vscode", "classic-level", "node-pty", "mocha"];
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  sourcemap: production ? false : "linked",
+  minify: production,
+  logLevel: "warning",
+};
+
+const builds = [
+  {
+    ...common,
+    entryPoints: { extension: "src/extension.ts", "demo-agent": "src/demo-agent/main.ts" },
+    outdir: "dist",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: nodeExternal,
+  },
+  {
+    ...common,
+    entryPoints: { webview: "webview/main.tsx" },
+    outdir: "dist",
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    loader: { ".css": "css" },
+  },
+  {
+    ...common,
+    entryPoints: { "integration/index": "test/integration/suite/index.ts" },
+    outdir: "out",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: nodeExternal,
+  },
+];
+
+if (watch) {
+  for (const options of builds) await (await esbuild.context(options)).watch();
+  console.log("esbuild: watching");
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,343 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import * as acp from "@agentclientprotocol/sdk";
+import { SidekicksError } from "../errors";
+import { StderrTail } from "./StderrTail";
+import { stdioStream } from "./stdioStream";
+import { toAgentUpdate, toPermissionRequest } from "./updates";
+import type { AcpClientHandlers, AgentInfo, AgentLaunch, ExitInfo } from "./types";
+
+/** Options of {@link AcpClient.start}. Durations in milliseconds. */
+export interface AcpClientOptions {
+  /** Name used in error messages, such as the roster name `demo`. */
+  agentName: string;
+  /** How long `initialize` may take before the start fails (default 60 000 ms: `npx` may download first). */
+  initializeTimeoutMs?: number;
+  /** How long after SIGTERM before the process group is killed (default 2 000 ms). */
+  killGraceMs?: number;
+}
+
+/** At most this many dropped stdout lines are logged one by one; the rest are counted. */
+const DROPPED_LINES_LOGGED = 50;
+
+/**
+ * One agent process and its ACP connection, from the client side (ACP `initialize`, `session/new`,
+ * `session/prompt`, `session/cancel`; `session/update` and `session/request_permission` come back through
+ * {@link AcpClientHandlers}).
+ *
+ * Every request is raced against the process exiting, because the SDK's connection cannot know why its stream
+ * ended: a dying agent rejects the pending request with `agent/exited` (exit code and stderr tail), never a hang.
+ * The process is started in its own process group so that {@link stop} also ends the children of wrapper agents.
+ */
+export class AcpClient {
+  /** Resolves once when the process has exited (or failed to start). Never rejects. */
+  readonly exited: Promise<ExitInfo>;
+  private readonly exitRejection: Promise<never>;
+  private readonly sessions = new Set<string>();
+  private exitInfo: ExitInfo | undefined;
+  private spawnError: Error | undefined;
+  private droppedLines = 0;
+  private lastDroppedLine: string | undefined;
+  private stopping = false;
+  private connection!: acp.ClientConnection;
+  private agentInfo: AgentInfo | undefined;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly handlers: AcpClientHandlers,
+    private readonly options: Required<AcpClientOptions>,
+    private readonly stderr: StderrTail,
+  ) {
+    this.exited = new Promise<ExitInfo>((resolve) => {
+      let exitCode: number | null = null;
+      let exitSignal: string | null = null;
+      let done = false;
+      const finish = (): void => {
+        if (done) return;
+        done = true;
+        this.exitInfo = { code: exitCode, signal: exitSignal, stderrTail: this.stderr.tail(4096) };
+        resolve(this.exitInfo);
+      };
+      child.once("error", (err) => {
+        this.spawnError = err;
+        finish();
+      });
+      child.once("exit", (code, signal) => {
+        exitCode = code;
+        exitSignal = signal;
+        // Give stderr a moment to drain so the tail holds the agent's last words.
+        child.once("close", finish);
+        setTimeout(finish, 300).unref();
+      });
+    });
+    this.exitRejection = this.exited.then((exit) => {
+      throw this.exitedError(exit, "while it was running");
+    });
+    this.exitRejection.catch(() => undefined);
+  }
+
+  /**
+   * Spawns the agent and performs ACP `initialize`.
+   *
+   * @throws SidekicksError `agent/spawn` when the command or the working folder does not exist;
+   *   `agent/exited` when it exits before answering; `agent/protocol` when it never sends a valid answer
+   *   (the message quotes the last non-ACP line it printed, field case 6); `agent/request` on a JSON-RPC error.
+   */
+  static async start(launch: AgentLaunch, handlers: AcpClientHandlers, options: AcpClientOptions): Promise<AcpClient> {
+    const opts: Required<AcpClientOptions> = { initializeTimeoutMs: 60_000, killGraceMs: 2_000, ...options };
+    if (!existsSync(launch.cwd)) {
+      throw new SidekicksError(
+        "agent/spawn",
+        `Cannot start agent "${opts.agentName}": its working folder ${launch.cwd} does not exist. Fix "workspace" in sidekicks.yaml.`,
+      );
+    }
+    const child = spawn(launch.command, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: process.platform !== "win32",
+      windowsHide: true,
+    });
+    const stderr = new StderrTail();
+    const client = new AcpClient(child, handlers, opts, stderr);
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (text: string) => {
+      for (const line of stderr.push(text)) handlers.onStderr(line);
+    });
+    client.connect();
+    await client.initialize(launch);
+    return client;
+  }
+
+  /** What the agent said about itself in `initialize`. */
+  get info(): AgentInfo | undefined {
+    return this.agentInfo;
+  }
+
+  /** OS process id, when the process started. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** True once the process has exited. */
+  get hasExited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  /**
+   * ACP `session/new` with `cwd` (absolute) and no MCP servers.
+   * @returns the new session id
+   * @throws SidekicksError `agent/exited`, `agent/request` (e.g. authentication required)
+   */
+  async newSession(cwd: string): Promise<string> {
+    const response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: [] }));
+    this.sessions.add(response.sessionId);
+    return response.sessionId;
+  }
+
+  /**
+   * ACP `session/prompt` with one text block. Updates stream through `handlers.onUpdate` while it runs.
+   * @returns the stop reason (`end_turn`, `cancelled`, `max_tokens`, `max_turn_requests`, `refusal`)
+   * @throws SidekicksError `agent/exited` when the process dies mid-turn, `agent/request` on an error answer
+   */
+  async prompt(sessionId: string, text: string): Promise<string> {
+    const response = await this.call(
+      "session/prompt",
+      this.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }),
+    );
+    return response.stopReason;
+  }
+
+  /** ACP `session/cancel` (a notification: the pending prompt then ends with stop reason `cancelled`). */
+  async cancel(sessionId: string): Promise<void> {
+    if (this.hasExited) return;
+    await this.connection.agent.notify("session/cancel", { sessionId }).catch(() => undefined);
+  }
+
+  /**
+   * Ends the process: closes stdin, sends SIGTERM to its process group, then SIGKILL after the grace period.
+   * Resolves when the process has exited.
+   */
+  async stop(): Promise<ExitInfo> {
+    this.stopping = true;
+    if (!this.hasExited) {
+      this.child.stdin?.end();
+      this.signal("SIGTERM");
+      const timer = setTimeout(() => this.signal("SIGKILL"), this.options.killGraceMs);
+      await this.exited;
+      clearTimeout(timer);
+      // The leader is gone; make sure no child of a wrapper agent survives it.
+      this.signal("SIGKILL");
+    }
+    this.connection.close();
+    return this.exited;
+  }
+
+  private signal(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform === "win32") this.child.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  private connect(): void {
+    const { handlers } = this;
+    const stream = stdioStream(this.child.stdout!, this.child.stdin!, {
+      onDroppedLine: (line, reason) => {
+        this.droppedLines += 1;
+        this.lastDroppedLine = line;
+        if (this.droppedLines <= DROPPED_LINES_LOGGED) {
+          handlers.onLog("warn", `stdout line skipped (${reason}, not ACP): ${line.slice(0, 300)}`);
+        } else if (this.droppedLines === DROPPED_LINES_LOGGED + 1) {
+          handlers.onLog("warn", `more stdout lines skipped; only the first ${DROPPED_LINES_LOGGED} are logged`);
+        }
+      },
+    });
+    this.connection = acp
+      .client({ name: "sidekicks" })
+      .onNotification("session/update", ({ params }) => {
+        if (!this.sessions.has(params.sessionId)) {
+          handlers.onLog("debug", `session/update for unknown session ${params.sessionId} dropped`);
+          return;
+        }
+        handlers.onUpdate(params.sessionId, toAgentUpdate(params.update));
+      })
+      .onRequest("session/request_permission", async ({ params, signal }) => {
+        if (!this.sessions.has(params.sessionId)) {
+          handlers.onLog("warn", `permission request for unknown session ${params.sessionId} cancelled`);
+          return { outcome: { outcome: "cancelled" } };
+        }
+        const answer = await handlers.onPermissionRequest(toPermissionRequest(params), signal);
+        return { outcome: answer };
+      })
+      .connect(stream);
+  }
+
+  private async initialize(launch: AgentLaunch): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(
+          new SidekicksError(
+            "agent/protocol",
+            `Agent "${this.options.agentName}" did not answer ACP initialize within ${Math.round(this.options.initializeTimeoutMs / 1000)} s. Is "${launch.command}" an ACP agent (some need a flag such as --acp)?`,
+            this.diagnosticDetail(),
+          ),
+        );
+      }, this.options.initializeTimeoutMs);
+    });
+    try {
+      const response = await Promise.race([
+        this.call(
+          "initialize",
+          this.connection.agent.request("initialize", {
+            protocolVersion: acp.PROTOCOL_VERSION,
+            clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+            clientInfo: { name: "sidekicks", title: "Sidekicks for VS Code", version: "0.1.0" },
+          }),
+        ),
+        timeout,
+      ]);
+      this.agentInfo = {
+        name: response.agentInfo?.name,
+        version: response.agentInfo?.version,
+        protocolVersion: response.protocolVersion,
+        loadSession: response.agentCapabilities?.loadSession === true,
+        authMethods: (response.authMethods ?? []).map((m) => ({
+          id: m.id,
+          name: m.name,
+          description: m.description ?? undefined,
+        })),
+      };
+    } catch (err) {
+      if (!this.hasExited) await this.stop();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Races `request` against the process exiting and turns every failure into a `SidekicksError`. */
+  private async call<T>(method: string, request: Promise<T>): Promise<T> {
+    try {
+      return await Promise.race([request, this.exitRejection]);
+    } catch (err) {
+      throw await this.explain(err, method);
+    }
+  }
+
+  private async explain(err: unknown, method: string): Promise<SidekicksError> {
+    if (this.spawnError) return this.spawnFailure(this.spawnError);
+    if (err instanceof SidekicksError) return err;
+    if (err instanceof acp.RequestError) {
+      const auth = err.code === -32000;
+      const methods = this.agentInfo?.authMethods.map((m) => m.name).join(", ");
+      return new SidekicksError(
+        "agent/request",
+        auth
+          ? `Agent "${this.options.agentName}" needs you to sign in first${methods ? ` (${methods})` : ""}. Run its login in a terminal, then try again.`
+          : `Agent "${this.options.agentName}" answered ${method} with an error: ${err.message}`,
+        err.data === undefined ? this.stderr.tail(2048) || undefined : JSON.stringify(err.data, null, 2),
+        { cause: err },
+      );
+    }
+    // The connection closed under a pending request: most likely the process is exiting; wait for its status.
+    const exit = await Promise.race([this.exited, delay(1000)]);
+    if (exit) {
+      if (this.spawnError) return this.spawnFailure(this.spawnError);
+      return this.exitedError(exit, `during ${method}`);
+    }
+    return new SidekicksError(
+      "agent/protocol",
+      `Lost the ACP connection to agent "${this.options.agentName}" during ${method}: ${err instanceof Error ? err.message : String(err)}`,
+      this.diagnosticDetail(),
+      { cause: err },
+    );
+  }
+
+  private exitedError(exit: ExitInfo, when: string): SidekicksError {
+    if (this.spawnError) return this.spawnFailure(this.spawnError);
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited (code ${exit.code})`;
+    const stopped = this.stopping ? " after Sidekicks stopped it" : "";
+    return new SidekicksError(
+      "agent/exited",
+      `Agent "${this.options.agentName}" ${how}${stopped} ${when}.`,
+      this.diagnosticDetail(),
+    );
+  }
+
+  private spawnFailure(err: Error): SidekicksError {
+    const code = (err as NodeJS.ErrnoException).code;
+    const what =
+      code === "ENOENT"
+        ? "command not found"
+        : code === "EACCES"
+          ? "permission denied (is it executable?)"
+          : err.message;
+    return new SidekicksError(
+      "agent/spawn",
+      `Cannot start agent "${this.options.agentName}": ${what}: "${this.child.spawnfile}". Fix "command" in sidekicks.yaml or install the agent.`,
+      undefined,
+      { cause: err },
+    );
+  }
+
+  /** The agent's last non-ACP stdout line and stderr tail, for error details. */
+  private diagnosticDetail(): string | undefined {
+    const lines: string[] = [];
+    if (this.lastDroppedLine !== undefined) {
+      lines.push(`Last non-ACP line on stdout: ${this.lastDroppedLine.slice(0, 500)}`);
+    }
+    const tail = this.stderr.tail(2048);
+    if (tail) lines.push(`stderr:\n${tail}`);
+    return lines.length > 0 ? lines.join("\n") : undefined;
+  }
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}

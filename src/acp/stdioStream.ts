@@ -1,0 +1,123 @@
+import type { Readable, Writable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
+
+/** Largest stdout line accepted as one JSON-RPC message, in bytes (characters, approximately); the SDK's default. */
+export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+
+/** Terminal escape sequences some shells and wrappers print before a JSON line (field case 6's OSC title prefix). */
+const LEADING_ESCAPES = /^(?:\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b\[[0-9;?]*[ -/]*[@-~])+/;
+
+/** What the stream reports about lines it could not deliver. */
+export interface StdioStreamHooks {
+  /** A stdout line that is not a JSON-RPC object (a banner, a log line, a truncated message). */
+  onDroppedLine(line: string, reason: "not-json" | "too-long"): void;
+}
+
+/**
+ * Builds the SDK's message `Stream` over an agent's stdio, newline-delimited JSON in both directions (ACP transport).
+ *
+ * Differs from the SDK's `ndJsonStream` at the trust boundary: a stdout line that is not a JSON object is reported
+ * through `hooks.onDroppedLine` (the SDK drops it silently and answers the agent with a parse error), and leading
+ * terminal escape sequences are stripped before parsing. The readable side closes when stdout ends.
+ *
+ * @param stdout the agent's stdout (bytes)
+ * @param stdin the agent's stdin (bytes); write errors (EPIPE after exit) reject the write, never throw
+ */
+export function stdioStream(stdout: Readable, stdin: Writable, hooks: StdioStreamHooks): Stream {
+  const decoder = new StringDecoder("utf8");
+  let pending: string[] = [];
+  let pendingChars = 0;
+  let overflow = false;
+
+  const readable = new ReadableStream<AnyMessage>({
+    start(controller) {
+      const deliver = (raw: string): void => {
+        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        if (line.trim() === "") return;
+        const text = line.charCodeAt(0) === 0x1b ? line.replace(LEADING_ESCAPES, "") : line;
+        if (text.charCodeAt(0) === 0x7b /* { */) {
+          try {
+            const message: unknown = JSON.parse(text);
+            if (message !== null && typeof message === "object" && !Array.isArray(message)) {
+              controller.enqueue(message as AnyMessage);
+              return;
+            }
+          } catch {
+            // fall through: reported below
+          }
+        }
+        hooks.onDroppedLine(line, "not-json");
+      };
+      const push = (chunk: string): void => {
+        let start = 0;
+        let newline = chunk.indexOf("\n");
+        while (newline !== -1) {
+          const piece = chunk.slice(start, newline);
+          if (overflow) {
+            hooks.onDroppedLine(pending.join("").slice(0, 200) + "…", "too-long");
+            overflow = false;
+          } else if (pending.length > 0) {
+            pending.push(piece);
+            deliver(pending.join(""));
+          } else {
+            deliver(piece);
+          }
+          pending = [];
+          pendingChars = 0;
+          start = newline + 1;
+          newline = chunk.indexOf("\n", start);
+        }
+        if (start < chunk.length) {
+          const rest = chunk.slice(start);
+          if (!overflow) {
+            pendingChars += rest.length;
+            if (pendingChars > MAX_LINE_CHARS) {
+              overflow = true;
+              pending = [pending.join("").slice(0, 200)];
+            } else {
+              pending.push(rest);
+            }
+          }
+        }
+      };
+      stdout.on("data", (chunk: Buffer) => push(decoder.write(chunk)));
+      stdout.on("end", () => {
+        push(decoder.end());
+        if (pending.length > 0 && !overflow) deliver(pending.join(""));
+        pending = [];
+        try {
+          controller.close();
+        } catch {
+          // already cancelled
+        }
+      });
+      stdout.on("error", (err) => {
+        try {
+          controller.error(err);
+        } catch {
+          // already closed
+        }
+      });
+    },
+    cancel() {
+      stdout.destroy();
+    },
+  });
+
+  stdin.on("error", () => {
+    // EPIPE after the agent exited: surfaced through the process exit, not as an uncaught error.
+  });
+  const writable = new WritableStream<AnyMessage>({
+    write(message) {
+      return new Promise<void>((resolve, reject) => {
+        if (stdin.destroyed || !stdin.writable) {
+          reject(new Error("agent stdin is closed"));
+          return;
+        }
+        stdin.write(JSON.stringify(message) + "\n", (err) => (err ? reject(err) : resolve()));
+      });
+    },
+  });
+  return { readable, writable };
+}

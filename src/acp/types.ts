@@ -1,0 +1,69 @@
+/**
+ * Sidekicks' own shapes for what crosses the ACP boundary. SDK types never leave `src/acp/` (ADR 0003,
+ * `internal/acp`); the rest of the extension sees only these.
+ */
+
+/** How to start an agent process. `env` is the complete environment (already merged with the parent's). */
+export interface AgentLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Working directory of the process, absolute. */
+  cwd: string;
+}
+
+/** How an agent process ended. */
+export interface ExitInfo {
+  /** Exit code, or null when killed by a signal. */
+  code: number | null;
+  signal: string | null;
+  /** The last lines of stderr (at most about 4 KB), for people. */
+  stderrTail: string;
+}
+
+/** A `session/update` reduced to what the channel shows (ACP `SessionUpdate`). */
+export type AgentUpdate =
+  | { kind: "text"; text: string }
+  | {
+      kind: "toolCall";
+      /** `tool_call` creates or replaces; `tool_call_update` patches the fields it carries. */
+      isUpdate: boolean;
+      toolCallId: string;
+      title?: string;
+      toolKind?: string;
+      status?: "pending" | "in_progress" | "completed" | "failed";
+      /** Text rendering of the content blocks, when the update carried content. */
+      content?: string;
+    }
+  | { kind: "ignored"; sessionUpdate: string };
+
+/** A `session/request_permission` from the agent. */
+export interface PermissionRequest {
+  sessionId: string;
+  toolCallId: string;
+  title: string;
+  options: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[];
+}
+
+/** The client's answer (ACP `RequestPermissionOutcome`). */
+export type PermissionAnswer = { outcome: "selected"; optionId: string } | { outcome: "cancelled" };
+
+/** Callbacks from a running agent connection; all are called in the order the agent sent the messages. */
+export interface AcpClientHandlers {
+  onUpdate(sessionId: string, update: AgentUpdate): void;
+  /** Must eventually resolve; `signal` aborts when the agent cancels the request or the connection closes. */
+  onPermissionRequest(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
+  /** One line of the agent's stderr, without the newline. */
+  onStderr(line: string): void;
+  /** A diagnostic for the agent's log (dropped stdout lines, updates for unknown sessions). */
+  onLog(level: "debug" | "warn", message: string): void;
+}
+
+/** What `initialize` told us about the agent. */
+export interface AgentInfo {
+  name?: string;
+  version?: string;
+  protocolVersion: number;
+  loadSession: boolean;
+  authMethods: { id: string; name: string; description?: string }[];
+}

@@ -1,0 +1,43 @@
+/**
+ * Typed domain errors with stable codes (STYLE.md, "Typed errors with codes"). Only `src/vscode/` and the webview
+ * turn them into words for people; the domain compares `code`, never message text. Imports nothing.
+ */
+
+/** Every error code the domain raises. */
+export type ErrorCode =
+  | "agent/spawn" // the command could not be started (not found, not executable)
+  | "agent/exited" // the process exited while we needed it
+  | "agent/protocol" // it did not speak ACP (no valid initialize reply, malformed answers)
+  | "agent/request" // the agent answered a request with a JSON-RPC error
+  | "agent/untrusted" // workspace not trusted: agents from its config never start
+  | "config/missing"
+  | "config/invalid"
+  | "channel/noRecipient" // a message with no mention and no default agent
+  | "channel/unknownMember" // @name is not a member of the channel
+  | "store/locked" // the history is open in another window
+  | "store/corrupt";
+
+/** An error carrying a stable `code` and optional `detail` for people (such as an agent's stderr tail). */
+export class SidekicksError extends Error {
+  /**
+   * @param code stable code the domain and tests compare against
+   * @param message one sentence that says what happened and what to do
+   * @param detail extra lines (stderr tail, offending stdout line), shown verbatim
+   */
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly detail?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "SidekicksError";
+  }
+}
+
+/** Returns `err` as a `SidekicksError`, wrapping anything else under `fallback`. */
+export function asSidekicksError(err: unknown, fallback: ErrorCode): SidekicksError {
+  if (err instanceof SidekicksError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new SidekicksError(fallback, message, undefined, { cause: err });
+}

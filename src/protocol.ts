@@ -1,0 +1,174 @@
+/**
+ * The one typed protocol between the extension host and the webview.
+ *
+ * Both bundles import this file; it imports nothing. A request map says, per method, the params and the result;
+ * an event map says, per event, the payload. The compiler then forces one handler per request on the receiving
+ * side, and a renamed field breaks both sides at build time (STYLE.md, "One typed protocol").
+ *
+ * Envelope rules:
+ * - The webview posts `{kind: "ready", protocolVersion}` first; the host queues everything until then. On a
+ *   version mismatch the host answers with `{kind: "reload"}` and the webview reloads.
+ * - Every request gets exactly one `response` with the same `id`, carrying `result` or `error`.
+ * - A streamed message starts with `message/started`, continues with `message/delta` and always ends with
+ *   `message/finished` (which carries the whole committed message, error included).
+ */
+
+/** Bumped whenever a breaking change is made to the shapes below. */
+export const PROTOCOL_VERSION = 1;
+
+/** State of one agent process, as the agent manager reports it (ADR 0003, `agent:state`). */
+export type AgentState = "stopped" | "starting" | "ready" | "busy" | "error";
+
+/** Who wrote a message (ADR 0003 data model, `Message.author`). */
+export interface Author {
+  kind: "user" | "agent" | "system";
+  /** Set when `kind` is `agent`. */
+  agentName?: string;
+}
+
+/** ACP tool call status (`ToolCallStatus`). */
+export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
+
+/** ACP permission option kinds (`PermissionOptionKind`). */
+export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
+
+/** One permission option as the agent offered it (ACP `PermissionOption`). */
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: PermissionOptionKind;
+}
+
+/** Markdown text streamed by the agent (`agent_message_chunk`) or written by the user. */
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+/** A tool call the agent reported (`tool_call` / `tool_call_update`), keyed by `toolCallId`. */
+export interface ToolCallPart {
+  type: "toolCall";
+  toolCallId: string;
+  title: string;
+  /** ACP `ToolKind` (read, edit, execute, …) when the agent gave one. */
+  kind?: string;
+  status: ToolCallStatus;
+  /** Plain text summary of the tool call's content blocks, if any. */
+  content?: string;
+}
+
+/** A permission request (`session/request_permission`), keyed by `requestId`. */
+export interface PermissionPart {
+  type: "permission";
+  requestId: string;
+  toolCallId: string;
+  title: string;
+  options: PermissionOption[];
+  /** The chosen `optionId`, `"cancelled"` when the request was cancelled, absent while pending. */
+  outcome?: string;
+}
+
+/** A part of a message (ADR 0003 data model, `Part`). */
+export type Part = TextPart | ToolCallPart | PermissionPart;
+
+/** A typed error with a stable code (`agent/exited`, `agent/spawn`, `agent/protocol`, `config/invalid`, …). */
+export interface ErrorInfo {
+  code: string;
+  message: string;
+  /** Extra lines for people, such as the tail of the agent's stderr. */
+  detail?: string;
+}
+
+/** A message as the webview shows it. `createdAt` is milliseconds since the epoch. */
+export interface MessageView {
+  id: string;
+  channelId: string;
+  author: Author;
+  parts: Part[];
+  createdAt: number;
+  /** `streaming` only between `message/started` and `message/finished`. */
+  status: "streaming" | "done" | "error";
+  /** ACP stop reason of the prompt turn that produced this message (`end_turn`, `cancelled`, …). */
+  stopReason?: string;
+  error?: ErrorInfo;
+}
+
+/** One channel member and its agent's live state. */
+export interface MemberView {
+  name: string;
+  state: AgentState;
+}
+
+/** A channel with its members (ADR 0003 `Channel` + `Membership`). */
+export interface ChannelView {
+  id: string;
+  name: string;
+  members: MemberView[];
+}
+
+/** What the host knows of the roster file. */
+export interface ConfigStatus {
+  /** `missing`: no file yet; `invalid`: the last read failed validation; `ok`: loaded. */
+  state: "missing" | "ok" | "invalid" | "untrusted";
+  /** Absolute path of the file the host looked for. */
+  path: string;
+  /** Human-readable problems, each `file:line:column: message`. */
+  problems: string[];
+}
+
+/** Requests from the webview to the host: `method → [params, result]`. */
+export interface WebviewRequests {
+  /** Opens a channel by name (default `general`) and returns its latest messages, oldest first. */
+  "channel/open": [{ name?: string }, { channel: ChannelView; messages: MessageView[]; config: ConfigStatus }];
+  /** Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it. */
+  "channel/send": [{ channelId: string; text: string }, { messageId: string }];
+  /** Answers a pending permission request with one of its options. */
+  "permission/answer": [{ requestId: string; optionId: string }, { accepted: boolean }];
+  /** Runs a host command the webview offers as a button. */
+  "command/run": [{ command: "createConfig" | "openConfig" | "showLog" }, { done: boolean }];
+}
+
+/** Events from the host to the webview: `name → payload`. */
+export interface HostEvents {
+  "channel/changed": ChannelView;
+  "config/changed": ConfigStatus;
+  "message/started": MessageView;
+  /**
+   * A change to a streaming message: `appendText` goes to its last text part (a new one when the last part is not
+   * text); `part` replaces the part with the same `toolCallId`/`requestId`, or is appended.
+   */
+  "message/delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
+  "message/finished": MessageView;
+  /** The host asks the webview to drop its state and re-open the channel (store reopened, channel switched). */
+  "channel/reload": { name: string };
+}
+
+/**
+ * Requests from the host to the webview, used by the integration tests to read and drive the real DOM.
+ * Only answered when the host enabled them (development and test modes).
+ */
+export interface HostRequests {
+  /** Returns `innerText` of the first element matching `selector`, or `null` when none matches. */
+  "test/text": [{ selector: string }, { text: string | null }];
+  /** Clicks the first element matching `selector`; `clicked` is false when none matches. */
+  "test/click": [{ selector: string }, { clicked: boolean }];
+  /** Types `text` into the composer and presses Enter, as a user would. */
+  "test/compose": [{ text: string }, { sent: boolean }];
+}
+
+export type WebviewRequestMethod = keyof WebviewRequests;
+export type HostEventName = keyof HostEvents;
+export type HostRequestMethod = keyof HostRequests;
+
+/** Messages the webview posts to the host. */
+export type WebviewToHost =
+  | { kind: "ready"; protocolVersion: number }
+  | { [M in WebviewRequestMethod]: { kind: "request"; id: number; method: M; params: WebviewRequests[M][0] } }[WebviewRequestMethod]
+  | { kind: "response"; id: number; result?: unknown; error?: ErrorInfo };
+
+/** Messages the host posts to the webview. */
+export type HostToWebview =
+  | { kind: "response"; id: number; result?: unknown; error?: ErrorInfo }
+  | { [E in HostEventName]: { kind: "event"; name: E; payload: HostEvents[E] } }[HostEventName]
+  | { [M in HostRequestMethod]: { kind: "request"; id: number; method: M; params: HostRequests[M][0] } }[HostRequestMethod]
+  | { kind: "reload" };

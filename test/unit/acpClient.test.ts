@@ -1,0 +1,160 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { AcpClient } from "../../src/acp/AcpClient";
+import { SidekicksError } from "../../src/errors";
+import { fakeAgentLaunch, recordingHandlers } from "./helpers";
+
+const opts = { agentName: "fake" };
+
+test("streams agent_message_chunk text in order and returns the stop reason", async () => {
+  const rec = recordingHandlers();
+  const client = await AcpClient.start(
+    fakeAgentLaunch({ prompt: [{ chunk: "Hello" }, { chunk: ", " }, { echo: true }] }),
+    rec.handlers,
+    opts,
+  );
+  try {
+    const sessionId = await client.newSession(process.cwd());
+    const stop = await client.prompt(sessionId, "hi there");
+    assert.equal(stop, "end_turn");
+    assert.equal(rec.text(), "Hello, You said: hi there");
+    assert.ok(rec.updates.every((u) => u.sessionId === sessionId));
+  } finally {
+    await client.stop();
+  }
+});
+
+test("an agent that exits mid-prompt rejects the prompt with agent/exited, exit code and stderr, within 2 s", async () => {
+  const rec = recordingHandlers();
+  const client = await AcpClient.start(
+    fakeAgentLaunch({ prompt: [{ chunk: "Working on it" }, { stderr: "fatal: out of tokens" }, { sleep: 50 }, { exit: 143 }] }),
+    rec.handlers,
+    opts,
+  );
+  const sessionId = await client.newSession(process.cwd());
+  const started = Date.now();
+  await assert.rejects(client.prompt(sessionId, "go"), (err: unknown) => {
+    assert.ok(err instanceof SidekicksError);
+    assert.equal(err.code, "agent/exited");
+    assert.match(err.message, /exited \(code 143\)/);
+    assert.match(err.detail ?? "", /fatal: out of tokens/);
+    return true;
+  });
+  assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+  assert.equal(rec.text(), "Working on it");
+});
+
+test("a command that does not exist fails with agent/spawn naming the command", async () => {
+  const rec = recordingHandlers();
+  const launch = { ...fakeAgentLaunch({}), command: "definitely-not-an-acp-agent-xyz", args: [] };
+  await assert.rejects(AcpClient.start(launch, rec.handlers, opts), (err: unknown) => {
+    assert.ok(err instanceof SidekicksError);
+    assert.equal(err.code, "agent/spawn");
+    assert.match(err.message, /command not found: "definitely-not-an-acp-agent-xyz"/);
+    return true;
+  });
+});
+
+test("an agent that exits at start fails initialize with agent/exited and its stderr", async () => {
+  const rec = recordingHandlers();
+  await assert.rejects(AcpClient.start(fakeAgentLaunch({ exitOnStart: 3 }), rec.handlers, opts), (err: unknown) => {
+    assert.ok(err instanceof SidekicksError);
+    assert.equal(err.code, "agent/exited");
+    assert.match(err.message, /code 3/);
+    assert.match(err.detail ?? "", /exiting on start as scripted/);
+    return true;
+  });
+});
+
+test("field case 6: non-JSON stdout lines are skipped and logged; initialize still succeeds", async () => {
+  const rec = recordingHandlers();
+  const client = await AcpClient.start(
+    fakeAgentLaunch({ banner: ["Loaded cached credentials."], prompt: [{ raw: "\u001b]0;zsh\u0007not json either" }, { chunk: "ok" }] }),
+    rec.handlers,
+    opts,
+  );
+  try {
+    const sessionId = await client.newSession(process.cwd());
+    assert.equal(await client.prompt(sessionId, "x"), "end_turn");
+    assert.equal(rec.text(), "ok");
+    assert.equal(rec.logs.filter((l) => l.includes("stdout line skipped")).length, 2);
+    assert.ok(rec.logs.some((l) => l.includes("Loaded cached credentials.")));
+  } finally {
+    await client.stop();
+  }
+});
+
+test("field case 6: an agent that never answers initialize fails with a clear error quoting its stdout", async () => {
+  const rec = recordingHandlers();
+  await assert.rejects(
+    AcpClient.start(fakeAgentLaunch({ banner: ["Please run with --acp"], silent: true }), rec.handlers, {
+      ...opts,
+      initializeTimeoutMs: 800,
+    }),
+    (err: unknown) => {
+      assert.ok(err instanceof SidekicksError);
+      assert.equal(err.code, "agent/protocol");
+      assert.match(err.message, /did not answer ACP initialize/);
+      assert.match(err.detail ?? "", /Please run with --acp/);
+      return true;
+    },
+  );
+});
+
+test("field case 5: an update for an unknown session is dropped with a debug log; the connection stays", async () => {
+  const rec = recordingHandlers();
+  const client = await AcpClient.start(
+    fakeAgentLaunch({ prompt: [{ notifySession: "not-mine" }, { chunk: "still here" }] }),
+    rec.handlers,
+    opts,
+  );
+  try {
+    const sessionId = await client.newSession(process.cwd());
+    assert.equal(await client.prompt(sessionId, "x"), "end_turn");
+    assert.equal(rec.text(), "still here");
+    assert.ok(rec.logs.some((l) => l.startsWith("debug: session/update for unknown session not-mine")));
+  } finally {
+    await client.stop();
+  }
+});
+
+test("permission requests reach the handler and the chosen option goes back to the agent", async () => {
+  const rec = recordingHandlers((r) => ({ outcome: "selected", optionId: r.options[0]!.optionId }));
+  const client = await AcpClient.start(
+    fakeAgentLaunch({ prompt: [{ permission: { toolCallId: "t1", title: "Write config.json" } }] }),
+    rec.handlers,
+    opts,
+  );
+  try {
+    const sessionId = await client.newSession(process.cwd());
+    await client.prompt(sessionId, "x");
+    assert.equal(rec.permissions.length, 1);
+    assert.equal(rec.permissions[0]!.title, "Write config.json");
+    assert.equal(rec.text(), " [chose ok]");
+  } finally {
+    await client.stop();
+  }
+});
+
+test("authentication required on session/new is an actionable agent/request error", async () => {
+  const rec = recordingHandlers();
+  const client = await AcpClient.start(fakeAgentLaunch({ authRequired: true }), rec.handlers, opts);
+  try {
+    await assert.rejects(client.newSession(process.cwd()), (err: unknown) => {
+      assert.ok(err instanceof SidekicksError);
+      assert.equal(err.code, "agent/request");
+      assert.match(err.message, /needs you to sign in first \(Log in with fake-agent login\)/);
+      return true;
+    });
+  } finally {
+    await client.stop();
+  }
+});
+
+test("stop() ends the process group: no process of the agent survives", async () => {
+  const rec = recordingHandlers();
+  const client = await AcpClient.start(fakeAgentLaunch({}), rec.handlers, opts);
+  const pid = client.pid!;
+  await client.stop();
+  assert.throws(() => process.kill(-pid, 0), /ESRCH/);
+});

@@ -1,0 +1,45 @@
+import path from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import type { AcpClientHandlers, AgentLaunch, AgentUpdate, PermissionAnswer, PermissionRequest } from "../../src/acp/types";
+
+/** Absolute path of the scripted fake ACP agent (a real subprocess speaking the real SDK). */
+export const FAKE_AGENT = path.resolve(__dirname, "../fixtures/fake-agent.mjs");
+
+/** A launch of the fake agent with `script` (see the fixture's header for the step language). */
+export function fakeAgentLaunch(script: object, cwd = process.cwd()): AgentLaunch {
+  return {
+    command: process.execPath,
+    args: [FAKE_AGENT],
+    env: { ...(process.env as Record<string, string>), FAKE_AGENT_SCRIPT: JSON.stringify(script) },
+    cwd,
+  };
+}
+
+/** Handlers that record what the client reports; permission requests are answered by `answer`. */
+export function recordingHandlers(answer: (r: PermissionRequest) => PermissionAnswer = () => ({ outcome: "cancelled" })) {
+  const updates: { sessionId: string; update: AgentUpdate }[] = [];
+  const stderr: string[] = [];
+  const logs: string[] = [];
+  const permissions: PermissionRequest[] = [];
+  const handlers: AcpClientHandlers = {
+    onUpdate: (sessionId, update) => updates.push({ sessionId, update }),
+    onPermissionRequest: async (r) => {
+      permissions.push(r);
+      return answer(r);
+    },
+    onStderr: (line) => stderr.push(line),
+    onLog: (level, message) => logs.push(`${level}: ${message}`),
+  };
+  const text = () =>
+    updates
+      .map((u) => (u.update.kind === "text" ? u.update.text : ""))
+      .join("");
+  return { handlers, updates, stderr, logs, permissions, text };
+}
+
+/** A fresh temp folder, removed by the returned cleanup. */
+export function tempDir(prefix = "sidekicks-test-"): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
