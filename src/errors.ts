@@ -14,6 +14,7 @@ export type ErrorCode =
   | "config/invalid"
   | "channel/noRecipient" // a message with no mention and no default agent
   | "channel/unknownMember" // @name is not a member of the channel
+  | "turn/interrupted" // the answer was cut short by a reload or shutdown
   | "store/locked" // the history is open in another window
   | "store/corrupt";
 

@@ -84,7 +84,11 @@ export class AcpClient {
    *   (the message quotes the last non-ACP line it printed, field case 6); `agent/request` on a JSON-RPC error.
    */
   static async start(launch: AgentLaunch, handlers: AcpClientHandlers, options: AcpClientOptions): Promise<AcpClient> {
-    const opts: Required<AcpClientOptions> = { initializeTimeoutMs: 60_000, killGraceMs: 2_000, ...options };
+    const opts: Required<AcpClientOptions> = {
+      agentName: options.agentName,
+      initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
+      killGraceMs: options.killGraceMs ?? 2_000,
+    };
     if (!existsSync(launch.cwd)) {
       throw new SidekicksError(
         "agent/spawn",

@@ -1,0 +1,191 @@
+import { readFile } from "node:fs/promises";
+import { AgentManager } from "../agents/AgentManager";
+import type { LaunchContext } from "../agents/launch";
+import { ChannelService, GENERAL } from "../channels/ChannelService";
+import { formatProblem, parseRoster, type ConfigProblem, type Roster } from "../config/roster";
+import { SidekicksError } from "../errors";
+import { EventBus } from "../events/events";
+import type { ConfigStatus, HostEventName, HostEvents } from "../protocol";
+import { Store } from "../store/Store";
+import type { WebviewRequestHandlers } from "./WebviewBridge";
+
+/** What the app needs from the editor, implemented in `src/vscode/` (a port: the app never imports `vscode`). */
+export interface EditorPort {
+  /** Workspace Trust: false means no agent from the workspace's config may start. */
+  isTrusted(): boolean;
+  /** Runs an editor command the webview offers as a button. */
+  runCommand(command: "createConfig" | "openConfig" | "showLog"): Promise<void>;
+  /** Writes a line to the Sidekicks log. */
+  log(level: "debug" | "info" | "warn" | "error", line: string): void;
+  /** Shows the config problems where the editor shows problems (an empty list clears them). */
+  showProblems(file: string, problems: ConfigProblem[]): void;
+}
+
+/** Where the app lives. Paths are absolute. */
+export interface AppOptions {
+  configPath: string;
+  storageDir: string;
+  launch: LaunchContext;
+  editor: EditorPort;
+  /** How long an agent may take to answer `initialize`, in ms (default 60 000). */
+  initializeTimeoutMs?: number;
+}
+
+/**
+ * The services the webview and the commands call (ADR 0003 `internal/app`): loads the roster, owns the agent
+ * manager, the store and the channels, and projects domain events to the webview's event names.
+ */
+export class SidekicksApp {
+  readonly events = new EventBus();
+  readonly agents: AgentManager;
+  private store: Store | undefined;
+  private channels: ChannelService | undefined;
+  private storeError: SidekicksError | undefined;
+  private roster: Roster | undefined;
+  private config: ConfigStatus;
+
+  private constructor(private readonly options: AppOptions) {
+    this.config = { state: "missing", path: options.configPath, problems: [] };
+    this.agents = new AgentManager(this.events, {
+      launch: options.launch,
+      initializeTimeoutMs: options.initializeTimeoutMs,
+      canStart: () =>
+        options.editor.isTrusted()
+          ? undefined
+          : new SidekicksError("agent/untrusted", "This workspace is not trusted, so Sidekicks does not start its agents. Trust the workspace (Manage Workspace Trust) to use them."),
+    });
+    this.events.on("agent:log", ({ agent, level, line }) => options.editor.log(level === "info" ? "info" : level, `[${agent}] ${line}`));
+    this.events.on("agent:state", ({ agent, state, error }) => {
+      options.editor.log(error ? "warn" : "debug", `[${agent}] ${state}${error ? `: ${error.message}` : ""}`);
+      void this.refreshChannel();
+    });
+  }
+
+  /** Creates the app: reads the roster (if any) and opens the store. Never throws: problems become state. */
+  static async create(options: AppOptions): Promise<SidekicksApp> {
+    const app = new SidekicksApp(options);
+    await app.openStore();
+    await app.reloadConfig();
+    return app;
+  }
+
+  /** The roster file's state (missing, ok, invalid, untrusted). */
+  get configStatus(): ConfigStatus {
+    return this.config;
+  }
+
+  /**
+   * Re-reads the roster file. A valid file replaces the roster (new agents join #general); an invalid one keeps
+   * the last valid roster in force and reports its problems with line and column. Emits `config:changed`.
+   */
+  async reloadConfig(): Promise<ConfigStatus> {
+    const file = this.options.configPath;
+    let text: string | undefined;
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      text = undefined;
+    }
+    let problems: ConfigProblem[] = [];
+    if (text === undefined) {
+      this.config = { state: "missing", path: file, problems: [] };
+    } else {
+      const parsed = parseRoster(text, file);
+      problems = parsed.problems;
+      if (parsed.roster) this.roster = parsed.roster;
+      const state = problems.length > 0 ? "invalid" : this.options.editor.isTrusted() ? "ok" : "untrusted";
+      this.config = { state, path: file, problems: problems.map(formatProblem) };
+    }
+    this.options.editor.showProblems(file, problems);
+    this.agents.setRoster(this.roster?.agents ?? []);
+    if (this.channels) await this.channels.syncGeneral(this.agents.names());
+    this.events.emit("config:changed", this.config);
+    return this.config;
+  }
+
+  /** Closes the store and opens it again (tests; recovery from a lock released by another window). */
+  async reopenStore(): Promise<void> {
+    await this.closeStore();
+    await this.openStore();
+    if (this.channels) await this.channels.syncGeneral(this.agents.names());
+  }
+
+  /** Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`). */
+  webviewHandlers(): WebviewRequestHandlers {
+    return {
+      "channel/open": async ({ name }) => {
+        const channels = this.requireChannels();
+        const { channel, messages } = await channels.open(name ?? GENERAL);
+        return { channel, messages, config: this.config };
+      },
+      "channel/send": async ({ channelId, text }) => {
+        if (typeof channelId !== "string" || typeof text !== "string" || text.trim() === "") {
+          throw new SidekicksError("channel/noRecipient", "Nothing to send.");
+        }
+        return this.requireChannels().send(channelId, text);
+      },
+      "permission/answer": async ({ requestId, optionId }) => ({
+        accepted: this.channels?.answerPermission(requestId, optionId) ?? false,
+      }),
+      "command/run": async ({ command }) => {
+        await this.options.editor.runCommand(command);
+        return { done: true };
+      },
+    };
+  }
+
+  /** Subscribes a webview sink to the domain events, mapped to the protocol's event names. Returns an unsubscribe. */
+  connectWebview(sink: <E extends HostEventName>(name: E, payload: HostEvents[E]) => void): () => void {
+    const offs = [
+      this.events.on("config:changed", (p) => sink("config/changed", p)),
+      this.events.on("channel:changed", (p) => sink("channel/changed", p)),
+      this.events.on("message:started", (p) => sink("message/started", p)),
+      this.events.on("message:delta", (p) => sink("message/delta", p)),
+      this.events.on("message:finished", (p) => sink("message/finished", p)),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  /** Stops every agent and closes the store; running answers are saved as interrupted. */
+  async dispose(): Promise<void> {
+    await this.closeStore();
+    await this.agents.stopAll();
+  }
+
+  private requireChannels(): ChannelService {
+    if (!this.channels) throw this.storeError ?? new SidekicksError("store/corrupt", "The history store is not open.");
+    return this.channels;
+  }
+
+  private async openStore(): Promise<void> {
+    try {
+      this.store = await Store.open(this.options.storageDir, (key, reason) => this.options.editor.log("warn", `store: skipped record ${key}: ${reason}`));
+      this.storeError = undefined;
+      this.channels = new ChannelService(this.store, this.agents, this.events, (line) => this.options.editor.log("warn", line));
+      if (this.roster || this.config.state !== "missing") await this.channels.syncGeneral(this.agents.names());
+      else await this.channels.syncGeneral([]);
+    } catch (err) {
+      this.storeError = err instanceof SidekicksError ? err : new SidekicksError("store/corrupt", String(err));
+      this.options.editor.log("error", `${this.storeError.message} (${this.options.storageDir})`);
+      this.store = undefined;
+      this.channels = undefined;
+    }
+  }
+
+  private async closeStore(): Promise<void> {
+    const { channels, store } = this;
+    this.channels = undefined;
+    this.store = undefined;
+    await channels?.close();
+    await store?.close();
+  }
+
+  private async refreshChannel(): Promise<void> {
+    if (!this.channels) return;
+    try {
+      await this.channels.syncGeneral(this.agents.names());
+    } catch (err) {
+      this.options.editor.log("debug", `channel refresh skipped: ${String(err)}`);
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import {
+  PROTOCOL_VERSION,
+  type ErrorInfo,
+  type HostEventName,
+  type HostEvents,
+  type HostRequestMethod,
+  type HostRequests,
+  type HostToWebview,
+  type WebviewRequestMethod,
+  type WebviewRequests,
+} from "../protocol";
+import { asSidekicksError } from "../errors";
+
+/** One handler per webview request: the compiler makes the map complete. */
+export type WebviewRequestHandlers = {
+  [M in WebviewRequestMethod]: (params: WebviewRequests[M][0]) => Promise<WebviewRequests[M][1]>;
+};
+
+/** How long deltas are gathered before they are posted, in ms (about one frame). */
+export const DELTA_FLUSH_MS = 16;
+
+/** How long a host → webview request may wait for its answer, in ms. */
+export const HOST_REQUEST_TIMEOUT_MS = 10_000;
+
+type Delta = HostEvents["message/delta"];
+
+/**
+ * The host side of the webview protocol (`src/protocol.ts`) for one webview: holds events back until the webview
+ * says `ready`, answers every request exactly once, validates what the webview sends, and coalesces streamed deltas
+ * so that a burst of chunks costs one post per frame instead of one per chunk (order with other events is kept).
+ *
+ * Events that happen before `ready` are not replayed: a webview that (re)loads always starts with `channel/open`,
+ * whose answer is a snapshot taken after every earlier event was posted. So a hidden view costs no memory.
+ */
+export class WebviewBridge {
+  private ready = false;
+  private deltas: Delta[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
+  private disposed = false;
+
+  /**
+   * @param post sends one message to the webview (`Webview.postMessage`)
+   * @param handlers answers the webview's requests
+   * @param onReady called each time the webview (re)loads and says `ready`
+   * @param log receives a line for each message the bridge rejects
+   */
+  constructor(
+    private readonly post: (message: HostToWebview) => void,
+    private readonly handlers: WebviewRequestHandlers,
+    private readonly onReady: () => void = () => undefined,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
+
+  /** Whether the webview has said `ready`. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Handles one message from the webview (`onDidReceiveMessage`). Unknown shapes are logged and dropped. */
+  receive(raw: unknown): void {
+    if (typeof raw !== "object" || raw === null) return this.log("webview message dropped: not an object");
+    const msg = raw as { kind?: unknown; id?: unknown; method?: unknown; params?: unknown; protocolVersion?: unknown; result?: unknown; error?: unknown };
+    if (msg.kind === "ready") {
+      if (msg.protocolVersion !== PROTOCOL_VERSION) {
+        this.post({ kind: "reload" });
+        return;
+      }
+      this.ready = true;
+      this.deltas = [];
+      this.onReady();
+      return;
+    }
+    if (msg.kind === "response" && typeof msg.id === "number") {
+      const waiting = this.pending.get(msg.id);
+      if (!waiting) return;
+      this.pending.delete(msg.id);
+      clearTimeout(waiting.timer);
+      if (msg.error) waiting.reject(new Error((msg.error as ErrorInfo).message ?? "webview request failed"));
+      else waiting.resolve(msg.result);
+      return;
+    }
+    if (msg.kind === "request" && typeof msg.id === "number" && typeof msg.method === "string" && msg.method in this.handlers) {
+      void this.answer(msg.id, msg.method as WebviewRequestMethod, msg.params);
+      return;
+    }
+    this.log(`webview message dropped: unexpected ${JSON.stringify(raw).slice(0, 200)}`);
+  }
+
+  /** Posts an event (dropped before `ready`, see the class comment). `message/delta` events are coalesced for up to one frame. */
+  event<E extends HostEventName>(name: E, payload: HostEvents[E]): void {
+    if (this.disposed) return;
+    if (name === "message/delta") {
+      this.addDelta(payload as Delta);
+      return;
+    }
+    this.flush();
+    this.send({ kind: "event", name, payload } as HostToWebview);
+  }
+
+  /**
+   * Sends a request to the webview and resolves with its result.
+   * @throws Error when the webview is not ready, answers with an error, or does not answer within 10 s
+   */
+  request<M extends HostRequestMethod>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]> {
+    if (!this.ready) return Promise.reject(new Error("the Sidekicks view is not loaded yet"));
+    this.flush();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`webview did not answer ${method} within ${HOST_REQUEST_TIMEOUT_MS} ms`));
+      }, HOST_REQUEST_TIMEOUT_MS);
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      this.post({ kind: "request", id, method, params } as HostToWebview);
+    });
+  }
+
+  /** Forgets the webview (it was disposed); pending host requests fail. */
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.flushTimer);
+    for (const [id, waiting] of this.pending) {
+      clearTimeout(waiting.timer);
+      waiting.reject(new Error("the Sidekicks view was closed"));
+      this.pending.delete(id);
+    }
+  }
+
+  /** Marks the webview as reloading: events are held back again until it says `ready`. */
+  reset(): void {
+    this.ready = false;
+  }
+
+  private async answer(id: number, method: WebviewRequestMethod, params: unknown): Promise<void> {
+    try {
+      const handler = this.handlers[method] as (p: unknown) => Promise<unknown>;
+      const result = await handler(params ?? {});
+      this.flush();
+      this.send({ kind: "response", id, result });
+    } catch (err) {
+      const e = asSidekicksError(err, "agent/protocol");
+      const error: ErrorInfo = { code: e.code, message: e.message, detail: e.detail };
+      this.send({ kind: "response", id, error });
+    }
+  }
+
+  private addDelta(delta: Delta): void {
+    const last = this.deltas[this.deltas.length - 1];
+    if (last && last.messageId === delta.messageId && delta.appendText !== undefined && delta.part === undefined && last.part === undefined) {
+      last.appendText = (last.appendText ?? "") + delta.appendText;
+    } else if (last && last.messageId === delta.messageId && delta.part && last.part && partKey(last.part) === partKey(delta.part) && last.appendText === undefined) {
+      last.part = delta.part;
+    } else {
+      this.deltas.push({ ...delta });
+    }
+    this.flushTimer ??= setTimeout(() => this.flush(), DELTA_FLUSH_MS);
+  }
+
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const deltas = this.deltas;
+    if (deltas.length === 0) return;
+    this.deltas = [];
+    for (const payload of deltas) this.send({ kind: "event", name: "message/delta", payload });
+  }
+
+  private send(message: HostToWebview): void {
+    if (this.ready) this.post(message);
+  }
+}
+
+function partKey(part: NonNullable<Delta["part"]>): string {
+  return part.type === "toolCall" ? `t:${part.toolCallId}` : part.type === "permission" ? `p:${part.requestId}` : "text";
+}

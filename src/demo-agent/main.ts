@@ -1,0 +1,108 @@
+/**
+ * The Sidekicks demo agent: an offline, deterministic ACP agent built with the SDK's agent side, so a new user can
+ * try Sidekicks without an account (`command: sidekicks:demo` in sidekicks.yaml). A separate program: bundled to
+ * `dist/demo-agent.js` and run by the editor's Node.js runtime; it imports only the SDK.
+ *
+ * It streams a short answer that quotes the prompt, word by word. Words in the prompt ask for more:
+ * - `tool`: reports a tool call (`tool_call`, then `tool_call_update` completed with content);
+ * - `permission`: asks `session/request_permission` (allow once / reject) and says what was chosen;
+ * - `fail`: ends the prompt with an error; `crash`: the process exits with code 3.
+ * Env `SIDEKICKS_DEMO_DELAY_MS` sets the pause between streamed words (default 30).
+ */
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+
+const delayMs = Number(process.env.SIDEKICKS_DEMO_DELAY_MS ?? 30);
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(new Error("cancelled"));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error("cancelled"));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+
+const sessions = new Map<string, AbortController | undefined>();
+let nextSession = 1;
+
+async function runPrompt(sessionId: string, text: string, client: acp.AgentContext, signal: AbortSignal): Promise<void> {
+  const update = (u: acp.SessionUpdate) => client.notify("session/update", { sessionId, update: u });
+  const say = async (markdown: string) => {
+    for (const word of markdown.match(/\S+\s*|\s+/g) ?? []) {
+      await update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: word } });
+      await sleep(delayMs, signal);
+    }
+  };
+  const words = new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
+  await say(`Hello from the **demo agent**. You said:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n`);
+  if (words.has("crash")) {
+    process.stderr.write("demo agent: crashing on purpose, as asked\n");
+    process.exit(3);
+  }
+  if (words.has("fail")) throw new Error("The demo agent fails on purpose, as asked.");
+  if (words.has("tool")) {
+    await update({ sessionUpdate: "tool_call", toolCallId: "demo-read", title: "Read README.md", kind: "read", status: "in_progress" });
+    await sleep(delayMs * 10, signal);
+    await update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "demo-read",
+      status: "completed",
+      content: [{ type: "content", content: { type: "text", text: "# Demo project\nNothing to see here." } }],
+    });
+    await say("I read `README.md` (a pretend tool call). ");
+  }
+  if (words.has("permission")) {
+    await update({ sessionUpdate: "tool_call", toolCallId: "demo-edit", title: "Edit config.json", kind: "edit", status: "pending" });
+    const answer = await client.request("session/request_permission", {
+      sessionId,
+      toolCall: { toolCallId: "demo-edit", title: "Edit config.json" },
+      options: [
+        { optionId: "allow", name: "Allow once", kind: "allow_once" },
+        { optionId: "reject", name: "Reject", kind: "reject_once" },
+      ],
+    });
+    const allowed = answer.outcome.outcome === "selected" && answer.outcome.optionId === "allow";
+    await update({ sessionUpdate: "tool_call_update", toolCallId: "demo-edit", status: allowed ? "completed" : "failed" });
+    await say(allowed ? "You allowed the edit; in a real agent `config.json` would now be changed. " : "No edit made. ");
+  }
+  if (!words.has("tool") && !words.has("permission")) {
+    await say("Try `@demo show a tool call` or `@demo ask permission`.");
+  }
+}
+
+const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+
+acp
+  .agent({ name: "sidekicks-demo" })
+  .onRequest("initialize", () => ({
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentCapabilities: { loadSession: false },
+    agentInfo: { name: "sidekicks-demo", title: "Sidekicks demo agent", version: "0.1.0" },
+    authMethods: [],
+  }))
+  .onRequest("session/new", () => {
+    const sessionId = `demo-${nextSession++}`;
+    sessions.set(sessionId, undefined);
+    return { sessionId };
+  })
+  .onNotification("session/cancel", ({ params }) => sessions.get(params.sessionId)?.abort())
+  .onRequest("session/prompt", async ({ params, client }) => {
+    const controller = new AbortController();
+    sessions.set(params.sessionId, controller);
+    const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
+    try {
+      await runPrompt(params.sessionId, text, client, controller.signal);
+      return { stopReason: "end_turn" as const };
+    } catch (err) {
+      if (controller.signal.aborted) return { stopReason: "cancelled" as const };
+      throw err;
+    } finally {
+      sessions.set(params.sessionId, undefined);
+    }
+  })
+  .connect(stream);

@@ -1,0 +1,62 @@
+import type { AgentState, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part } from "../protocol";
+
+/**
+ * The domain's events and their payloads (ADR 0003, "Events from Go to the UI", Amendment 3 names). Emitted by the
+ * domain through an {@link Emitter}; `src/app/` projects them to the webview.
+ */
+export interface SidekicksEvents {
+  "config:changed": ConfigStatus;
+  "agent:state": { agent: string; state: AgentState; error?: ErrorInfo };
+  "agent:log": { agent: string; level: "info" | "debug" | "warn" | "error"; line: string };
+  "channel:changed": ChannelView;
+  "message:started": MessageView;
+  "message:delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
+  /** Emitted only after the message is committed to the store (settlement first, projection second). */
+  "message:finished": MessageView;
+}
+
+export type SidekicksEventName = keyof SidekicksEvents;
+
+/** Where the domain emits events. */
+export interface Emitter {
+  emit<E extends SidekicksEventName>(name: E, payload: SidekicksEvents[E]): void;
+}
+
+type Listener<E extends SidekicksEventName> = (payload: SidekicksEvents[E]) => void;
+
+/** An in-process emitter with typed listeners; a listener that throws does not stop the others. */
+export class EventBus implements Emitter {
+  private readonly listeners = new Map<SidekicksEventName, Set<Listener<never>>>();
+
+  emit<E extends SidekicksEventName>(name: E, payload: SidekicksEvents[E]): void {
+    for (const listener of this.listeners.get(name) ?? []) {
+      try {
+        (listener as Listener<E>)(payload);
+      } catch (err) {
+        console.error(`sidekicks: listener for ${name} failed`, err);
+      }
+    }
+  }
+
+  /** Adds a listener; returns a function that removes it. */
+  on<E extends SidekicksEventName>(name: E, listener: Listener<E>): () => void {
+    let set = this.listeners.get(name);
+    if (!set) this.listeners.set(name, (set = new Set()));
+    set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
+  }
+}
+
+/** Test emitter that records every event in order. */
+export class Recorder implements Emitter {
+  readonly events: { name: SidekicksEventName; payload: unknown }[] = [];
+
+  emit<E extends SidekicksEventName>(name: E, payload: SidekicksEvents[E]): void {
+    this.events.push({ name, payload });
+  }
+
+  /** Payloads of the events named `name`, in order. */
+  of<E extends SidekicksEventName>(name: E): SidekicksEvents[E][] {
+    return this.events.filter((e) => e.name === name).map((e) => e.payload as SidekicksEvents[E]);
+  }
+}

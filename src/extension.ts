@@ -1,0 +1,124 @@
+import { createHash } from "node:crypto";
+import path from "node:path";
+import * as vscode from "vscode";
+import { SidekicksApp } from "./app/SidekicksApp";
+import { CONFIG_TEMPLATE } from "./config/template";
+import type { HostRequestMethod, HostRequests } from "./protocol";
+import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
+import { EditorAdapter } from "./vscode/EditorAdapter";
+
+/** What `activate` returns outside production mode, for the integration tests. */
+export interface SidekicksTestApi {
+  /** Sends a `HostRequests` request to the live webview (reads and drives its real DOM). */
+  webview<M extends HostRequestMethod>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+  /** Closes the store, opens it again, and makes the webview re-open the channel from it. */
+  reopenStore(): Promise<void>;
+}
+
+let app: SidekicksApp | undefined;
+
+/**
+ * Activates Sidekicks: the log, the config watcher, the app (roster, agents, store, channels), the channel view and
+ * the commands. Starts no agent process: agents start on first use. Reports its own failure instead of throwing
+ * (rust-analyzer's `activate`).
+ */
+export async function activate(context: vscode.ExtensionContext): Promise<{ testing?: SidekicksTestApi }> {
+  const log = vscode.window.createOutputChannel("Sidekicks", { log: true });
+  const editor = new EditorAdapter(log);
+  context.subscriptions.push(log, editor);
+  const view = new ChannelViewProvider(context.extensionUri, () => app, log);
+  context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(ChannelViewProvider.viewType, view));
+  registerCommands(context, log);
+  try {
+    const configPath = resolveConfigPath();
+    const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
+    const storageDir = path.join(storageRoot, createHash("sha256").update(configPath).digest("hex").slice(0, 12));
+    app = await SidekicksApp.create({
+      configPath,
+      storageDir,
+      editor,
+      launch: {
+        workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? path.dirname(configPath),
+        nodePath: process.execPath,
+        demoAgentPath: vscode.Uri.joinPath(context.extensionUri, "dist", "demo-agent.js").fsPath,
+        env: process.env,
+      },
+    });
+    log.info(`roster ${configPath}: ${app.configStatus.state}; history in ${storageDir}`);
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(path.dirname(configPath)), path.basename(configPath)),
+    );
+    const reload = () => void app?.reloadConfig();
+    context.subscriptions.push(watcher, watcher.onDidChange(reload), watcher.onDidCreate(reload), watcher.onDidDelete(reload));
+    context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(reload));
+  } catch (err) {
+    log.error(`Sidekicks failed to start: ${err instanceof Error ? err.stack : String(err)}`);
+    void vscode.window.showErrorMessage(`Sidekicks failed to start: ${err instanceof Error ? err.message : String(err)}`, "Show log").then((choice) => {
+      if (choice) log.show();
+    });
+    return {};
+  }
+  if (context.extensionMode === vscode.ExtensionMode.Production) return {};
+  return {
+    testing: {
+      webview: (method, params) => view.request(method, params),
+      reopenStore: async () => {
+        await app?.reopenStore();
+        view.event("channel/reload", { name: "general" });
+      },
+    },
+  };
+}
+
+/** Stops every agent process and closes the store (running answers are saved as interrupted). */
+export async function deactivate(): Promise<void> {
+  const current = app;
+  app = undefined;
+  await current?.dispose();
+}
+
+/** The roster file: setting `sidekicks.configPath` (absolute or relative to the first folder), else `sidekicks.yaml`. */
+function resolveConfigPath(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const setting = vscode.workspace.getConfiguration("sidekicks").get<string>("configPath")?.trim();
+  if (setting) return path.resolve(folder ?? process.cwd(), setting);
+  if (!folder) throw new Error("Open a folder first: Sidekicks keeps its roster (sidekicks.yaml) in the workspace.");
+  return path.join(folder, "sidekicks.yaml");
+}
+
+function registerCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const command = (id: string, run: () => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
+  command("sidekicks.createConfig", async () => {
+    const file = app?.configStatus.path ?? safeConfigPath();
+    if (!file) return void vscode.window.showErrorMessage("Open a folder first: the roster lives in the workspace.");
+    const uri = vscode.Uri.file(file);
+    try {
+      await vscode.workspace.fs.stat(uri);
+      void vscode.window.showInformationMessage(`${path.basename(file)} already exists; opening it.`);
+    } catch {
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(CONFIG_TEMPLATE));
+      await app?.reloadConfig();
+    }
+    await vscode.window.showTextDocument(uri);
+  });
+  command("sidekicks.openConfig", async () => {
+    const file = app?.configStatus.path ?? safeConfigPath();
+    if (!file) return;
+    try {
+      await vscode.window.showTextDocument(vscode.Uri.file(file));
+    } catch {
+      const choice = await vscode.window.showWarningMessage(`${file} does not exist yet.`, "Create config");
+      if (choice) await vscode.commands.executeCommand("sidekicks.createConfig");
+    }
+  });
+  command("sidekicks.showLog", () => log.show());
+  command("sidekicks.focus", () => vscode.commands.executeCommand(`${ChannelViewProvider.viewType}.focus`));
+}
+
+function safeConfigPath(): string | undefined {
+  try {
+    return resolveConfigPath();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,154 @@
+import { mkdirSync } from "node:fs";
+import { ClassicLevel } from "classic-level";
+import { SidekicksError } from "../errors";
+import {
+  STORE_SCHEMA_VERSION,
+  asChannelRecord,
+  asMembershipRecord,
+  asMessageRecord,
+  keys,
+  type ChannelRecord,
+  type MembershipRecord,
+  type MessageRecord,
+} from "./records";
+
+/** Receives one line per record the store had to skip (corrupt JSON, wrong shape). */
+export type CorruptRecordSink = (key: string, reason: string) => void;
+
+/**
+ * The history store: channels, memberships and messages in LevelDB (`classic-level`) under the ADR 0003 keys.
+ * Knows nothing of ACP. Values are JSON with a `version`; a record that does not parse or has the wrong shape is
+ * skipped and reported through `onCorrupt`, never fatal to the rest of the history.
+ */
+export class Store {
+  private constructor(
+    private readonly db: ClassicLevel<string, string>,
+    private readonly onCorrupt: CorruptRecordSink,
+  ) {}
+
+  /**
+   * Opens (creating if needed) the store in `dir` and checks its schema version.
+   * @throws SidekicksError `store/locked` when another process (a second window) holds the folder;
+   *   `store/corrupt` when it was written by a newer schema or cannot be opened.
+   */
+  static async open(dir: string, onCorrupt: CorruptRecordSink = () => undefined): Promise<Store> {
+    mkdirSync(dir, { recursive: true });
+    const db = new ClassicLevel<string, string>(dir, { keyEncoding: "utf8", valueEncoding: "utf8" });
+    try {
+      await db.open();
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause;
+      if (cause?.code === "LEVEL_LOCKED") {
+        throw new SidekicksError(
+          "store/locked",
+          "This history is open in another VS Code window. Close Sidekicks there (or that window) and reload this one.",
+          dir,
+          { cause: err },
+        );
+      }
+      throw new SidekicksError("store/corrupt", `Cannot open the history store: ${(err as Error).message}`, dir, {
+        cause: err,
+      });
+    }
+    const version = await db.get(keys.version);
+    if (version === undefined) {
+      await db.put(keys.version, String(STORE_SCHEMA_VERSION));
+    } else if (Number(version) > STORE_SCHEMA_VERSION) {
+      await db.close();
+      throw new SidekicksError(
+        "store/corrupt",
+        `The history was written by a newer Sidekicks (schema ${version}, this one reads ${STORE_SCHEMA_VERSION}). Update the extension.`,
+        dir,
+      );
+    }
+    return new Store(db, onCorrupt);
+  }
+
+  /** Closes the database; later calls fail. */
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+
+  /** The channel named `name`, or undefined. */
+  async channelByName(name: string): Promise<ChannelRecord | undefined> {
+    const id = await this.db.get(keys.channelName(name));
+    if (id === undefined) return undefined;
+    return this.read(keys.channel(id), asChannelRecord);
+  }
+
+  /** Writes a channel and its name index in one batch. */
+  async putChannel(channel: ChannelRecord): Promise<void> {
+    await this.db.batch([
+      { type: "put", key: keys.channel(channel.id), value: JSON.stringify(channel) },
+      { type: "put", key: keys.channelName(channel.name), value: channel.id },
+    ]);
+  }
+
+  /** Memberships of a channel, ordered by agent name. */
+  async members(channelId: string): Promise<MembershipRecord[]> {
+    const prefix = keys.memberPrefix(channelId);
+    const out: MembershipRecord[] = [];
+    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) {
+      const record = this.parse(key, value, asMembershipRecord);
+      if (record) out.push(record);
+    }
+    return out;
+  }
+
+  /** Writes one membership. */
+  async putMember(member: MembershipRecord): Promise<void> {
+    await this.db.put(keys.member(member.channelId, member.agentName), JSON.stringify(member));
+  }
+
+  /** Removes one membership (its messages stay). */
+  async deleteMember(channelId: string, agentName: string): Promise<void> {
+    await this.db.del(keys.member(channelId, agentName));
+  }
+
+  /**
+   * Writes messages and memberships in one atomic batch (a turn's settlement: the message and the agent's
+   * `lastSeenMessageId` move together).
+   */
+  async commit(changes: { messages?: MessageRecord[]; members?: MembershipRecord[] }): Promise<void> {
+    const ops: { type: "put"; key: string; value: string }[] = [];
+    for (const m of changes.messages ?? []) {
+      ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) });
+    }
+    for (const m of changes.members ?? []) {
+      ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
+    }
+    if (ops.length > 0) await this.db.batch(ops);
+  }
+
+  /**
+   * The latest `limit` messages of a channel, oldest first: a reverse range scan with a limit, so opening a
+   * channel costs the page, not the history.
+   */
+  async latestMessages(channelId: string, limit: number): Promise<MessageRecord[]> {
+    const prefix = keys.messagePrefix(channelId);
+    const out: MessageRecord[] = [];
+    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff", reverse: true, limit })) {
+      const record = this.parse(key, value, asMessageRecord);
+      if (record) out.push(record);
+    }
+    return out.reverse();
+  }
+
+  private async read<T>(key: string, check: (v: unknown) => T | undefined): Promise<T | undefined> {
+    const value = await this.db.get(key);
+    return value === undefined ? undefined : this.parse(key, value, check);
+  }
+
+  private parse<T>(key: string, value: string, check: (v: unknown) => T | undefined): T | undefined {
+    let json: unknown;
+    try {
+      json = JSON.parse(value);
+    } catch {
+      this.onCorrupt(key, "not JSON");
+      return undefined;
+    }
+    const record = check(json);
+    if (!record) this.onCorrupt(key, "unexpected shape or version");
+    return record;
+  }
+}

@@ -1,0 +1,62 @@
+import * as vscode from "vscode";
+import { WebviewBridge } from "../app/WebviewBridge";
+import type { SidekicksApp } from "../app/SidekicksApp";
+import type { HostEventName, HostEvents, HostRequestMethod, HostRequests } from "../protocol";
+import { webviewHtml } from "./webviewHtml";
+
+/**
+ * The sidebar's channel view (`WebviewView` `sidekicks.channel`): one {@link WebviewBridge} per resolved webview,
+ * connected to the app's events for as long as the webview lives.
+ */
+export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewType = "sidekicks.channel";
+  private bridge: WebviewBridge | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly getApp: () => SidekicksApp | undefined,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    const app = this.getApp();
+    if (!app) return;
+    view.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, "dist"), vscode.Uri.joinPath(this.extensionUri, "media")],
+    };
+    const bridge = new WebviewBridge(
+      (message) => void view.webview.postMessage(message),
+      app.webviewHandlers(),
+      () => this.log.debug("channel view ready"),
+      (line) => this.log.warn(line),
+    );
+    this.bridge = bridge;
+    const disconnect = app.connectWebview((name, payload) => bridge.event(name, payload));
+    const onMessage = view.webview.onDidReceiveMessage((message) => bridge.receive(message));
+    view.webview.html = webviewHtml(view.webview, this.extensionUri);
+    view.onDidDispose(() => {
+      disconnect();
+      onMessage.dispose();
+      bridge.dispose();
+      if (this.bridge === bridge) this.bridge = undefined;
+    }, undefined, this.disposables);
+  }
+
+  /** Posts an event to the live view, if any. */
+  event<E extends HostEventName>(name: E, payload: HostEvents[E]): void {
+    this.bridge?.event(name, payload);
+  }
+
+  /** Sends a request to the live view (used by the integration tests to read and drive the real DOM). */
+  request<M extends HostRequestMethod>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]> {
+    if (!this.bridge) return Promise.reject(new Error("the Sidekicks view is not open"));
+    return this.bridge.request(method, params);
+  }
+
+  dispose(): void {
+    this.bridge?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

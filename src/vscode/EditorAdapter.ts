@@ -1,0 +1,40 @@
+import * as vscode from "vscode";
+import type { EditorPort } from "../app/SidekicksApp";
+import type { ConfigProblem } from "../config/roster";
+
+/** The editor side of the app's {@link EditorPort}: trust, commands, the log, and the Problems panel. */
+export class EditorAdapter implements EditorPort, vscode.Disposable {
+  readonly diagnostics = vscode.languages.createDiagnosticCollection("sidekicks");
+
+  constructor(readonly logChannel: vscode.LogOutputChannel) {}
+
+  isTrusted(): boolean {
+    return vscode.workspace.isTrusted;
+  }
+
+  async runCommand(command: "createConfig" | "openConfig" | "showLog"): Promise<void> {
+    await vscode.commands.executeCommand(`sidekicks.${command}`);
+  }
+
+  log(level: "debug" | "info" | "warn" | "error", line: string): void {
+    this.logChannel[level](line);
+  }
+
+  showProblems(file: string, problems: ConfigProblem[]): void {
+    const uri = vscode.Uri.file(file);
+    this.diagnostics.set(
+      uri,
+      problems.map((p) => {
+        const start = new vscode.Position(Math.max(0, p.line - 1), Math.max(0, p.column - 1));
+        const range = new vscode.Range(start, start.translate(0, 1));
+        const diagnostic = new vscode.Diagnostic(range, p.message, vscode.DiagnosticSeverity.Error);
+        diagnostic.source = "sidekicks";
+        return diagnostic;
+      }),
+    );
+  }
+
+  dispose(): void {
+    this.diagnostics.dispose();
+  }
+}
