@@ -1,0 +1,63 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { formatProblem, parseRoster } from "../../src/config/roster";
+import { CONFIG_TEMPLATE } from "../../src/config/template";
+import { resolveLaunch } from "../../src/agents/launch";
+
+const FILE = "/work/project/sidekicks.yaml";
+const problems = (text: string) => parseRoster(text, FILE).problems.map(formatProblem);
+
+test("the Create config template is a valid roster with the demo agent", () => {
+  const { roster, problems: found } = parseRoster(CONFIG_TEMPLATE, FILE);
+  assert.deepEqual(found, []);
+  assert.deepEqual(roster?.agents.map((a) => [a.name, a.command]), [["demo", "sidekicks:demo"]]);
+});
+
+const invalid: [string, string, string[]][] = [
+  ["a misspelt key, with the nearest valid key", "agents:\n  - name: demo\n    comand: x\n", [
+    `${FILE}:2:5: agents[0]: missing required key "command"`,
+    `${FILE}:3:5: agents[0]: unknown key "comand" (did you mean "command"?)`,
+  ]],
+  ["a wrong type, at the value", "agents:\n  - name: demo\n    command: 3\n", [`${FILE}:3:14: agents[0].command: must be string`]],
+  ["a name that cannot be mentioned", "agents:\n  - name: 9lives\n    command: x\n", [
+    `${FILE}:2:11: agents[0].name: "9lives" is not a valid name: start with a letter, then letters, digits, "-" or "_" (at most 32)`,
+  ]],
+  ["duplicate names (case-insensitive), at the second", "agents:\n  - name: a\n    command: x\n  - name: A\n    command: y\n", [
+    `${FILE}:4:11: agents[1].name: "A" is used by another agent; names must be unique`,
+  ]],
+  ["broken YAML syntax", "agents: [\n", [`${FILE}:2:1: YAML syntax: Flow sequence in block collection must be sufficiently indented and end with a ]`]],
+  ["an unknown top-level key", "agent:\n  - name: a\n", [
+    `${FILE}:1:1: (top level): missing required key "agents"`,
+    `${FILE}:1:1: (top level): unknown key "agent" (did you mean "agents"?)`,
+  ]],
+  ["args that are not a list", "agents:\n  - name: a\n    command: x\n    args: --acp\n", [`${FILE}:4:11: agents[0].args: must be array`]],
+  ["a wrong version", "version: 2\nagents: []\n", [`${FILE}:1:10: version: must be 1`]],
+];
+
+for (const [what, text, expected] of invalid) {
+  test(`invalid roster: ${what}`, () => assert.deepEqual(problems(text), expected));
+}
+
+test("merge keys and anchors are understood (field case 14's shape)", () => {
+  const text = "defaults: &d\n  command: npx\n";
+  assert.match(problems(text).join("\n"), /unknown key "defaults"/);
+  const ok = parseRoster("agents:\n  - &base\n    name: a\n    command: npx\n  - <<: *base\n    name: b\n", FILE);
+  assert.deepEqual(ok.roster?.agents.map((a) => [a.name, a.command]), [["a", "npx"], ["b", "npx"]]);
+});
+
+test("workspace resolves against the file's folder; ${env:…} and ${workspaceFolder} are substituted", () => {
+  const { roster } = parseRoster("agents:\n  - name: a\n    command: ${workspaceFolder}/bin/agent\n    args: ['--key=${env:SK_TEST_KEY}']\n    env: { HOME_DIR: '${env:SK_MISSING}x' }\n    workspace: ../other\n", FILE);
+  const agent = roster!.agents[0]!;
+  assert.equal(agent.workspace, "/work/other");
+  const launch = resolveLaunch(agent, { workspaceFolder: "/work/project", nodePath: "/node", demoAgentPath: "/d.js", env: { SK_TEST_KEY: "k1", PATH: "/bin" } });
+  assert.equal(launch.command, "/work/project/bin/agent");
+  assert.deepEqual(launch.args, ["--key=k1"]);
+  assert.equal(launch.env.HOME_DIR, "x");
+  assert.equal(launch.env.PATH, "/bin");
+  assert.equal(launch.cwd, "/work/other");
+});
+
+test("sidekicks:demo runs the bundled demo agent with the editor's runtime as Node", () => {
+  const launch = resolveLaunch({ name: "demo", command: "sidekicks:demo", args: [], env: {} }, { workspaceFolder: "/w", nodePath: "/vscode/electron", demoAgentPath: "/ext/dist/demo-agent.js", env: {} });
+  assert.deepEqual([launch.command, launch.args, launch.env.ELECTRON_RUN_AS_NODE, launch.cwd], ["/vscode/electron", ["/ext/dist/demo-agent.js"], "1", "/w"]);
+});

@@ -1,0 +1,154 @@
+// @ts-check
+/**
+ * A fake extension host that runs inside the test page, typed from `src/protocol.ts` (checked by
+ * `npx tsc -p test/webview`). `installFakeHost` is passed to Playwright's `addInitScript`, so it must be
+ * self-contained: it runs before the webview bundle and defines `acquireVsCodeApi` the way VS Code does.
+ *
+ * It records everything the webview posts, answers the webview's requests like the real host would (handlers can
+ * be replaced per test through `window.__host.handlers`), and delivers host messages as window `message` events.
+ */
+
+/** @typedef {import("../../src/protocol").WebviewToHost} WebviewToHost */
+/** @typedef {import("../../src/protocol").HostToWebview} HostToWebview */
+/** @typedef {import("../../src/protocol").WebviewRequests} WebviewRequests */
+/** @typedef {import("../../src/protocol").HostRequests} HostRequests */
+/** @typedef {import("../../src/protocol").HostEvents} HostEvents */
+/** @typedef {import("../../src/protocol").ErrorInfo} ErrorInfo */
+/** @typedef {import("../../src/protocol").MessageView} MessageView */
+
+/**
+ * @typedef {object} FakeHostInit
+ * @property {WebviewRequests["channel/open"][1]} open What `channel/open` returns.
+ * @property {unknown} [state] What `getState()` returns at start (a previous `setState`).
+ * @property {number} [delayMs] How long the host takes to answer each request.
+ */
+
+/**
+ * @typedef {{ [M in keyof WebviewRequests]?: (params: WebviewRequests[M][0]) => WebviewRequests[M][1] | { error: ErrorInfo } }} Handlers
+ */
+
+/**
+ * @typedef {object} FakeHost
+ * @property {WebviewToHost[]} posted Everything the webview posted, in order.
+ * @property {unknown[]} states Every `setState` value, in order.
+ * @property {unknown} state The last `setState` value.
+ * @property {WebviewRequests["channel/open"][1]} open What `channel/open` returns; tests may replace it.
+ * @property {number} delayMs
+ * @property {Map<number, (reply: { result?: unknown, error?: ErrorInfo }) => void>} pendingHostRequests
+ * @property {Handlers} handlers
+ * @property {(message: HostToWebview) => void} deliver
+ * @property {<E extends keyof HostEvents>(name: E, payload: HostEvents[E]) => void} emit
+ * @property {<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]) => Promise<{ result?: unknown, error?: ErrorInfo }>} request
+ * @property {(method: keyof WebviewRequests) => unknown[]} requests
+ * @property {() => Promise<WebviewToHost>} nextPost
+ */
+
+/**
+ * @param {FakeHostInit} init
+ */
+export function installFakeHost(init) {
+  /** @type {{ resolve: (value: WebviewToHost) => void }[]} */
+  const waiting = [];
+  let nextHostRequestId = 1000;
+  let nextMessageId = 1;
+
+  /** @type {FakeHost} */
+  const host = {
+    posted: [],
+    states: [],
+    state: init.state,
+    open: init.open,
+    delayMs: init.delayMs ?? 0,
+    pendingHostRequests: new Map(),
+    handlers: {
+      "channel/open": () => host.open,
+      "channel/send": ({ channelId, text }) => {
+        const members = host.open.channel.members.map((m) => m.name);
+        const unknown = [...text.matchAll(/@([\w-]+)/g)].map((m) => m[1]).find((n) => !members.includes(n ?? ""));
+        if (unknown) {
+          const list = members.map((m) => `@${m}`).join(", ");
+          return { error: { code: "channel/unknownMember", message: `No agent named @${unknown} in #${host.open.channel.name}. Members: ${list}` } };
+        }
+        const id = `sent-${nextMessageId++}`;
+        /** @type {MessageView} */
+        const message = { id, channelId, author: { kind: "user" }, parts: [{ type: "text", text }], createdAt: Date.now(), status: "done" };
+        setTimeout(() => host.emit("message/finished", message), 0);
+        return { messageId: id };
+      },
+      "permission/answer": () => ({ accepted: true }),
+      "command/run": () => ({ done: true }),
+    },
+    deliver(message) {
+      window.postMessage(message, "*");
+    },
+    emit(name, payload) {
+      host.deliver(/** @type {HostToWebview} */ ({ kind: "event", name, payload }));
+    },
+    /** Sends a host request (`test/*`) to the webview; resolves with its response. */
+    request(method, params) {
+      const id = nextHostRequestId++;
+      return new Promise((resolve) => {
+        host.pendingHostRequests.set(id, resolve);
+        host.deliver(/** @type {HostToWebview} */ ({ kind: "request", id, method, params }));
+      });
+    },
+    /** The params of every request the webview posted for `method`. */
+    requests(method) {
+      return host.posted.filter((m) => m.kind === "request" && m.method === method).map((m) => ("params" in m ? m.params : undefined));
+    },
+    /** Resolves on the next message the webview posts. */
+    nextPost() {
+      return new Promise((resolve) => waiting.push({ resolve }));
+    },
+  };
+
+  /** @param {Extract<WebviewToHost, { kind: "request" }>} message */
+  function answer(message) {
+    const handler = /** @type {((p: unknown) => unknown) | undefined} */ (host.handlers[message.method]);
+    /** @type {HostToWebview} */
+    let reply;
+    try {
+      const out = handler ? handler(message.params) : { error: { code: "host/unknownMethod", message: message.method } };
+      const error = out && typeof out === "object" && "error" in out ? /** @type {{ error: ErrorInfo }} */ (out).error : undefined;
+      reply = error ? { kind: "response", id: message.id, error } : { kind: "response", id: message.id, result: out };
+    } catch (err) {
+      reply = { kind: "response", id: message.id, error: { code: "host/failed", message: String(err) } };
+    }
+    setTimeout(() => host.deliver(reply), host.delayMs);
+  }
+
+  /** @type {any} */ (window).__host = host;
+  let acquired = false;
+  /** @type {any} */ (window).acquireVsCodeApi = () => {
+    if (acquired) throw new Error("An instance of the VS Code API has already been acquired");
+    acquired = true;
+    return {
+      /** @param {WebviewToHost} message */
+      postMessage(message) {
+        const copy = structuredClone(message);
+        host.posted.push(copy);
+        for (const w of waiting.splice(0)) w.resolve(copy);
+        if (copy.kind === "request") answer(copy);
+        if (copy.kind === "response") {
+          const resolve = host.pendingHostRequests.get(copy.id);
+          host.pendingHostRequests.delete(copy.id);
+          resolve?.(copy);
+        }
+      },
+      getState: () => host.state,
+      /** @param {unknown} state */
+      setState(state) {
+        host.state = structuredClone(state);
+        host.states.push(host.state);
+        return state;
+      },
+    };
+  };
+
+  /** @type {{ type: string, directive: string, blocked: string, sample: string }[]} */
+  const violations = [];
+  /** @type {any} */ (window).__cspViolations = violations;
+  document.addEventListener("securitypolicyviolation", (e) => {
+    violations.push({ type: "csp", directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample });
+  });
+}

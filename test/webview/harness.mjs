@@ -1,0 +1,166 @@
+/**
+ * Test harness for the webview: serves the BUILT `dist/webview.js` + `dist/webview.css` from 127.0.0.1 inside a
+ * page that mimics the host's HTML (same CSP with a per-load nonce, `<div id="root">`, VS Code's default styles and
+ * theme variables), injects the fake host before the bundle, and drives it from headless Chromium.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { installFakeHost } from "./fakeHost.mjs";
+import { themeCss } from "./theme.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const dist = path.join(root, "dist");
+
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Launches headless Chromium (Debian's, or `CHROMIUM_PATH`). */
+export function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+/** Serves `/index.html?theme=dark|light` and `/dist/*`; resolves `{ origin, close }`. */
+export async function startServer() {
+  for (const file of ["webview.js", "webview.css"]) {
+    if (!existsSync(path.join(dist, file))) throw new Error(`dist/${file} is missing: run \`node scripts/build.mjs\` first.`);
+  }
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname === "/index.html") {
+      const origin = `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`;
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+      res.end(pageHtml(origin, url.searchParams.get("theme") === "light" ? "light" : "dark"));
+      return;
+    }
+    if (url.pathname === "/favicon.ico") {
+      res.writeHead(204).end(); // VS Code webviews have no favicon; keep the console clean
+      return;
+    }
+    const match = /^\/dist\/(webview\.(?:js|css)(?:\.map)?)$/.exec(url.pathname);
+    if (!match?.[1]) {
+      res.writeHead(404).end();
+      return;
+    }
+    const type = match[1].endsWith(".css") ? "text/css" : match[1].endsWith(".js") ? "text/javascript" : "application/json";
+    res.writeHead(200, { "content-type": type, "cache-control": "no-store" });
+    res.end(readFileSync(path.join(dist, match[1])));
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
+  };
+}
+
+/** The host's HTML, as the extension writes it, with `cspSource` = the test server's origin. */
+function pageHtml(cspSource, theme) {
+  const nonce = randomBytes(16).toString("base64");
+  const csp = `default-src 'none'; style-src ${cspSource} 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src ${cspSource} data: https:; font-src ${cspSource};`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<style nonce="${nonce}" id="_defaultStyles">${themeCss(theme)}</style>
+<link rel="stylesheet" href="${cspSource}/dist/webview.css">
+<title>Sidekicks</title>
+</head>
+<body class="vscode-${theme}">
+<div id="root"></div>
+<script type="module" nonce="${nonce}" src="${cspSource}/dist/webview.js"></script>
+</body>
+</html>`;
+}
+
+/** A channel snapshot as `channel/open` returns it. */
+export function openResult({ name = "general", members = [{ name: "demo", state: "ready" }], messages = [], config } = {}) {
+  return {
+    channel: { id: `ch-${name}`, name, members },
+    messages,
+    config: config ?? { state: "ok", path: "/work/sidekicks.yaml", problems: [] },
+  };
+}
+
+let clock = Date.UTC(2025, 0, 15, 9, 30);
+
+/** A `MessageView`; `text` becomes one text part. */
+export function message({ id, author = "agent", agentName = "demo", text, parts, status = "done", channelId = "ch-general", error, stopReason }) {
+  clock += 60_000;
+  return {
+    id,
+    channelId,
+    author: author === "agent" ? { kind: "agent", agentName } : { kind: author },
+    parts: parts ?? (text === undefined ? [] : [{ type: "text", text }]),
+    createdAt: clock,
+    status,
+    ...(error ? { error } : {}),
+    ...(stopReason ? { stopReason } : {}),
+  };
+}
+
+/**
+ * Opens the view in a new page. Resolves `{ page, problems, host }` once the channel rendered; `problems` collects
+ * CSP violations, console errors and uncaught exceptions; `host` wraps `window.__host` (see fakeHost.mjs).
+ */
+export async function openView(browser, origin, { open = openResult(), state, delayMs, theme = "dark", width = 320, height = 700 } = {}) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  /** @type {string[]} */
+  const problems = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error" || msg.type() === "warning") problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  await page.addInitScript(installFakeHost, { open, state, delayMs });
+  await page.goto(`${origin}/index.html?theme=${theme}`);
+  await page.waitForSelector(".history:not(.history-loading), .open-error");
+  const host = hostDriver(page);
+  return {
+    page,
+    host,
+    /** CSP violations seen by the page plus console errors/warnings and uncaught exceptions. */
+    async problems() {
+      const csp = await page.evaluate(() => /** @type {any} */ (window).__cspViolations);
+      return [...problems, ...csp.map((v) => `CSP ${v.directive} blocked ${v.blocked} ${v.sample}`)];
+    },
+  };
+}
+
+/** Node-side helpers over the in-page fake host. */
+function hostDriver(page) {
+  return {
+    /** Delivers a host event to the webview. */
+    emit: (name, payload) => page.evaluate(([n, p]) => /** @type {any} */ (window).__host.emit(n, p), [name, payload]),
+    /** Delivers any host message. */
+    deliver: (message) => page.evaluate((m) => /** @type {any} */ (window).__host.deliver(m), message),
+    /** Sends a `test/*` request; resolves with the webview's response. */
+    request: (method, params) => page.evaluate(([m, p]) => /** @type {any} */ (window).__host.request(m, p), [method, params]),
+    /** Params of every request of `method` the webview posted. */
+    requests: (method) => page.evaluate((m) => /** @type {any} */ (window).__host.requests(m), method),
+    /** Everything the webview posted. */
+    posted: () => page.evaluate(() => /** @type {any} */ (window).__host.posted),
+    /** The last `setState` value. */
+    state: () => page.evaluate(() => /** @type {any} */ (window).__host.state),
+    /** Waits until the webview posted `count` requests of `method`; resolves their params. */
+    async waitForRequests(method, count = 1) {
+      await page.waitForFunction(([m, c]) => /** @type {any} */ (window).__host.requests(m).length >= c, [method, count]);
+      return page.evaluate((m) => /** @type {any} */ (window).__host.requests(m), method);
+    },
+  };
+}
+
+/** Waits `n` animation frames in the page. */
+export function frames(page, n = 2) {
+  return page.evaluate(
+    (count) => new Promise((resolve) => {
+      let left = count;
+      const tick = () => (--left <= 0 ? resolve(undefined) : requestAnimationFrame(tick));
+      requestAnimationFrame(tick);
+    }),
+    n,
+  );
+}

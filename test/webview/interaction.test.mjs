@@ -1,0 +1,167 @@
+// What the user does: answer permissions, send messages (accepted or refused), read errors; and the host's test/*
+// requests that drive the same DOM.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { frames, launchBrowser, message, openResult, openView, startServer } from "./harness.mjs";
+
+const PERMISSION = {
+  type: "permission",
+  requestId: "r1",
+  toolCallId: "tc1",
+  title: "rm -rf build/",
+  options: [
+    { optionId: "allow", name: "Allow once", kind: "allow_once" },
+    { optionId: "always", name: "Always allow", kind: "allow_always" },
+    { optionId: "reject", name: "Reject", kind: "reject_once" },
+  ],
+};
+
+describe("interaction", () => {
+  let browser;
+  let server;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("answers a pending permission with the clicked option; buttons are disabled once the outcome is known", async () => {
+    const view = await openView(browser, server.origin);
+    const { page, host } = view;
+    await host.emit("message/started", message({ id: "p1", status: "streaming", parts: [PERMISSION] }));
+    await page.waitForSelector(".permission[data-request-id='r1'] button.permission-option[data-option-id='allow']:not([disabled])");
+    assert.equal(await page.$$eval("button.permission-option", (bs) => bs.filter((b) => !b.disabled).length), 3);
+    assert.match(await page.innerText(".permission"), /rm -rf build\//);
+
+    await page.click("button.permission-option[data-option-id='allow']");
+    assert.deepEqual(await host.waitForRequests("permission/answer"), [{ requestId: "r1", optionId: "allow" }]);
+    await page.waitForSelector("button.permission-option[data-option-id='reject'][disabled]");
+
+    await host.emit("message/finished", message({ id: "p1", parts: [{ ...PERMISSION, outcome: "allow" }, { type: "text", text: "Removed." }] }));
+    await page.waitForSelector(".message[data-message-id='p1'][data-status='done']");
+    assert.deepEqual(await page.$$eval("button.permission-option", (bs) => bs.map((b) => b.disabled)), [true, true, true]);
+    assert.match(await page.innerText(".permission-outcome"), /Chosen: Allow once/);
+    assert.equal(await page.getAttribute("button.permission-option[data-option-id='allow']", "aria-pressed"), "true");
+    assert.equal((await host.requests("permission/answer")).length, 1, "answered once");
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("shows Cancelled for a cancelled permission and never re-enables its buttons", async () => {
+    const { page, host } = await openView(browser, server.origin);
+    await host.emit("message/started", message({ id: "p2", status: "streaming", parts: [PERMISSION] }));
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "p2", part: { ...PERMISSION, outcome: "cancelled" } });
+    await page.waitForSelector(".permission[data-state='cancelled']");
+    assert.equal(await page.innerText(".permission-outcome"), "Cancelled");
+    assert.deepEqual(await page.$$eval("button.permission-option", (bs) => bs.map((b) => b.disabled)), [true, true, true]);
+    await page.click("button.permission-option[data-option-id='allow']", { force: true });
+    await frames(page, 2);
+    assert.deepEqual(await host.requests("permission/answer"), []);
+  });
+
+  it("re-enables the options and says why when the host rejects the answer", async () => {
+    const { page, host } = await openView(browser, server.origin);
+    await page.evaluate(() => {
+      /** @type {any} */ (window).__host.handlers["permission/answer"] = () => ({ error: { code: "permission/unknown", message: "This request is no longer pending." } });
+    });
+    await host.emit("message/started", message({ id: "p3", status: "streaming", parts: [PERMISSION] }));
+    await page.click("button.permission-option[data-option-id='reject']");
+    await page.waitForSelector(".permission-note");
+    assert.match(await page.innerText(".permission-note"), /no longer pending/);
+    assert.equal(await page.$eval("button.permission-option[data-option-id='reject']", (b) => b.disabled), false);
+  });
+
+  it("shows a failed message's error and its stderr detail, with no typing indicator left", async () => {
+    const { page, host } = await openView(browser, server.origin);
+    await host.emit("message/started", message({ id: "e1", status: "streaming" }));
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "e1", appendText: "Starting" });
+    await page.waitForSelector(".message[data-message-id='e1'] .typing");
+    const detail = "Traceback (most recent call last):\n  File \"agent.py\", line 3\nRuntimeError: boom";
+    await host.emit("message/finished", message({
+      id: "e1",
+      text: "Starting",
+      status: "error",
+      error: { code: "agent/exited", message: "demo exited with code 1", detail },
+    }));
+    await page.waitForSelector(".message[data-message-id='e1'][data-status='error'] .message-error");
+    assert.match(await page.innerText(".message-error"), /demo exited with code 1/);
+    assert.equal(await page.$eval(".message-error pre", (pre) => pre.textContent), detail);
+    assert.equal(await page.$(".message[data-message-id='e1'] .typing"), null, "no spinner forever");
+    assert.match(await page.innerText(".message[data-message-id='e1'] .message-body"), /Starting/, "what was received stays");
+  });
+
+  it("keeps the text and shows why when the host refuses a send, then clears it once accepted", async () => {
+    const view = await openView(browser, server.origin);
+    const { page, host } = view;
+    await page.click("#composer textarea");
+    await page.keyboard.type("@foo please help");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".send-error");
+    assert.equal(await page.innerText(".send-error"), "No agent named @foo in #general. Members: @demo");
+    assert.equal(await page.inputValue("#composer textarea"), "@foo please help", "nothing is lost");
+    assert.deepEqual(await host.requests("channel/send"), [{ channelId: "ch-general", text: "@foo please help" }]);
+
+    await page.fill("#composer textarea", "@demo please help");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".send-error", { state: "detached" });
+    await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.querySelector("#composer textarea")).value === "");
+    await page.waitForSelector(".message[data-author='user']");
+    assert.match(await page.innerText(".message[data-author='user'] .message-body"), /@demo please help/);
+    assert.equal((await host.state()).draft, "", "the saved draft is cleared with the text");
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("Shift+Enter inserts a newline, empty text never sends, the Send button sends", async () => {
+    const { page, host } = await openView(browser, server.origin);
+    await page.click("#composer textarea");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("   ");
+    await page.keyboard.press("Enter");
+    assert.equal(await page.$eval("#composer .send", (b) => b.hasAttribute("disabled")), true, "Send is disabled while empty");
+    await page.fill("#composer textarea", "");
+    await page.keyboard.type("line one");
+    await page.keyboard.press("Shift+Enter");
+    await page.keyboard.type("line two");
+    assert.equal(await page.inputValue("#composer textarea"), "line one\nline two");
+    await frames(page, 2);
+    assert.deepEqual(await host.requests("channel/send"), [], "nothing sent yet");
+
+    await page.click("#composer .send");
+    assert.deepEqual(await host.waitForRequests("channel/send"), [{ channelId: "ch-general", text: "line one\nline two" }]);
+    await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.querySelector("#composer textarea")).value === "");
+    const userBody = await page.innerHTML(".message[data-author='user'] .message-body");
+    assert.match(userBody, /line one<br>\s*line two/, "the newline survives in the rendered message");
+  });
+
+  it("answers the host's test/compose, test/text and test/click requests, each exactly once", async () => {
+    const { page, host } = await openView(browser, server.origin, {
+      open: openResult({ messages: [message({ id: "q1", status: "streaming", parts: [PERMISSION] })] }),
+    });
+    assert.deepEqual(await host.request("test/text", { selector: ".channel-header .channel-name" }), { kind: "response", id: 1000, result: { text: "#general" } });
+    assert.deepEqual((await host.request("test/text", { selector: ".nothing" })).result, { text: null });
+
+    const composed = await host.request("test/compose", { text: "@demo hello from the host" });
+    assert.deepEqual(composed.result, { sent: true });
+    assert.deepEqual(await host.requests("channel/send"), [{ channelId: "ch-general", text: "@demo hello from the host" }]);
+    assert.equal(await page.inputValue("#composer textarea"), "", "the same path as Enter: cleared when accepted");
+
+    const refused = await host.request("test/compose", { text: "@nobody hi" });
+    assert.deepEqual(refused.result, { sent: false });
+    assert.match((await host.request("test/text", { selector: ".send-error" })).result.text, /No agent named @nobody/);
+    assert.deepEqual((await host.request("test/compose", { text: "   " })).result, { sent: false }, "empty text is not sent");
+
+    assert.deepEqual((await host.request("test/click", { selector: "button.permission-option[data-option-id='always']" })).result, { clicked: true });
+    assert.deepEqual(await host.waitForRequests("permission/answer"), [{ requestId: "r1", optionId: "always" }]);
+    assert.deepEqual((await host.request("test/click", { selector: ".nothing" })).result, { clicked: false });
+
+    const unknown = await host.request(/** @type {any} */ ("test/bogus"), {});
+    assert.equal(unknown.error?.code, "webview/unknownMethod");
+
+    const responses = (await host.posted()).filter((m) => m.kind === "response");
+    const ids = responses.map((r) => r.id);
+    assert.deepEqual(ids, [...new Set(ids)], "no request answered twice");
+    assert.equal(ids.length, 9, "every request answered");
+  });
+});

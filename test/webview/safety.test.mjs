@@ -1,0 +1,95 @@
+// Agent text is untrusted: nothing it contains may run script, navigate the webview, or pass for the UI.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { frames, launchBrowser, message, openResult, openView, startServer } from "./harness.mjs";
+
+const HOSTILE = [
+  "Look: <img src=x onerror=window.__pwned=1>",
+  'Quoted: <img src="x" onerror="window.__pwned=1">',
+  "<script>window.__pwned=1</script>",
+  "[x](javascript:window.__pwned=1)",
+  '<a href="javascript:window.__pwned=1">y</a> <svg onload="window.__pwned=1"></svg>',
+  '<iframe src="javascript:window.__pwned=1"></iframe> <div style="color:red" id="composer" class="send-error">spoof</div>',
+  '<button class="permission-option" data-option-id="allow" onclick="window.__pwned=1">Allow</button>',
+  "![pic](x) ![pixel](javascript:window.__pwned=1)",
+  "[data](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX19wd25lZD0xPC9zY3JpcHQ+) [site](https://example.com/)",
+].join("\n\n");
+
+describe("sanitizing agent text", () => {
+  let browser;
+  let server;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function assertInert(view, messageId) {
+    const { page } = view;
+    const body = `.message[data-message-id='${messageId}'] .message-body`;
+    await page.waitForSelector(`${body} a`);
+    const url = page.url();
+    for (const link of await page.$$(`${body} a`)) await link.click();
+    await frames(page, 3);
+    assert.equal(page.url(), url, "links do not navigate the webview");
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).__pwned), undefined, "no agent script ran");
+    const found = await page.$eval(body, (el) => ({
+      scripts: el.querySelectorAll("script, iframe, svg, style, button, form").length,
+      handlers: [...el.querySelectorAll("*")].flatMap((n) => [...n.attributes].map((a) => a.name)).filter((n) => n.startsWith("on") || n === "style" || n === "id"),
+      hrefs: [...el.querySelectorAll("a")].map((a) => a.getAttribute("href")),
+      imgSrc: [...el.querySelectorAll("img")].map((i) => i.getAttribute("src")),
+      classes: [...el.querySelectorAll("[class]")].map((n) => n.className).filter((c) => /send-error|permission/.test(c)),
+    }));
+    assert.deepEqual(found.scripts, 0);
+    assert.deepEqual(found.handlers, []);
+    assert.ok(found.hrefs.every((h) => h === null || h.startsWith("https:")), `only https links kept: ${found.hrefs}`);
+    assert.deepEqual(found.imgSrc, [null, null], "image sources the CSP would block, or scripts, are dropped");
+    assert.deepEqual(found.classes, [], "agent text cannot borrow the UI's classes");
+    assert.equal(await page.$$eval("#composer", (els) => els.length), 1, "agent text cannot clobber #composer");
+    assert.match(await page.innerText(body), /<script>window\.__pwned=1<\/script>/, "raw HTML is shown as text, not lost");
+    assert.equal(await page.$$eval(".send-error", (els) => els.length), 0);
+    assert.equal(await page.$$eval("button.permission-option", (els) => els.length), 0);
+    assert.deepEqual(await view.problems(), [], "and no CSP violation either");
+  }
+
+  it("renders hostile Markdown from history inert", async () => {
+    const view = await openView(browser, server.origin, {
+      open: openResult({ messages: [message({ id: "h1", text: HOSTILE })] }),
+    });
+    await assertInert(view, "h1");
+  });
+
+  it("renders hostile Markdown inert while it streams", async () => {
+    const view = await openView(browser, server.origin);
+    await view.host.emit("message/started", message({ id: "h2", status: "streaming" }));
+    for (const piece of HOSTILE.match(/[\s\S]{1,7}/g) ?? []) {
+      await view.host.emit("message/delta", { channelId: "ch-general", messageId: "h2", appendText: piece });
+    }
+    await view.page.waitForFunction(() => document.querySelector(".message[data-message-id='h2']")?.textContent?.includes("site"));
+    await assertInert(view, "h2");
+  });
+
+  it("renders a user's own HTML inert too", async () => {
+    const view = await openView(browser, server.origin, {
+      open: openResult({ messages: [message({ id: "u1", author: "user", text: "<img src=x onerror=window.__pwned=1> [x](javascript:window.__pwned=1)" })] }),
+    });
+    await view.page.click(".message[data-message-id='u1'] a");
+    await frames(view.page, 2);
+    assert.equal(await view.page.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("still reports a real CSP violation (the check above is not vacuous)", async () => {
+    const view = await openView(browser, server.origin);
+    await view.page.evaluate(() => {
+      const div = document.createElement("div");
+      div.innerHTML = '<span style="color: red">inline style</span>';
+      document.body.append(div);
+    });
+    await frames(view.page, 2);
+    assert.ok((await view.problems()).some((p) => p.startsWith("CSP style-src")), "an inline style attribute is reported");
+  });
+});

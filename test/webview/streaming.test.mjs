@@ -1,0 +1,150 @@
+// Streamed answers: batched rendering, Markdown while a code fence is open, typing indicator, committed message.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { frames, launchBrowser, message, openView, startServer } from "./harness.mjs";
+
+describe("streaming", () => {
+  let browser;
+  let server;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Sends `chunks` as `message/delta` events, each as its own window message (as VS Code delivers them). */
+  async function stream(page, messageId, chunks, { pauseEvery = 0, pauseMs = 4 } = {}) {
+    await page.evaluate(
+      async ([id, list, every, ms]) => {
+        for (let i = 0; i < list.length; i++) {
+          /** @type {any} */ (window).__host.emit("message/delta", { channelId: "ch-general", messageId: id, appendText: list[i] });
+          if (every && (i + 1) % every === 0) await new Promise((r) => setTimeout(r, ms));
+        }
+      },
+      [messageId, chunks, pauseEvery, pauseMs],
+    );
+  }
+
+  it("renders 500 deltas in full, at most once per animation frame", async (t) => {
+    const view = await openView(browser, server.origin);
+    const { page, host } = view;
+    await host.emit("message/started", message({ id: "s1", status: "streaming" }));
+    await page.waitForSelector(".message[data-message-id='s1'][data-status='streaming'] .typing");
+
+    await page.evaluate(() => {
+      const w = /** @type {any} */ (window);
+      w.__frames = 0;
+      w.__mutationBatches = 0;
+      const tick = () => {
+        w.__frames++;
+        w.__raf = requestAnimationFrame(tick);
+      };
+      w.__raf = requestAnimationFrame(tick);
+      w.__observer = new MutationObserver(() => w.__mutationBatches++);
+      w.__observer.observe(document.querySelector(".history"), { subtree: true, childList: true, characterData: true, attributes: true });
+      w.__rendersBefore = w.__sidekicksStats.markdown.renders;
+      w.__flushesBefore = w.__sidekicksStats.store.flushes;
+    });
+    const chunks = Array.from({ length: 500 }, (_, i) => `w${i}${i % 50 === 49 ? "\n\n" : " "}`);
+    await stream(page, "s1", chunks, { pauseEvery: 25 });
+    await page.waitForFunction(() => document.querySelector(".message[data-message-id='s1'] .message-body")?.textContent?.includes("w499"));
+    await frames(page, 2);
+    const counts = await page.evaluate(() => {
+      const w = /** @type {any} */ (window);
+      cancelAnimationFrame(w.__raf);
+      w.__observer.disconnect();
+      return {
+        frames: w.__frames,
+        mutationBatches: w.__mutationBatches,
+        renders: w.__sidekicksStats.markdown.renders - w.__rendersBefore,
+        flushes: w.__sidekicksStats.store.flushes - w.__flushesBefore,
+      };
+    });
+    const words = (await page.innerText(".message[data-message-id='s1'] .message-body")).match(/w\d+/g);
+    assert.deepEqual(words, chunks.map((_, i) => `w${i}`), "every chunk rendered, in order");
+    assert.equal(await page.$$eval(".message[data-message-id='s1'] .markdown p", (ps) => ps.length), 10, "blank lines make paragraphs");
+    t.diagnostic(`500 deltas: ${JSON.stringify(counts)}`);
+    assert.ok(counts.flushes <= counts.frames + 1, `store flushes ${counts.flushes} <= frames ${counts.frames} + 1`);
+    assert.ok(counts.renders <= counts.frames + 1, `markdown renders ${counts.renders} <= frames ${counts.frames} + 1`);
+    assert.ok(counts.mutationBatches <= counts.frames + 1, `DOM mutation batches ${counts.mutationBatches} <= frames ${counts.frames} + 1`);
+    assert.ok(counts.renders < 100 && counts.mutationBatches < 100, `far fewer renders than deltas: ${JSON.stringify(counts)}`);
+
+    // message/finished replaces the streamed message by the committed one; the typing indicator goes away.
+    await host.emit("message/finished", message({ id: "s1", text: chunks.join(""), stopReason: "end_turn" }));
+    await page.waitForSelector(".message[data-message-id='s1'][data-status='done']");
+    assert.equal(await page.$(".message[data-message-id='s1'] .typing"), null);
+    assert.equal((await page.innerText(".message[data-message-id='s1'] .message-body")).match(/w\d+/g)?.length, 500);
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("renders field case 11 (a fence streamed open) as a literal code block, then a Done. paragraph", async () => {
+    const { page, host } = await openView(browser, server.origin);
+    await host.emit("message/started", message({ id: "f1", status: "streaming" }));
+    const chunks = ["Run:\n```bash\nkill $1\n", "echo \\(x\\)\n", "```\nDone."];
+    const body = ".message[data-message-id='f1'] .message-body";
+    const read = () =>
+      page.$eval(body, (el) => ({
+        code: [...el.querySelectorAll("pre code")].map((c) => c.textContent),
+        paragraphs: [...el.querySelectorAll(".markdown p")].map((p) => p.textContent),
+        text: el.textContent ?? "",
+      }));
+
+    await stream(page, "f1", chunks.slice(0, 1));
+    await page.waitForSelector(`${body} pre code`);
+    let seen = await read();
+    assert.deepEqual(seen.code, ["kill $1\n"], "an open fence already shows as code");
+    assert.deepEqual(seen.paragraphs, ["Run:"]);
+
+    await stream(page, "f1", chunks.slice(1, 2));
+    await page.waitForFunction((sel) => document.querySelector(`${sel} pre code`)?.textContent?.includes("echo"), body);
+    seen = await read();
+    assert.deepEqual(seen.code, ["kill $1\necho \\(x\\)\n"], "backslashes stay literal inside the fence");
+
+    await stream(page, "f1", chunks.slice(2));
+    await page.waitForFunction((sel) => [...document.querySelectorAll(`${sel} p`)].some((p) => p.textContent === "Done."), body);
+    seen = await read();
+    assert.deepEqual(seen.code, ["kill $1\necho \\(x\\)\n"]);
+    assert.deepEqual(seen.paragraphs, ["Run:", "Done."]);
+    assert.ok(!seen.text.includes("```"), "no fence markers leak into the text");
+    assert.equal(await page.$eval(`${body} pre code`, (c) => c.className), "language-bash");
+
+    await host.emit("message/finished", message({ id: "f1", text: chunks.join("") }));
+    await page.waitForSelector(".message[data-message-id='f1'][data-status='done']");
+    seen = await read();
+    assert.deepEqual(seen.code, ["kill $1\necho \\(x\\)\n"]);
+    assert.deepEqual(seen.paragraphs, ["Run:", "Done."]);
+    const order = await page.$eval(body, (el) => [...el.querySelectorAll("pre, p")].map((n) => n.tagName));
+    assert.deepEqual(order, ["P", "PRE", "P"], "code block between Run: and Done.");
+  });
+
+  it("streams tool calls and text parts in order, replacing a tool call by its id", async () => {
+    const { page, host } = await openView(browser, server.origin);
+    await host.emit("message/started", message({ id: "t1", status: "streaming" }));
+    const delta = (d) => host.emit("message/delta", { channelId: "ch-general", messageId: "t1", ...d });
+    await delta({ appendText: "Looking at the tests." });
+    await delta({ part: { type: "toolCall", toolCallId: "tc1", title: "npm test", kind: "execute", status: "in_progress" } });
+    await delta({ appendText: "They pass." });
+    await delta({ part: { type: "toolCall", toolCallId: "tc1", title: "npm test", kind: "execute", status: "completed", content: "42 passing" } });
+    await page.waitForSelector(".tool-call[data-tool-call-id='tc1'][data-status='completed']");
+    const kinds = await page.$$eval(".message[data-message-id='t1'] .message-body > *", (els) => els.map((e) => e.className.split(" ")[0]));
+    assert.deepEqual(kinds.slice(0, 3), ["markdown", "tool-call", "markdown"]);
+    assert.equal(await page.$$eval(".tool-call", (els) => els.length), 1);
+    assert.match(await page.innerText(".tool-call"), /execute[\s\S]*npm test[\s\S]*done[\s\S]*42 passing/i);
+    assert.equal(await page.$eval(".tool-call pre", (pre) => pre.textContent), "42 passing");
+  });
+
+  it("ignores deltas that arrive after message/finished, and events for other channels", async () => {
+    const { page, host } = await openView(browser, server.origin);
+    await host.emit("message/started", message({ id: "l1", status: "streaming" }));
+    await host.emit("message/finished", message({ id: "l1", text: "final" }));
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "l1", appendText: " LATE" });
+    await host.emit("message/started", message({ id: "x1", channelId: "ch-other", status: "streaming" }));
+    await page.waitForSelector(".message[data-message-id='l1'][data-status='done']");
+    await frames(page, 3);
+    assert.equal(await page.innerText(".message[data-message-id='l1'] .message-body"), "final");
+    assert.equal(await page.$(".message[data-message-id='x1']"), null);
+  });
+});

@@ -1,0 +1,46 @@
+/** Explains why agents cannot run when the roster file is missing, invalid or untrusted. */
+import "@vscode-elements/elements/dist/vscode-button/index.js";
+import type { ConfigStatus } from "../../src/protocol";
+import type { HostCommand } from "../channelStore";
+
+/** Nothing when the config is `ok`; otherwise a banner with what is wrong and the button that fixes it. */
+export function ConfigBanner(props: { config: ConfigStatus | undefined; error: string | undefined; run: (command: HostCommand) => void }) {
+  const { config, error, run } = props;
+  if (!config || config.state === "ok") return null;
+  return (
+    <section class={`config-banner state-${config.state}`} aria-label="Configuration">
+      {config.state === "missing" && (
+        <>
+          <p class="banner-title">No sidekicks.yaml yet</p>
+          <p>Create one to declare the agents of this workspace.</p>
+          <vscode-button class="banner-action" onClick={() => run("createConfig")}>
+            Create config
+          </vscode-button>
+        </>
+      )}
+      {config.state === "invalid" && (
+        <>
+          <p class="banner-title">sidekicks.yaml has problems</p>
+          <ul class="config-problems">
+            {config.problems.map((problem, i) => (
+              <li key={i}>{problem}</li>
+            ))}
+          </ul>
+          <vscode-button class="banner-action" onClick={() => run("openConfig")}>
+            Open config
+          </vscode-button>
+        </>
+      )}
+      {config.state === "untrusted" && (
+        <>
+          <p class="banner-title">Workspace not trusted</p>
+          <p>
+            Agents declared in this workspace's sidekicks.yaml don't start in an untrusted workspace. History stays
+            readable; trust the workspace to run agents.
+          </p>
+        </>
+      )}
+      {error && <p class="banner-error">{error}</p>}
+    </section>
+  );
+}
