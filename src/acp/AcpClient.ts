@@ -123,6 +123,11 @@ export class AcpClient {
     return this.child.pid;
   }
 
+  /** The kept tail of the agent's stderr (bounded to about 64 KB, field case 8). */
+  get stderrTail(): string {
+    return this.stderr.tail();
+  }
+
   /** True once the process has exited. */
   get hasExited(): boolean {
     return this.exitInfo !== undefined;

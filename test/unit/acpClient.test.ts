@@ -158,3 +158,22 @@ test("stop() ends the process group: no process of the agent survives", async ()
   await client.stop();
   assert.throws(() => process.kill(-pid, 0), /ESRCH/);
 });
+
+test("field case 8: a stderr flood while streaming keeps every stdout chunk in order and bounded stderr memory", async () => {
+  const rec = recordingHandlers();
+  const client = await AcpClient.start(
+    fakeAgentLaunch({ prompt: [{ stderrFlood: { lines: 20_000, size: 256 } }, { chunks: { count: 200, size: 10 } }, { stderrFlood: { lines: 20_000, size: 256 } }] }),
+    { ...rec.handlers, onStderr: () => undefined },
+    opts,
+  );
+  try {
+    const sessionId = await client.newSession(process.cwd());
+    assert.equal(await client.prompt(sessionId, "x"), "end_turn");
+    assert.equal(rec.text(), "xxxxxxxxx\n".repeat(200));
+    const tail = client.stderrTail;
+    assert.ok(tail.length <= 64 * 1024, `kept ${tail.length} chars of stderr`);
+    assert.ok(tail.length > 60 * 1024, "keeps a useful tail");
+  } finally {
+    await client.stop();
+  }
+});

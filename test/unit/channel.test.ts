@@ -170,3 +170,21 @@ test("a command that does not exist ends the turn with a clear agent/spawn error
     await s.teardown();
   }
 });
+
+test("field case 1: a chunk after the prompt result joins the finished message; no phantom turn", async () => {
+  const s = await setup({ demo: { prompt: [{ chunk: "Hello" }, { lateChunk: ", world." }] } });
+  try {
+    await s.channels.send(s.general.id, "@demo hi");
+    const first = await s.finished((m) => m.author.kind === "agent");
+    assert.equal(agentText(first), "Hello");
+    const late = await s.finished((m) => m.author.kind === "agent" && agentText(m) === "Hello, world.");
+    assert.equal(late.id, first.id, "the same message, not a new one");
+    assert.equal(s.events.of("message:started").length, 1, "no phantom turn");
+    assert.equal(s.agents.state("demo"), "ready");
+    const stored = (await s.channels.open("general")).messages.filter((m) => m.author.kind === "agent");
+    assert.deepEqual(stored.map(agentText), ["Hello, world."]);
+    assert.ok(s.logs.some((l) => l.includes("after the prompt ended")));
+  } finally {
+    await s.teardown();
+  }
+});
