@@ -28,6 +28,9 @@ const builds = [
     format: "cjs",
     target: "node20",
     external: nodeExternal,
+    // zod probes `navigator` at import time; in an extension host on Node 21+ that access logs a deprecation
+    // warning (PendingMigrationError). The host bundles never run in a browser, so the probe is compiled out.
+    define: { navigator: "undefined" },
   },
   {
     ...common,

@@ -80,7 +80,7 @@ export async function deactivate(): Promise<void> {
 /** The roster file: setting `sidekicks.configPath` (absolute or relative to the first folder), else `sidekicks.yaml`. */
 function resolveConfigPath(): string {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const setting = vscode.workspace.getConfiguration("sidekicks").get<string>("configPath")?.trim();
+  const setting = vscode.workspace.getConfiguration("sidekicks", vscode.workspace.workspaceFolders?.[0]?.uri).get<string>("configPath")?.trim();
   if (setting) return path.resolve(folder ?? process.cwd(), setting);
   if (!folder) throw new Error("Open a folder first: Sidekicks keeps its roster (sidekicks.yaml) in the workspace.");
   return path.join(folder, "sidekicks.yaml");

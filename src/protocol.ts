@@ -122,7 +122,7 @@ export interface WebviewRequests {
   "channel/open": [{ name?: string }, { channel: ChannelView; messages: MessageView[]; config: ConfigStatus }];
   /** Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it. */
   "channel/send": [{ channelId: string; text: string }, { messageId: string }];
-  /** Answers a pending permission request with one of its options. */
+  /** Answers a pending permission request with one of its options; `accepted` is false when it is no longer pending. */
   "permission/answer": [{ requestId: string; optionId: string }, { accepted: boolean }];
   /** Runs a host command the webview offers as a button. */
   "command/run": [{ command: "createConfig" | "openConfig" | "showLog" }, { done: boolean }];
@@ -150,9 +150,11 @@ export interface HostEvents {
 export interface HostRequests {
   /** Returns `innerText` of the first element matching `selector`, or `null` when none matches. */
   "test/text": [{ selector: string }, { text: string | null }];
+  /** Returns the attribute `name` of the first element matching `selector`, or `null`. */
+  "test/attribute": [{ selector: string; name: string }, { text: string | null }];
   /** Clicks the first element matching `selector`; `clicked` is false when none matches. */
   "test/click": [{ selector: string }, { clicked: boolean }];
-  /** Types `text` into the composer and presses Enter, as a user would. */
+  /** Types `text` into the composer and presses Enter, as a user would; `sent` is whether the host accepted it. */
   "test/compose": [{ text: string }, { sent: boolean }];
 }
 

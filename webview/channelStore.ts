@@ -14,6 +14,8 @@ import { applyDelta, type Draft, materialize, upsertMessage } from "./messageDra
 /** Everything the UI renders. */
 export interface ViewState {
   phase: "opening" | "open" | "failed";
+  /** How many `channel/open` snapshots have been applied; rendered as `data-snapshot` so tests can tell them apart. */
+  snapshot: number;
   channel?: ChannelView;
   config?: ConfigStatus;
   messages: readonly MessageView[];
@@ -50,11 +52,12 @@ export const storeStats = { flushes: 0 };
 
 /** Owns the channel state; create one per webview and call `start()`. */
 export class ChannelStore {
-  private state: ViewState = { phase: "opening", messages: [], announcement: "" };
+  private state: ViewState = { phase: "opening", snapshot: 0, messages: [], announcement: "" };
   private queue: Op[] = [];
   private patch: Partial<ViewState> | undefined;
   private frameRequested = false;
   private openGeneration = 0;
+  private snapshots = 0;
   /** The channel whose snapshot we hold; set synchronously, unlike `state`, which changes at the next frame. */
   private openChannel: ChannelView | undefined;
   private readonly listeners = new Set<(state: ViewState) => void>();
@@ -101,6 +104,7 @@ export class ChannelStore {
       this.persist({ channel: result.channel.name });
       this.update({
         phase: "open",
+        snapshot: ++this.snapshots,
         channel: result.channel,
         config: result.config,
         messages: result.messages,

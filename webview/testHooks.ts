@@ -13,7 +13,7 @@ export interface TestHookDeps {
   document?: Document;
 }
 
-/** Builds the handlers for `test/text`, `test/click` and `test/compose`. */
+/** Builds the handlers for `test/text`, `test/attribute`, `test/click` and `test/compose`. */
 export function createTestHandlers(deps: TestHookDeps): HostRequestHandlers {
   const doc = deps.document ?? document;
   return {
@@ -22,6 +22,10 @@ export function createTestHandlers(deps: TestHookDeps): HostRequestHandlers {
       const el = doc.querySelector(selector);
       if (!el) return { text: null };
       return { text: el instanceof HTMLElement ? el.innerText : (el.textContent ?? "") };
+    },
+    "test/attribute": ({ selector, name }) => {
+      deps.flush();
+      return { text: doc.querySelector(selector)?.getAttribute(name) ?? null };
     },
     "test/click": ({ selector }) => {
       deps.flush();

@@ -128,16 +128,18 @@ test("a permission request is shown as a part and the user's choice reaches the 
 });
 
 test("several mentions start parallel turns that stream into separate messages", async () => {
-  const s = await setup({ a: { prompt: [{ sleep: 200 }, { chunk: "from a" }] }, b: { prompt: [{ chunk: "from b" }] } });
+  const s = await setup({ a: { prompt: [{ chunk: "from a, " }, { sleep: 1500 }, { chunk: "done" }] }, b: { prompt: [{ chunk: "from b" }] } });
   try {
     await s.channels.send(s.general.id, "@a @b compare");
     const a = await s.finished((m) => m.author.agentName === "a");
     const b = await s.finished((m) => m.author.agentName === "b");
-    assert.equal(agentText(a), "from a");
+    assert.equal(agentText(a), "from a, done");
     assert.equal(agentText(b), "from b");
     assert.notEqual(a.id, b.id);
+    // a was mentioned first and pauses 1.5 s mid-turn; b finishing first shows the turns ran side by side (run one
+    // after the other, b could only start once a had finished).
     const finishedOrder = s.events.of("message:finished").map((m) => m.author.agentName ?? "user");
-    assert.deepEqual(finishedOrder, ["user", "b", "a"], "b finished first although a was mentioned first: they ran in parallel");
+    assert.deepEqual(finishedOrder, ["user", "b", "a"]);
   } finally {
     await s.teardown();
   }

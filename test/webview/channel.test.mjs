@@ -109,6 +109,7 @@ describe("channel view", () => {
     const { page, host } = await openView(browser, server.origin, {
       open: openResult({ messages: [message({ id: "old", text: "old history" })] }),
     });
+    assert.equal(await page.getAttribute(".app", "data-snapshot"), "1");
     await page.evaluate((next) => {
       /** @type {any} */ (window).__host.open = next;
     }, openResult({ name: "random", members: [{ name: "odie", state: "stopped" }], messages: [message({ id: "new", channelId: "ch-random", text: "fresh" })] }));
@@ -118,6 +119,8 @@ describe("channel view", () => {
     assert.match(await page.innerText(".channel-header"), /#random/);
     assert.deepEqual(await host.requests("channel/open"), [{}, { name: "random" }]);
     assert.equal((await host.state()).channel, "random");
+    const attribute = await host.request("test/attribute", { selector: ".app", name: "data-snapshot" });
+    assert.deepEqual(attribute.result, { text: "2" }, "tests can tell the new snapshot from the old DOM");
   });
 
   it("keeps a message that starts right after the channel/open answer, in the same frame", async () => {

@@ -20,7 +20,7 @@ export interface AppActions {
 export function App({ state, actions, initialDraft }: { state: ViewState; actions: AppActions; initialDraft: string }) {
   const channelName = state.channel?.name ?? "general";
   return (
-    <div class="app">
+    <div class="app" data-phase={state.phase} data-snapshot={state.snapshot}>
       <ChannelHeader channel={state.channel} />
       <ConfigBanner config={state.config} error={state.commandError} run={actions.runCommand} />
       {state.phase === "failed" ? (

@@ -1,0 +1,192 @@
+// `npm test`: build, typecheck, lint, unit tests, webview tests, integration tests in a real VS Code (code-server),
+// in that order, streaming each stage's output. Build, typecheck and lint count as one check each; the test stages
+// count their tests. The very last line printed is `N passed, N failed`; the exit code is 1 when anything failed.
+//
+// Stages can be chosen with SIDEKICKS_TEST_STAGES=build,unit,... (default: all).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const resultsDir = path.join(root, "test-results");
+const node = process.execPath;
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+/** One row per stage: `{ stage, passed, failed, seconds, note }`. */
+const summary = [];
+
+/** The running stage's child, killed as a group on Ctrl+C. */
+let current = null;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (current) killGroup(current);
+    console.log(`\n[test] ${signal}: stopped`);
+    process.exit(130);
+  });
+}
+
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Runs a command in its own process group with its output streamed through; resolves to `{ code, output }`
+ * (stdout as text). After `timeoutMs` (ms) the whole group is killed and the stage fails.
+ */
+function run(command, args, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: process.env, detached: true });
+    current = child;
+    const chunks = [];
+    const timer = setTimeout(() => {
+      console.error(`[test] ${command} ${args.join(" ")}: no end after ${timeoutMs / 60_000} min, killed`);
+      killGroup(child);
+    }, timeoutMs);
+    child.stdout.on("data", (chunk) => {
+      chunks.push(chunk);
+      process.stdout.write(chunk);
+    });
+    child.stderr.on("data", (chunk) => process.stderr.write(chunk));
+    const done = (code) => {
+      clearTimeout(timer);
+      current = null;
+      resolve({ code, output: Buffer.concat(chunks).toString() });
+    };
+    child.on("error", (error) => {
+      console.error(`[test] ${command}: ${error.message}`);
+      done(1);
+    });
+    child.on("close", (code, signal) => done(signal ? 1 : code));
+  });
+}
+
+const MINUTE = 60_000;
+
+/** Seconds since `started` (ms since the epoch). */
+function since(started) {
+  return (Date.now() - started) / 1000;
+}
+
+function banner(stage) {
+  console.log(`\n===== ${stage} =====`);
+}
+
+/** A stage that passes or fails as a whole (build, typecheck, lint). */
+async function check(stage, command, args) {
+  banner(stage);
+  const started = Date.now();
+  const { code } = await run(command, args, 5 * MINUTE);
+  const ok = code === 0;
+  summary.push({ stage, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds: since(started), note: ok ? "" : `exit ${code}` });
+  return code === 0;
+}
+
+/** Test files of a folder whose names end with `suffix`, relative to the repo, sorted. */
+function testFiles(folder, suffix) {
+  const dir = path.join(root, folder);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith(suffix))
+    .sort()
+    .map((name) => path.posix.join(folder, name));
+}
+
+/**
+ * `node --test` over `files`: spec reporter to the console, TAP to test-results/<stage>.tap for the counts
+ * (`# pass N`, `# fail N`, `# cancelled N`). A non-zero exit with no counted failure counts as one failure.
+ */
+async function nodeTests(stage, files, preArgs = []) {
+  banner(stage);
+  const started = Date.now();
+  if (files.length === 0) {
+    console.log(`[test] ${stage}: no test files, skipped`);
+    summary.push({ stage, passed: 0, failed: 0, seconds: since(started), note: "no tests" });
+    return;
+  }
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const tapFile = path.join(resultsDir, `${stage}.tap`);
+  fs.rmSync(tapFile, { force: true });
+  const { code } = await run(node, [
+    ...preArgs,
+    "--test",
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter=tap",
+    `--test-reporter-destination=${tapFile}`,
+    ...files,
+  ], 10 * MINUTE);
+  const tap = fs.existsSync(tapFile) ? fs.readFileSync(tapFile, "utf8") : "";
+  const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
+  const passed = count("pass");
+  let failed = count("fail") + count("cancelled");
+  let note = "";
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    note = `exit ${code} without a counted failure`;
+  }
+  summary.push({ stage, passed, failed, seconds: since(started), note });
+}
+
+/** The integration harness prints `integration: N passed, N failed` as its last count line. */
+async function integration() {
+  banner("integration");
+  const started = Date.now();
+  // A first install of code-server takes 3 to 4 minutes on 2 cores.
+  const tools = await run(node, ["scripts/tools.mjs", "ensure"], 20 * MINUTE);
+  if (tools.code !== 0) {
+    summary.push({ stage: "integration", passed: 0, failed: 1, seconds: since(started), note: "no tools (see above)" });
+    return;
+  }
+  // The harness has its own 5 min timeout; this one only catches a harness that hangs itself.
+  const { code, output } = await run(node, ["test/integration/runCodeServer.mjs"], 10 * MINUTE);
+  const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);
+  let passed = counts ? Number(counts[1]) : 0;
+  let failed = counts ? Number(counts[2]) : 0;
+  let note = "";
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    note = counts ? `exit ${code}` : `exit ${code} without counts`;
+  }
+  summary.push({ stage: "integration", passed, failed, seconds: since(started), note });
+}
+
+const all = ["build", "typecheck", "lint", "unit", "webview", "integration"];
+const stages = new Set(process.env.SIDEKICKS_TEST_STAGES ? process.env.SIDEKICKS_TEST_STAGES.split(",") : all);
+
+let built = true;
+if (stages.has("build")) built = await check("build", node, ["scripts/build.mjs"]);
+if (stages.has("typecheck")) await check("typecheck", npm, ["run", "--silent", "typecheck"]);
+if (stages.has("lint")) await check("lint", npm, ["run", "--silent", "lint"]);
+if (stages.has("unit")) await nodeTests("unit", testFiles("test/unit", ".test.ts"), ["--import", "tsx"]);
+for (const stage of ["webview", "integration"]) {
+  if (!stages.has(stage)) continue;
+  if (!built) {
+    banner(stage);
+    console.log(`[test] ${stage}: skipped, the build failed`);
+    summary.push({ stage, passed: 0, failed: 0, seconds: 0, note: "skipped: build failed" });
+  } else if (stage === "webview") {
+    await nodeTests("webview", testFiles("test/webview", ".test.mjs"));
+  } else {
+    await integration();
+  }
+}
+
+banner("summary");
+let passed = 0;
+let failed = 0;
+for (const row of summary) {
+  passed += row.passed;
+  failed += row.failed;
+  console.log(
+    `${row.stage.padEnd(12)} ${String(row.passed).padStart(4)} passed ${String(row.failed).padStart(4)} failed` +
+      ` ${row.seconds.toFixed(1).padStart(6)} s${row.note ? `  (${row.note})` : ""}`,
+  );
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;

@@ -1,0 +1,49 @@
+// The workspace the integration suite opens: a temp folder whose sidekicks.yaml declares the ACP SDK's example agent
+// (node_modules/acp-sdk-example = @agentclientprotocol/sdk@1.9.0, dist/examples/agent.js), a real ACP subprocess.
+// Shared by runCodeServer.mjs and runElectron.mjs.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** Absolute path of the example agent's script (it needs Node >= 20 with ESM). */
+export const exampleAgentScript = path.join(root, "node_modules", "acp-sdk-example", "dist", "examples", "agent.js");
+
+/** Compiled suite entry, built by `node scripts/build.mjs` from test/integration/suite/index.ts. */
+export const suiteEntry = path.join(root, "out", "integration", "index.js");
+
+/** A YAML double-quoted scalar: JSON strings are valid YAML, so paths with spaces, quotes or `#` stay intact. */
+const quote = (value) => JSON.stringify(value);
+
+/**
+ * Creates `<parent>/workspace` with a sidekicks.yaml that declares one agent, `example`, run as
+ * `<node> <exampleAgentScript>`. `node` is the absolute path of the Node binary that runs the agent. Returns the
+ * workspace's absolute path. Throws when the example agent is not installed (run `npm ci`).
+ */
+export function createTestWorkspace(parent, { node }) {
+  if (!fs.existsSync(exampleAgentScript)) {
+    throw new Error(`ACP example agent missing at ${exampleAgentScript}: run npm ci`);
+  }
+  const workspace = path.join(parent, "workspace");
+  fs.mkdirSync(workspace, { recursive: true });
+  fs.writeFileSync(
+    path.join(workspace, "sidekicks.yaml"),
+    [
+      "# Written by test/integration/workspace.mjs: the ACP SDK example agent as a channel member.",
+      "agents:",
+      "  - name: example",
+      `    command: ${quote(node)}`,
+      `    args: [${quote(exampleAgentScript)}]`,
+      "",
+    ].join("\n"),
+  );
+  fs.writeFileSync(path.join(workspace, "README.md"), "# Sidekicks integration test workspace\n");
+  return workspace;
+}
+
+/** Makes a fresh temp folder for one run (`/tmp/sidekicks-<label>-XXXXXX`). */
+export function makeRunDir(label) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `sidekicks-${label}-`));
+}
