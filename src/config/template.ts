@@ -4,7 +4,7 @@
  * docs/reference/configuration.md.
  */
 export const CONFIG_TEMPLATE = `# Sidekicks roster: the ACP agents you can @mention in channels.
-# Reference: https://github.com/sidekicks/sidekicks-vscode/blob/main/docs/reference/configuration.md
+# Every key: docs/reference/configuration.md in the Sidekicks repository, and hovers if the YAML extension is installed.
 # Each agent joins #general. Write "@name your request" in the Sidekicks view.
 version: 1
 agents:

@@ -109,4 +109,27 @@ describe("walking skeleton: a channel with the ACP SDK example agent", () => {
     console.log("SIDEKICKS_SCREENSHOT skeleton-reopened");
     await sleep(2000);
   });
+
+  it("Create config writes a roster with the demo agent, which joins #general live and answers @demo", async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder, "the test workspace has a folder");
+    const roster = vscode.Uri.joinPath(folder, "sidekicks.yaml");
+    await vscode.workspace.fs.delete(roster);
+    await textContaining(".config-banner", "No sidekicks.yaml yet");
+    await vscode.commands.executeCommand("sidekicks.createConfig");
+    const written = new TextDecoder().decode(await vscode.workspace.fs.readFile(roster));
+    assert.match(written, /command: sidekicks:demo/);
+    assert.match(written, /# - name: claude/, "real agents are shown as commented examples");
+    await textContaining(".channel-header", "demo");
+    const { sent } = await api.webview("test/compose", { text: "@demo hello" });
+    assert.equal(sent, true);
+    const history = await textContaining(".history", "or @demo ask permission", 30_000);
+    assert.match(history, /Hello from the demo agent\. You said:\s+hello/);
+    await poll("the demo's answer to be committed", async () => {
+      const { text } = await api.webview("test/text", { selector: '.message[data-status="streaming"]' });
+      return text === null ? true : undefined;
+    });
+    console.log("SIDEKICKS_SCREENSHOT demo-answer");
+    await sleep(2000);
+  });
 });
