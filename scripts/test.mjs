@@ -1,6 +1,6 @@
 // `npm test`: build, typecheck, lint, unit tests, webview tests, integration tests in a real VS Code (code-server),
-// in that order, streaming each stage's output. Build, typecheck and lint count as one check each; the test stages
-// count their tests. The very last line printed is `N passed, N failed`; the exit code is 1 when anything failed.
+// real ACP agents (claude-agent-acp, codex-acp) offline, in that order, streaming each stage's output. Build,
+// typecheck and lint count as one check each; the test stages count their tests. The very last line printed is `N passed, N failed`; the exit code is 1 when anything failed.
 //
 // Stages can be chosen with SIDEKICKS_TEST_STAGES=build,unit,... (default: all).
 import { spawn } from "node:child_process";
@@ -156,7 +156,18 @@ async function integration() {
   summary.push({ stage: "integration", passed, failed, seconds: since(started), note });
 }
 
-const all = ["build", "typecheck", "lint", "unit", "webview", "integration"];
+/** Real ACP agents (claude-agent-acp, codex-acp) through the manager; they are installed into .tools/ first. */
+async function realAgents() {
+  const tools = await run(node, ["scripts/tools.mjs", "ensure"], 20 * MINUTE);
+  if (tools.code !== 0) {
+    banner("realagents");
+    summary.push({ stage: "realagents", passed: 0, failed: 1, seconds: 0, note: "no tools (see above)" });
+    return;
+  }
+  await nodeTests("realagents", testFiles("test/realagents", ".test.ts"), ["--import", "tsx"]);
+}
+
+const all = ["build", "typecheck", "lint", "unit", "webview", "integration", "realagents"];
 const stages = new Set(process.env.SIDEKICKS_TEST_STAGES ? process.env.SIDEKICKS_TEST_STAGES.split(",") : all);
 
 let built = true;
@@ -176,6 +187,7 @@ for (const stage of ["webview", "integration"]) {
     await integration();
   }
 }
+if (stages.has("realagents")) await realAgents();
 
 banner("summary");
 let passed = 0;

