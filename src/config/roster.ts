@@ -1,9 +1,30 @@
 import path from "node:path";
-import Ajv2020, { type ErrorObject } from "ajv/dist/2020";
-import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from "yaml";
-import schema from "../../schema/sidekicks.schema.json";
+import Ajv2020 from "ajv/dist/2020";
+import { isMap, isSeq, LineCounter, parseDocument, visit, type Document } from "yaml";
+import { buildSchema } from "./buildSchema";
+import { crossFindings, GENERAL_CHANNEL, parseDuration } from "./crossRules";
+import { findingsOf, type Finding } from "./schemaFindings";
+import { deref, isMergePair, keyNodeAt, nodeAt, spanOf } from "./yamlNodes";
 
-/** One agent of the roster (`agents[]` in sidekicks.yaml; docs/reference/configuration.md). */
+/** An agent's picture: a codicon (`hubot`, written `hubot` or `$(hubot)`) or an image file (absolute path). */
+export type AgentIcon = { kind: "codicon"; name: string } | { kind: "file"; path: string };
+
+/** Where an agent process runs (`agents[].runtime`). `sbx` is accepted here and refused when the agent starts. */
+export type AgentRuntime = { type: "local" } | { type: "container"; container: string; user?: string; workdir?: string } | { type: "sbx" };
+
+/** How permission requests are answered automatically (`agents[].permissions`); never a safety classifier. */
+export type PermissionPolicy = "ask" | "allow-reads" | "allow-all";
+
+/** ACP's `EnvVariable` / `HttpHeader`. */
+export interface NameValue {
+  name: string;
+  value: string;
+}
+
+/** An MCP server in ACP's own shape, as `session/new` takes it (`McpServerStdio` | `McpServerHttp` | `McpServerSse`). */
+export type McpServerConfig = { name: string; command: string; args: string[]; env: NameValue[] } | { type: "http" | "sse"; name: string; url: string; headers: NameValue[] };
+
+/** One agent of the roster (`agents[]` in sidekicks.yaml; docs/reference/configuration.md), defaults applied. */
 export interface AgentConfig {
   name: string;
   command: string;
@@ -11,164 +32,199 @@ export interface AgentConfig {
   env: Record<string, string>;
   /** Absolute folder the agent works in (resolved against the config file's folder), if the file names one. */
   workspace?: string;
+  /*
+   * The keys below are always set by `parseRoster` (defaults applied); they are optional so code that builds an
+   * agent by hand (tests, the demo) need not spell them out. Absent means the documented default.
+   */
+  /** Shown instead of the name (default: the name). */
+  title?: string;
+  /** Default: the codicon `hubot`. */
+  icon?: AgentIcon;
+  description?: string;
+  /** Default: `{ type: "local" }`. */
+  runtime?: AgentRuntime;
+  /** Default: `ask`. */
+  permissions?: PermissionPolicy;
+  /** Default: none. */
+  mcpServers?: McpServerConfig[];
 }
 
-/** A validated roster. */
+/** A declared channel (`channels[]`); member names are spelt as the agents' `name`. */
+export interface ChannelConfig {
+  name: string;
+  description?: string;
+  members: string[];
+  moderator?: string;
+}
+
+/** A validated roster, every default applied. */
 export interface Roster {
   /** Absolute path of the file it was read from. */
   file: string;
+  version: 1;
+  /** `limits`, with `idleTimeout` in ms. */
+  limits: { maxRunningAgents: number; idleTimeoutMs: number };
   agents: AgentConfig[];
+  channels: ChannelConfig[];
+  ui: { defaultChannel: string };
 }
 
-/** A problem in the file at a 1-based line and column. */
+/** A problem in the file at a 1-based line and column; the end (exclusive) covers the offending key or value. */
 export interface ConfigProblem {
   file: string;
   line: number;
   column: number;
+  endLine?: number;
+  endColumn?: number;
   message: string;
 }
+
+/** Defaults the schema documents (src/config/spec.ts), applied by `parseRoster`. */
+export const ROSTER_DEFAULTS = { maxRunningAgents: 4, idleTimeout: "10m", icon: "hubot", permissions: "ask", defaultChannel: GENERAL_CHANNEL } as const;
 
 /** Formats a problem as `file:line:column: message`, the way compilers and the Problems panel do. */
 export function formatProblem(p: ConfigProblem): string {
   return `${p.file}:${p.line}:${p.column}: ${p.message}`;
 }
 
+/** The JSON Schema `parseRoster` validates against: the one `schema/sidekicks.schema.json` is generated from. */
+export const ROSTER_SCHEMA = buildSchema();
 const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-const validate = ajv.compile(schema);
+ajv.addKeyword({ keyword: "markdownDescription", schemaType: "string" });
+const validate = ajv.compile(ROSTER_SCHEMA);
 
 /**
- * Parses and validates roster text: YAML syntax, then the JSON Schema (`schema/sidekicks.schema.json`, ajv), then
- * cross-entry rules (unique names). Every problem carries the line and column of the offending node.
+ * Parses and validates roster text: YAML syntax, then the JSON Schema (ajv, 2020-12) on the merged data (`<<:` merge
+ * keys and aliases resolved), then the cross-entry rules (`crossFindings`). Every problem carries the line and
+ * column of the offending node, following merge keys to where a merged value is written; problems are sorted by
+ * position.
  *
  * @param text the file's content
- * @param file absolute path, used in problems and to resolve `workspace`
+ * @param file absolute path, used in problems and to resolve `workspace` and icon files
  * @returns the roster when there is no problem, and the problems (empty when valid)
  */
 export function parseRoster(text: string, file: string): { roster?: Roster; problems: ConfigProblem[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true });
-  const at = (offset: number, message: string): ConfigProblem => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { file, line, column: col, message };
+  const at = (start: number, end: number | undefined, message: string): ConfigProblem => {
+    const from = lineCounter.linePos(start);
+    const to = end === undefined ? undefined : lineCounter.linePos(end);
+    return { file, line: from.line, column: from.col, ...(to ? { endLine: to.line, endColumn: to.col } : {}), message };
   };
   if (doc.errors.length > 0) {
-    return { problems: doc.errors.map((e) => at(e.pos[0], `YAML syntax: ${e.message.split("\n")[0]}`)) };
+    return { problems: doc.errors.map((e) => at(e.pos[0], e.pos[1] > e.pos[0] ? e.pos[1] : undefined, `YAML syntax: ${e.message.split("\n")[0]}`)) };
   }
-  const data: unknown = doc.toJS({ maxAliasCount: 100 }) ?? {};
-  if (!validate(data)) {
-    const errors = (validate.errors ?? []).filter((e) => !isRedundant(e, validate.errors ?? []));
-    return { problems: errors.map((e) => at(offsetOf(doc, e), describe(e))) };
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (err) {
+    const offset = badMergeOffset(doc) ?? 0;
+    return { problems: [at(offset, undefined, `YAML: ${err instanceof Error ? err.message : String(err)}`)] };
   }
-  const raw = data as { agents: { name: string; command: string; args?: string[]; env?: Record<string, string>; workspace?: string }[] };
-  const problems: ConfigProblem[] = [];
+  const findings = validate(data) ? [] : findingsOf(validate.errors ?? []);
+  findings.push(...crossFindings(data));
+  if (findings.length > 0) return { problems: sortProblems(findings.map((f) => locate(doc, f, at))) };
+  return { problems: [], roster: resolveRoster(data as RawRoster, file) };
+}
+
+function locate(doc: Document, f: Finding, at: (start: number, end: number | undefined, message: string) => ConfigProblem): ConfigProblem {
+  const node = f.key !== undefined ? keyNodeAt(doc, f.path, f.key) : f.child !== undefined ? (nodeAt(doc, [...f.path, f.child]) ?? nodeAt(doc, f.path)) : nodeAt(doc, f.path);
+  const span = spanOf(node ?? (doc.contents as Parameters<typeof spanOf>[0])) ?? [0, undefined];
+  return at(span[0], span[1], f.message);
+}
+
+function sortProblems(problems: ConfigProblem[]): ConfigProblem[] {
   const seen = new Set<string>();
-  raw.agents.forEach((agent, i) => {
-    const key = agent.name.toLowerCase();
-    if (seen.has(key)) {
-      problems.push(at(offsetOf(doc, { instancePath: `/agents/${i}/name` }), `agents[${i}].name: "${agent.name}" is used by another agent; names must be unique`));
-    }
-    seen.add(key);
-  });
-  if (problems.length > 0) return { problems };
-  const dir = path.dirname(file);
-  return {
-    problems,
-    roster: {
-      file,
-      agents: raw.agents.map((a) => ({
-        name: a.name,
-        command: a.command,
-        args: a.args ?? [],
-        env: a.env ?? {},
-        workspace: a.workspace === undefined ? undefined : path.resolve(dir, a.workspace),
-      })),
+  return problems
+    .sort((a, b) => a.line - b.line || a.column - b.column || a.message.localeCompare(b.message))
+    .filter((p) => {
+      const key = formatProblem(p);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+/** Where a `<<:` merges something that is not a map (yaml's `toJS` throws on it), if anywhere. */
+function badMergeOffset(doc: Document): number | undefined {
+  let offset: number | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      if (offset !== undefined || !isMergePair(pair)) return;
+      const source = deref(doc, pair.value);
+      const sources = isSeq(source) ? source.items.map((s) => deref(doc, s)) : [source];
+      if (sources.some((s) => !isMap(s))) offset = (pair.value as { range?: [number, number, number] } | null)?.range?.[0];
     },
+  });
+  return offset;
+}
+
+interface RawAgent {
+  name: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  workspace?: string;
+  title?: string;
+  icon?: string;
+  description?: string;
+  runtime?: "local" | "sbx" | { type: "container"; container: string; user?: string; workdir?: string };
+  permissions?: PermissionPolicy;
+  mcpServers?: RawMcpServer[];
+}
+type RawNameValues = Record<string, string> | NameValue[];
+type RawMcpServer = { type?: "stdio"; name: string; command: string; args?: string[]; env?: RawNameValues } | { type: "http" | "sse"; name: string; url: string; headers?: RawNameValues };
+interface RawRoster {
+  version?: 1;
+  limits?: { maxRunningAgents?: number; idleTimeout?: string };
+  agents: RawAgent[];
+  channels?: { name: string; description?: string; members: string[]; moderator?: string }[];
+  ui?: { defaultChannel?: string };
+}
+
+function nameValues(raw: RawNameValues | undefined): NameValue[] {
+  if (!raw) return [];
+  return Array.isArray(raw) ? raw.map(({ name, value }) => ({ name, value })) : Object.entries(raw).map(([name, value]) => ({ name, value }));
+}
+
+/** Applies defaults and resolves paths of data the schema and the cross-entry rules accepted. */
+function resolveRoster(raw: RawRoster, file: string): Roster {
+  const dir = path.dirname(file);
+  const spelling = new Map(raw.agents.map((a) => [a.name.toLowerCase(), a.name]));
+  const canonical = (name: string) => spelling.get(name.toLowerCase()) ?? name;
+  return {
+    file,
+    version: 1,
+    limits: {
+      maxRunningAgents: raw.limits?.maxRunningAgents ?? ROSTER_DEFAULTS.maxRunningAgents,
+      idleTimeoutMs: parseDuration(raw.limits?.idleTimeout ?? ROSTER_DEFAULTS.idleTimeout)!,
+    },
+    agents: raw.agents.map((a) => ({
+      name: a.name,
+      command: a.command,
+      args: a.args ?? [],
+      env: a.env ?? {},
+      ...(a.workspace !== undefined ? { workspace: path.resolve(dir, a.workspace) } : {}),
+      title: a.title ?? a.name,
+      icon: resolveIcon(a.icon ?? ROSTER_DEFAULTS.icon, dir),
+      ...(a.description !== undefined ? { description: a.description } : {}),
+      runtime: a.runtime === undefined || a.runtime === "local" ? { type: "local" } : a.runtime === "sbx" ? { type: "sbx" } : { ...a.runtime },
+      permissions: a.permissions ?? ROSTER_DEFAULTS.permissions,
+      mcpServers: (a.mcpServers ?? []).map((s): McpServerConfig =>
+        "url" in s ? { type: s.type, name: s.name, url: s.url, headers: nameValues(s.headers) } : { name: s.name, command: s.command, args: s.args ?? [], env: nameValues(s.env) },
+      ),
+    })),
+    channels: (raw.channels ?? []).map((c) => ({
+      name: c.name,
+      ...(c.description !== undefined ? { description: c.description } : {}),
+      members: c.members.map(canonical),
+      ...(c.moderator !== undefined ? { moderator: canonical(c.moderator) } : {}),
+    })),
+    ui: { defaultChannel: raw.ui?.defaultChannel ?? ROSTER_DEFAULTS.defaultChannel },
   };
 }
 
-/** `required`/`additionalProperties` errors say it all; drop the generic `if`/`anyOf` noise that repeats them. */
-function isRedundant(e: ErrorObject, _all: ErrorObject[]): boolean {
-  return e.keyword === "if" || e.keyword === "anyOf" || e.keyword === "oneOf";
-}
-
-function pathOf(instancePath: string): (string | number)[] {
-  return instancePath
-    .split("/")
-    .slice(1)
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-}
-
-function display(instancePath: string): string {
-  const parts = pathOf(instancePath);
-  if (parts.length === 0) return "(top level)";
-  return parts.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
-}
-
-function describe(e: ErrorObject): string {
-  const where = display(e.instancePath);
-  switch (e.keyword) {
-    case "additionalProperties": {
-      const key = (e.params as { additionalProperty: string }).additionalProperty;
-      const allowed = allowedKeys(e);
-      const near = nearest(key, allowed);
-      return `${where}: unknown key "${key}"${near ? ` (did you mean "${near}"?)` : allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
-    }
-    case "required":
-      return `${where}: missing required key "${(e.params as { missingProperty: string }).missingProperty}"`;
-    case "pattern":
-      return `${where}: "${String(e.data)}" is not a valid name: start with a letter, then letters, digits, "-" or "_" (at most 32)`;
-    case "type":
-      return `${where}: must be ${(e.params as { type: string }).type}`;
-    case "const":
-      return `${where}: must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
-    default:
-      return `${where}: ${e.message ?? "is invalid"}`;
-  }
-}
-
-function allowedKeys(e: ErrorObject): string[] {
-  const parent = e.parentSchema as { properties?: Record<string, unknown> } | undefined;
-  return Object.keys(parent?.properties ?? {});
-}
-
-/** The allowed key closest to `key` by edit distance, if close enough to be a typo. */
-function nearest(key: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(key.length / 3)) + 1;
-  for (const c of candidates) {
-    const d = editDistance(key.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
-
-/** Source offset of the node an error is about: the offending key for unknown keys, else the value. */
-function offsetOf(doc: Document, e: Pick<ErrorObject, "instancePath"> & Partial<ErrorObject>): number {
-  const parts = pathOf(e.instancePath);
-  const node = parts.length === 0 ? doc.contents : (doc.getIn(parts, true) as YamlNode | undefined);
-  if (e.keyword === "additionalProperties" && isMap(node)) {
-    const key = (e.params as { additionalProperty: string }).additionalProperty;
-    const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === key);
-    if (pair && isScalar(pair.key) && pair.key.range) return pair.key.range[0];
-  }
-  const range = (node as YamlNode | undefined)?.range ?? (doc.contents as YamlNode | null)?.range;
-  return range ? range[0] : 0;
+function resolveIcon(icon: string, dir: string): AgentIcon {
+  const codicon = /^\$\(([a-z0-9-]+)\)$/.exec(icon)?.[1] ?? (/^[a-z0-9-]+$/.test(icon) ? icon : undefined);
+  return codicon ? { kind: "codicon", name: codicon } : { kind: "file", path: path.resolve(dir, icon) };
 }

@@ -1,0 +1,282 @@
+/**
+ * The one source of truth for `sidekicks.yaml`: every key with its type, default, description and example.
+ * `npm run gen:config` (scripts/gen-config.mjs) generates `schema/sidekicks.schema.json` (`buildSchema`) and
+ * `docs/reference/configuration.md` (`renderReference`) from it; test/unit/configSpec.test.ts fails when either
+ * file is stale, so nobody edits them by hand. `parseRoster` validates against the same schema.
+ */
+
+/** A JSON Schema (2020-12) fragment. `{ $section: id }` stands for the schema of the section `id`. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** One key of a section. */
+export interface KeySpec {
+  key: string;
+  /** The type in words, for the reference (`integer ≥ 1`, `list of strings`). */
+  type: string;
+  required?: boolean;
+  /** The default as a JSON value: the schema's `default`, shown in the reference as YAML. */
+  default?: unknown;
+  /** The default in words when it is not a literal (`the agent's name`). */
+  defaultText?: string;
+  /** Markdown; the schema's `markdownDescription` (and `description`, without the Markdown). */
+  description: string;
+  /** YAML as written inside the section, e.g. `maxRunningAgents: 2`; the schema's `examples` take its value. */
+  example: string;
+  /** The value's schema (annotations are added by `buildSchema`). */
+  schema: JsonSchema;
+  /** Set while the key is validated but not acted on yet: what is missing, shown in the reference. Remove when done. */
+  pending?: string;
+}
+
+/** A map of keys: the top level, `limits`, an agent, a channel… */
+export interface SectionSpec {
+  id: string;
+  /** Where it is, as the reference's heading says it: `agents[]`, `agents[].runtime` (container). Empty: top level. */
+  path: string;
+  /** Names the shape in messages that list alternatives: `a map {type: container, container: <name>}`. */
+  title?: string;
+  /** Markdown paragraph under the heading. */
+  intro: string;
+  keys: KeySpec[];
+  /** Referenced through `$defs` (and `$ref`) instead of inlined. */
+  shared?: boolean;
+}
+
+/** A string pattern with the words validation uses for it. */
+export interface PatternSpec {
+  pattern: string;
+  /** What a valid value is, after "must be": `a duration such as "30s", "10m" or "1h"`. */
+  what: string;
+  /** The message for a string that does not match. */
+  invalid(value: string): string;
+}
+
+/** Named patterns; validation finds a pattern's words by its source text. */
+export const PATTERNS = {
+  agentName: {
+    pattern: "^[A-Za-z](?:[A-Za-z0-9_-]{0,30}[A-Za-z0-9])?$",
+    what: "a name such as \"claude\"",
+    invalid: (v: string) => `"${v}" is not a valid name: start with a letter, then letters, digits, "-" or "_", end with a letter or digit (at most 32)`,
+  },
+  channelName: {
+    pattern: "^[a-z0-9][a-z0-9_-]{0,63}$",
+    what: "a channel name such as \"review\"",
+    invalid: (v: string) => `"${v}" is not a valid channel name: lowercase letters, digits, "-" or "_", starting with a letter or digit (at most 64)`,
+  },
+  duration: {
+    pattern: "^[1-9][0-9]{0,5}[smh]$",
+    what: "a duration such as \"30s\", \"10m\" or \"1h\"",
+    invalid: (v: string) => `"${v}" is not a duration: write a whole number and a unit, such as "30s", "10m" or "1h"`,
+  },
+  icon: {
+    pattern: "^(?:\\$\\([a-z0-9-]+\\)|[a-z0-9-]+|[^$\\s][^\\n]*\\.(?:svg|png))$",
+    what: "a codicon name such as \"hubot\" or the path of an .svg or .png file",
+    invalid: (v: string) => `"${v}" is not an icon: write a codicon name such as "hubot" or "$(hubot)", or the path of an .svg or .png file relative to this file`,
+  },
+  container: {
+    pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+    what: "a container name or ID",
+    invalid: (v: string) => `"${v}" is not a container name or ID (as "docker ps" shows it)`,
+  },
+  absolutePath: {
+    pattern: "^/",
+    what: "an absolute path such as \"/workspace\"",
+    invalid: (v: string) => `"${v}" is not an absolute path inside the container, such as "/workspace"`,
+  },
+  url: {
+    pattern: "^https?://[^\\s]+$",
+    what: "an http:// or https:// URL",
+    invalid: (v: string) => `"${v}" is not an http:// or https:// URL`,
+  },
+} satisfies Record<string, PatternSpec>;
+
+const str = (pattern?: PatternSpec): JsonSchema => (pattern ? { type: "string", pattern: pattern.pattern } : { type: "string", minLength: 1 });
+const stringList: JsonSchema = { type: "array", items: { type: "string" } };
+const section = (id: string): JsonSchema => ({ $section: id });
+/** A map `NAME: value` or ACP's list `[{name, value}]` (env variables, HTTP headers). */
+const nameValues = (what: string): JsonSchema => ({
+  oneOf: [
+    { title: `a map NAME: value`, type: "object", additionalProperties: { type: "string" } },
+    {
+      title: `a list of {name, value}`,
+      type: "array",
+      items: { type: "object", additionalProperties: false, required: ["name", "value"], properties: { name: { type: "string", minLength: 1, description: what }, value: { type: "string" } } },
+    },
+  ],
+});
+const substitution = "`${env:NAME}` (the editor's environment variable `NAME`, empty when unset) and `${workspaceFolder}` are substituted.";
+
+/** The sections of `sidekicks.yaml`, top level first; the reference follows this order. */
+export const CONFIG_SPEC: SectionSpec[] = [
+  {
+    id: "root",
+    path: "",
+    intro: "The file is a map with these keys. Only `agents` is required.",
+    keys: [
+      { key: "version", type: "`1`", default: 1, description: "Format version of this file. Only `1` exists; a later format will change it, so an older Sidekicks can say it does not understand the file.", example: "version: 1", schema: { const: 1 } },
+      { key: "limits", type: "map", defaultText: "see [`limits`](#limits)", description: "Limits on the agent processes Sidekicks keeps running.", example: "limits:\n  maxRunningAgents: 2\n  idleTimeout: 30m", schema: section("limits") },
+      { key: "defaults", type: "anything", defaultText: "none", description: "Not read by Sidekicks: a place for YAML anchors that agents merge with `<<: *name` (see [Anchors and merge keys](#anchors-and-merge-keys)).", example: "defaults: &defaults\n  env:\n    LOG: info", schema: {} },
+      { key: "agents", type: "list of [agents](#agents)", required: true, description: "The agents you can @mention. Every agent is a member of `#general`.", example: "agents:\n  - name: demo\n    command: sidekicks:demo", schema: { type: "array", items: section("agent") } },
+      { key: "channels", type: "list of [channels](#channels)", default: [], description: "Channels besides `#general`, each with its own members.", example: "channels:\n  - name: review\n    members: [claude, codex]", schema: { type: "array", items: section("channel") }, pending: "only `#general` exists today: declared channels are validated, not yet created." },
+      { key: "ui", type: "map", defaultText: "see [`ui`](#ui)", description: "Preferences for the Sidekicks view.", example: "ui:\n  defaultChannel: review", schema: section("ui") },
+    ],
+  },
+  {
+    id: "limits",
+    path: "limits",
+    intro: "How many agent processes run, and for how long they may sit idle.",
+    keys: [
+      { key: "maxRunningAgents", type: "integer ≥ 1", default: 4, description: "How many agent processes may run at once. When one more is needed, Sidekicks first stops the least recently used *idle* agent; when every running agent is busy, it refuses and says so.", example: "maxRunningAgents: 2", schema: { type: "integer", minimum: 1 } },
+      { key: "idleTimeout", type: "duration", default: "10m", description: "How long an agent may stay idle (no turn running) before its process is stopped; it starts again when next addressed. A whole number and a unit: `s` (seconds), `m` (minutes) or `h` (hours); at most `24h`.", example: "idleTimeout: 30m", schema: str(PATTERNS.duration) },
+    ],
+  },
+  {
+    id: "agent",
+    path: "agents[]",
+    shared: true,
+    intro: "One ACP agent: a program that speaks the Agent Client Protocol on stdio.",
+    keys: [
+      { key: "name", type: "string", required: true, description: "The mention name: `@name` in a message. A letter, then letters, digits, `-` or `_`, ending with a letter or digit; at most 32 characters. Unique among agents, ignoring case (`Claude` and `claude` clash).", example: "name: claude", schema: str(PATTERNS.agentName) },
+      { key: "title", type: "string", defaultText: "the name", description: "The name people read in the view and in pickers.", example: "title: Claude Code", schema: str(), pending: "the views do not show titles yet." },
+      { key: "icon", type: "string", default: "hubot", description: "The agent's picture: a [codicon](https://code.visualstudio.com/api/references/icons-in-labels#icon-listing) name, written `hubot` or `$(hubot)`, or the path of an `.svg` or `.png` file relative to this file (it contains a `.` and ends in `.svg` or `.png`).", example: "icon: $(sparkle)", schema: str(PATTERNS.icon), pending: "the views do not show icons yet." },
+      { key: "description", type: "string", defaultText: "none", description: "One line on what the agent is for, shown in pickers.", example: "description: Reviews diffs and explains failures", schema: { type: "string" }, pending: "pickers do not show descriptions yet." },
+      { key: "command", type: "string", required: true, description: "The program, found on the `PATH` as in a terminal: `npx`, `codex-acp`, `gemini`… `sidekicks:demo` runs the offline demo agent bundled with the extension. " + substitution, example: "command: npx", schema: str() },
+      { key: "args", type: "list of strings", default: [], description: "Arguments, one per item, passed as they are: no shell, so no quoting, globbing or `~`. " + substitution, example: 'args: ["-y", "@agentclientprotocol/claude-agent-acp"]', schema: stringList },
+      { key: "env", type: "map of strings", default: {}, description: "Extra environment variables, merged over the editor's own. Values are strings: quote numbers (`\"1\"`). " + substitution, example: "env:\n  ANTHROPIC_API_KEY: ${env:ANTHROPIC_API_KEY}", schema: { type: "object", additionalProperties: { type: "string" } } },
+      { key: "workspace", type: "string", defaultText: "the workspace folder", description: "The folder the agent works in (its session `cwd`), relative to this file or absolute.", example: "workspace: ../service", schema: str() },
+      {
+        key: "runtime",
+        type: "`local` \\| `sbx` \\| map",
+        default: "local",
+        description: "Where the agent process runs. `local`: on this machine (with Remote-SSH, Dev Containers or Codespaces, the remote side, next to the code). A map with `type: container`: inside a running container through `docker exec` (keys in [`agents[].runtime` (container)](#agentsruntime-container); not available yet: such an agent does not start and says so). `sbx`: accepted so files shared with the Sidekicks desktop app stay valid, but an agent with `runtime: sbx` does not start in VS Code: starting it fails with a \"not supported\" error.",
+        example: "runtime:\n  type: container\n  container: devbox\n  workdir: /workspace",
+        schema: { oneOf: [{ title: `"local", "sbx"`, type: "string", enum: ["local", "sbx"] }, section("runtimeContainer")] },
+      },
+      {
+        key: "permissions",
+        type: "`ask` \\| `allow-reads` \\| `allow-all`",
+        default: "ask",
+        description: "How the agent's permission requests (ACP `session/request_permission`) are answered. `ask`: you choose each time (allow once, allow always, reject). `allow-reads`: a request for a tool call of kind `read`, `search` or `think` is allowed automatically; the others are asked. `allow-all`: every request is allowed automatically. **This answers requests automatically; it is not a safety classifier.** It trusts the tool kind the agent declares, never looks at what the tool will do, and cannot stop an agent that acts without asking.",
+        example: "permissions: allow-reads",
+        schema: { type: "string", enum: ["ask", "allow-reads", "allow-all"] },
+        pending: "every request is asked today, whatever the policy.",
+      },
+      { key: "mcpServers", type: "list of MCP servers", default: [], description: "MCP servers the agent should connect to, given to it in ACP `session/new`: a program on stdio ([keys](#agentsmcpservers-stdio)) or a URL with `type: http` or `type: sse` ([keys](#agentsmcpservers-http-sse)). Whether a transport works is up to the agent (it announces `mcpCapabilities`).", example: "mcpServers:\n  - name: files\n    command: npx\n    args: [\"-y\", \"@modelcontextprotocol/server-filesystem\", \".\"]", schema: { type: "array", items: { oneOf: [section("mcpStdio"), section("mcpHttp")] } } },
+    ],
+  },
+  {
+    id: "runtimeContainer",
+    path: "agents[].runtime (container)",
+    title: "a map {type: container, container: <name>}",
+    intro: "An agent that runs inside a running container, started with `docker exec -i`. Not available yet: the file is validated, but such an agent does not start and says so.",
+    keys: [
+      { key: "type", type: "`container`", required: true, description: "Says this is a container runtime.", example: "type: container", schema: { const: "container" } },
+      { key: "container", type: "string", required: true, description: "Name or ID of a running container, as `docker ps` shows it.", example: "container: devbox", schema: str(PATTERNS.container) },
+      { key: "user", type: "string", defaultText: "the container's user", description: "User the agent runs as inside the container (`docker exec --user`): a name or `uid:gid`.", example: "user: node", schema: str() },
+      { key: "workdir", type: "string", defaultText: "the container's working directory", description: "Absolute folder inside the container the agent works in (its session `cwd`).", example: "workdir: /workspace", schema: str(PATTERNS.absolutePath) },
+    ],
+  },
+  {
+    id: "mcpStdio",
+    path: "agents[].mcpServers[] (stdio)",
+    title: "a stdio server {name, command}",
+    intro: "An MCP server the agent starts itself and talks to on stdio (ACP `McpServerStdio`).",
+    keys: [
+      { key: "type", type: "`stdio`", default: "stdio", description: "May be left out: a server without `type` is a stdio server.", example: "type: stdio", schema: { type: "string", enum: ["stdio"] } },
+      { key: "name", type: "string", required: true, description: "The name the agent knows the server by; unique among this agent's servers.", example: "name: files", schema: str() },
+      { key: "command", type: "string", required: true, description: "The server program; the agent starts it, found on its `PATH`.", example: "command: npx", schema: str() },
+      { key: "args", type: "list of strings", default: [], description: "Its arguments, one per item.", example: 'args: ["-y", "@modelcontextprotocol/server-filesystem", "."]', schema: stringList },
+      { key: "env", type: "map of strings, or list of `{name, value}`", default: {}, description: "Environment variables for the server: a map `NAME: value`, or ACP's own list of `{name, value}`. Passed to the agent as written (no `${env:…}` substitution).", example: "env:\n  LOG_LEVEL: debug", schema: nameValues("variable name") },
+    ],
+  },
+  {
+    id: "mcpHttp",
+    path: "agents[].mcpServers[] (http, sse)",
+    title: "an http or sse server {type, name, url}",
+    intro: "An MCP server the agent reaches at a URL (ACP `McpServerHttp`, `McpServerSse`).",
+    keys: [
+      { key: "type", type: "`http` \\| `sse`", required: true, description: "The transport: `http` (streamable HTTP) or `sse` (server-sent events, older).", example: "type: http", schema: { type: "string", enum: ["http", "sse"] } },
+      { key: "name", type: "string", required: true, description: "The name the agent knows the server by; unique among this agent's servers.", example: "name: docs", schema: str() },
+      { key: "url", type: "string", required: true, description: "The server's `http://` or `https://` URL.", example: "url: https://mcp.example.com/mcp", schema: str(PATTERNS.url) },
+      { key: "headers", type: "map of strings, or list of `{name, value}`", default: {}, description: "HTTP headers sent with every request: a map `Name: value`, or ACP's own list of `{name, value}`. Passed to the agent as written (no `${env:…}` substitution).", example: "headers:\n  Authorization: Bearer abc123", schema: nameValues("header name") },
+    ],
+  },
+  {
+    id: "channel",
+    path: "channels[]",
+    shared: true,
+    intro: "A channel with its own members. A direct conversation with one agent needs no entry here.",
+    keys: [
+      { key: "name", type: "string", required: true, description: "Shown as `#name`: lowercase letters, digits, `-` or `_`, starting with a letter or digit; at most 64 characters. Unique. `general` is built in (every agent is a member) and cannot be declared.", example: "name: review", schema: str(PATTERNS.channelName) },
+      { key: "description", type: "string", defaultText: "none", description: "What the channel is for, shown at its top.", example: "description: Two reviewers and a referee", schema: { type: "string" } },
+      { key: "members", type: "list of agent names", required: true, description: "The agents in the channel, by `name` (at least one; each once).", example: "members: [claude, codex, gemini]", schema: { type: "array", minItems: 1, items: { type: "string" } } },
+      { key: "moderator", type: "agent name", defaultText: "none", description: "A member woken once every turn of a round has settled, to sum up or decide (a panel). Must be one of `members`.", example: "moderator: gemini", schema: { type: "string" }, pending: "no moderator is woken yet." },
+    ],
+  },
+  {
+    id: "ui",
+    path: "ui",
+    intro: "Preferences for the Sidekicks view.",
+    keys: [
+      { key: "defaultChannel", type: "channel name", default: "general", description: "The channel the view opens first: `general` or the `name` of an entry of `channels`.", example: "defaultChannel: review", schema: { type: "string", minLength: 1 }, pending: "the view opens `#general` today." },
+    ],
+  },
+];
+
+/** A complete file using most keys: shown in the reference and checked by the tests to be valid. */
+export const FULL_EXAMPLE = `version: 1
+limits:
+  maxRunningAgents: 3
+  idleTimeout: 15m
+
+defaults: &defaults           # not read by Sidekicks: a home for anchors
+  permissions: allow-reads
+  icon: $(sparkle)
+
+agents:
+  - name: demo
+    command: sidekicks:demo   # offline, no account
+  - name: claude
+    <<: *defaults
+    title: Claude Code
+    command: npx
+    args: ["-y", "@agentclientprotocol/claude-agent-acp"]
+    env:
+      ANTHROPIC_API_KEY: \${env:ANTHROPIC_API_KEY}
+    mcpServers:
+      - name: docs
+        type: http
+        url: https://mcp.example.com/mcp
+  - name: codex
+    <<: *defaults
+    command: npx
+    args: ["-y", "@agentclientprotocol/codex-acp"]
+    workspace: ../service
+  - name: gemini
+    command: gemini
+    args: ["--acp"]
+    runtime:
+      type: container
+      container: devbox
+      workdir: /workspace
+
+channels:
+  - name: review
+    description: Two reviewers and a referee
+    members: [claude, codex, gemini]
+    moderator: gemini
+
+ui:
+  defaultChannel: review
+`;
+
+/** Invalid snippets whose real messages the reference lists (rendered by running validation on them). */
+export const MESSAGE_SAMPLES: string[] = [
+  "agents:\n  - name: demo\n    comand: sidekicks:demo\n",
+  "agents:\n  - name: 9lives\n    command: x\n",
+  "agents:\n  - name: claude\n    command: x\n  - name: Claude\n    command: y\n",
+  "agents:\n  - name: claude\n    command: x\n    permissions: allow-al\n",
+  "limits:\n  idleTimeout: 10 minutes\nagents: []\n",
+  "agents:\n  - name: claude\n    command: x\nchannels:\n  - name: review\n    members: [claud]\n",
+  "agents:\n  - name: a\n    command: x\n  - name: b\n    command: y\nchannels:\n  - name: review\n    members: [a]\n    moderator: b\n",
+];
