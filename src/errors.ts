@@ -10,8 +10,12 @@ export type ErrorCode =
   | "agent/protocol" // it did not speak ACP (no valid initialize reply, malformed answers)
   | "agent/request" // the agent answered a request with a JSON-RPC error
   | "agent/untrusted" // workspace not trusted: agents from its config never start
+  | "agent/limit" // limits.maxRunningAgents reached and every running agent is busy
+  | "agent/backoff" // the agent crashed repeatedly; a restart waits out its backoff
+  | "agent/unsupported" // a runtime Sidekicks cannot run (sbx; container until the workspaces issue)
   | "config/missing"
   | "config/invalid"
+  | "config/conflict" // the roster changed on disk since it was read: an edit is not saved over it
   | "channel/noRecipient" // a message with no mention and no default agent
   | "channel/unknownMember" // @name is not a member of the channel
   | "turn/interrupted" // the answer was cut short by a reload or shutdown

@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as acp from "@agentclientprotocol/sdk";
 import { SidekicksError } from "../errors";
+import { AuthRequiredError, describeAuthMethod, parseAuthMethods } from "./auth";
 import { StderrTail } from "./StderrTail";
 import { stdioStream } from "./stdioStream";
 import { toAgentUpdate, toPermissionRequest } from "./updates";
-import type { AcpClientHandlers, AgentInfo, AgentLaunch, ExitInfo } from "./types";
+import type { AcpClientHandlers, AgentInfo, AgentLaunch, ExitInfo, McpServerSpec } from "./types";
 
 /** Options of {@link AcpClient.start}. Durations in milliseconds. */
 export interface AcpClientOptions {
@@ -47,6 +48,7 @@ export class AcpClient {
     private readonly handlers: AcpClientHandlers,
     private readonly options: Required<AcpClientOptions>,
     private readonly stderr: StderrTail,
+    private readonly launch: AgentLaunch,
   ) {
     this.exited = new Promise<ExitInfo>((resolve) => {
       let exitCode: number | null = null;
@@ -103,7 +105,7 @@ export class AcpClient {
       windowsHide: true,
     });
     const stderr = new StderrTail();
-    const client = new AcpClient(child, handlers, opts, stderr);
+    const client = new AcpClient(child, handlers, opts, stderr, launch);
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (text: string) => {
       for (const line of stderr.push(text)) handlers.onStderr(line);
@@ -134,12 +136,13 @@ export class AcpClient {
   }
 
   /**
-   * ACP `session/new` with `cwd` (absolute) and no MCP servers.
+   * ACP `session/new` with `cwd` (absolute) and the MCP servers the agent should connect to.
    * @returns the new session id
-   * @throws SidekicksError `agent/exited`, `agent/request` (e.g. authentication required)
+   * @throws SidekicksError `agent/exited`, `agent/request` (an `AuthRequiredError` when authentication is required)
    */
-  async newSession(cwd: string): Promise<string> {
-    const response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: [] }));
+  async newSession(cwd: string, mcpServers: McpServerSpec[] = []): Promise<string> {
+    const servers = mcpServers.map((m): acp.McpServer => ("type" in m ? (m.type === "http" ? { ...m, type: "http" } : { ...m, type: "sse" }) : m));
+    const response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: servers }));
     this.sessions.add(response.sessionId);
     return response.sessionId;
   }
@@ -155,6 +158,15 @@ export class AcpClient {
       this.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }),
     );
     return response.stopReason;
+  }
+
+  /**
+   * ACP `authenticate` with one of the agent's `agent`-kind auth methods (the agent runs its own sign-in, such as a
+   * browser flow). Not for `terminal` methods, which the user runs in a terminal.
+   * @throws SidekicksError `agent/exited`, `agent/request` (the agent refused or the sign-in failed)
+   */
+  async authenticate(methodId: string): Promise<void> {
+    await this.call("authenticate", this.connection.agent.request("authenticate", { methodId }));
   }
 
   /** ACP `session/cancel` (a notification: the pending prompt then ends with stop reason `cancelled`). */
@@ -245,7 +257,8 @@ export class AcpClient {
           "initialize",
           this.connection.agent.request("initialize", {
             protocolVersion: acp.PROTOCOL_VERSION,
-            clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+            // auth.terminal: Sidekicks can run the agent's own command in a VS Code terminal for a terminal login.
+            clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } },
             clientInfo: { name: "sidekicks", title: "Sidekicks for VS Code", version: "0.1.0" },
           }),
         ),
@@ -256,11 +269,8 @@ export class AcpClient {
         version: response.agentInfo?.version,
         protocolVersion: response.protocolVersion,
         loadSession: response.agentCapabilities?.loadSession === true,
-        authMethods: (response.authMethods ?? []).map((m) => ({
-          id: m.id,
-          name: m.name,
-          description: m.description ?? undefined,
-        })),
+        authMethods: parseAuthMethods(response.authMethods as unknown),
+        meta: response._meta ?? undefined,
       };
     } catch (err) {
       if (!this.hasExited) await this.stop();
@@ -283,16 +293,29 @@ export class AcpClient {
     if (this.spawnError) return this.spawnFailure(this.spawnError);
     if (err instanceof SidekicksError) return err;
     if (err instanceof acp.RequestError) {
-      const auth = err.code === -32000;
-      const methods = this.agentInfo?.authMethods.map((m) => m.name).join(", ");
-      return new SidekicksError(
-        "agent/request",
-        auth
-          ? `Agent "${this.options.agentName}" needs you to sign in first${methods ? ` (${methods})` : ""}. Run its login in a terminal, then try again.`
-          : `Agent "${this.options.agentName}" answered ${method} with an error: ${err.message}`,
-        err.data === undefined ? this.stderr.tail(2048) || undefined : JSON.stringify(err.data, null, 2),
-        { cause: err },
-      );
+      const detail = err.data === undefined ? this.stderr.tail(2048) || undefined : JSON.stringify(err.data, null, 2);
+      if (err.code === -32000) {
+        const methods = this.agentInfo?.authMethods ?? [];
+        const ways = methods.map(describeAuthMethod).join("; ");
+        return new AuthRequiredError(
+          { agent: this.options.agentName, methods, launch: this.launch },
+          `Agent "${this.options.agentName}" needs you to sign in first${ways ? ` (${ways})` : ""}. Sign in, then try again.`,
+          detail,
+          { cause: err },
+        );
+      }
+      if (method === "initialize") {
+        // A program that echoes its input (`cat`) bounces our own "Method not found" back: not an ACP agent.
+        return new SidekicksError(
+          "agent/protocol",
+          `Agent "${this.options.agentName}" does not look like an ACP agent: it answered initialize with "${err.message}". Check "command" and "args" in sidekicks.yaml (some agents need a flag such as --acp).`,
+          this.diagnosticDetail() ?? detail,
+          { cause: err },
+        );
+      }
+      return new SidekicksError("agent/request", `Agent "${this.options.agentName}" answered ${method} with an error: ${err.message}`, detail, {
+        cause: err,
+      });
     }
     // The connection closed under a pending request: most likely the process is exiting; wait for its status.
     const exit = await Promise.race([this.exited, delay(1000)]);

@@ -12,6 +12,11 @@ export interface AgentLaunch {
   cwd: string;
 }
 
+/** An MCP server handed to the agent in `session/new` (ACP `McpServer`: stdio, or `http`/`sse`). */
+export type McpServerSpec =
+  | { name: string; command: string; args: string[]; env: { name: string; value: string }[] }
+  | { type: "http" | "sse"; name: string; url: string; headers: { name: string; value: string }[] };
+
 /** How an agent process ended. */
 export interface ExitInfo {
   /** Exit code, or null when killed by a signal. */
@@ -59,11 +64,36 @@ export interface AcpClientHandlers {
   onLog(level: "debug" | "warn", message: string): void;
 }
 
+/**
+ * One way to sign in to an agent (ACP `AuthMethod` from `initialize`):
+ * - `agent`: the agent signs in itself when the client calls ACP `authenticate` with `id` (a browser flow, say);
+ * - `terminal`: the user runs the agent's own command with `args` appended and `env` set, in a terminal
+ *   (ACP terminal authentication; a zero exit status means signed in; the agent must be restarted after);
+ * - `envVar`: the user provides `vars` as environment variables (ACP RFD "auth methods" `env_var`, or an agent
+ *   method whose description names an environment variable, as codex-acp's API-key methods do).
+ */
+export type AuthMethodInfo =
+  | { kind: "agent"; id: string; name: string; description?: string }
+  | { kind: "terminal"; id: string; name: string; description?: string; args: string[]; env: Record<string, string> }
+  | { kind: "envVar"; id: string; name: string; description?: string; vars: string[]; link?: string };
+
 /** What `initialize` told us about the agent. */
 export interface AgentInfo {
   name?: string;
   version?: string;
   protocolVersion: number;
   loadSession: boolean;
-  authMethods: { id: string; name: string; description?: string }[];
+  authMethods: AuthMethodInfo[];
+  /** The `_meta` object of the `initialize` result, if any (the fake agent reports `startupMs` there). */
+  meta?: Record<string, unknown>;
+}
+
+/** Why a request failed with "authentication required" (JSON-RPC -32000), and how the user can sign in. */
+export interface AuthRequired {
+  /** Roster name of the agent. */
+  agent: string;
+  /** The ways to sign in the agent announced in `initialize` (may be empty). */
+  methods: AuthMethodInfo[];
+  /** The agent's own launch, for terminal methods (run `command` with `args` + the method's args). */
+  launch: AgentLaunch;
 }

@@ -1,31 +1,17 @@
-import { AcpClient } from "../acp/AcpClient";
-import type { AgentUpdate, PermissionAnswer, PermissionRequest } from "../acp/types";
+import { AuthRequiredError } from "../acp/auth";
+import type { AgentInfo, AuthRequired } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
 import { asSidekicksError, SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
-import type { AgentState, ErrorInfo } from "../protocol";
-import { resolveLaunch, type LaunchContext } from "./launch";
+import type { AgentState } from "../protocol";
+import { holdsSlot, isIdle, newEntry, type AgentEntry, type AgentSession, type AgentSummary, type SessionRecord, type SessionSink } from "./AgentEntry";
+import { AgentProcesses } from "./AgentProcesses";
+import { systemClock, type Clock } from "./Clock";
+import type { LaunchContext } from "./launch";
+import { checkLimits, DEFAULT_LIMITS, processKey, type AgentLimits } from "./policy";
 
-/** Receives what an agent sends for one ACP session. */
-export interface SessionSink {
-  onUpdate(update: AgentUpdate): void;
-  /** Must resolve; `signal` aborts when the agent withdraws the request or its process ends. */
-  onPermissionRequest(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
-}
-
-/** An open ACP session of one agent, used by one owner (a channel). */
-export interface AgentSession {
-  readonly agent: string;
-  readonly sessionId: string;
-  /**
-   * ACP `session/prompt`; the agent is `busy` while it runs.
-   * @returns the stop reason
-   * @throws SidekicksError `agent/exited` (the process died), `agent/request`
-   */
-  prompt(text: string): Promise<string>;
-  /** ACP `session/cancel`. */
-  cancel(): Promise<void>;
-}
+export type { AgentSession, AgentSummary, SessionSink } from "./AgentEntry";
+export type { AgentLimits } from "./policy";
 
 /** Options of the manager. Durations in milliseconds. */
 export interface AgentManagerOptions {
@@ -33,61 +19,111 @@ export interface AgentManagerOptions {
   /** Returns an error when agents must not start (an untrusted workspace), else undefined. */
   canStart?: () => SidekicksError | undefined;
   initializeTimeoutMs?: number;
-}
-
-interface Entry {
-  config: AgentConfig;
-  state: AgentState;
-  client?: AcpClient;
-  starting?: Promise<AcpClient>;
-  /** owner → session */
-  sessions: Map<string, { sessionId: string; opening?: Promise<string> }>;
-  /** sessionId → sink */
-  sinks: Map<string, SessionSink>;
-  busy: number;
-  removed: boolean;
+  /** Time and timers (idle stop, crash backoff); tests pass a `ManualClock`. Default: the system clock. */
+  clock?: Clock;
+  /** Initial limits (default {@link DEFAULT_LIMITS}); see {@link AgentManager.setLimits}. */
+  limits?: AgentLimits;
 }
 
 /**
- * Owns every agent process (ADR 0003 `internal/agents`): starts an agent lazily on first use, keeps the state machine
- * `stopped | starting | ready | busy | error` (an `agent:state` event on every transition), routes each session's
- * updates to its owner, and stops processes. A crash puts the agent in `error`; the next use starts it again.
+ * Owns every agent process (ADR 0003 `internal/agents`; issue 3, "Agent manager"):
+ * - starts an agent lazily on first use and keeps the state machine `stopped | starting | ready | busy | error`,
+ *   with an `agent:state` event on every transition and `agent:log` lines about what it decides;
+ * - stops an agent idle for `limits.idleTimeoutMs`; before starting one agent too many (`limits.maxRunningAgents`)
+ *   stops the least recently used idle one, and refuses (`agent/limit`) only when every running agent is busy;
+ * - puts a crashed agent in `error` (exit code, stderr tail); the next use restarts it, after a backoff when it
+ *   keeps crashing (`agent/backoff`: 0 s, 1 s, 2 s, 4 s… ≤ 30 s; the count resets once a process stays up 60 s);
+ * - applies roster changes: new agents appear `stopped`, removed ones stop after their current turn, changed ones
+ *   restart at their next idle moment, unchanged ones are untouched;
+ * - routes each session's updates to its owner. Stopping kills the process group (`AcpClient.stop`).
  * Channels use agents through this class; an agent knows nothing of channels.
  */
 export class AgentManager {
-  private readonly entries = new Map<string, Entry>();
+  private entries = new Map<string, AgentEntry>();
+  private limits: AgentLimits;
+  private readonly clock: Clock;
+  private readonly processes: AgentProcesses;
+  private readonly authListeners = new Set<(auth: AuthRequired) => void>();
 
   constructor(
     private readonly emitter: Emitter,
     private readonly options: AgentManagerOptions,
-  ) {}
-
-  /**
-   * Replaces the roster. New agents appear `stopped`; a removed or changed agent is stopped once it is idle
-   * (a changed one starts again with its new definition on next use); unchanged agents are untouched.
-   */
-  setRoster(agents: AgentConfig[]): void {
-    const next = new Map(agents.map((a) => [a.name, a]));
-    for (const [name, entry] of this.entries) {
-      const config = next.get(name);
-      if (!config || JSON.stringify(config) !== JSON.stringify(entry.config)) {
-        entry.removed = !config;
-        if (entry.busy === 0) void this.stop(name);
-        if (config) entry.config = config;
-        else if (entry.busy === 0) this.entries.delete(name);
-      }
-    }
-    for (const [name, config] of next) {
-      if (!this.entries.has(name)) {
-        this.entries.set(name, { config, state: "stopped", sessions: new Map(), sinks: new Map(), busy: 0, removed: false });
-        this.emitter.emit("agent:state", { agent: name, state: "stopped" });
-      }
-    }
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.limits = checkLimits(options.limits ?? DEFAULT_LIMITS);
+    this.processes = new AgentProcesses({
+      emitter,
+      clock: this.clock,
+      launch: options.launch,
+      canStart: options.canStart,
+      initializeTimeoutMs: options.initializeTimeoutMs,
+      limits: () => this.limits,
+      entries: () => this.entries.values(),
+      forget: (entry) => {
+        if (this.entries.get(entry.config.name) === entry) this.entries.delete(entry.config.name);
+      },
+    });
   }
 
-  /** Agent names in roster order. */
+  /**
+   * Sets `maxRunningAgents` and `idleTimeoutMs` (sidekicks.yaml `limits`). Idle timers restart with the new
+   * timeout; agents beyond a lowered maximum stop as soon as they are idle (least recently used first).
+   * @throws RangeError for a maximum below 1 or a negative timeout
+   */
+  setLimits(limits: AgentLimits): void {
+    this.limits = checkLimits(limits);
+    const idle = [...this.entries.values()].filter(isIdle).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const entry of idle) this.processes.settleIdle(entry);
+  }
+
+  /** The limits in force. */
+  get currentLimits(): AgentLimits {
+    return { ...this.limits };
+  }
+
+  /**
+   * Replaces the roster. New agents appear `stopped`; a removed agent stops after its current turn; an agent whose
+   * process definition changed (command, args, env, workspace, runtime, MCP servers) restarts at its next idle
+   * moment; unchanged agents keep their process. Other keys apply at once.
+   */
+  setRoster(agents: AgentConfig[]): void {
+    const next = new Map<string, AgentEntry>();
+    for (const config of agents) {
+      const entry = this.entries.get(config.name);
+      if (!entry) {
+        const created = newEntry(config, this.clock.now());
+        next.set(config.name, created);
+        this.emitter.emit("agent:state", { agent: config.name, state: "stopped" });
+        continue;
+      }
+      next.set(config.name, entry);
+      const changed = processKey(config) !== processKey(entry.config);
+      entry.config = config;
+      entry.removed = false;
+      if (!changed) continue;
+      entry.crashes = 0;
+      entry.retryAt = 0;
+      if (holdsSlot(entry)) {
+        entry.restartPending = entry.runningKey !== processKey(config);
+        if (entry.restartPending) this.processes.log(entry, "info", "definition changed in sidekicks.yaml: restarts at its next idle moment");
+      } else if (entry.state === "error") {
+        this.processes.setState(entry, "stopped"); // the error was about the old definition
+      }
+    }
+    for (const [name, entry] of this.entries) {
+      if (next.has(name)) continue;
+      if (!holdsSlot(entry)) continue; // not running: forgotten at once
+      entry.removed = true;
+      next.set(name, entry);
+      this.processes.log(entry, "info", "removed from sidekicks.yaml: stops after its current turn");
+    }
+    this.entries = next;
+    for (const entry of next.values()) if (entry.removed || entry.restartPending) this.processes.settleIdle(entry);
+  }
+
+  /** Agent names in roster order (agents removed from the roster but finishing a turn are not listed). */
   names(): string[] {
-    return [...this.entries.keys()];
+    return [...this.entries.values()].filter((e) => !e.removed).map((e) => e.config.name);
   }
 
   /** Current state of an agent (`stopped` for an unknown name). */
@@ -95,111 +131,198 @@ export class AgentManager {
     return this.entries.get(name)?.state ?? "stopped";
   }
 
+  /** Every agent with its state, in roster order; agents removed but still finishing a turn come last. */
+  summaries(): AgentSummary[] {
+    return [...this.entries.values()].map((e) => ({
+      name: e.config.name,
+      state: e.state,
+      error: e.state === "error" ? e.error : undefined,
+      workspace: e.config.workspace ?? this.options.launch.workspaceFolder,
+      pending: e.removed ? "remove" : e.restartPending ? "restart" : undefined,
+      pid: e.client?.pid,
+    }));
+  }
+
+  /** What the running process said about itself in ACP `initialize` (auth methods, `_meta`), if it runs. */
+  agentInfo(name: string): AgentInfo | undefined {
+    const client = this.entries.get(name)?.client;
+    return client && !client.hasExited ? client.info : undefined;
+  }
+
+  /** OS process id of the agent's running process, if any. */
+  processId(name: string): number | undefined {
+    const client = this.entries.get(name)?.client;
+    return client && !client.hasExited ? client.pid : undefined;
+  }
+
   /**
    * Returns the session `owner` uses with `agent`, starting the process and opening the session (ACP
    * `session/new` with `cwd` = the agent's workspace) if needed.
-   * @throws SidekicksError `agent/spawn`, `agent/exited`, `agent/protocol`, `agent/request`, `agent/untrusted`
+   * @throws SidekicksError `channel/unknownMember`, `agent/spawn`, `agent/exited`, `agent/protocol`,
+   *   `agent/request` (an `AuthRequiredError` when the agent needs a sign-in), `agent/untrusted`, `agent/limit`,
+   *   `agent/backoff`, `agent/unsupported`
    */
   async session(agent: string, owner: string, sink: SessionSink): Promise<AgentSession> {
-    const entry = this.entries.get(agent);
-    if (!entry || entry.removed) throw new SidekicksError("channel/unknownMember", `No agent named "${agent}" in sidekicks.yaml.`);
-    const client = await this.ensureStarted(agent, entry);
-    let session = entry.sessions.get(owner);
-    if (!session) {
-      const opening = client.newSession(entry.config.workspace ?? this.options.launch.workspaceFolder);
-      session = { sessionId: "", opening };
-      entry.sessions.set(owner, session);
-      try {
-        session.sessionId = await opening;
-      } catch (err) {
-        entry.sessions.delete(owner);
-        throw asSidekicksError(err, "agent/protocol");
-      }
-      session.opening = undefined;
-    } else if (session.opening) {
-      await session.opening;
+    const entry = this.require(agent);
+    entry.using += 1;
+    this.processes.touch(entry);
+    try {
+      const record = await this.openSession(entry, owner);
+      entry.sinks.set(record.sessionId, sink);
+      return this.handle(entry, owner, record, sink);
+    } finally {
+      entry.using -= 1;
+      this.processes.touch(entry);
+      this.processes.settleIdle(entry);
     }
-    entry.sinks.set(session.sessionId, sink);
-    const sessionId = session.sessionId;
-    return {
-      agent,
-      sessionId,
-      prompt: async (text) => {
-        entry.busy += 1;
-        this.setState(entry, "busy");
-        try {
-          return await client.prompt(sessionId, text);
-        } finally {
-          entry.busy -= 1;
-          if (entry.busy === 0 && entry.client === client && !client.hasExited) this.setState(entry, "ready");
-        }
-      },
-      cancel: () => client.cancel(sessionId),
-    };
   }
 
-  /** Stops one agent's process (its process group); its sessions are forgotten. */
+  /**
+   * Starts an agent without opening a session (the Agents view's Start). Does not wait out a crash backoff.
+   * @throws like {@link session}, except `agent/backoff`
+   */
+  async start(name: string): Promise<void> {
+    const entry = this.require(name);
+    entry.using += 1;
+    this.processes.touch(entry);
+    try {
+      await this.processes.ensureStarted(entry, true);
+    } finally {
+      entry.using -= 1;
+      this.processes.settleIdle(entry);
+    }
+  }
+
+  /**
+   * Stops the agent (if running) and starts it again with its current definition; clears its crash backoff.
+   * @throws like {@link start}
+   */
+  async restart(name: string): Promise<void> {
+    const entry = this.require(name);
+    entry.crashes = 0;
+    entry.retryAt = 0;
+    await this.processes.stopEntry(entry, "restart requested");
+    await this.start(name);
+  }
+
+  /** Stops one agent's process (its process group); its sessions are forgotten. A turn it was running fails. */
   async stop(name: string): Promise<void> {
     const entry = this.entries.get(name);
-    const client = entry?.client;
-    if (!entry || !client) return;
-    entry.client = undefined;
-    entry.sessions.clear();
-    entry.sinks.clear();
-    await client.stop();
-    this.setState(entry, "stopped");
+    if (entry) await this.processes.stopEntry(entry, "stop requested");
   }
 
   /** Stops every agent; resolves when all processes have exited. */
   async stopAll(): Promise<void> {
-    await Promise.all(this.names().map((n) => this.stop(n)));
+    await Promise.all([...this.entries.values()].map((e) => this.processes.stopEntry(e)));
   }
 
-  private async ensureStarted(name: string, entry: Entry): Promise<AcpClient> {
-    if (entry.client && !entry.client.hasExited) return entry.client;
-    if (entry.starting) return entry.starting;
-    const refused = this.options.canStart?.();
-    if (refused) throw refused;
-    const launch = resolveLaunch(entry.config, this.options.launch);
-    this.setState(entry, "starting");
-    entry.starting = AcpClient.start(
-      launch,
-      {
-        onUpdate: (sessionId, update) => entry.sinks.get(sessionId)?.onUpdate(update),
-        onPermissionRequest: (request, signal) => {
-          const sink = entry.sinks.get(request.sessionId);
-          return sink ? sink.onPermissionRequest(request, signal) : Promise.resolve({ outcome: "cancelled" });
-        },
-        onStderr: (line) => this.emitter.emit("agent:log", { agent: name, level: "info", line }),
-        onLog: (level, line) => this.emitter.emit("agent:log", { agent: name, level, line }),
-      },
-      { agentName: name, initializeTimeoutMs: this.options.initializeTimeoutMs },
-    );
+  /**
+   * ACP `authenticate` with one of the agent's `agent`-kind auth methods (the agent runs its own sign-in), starting
+   * the agent if needed.
+   * @throws SidekicksError `agent/request` when the sign-in fails, and what starting throws
+   */
+  async authenticate(name: string, methodId: string): Promise<void> {
+    const entry = this.require(name);
+    entry.using += 1;
     try {
-      const client = await entry.starting;
-      entry.client = client;
-      this.setState(entry, "ready");
-      void client.exited.then((exit) => {
-        if (entry.client !== client) return;
-        entry.client = undefined;
-        entry.sessions.clear();
-        entry.sinks.clear();
-        const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-        this.setState(entry, "error", { code: "agent/exited", message: `Agent "${name}" ${how}.`, detail: exit.stderrTail || undefined });
-      });
-      return client;
-    } catch (err) {
-      const error = asSidekicksError(err, "agent/protocol");
-      this.setState(entry, "error", { code: error.code, message: error.message, detail: error.detail });
-      throw error;
+      const client = await this.processes.ensureStarted(entry, true);
+      await client.authenticate(methodId);
     } finally {
-      entry.starting = undefined;
+      entry.using -= 1;
+      this.processes.settleIdle(entry);
     }
   }
 
-  private setState(entry: Entry, state: AgentState, error?: ErrorInfo): void {
-    if (entry.state === state && !error) return;
-    entry.state = state;
-    this.emitter.emit("agent:state", { agent: entry.config.name, state, error });
+  /**
+   * Opens a throw-away session to check that the agent accepts sessions now (after a sign-in), starting it if
+   * needed. @throws `AuthRequiredError` when it still needs a sign-in, and what starting throws
+   */
+  async probeSession(name: string): Promise<void> {
+    const entry = this.require(name);
+    entry.using += 1;
+    try {
+      const client = await this.processes.ensureStarted(entry, true);
+      await client.newSession(entry.config.workspace ?? this.options.launch.workspaceFolder, entry.config.mcpServers);
+    } finally {
+      entry.using -= 1;
+      this.processes.settleIdle(entry);
+    }
+  }
+
+  /** Calls `listener` whenever an agent answers "authentication required". Returns an unsubscribe function. */
+  onAuthRequired(listener: (auth: AuthRequired) => void): () => void {
+    this.authListeners.add(listener);
+    return () => this.authListeners.delete(listener);
+  }
+
+  private require(name: string): AgentEntry {
+    const entry = this.entries.get(name);
+    if (!entry || entry.removed) throw new SidekicksError("channel/unknownMember", `No agent named "${name}" in sidekicks.yaml.`);
+    return entry;
+  }
+
+  private async openSession(entry: AgentEntry, owner: string): Promise<SessionRecord> {
+    const client = await this.processes.ensureStarted(entry, false);
+    let record = entry.sessions.get(owner);
+    if (record && record.client === client) {
+      if (record.opening) await record.opening;
+      return record;
+    }
+    const opening = client.newSession(entry.config.workspace ?? this.options.launch.workspaceFolder, entry.config.mcpServers);
+    record = { sessionId: "", opening, client };
+    entry.sessions.set(owner, record);
+    try {
+      record.sessionId = await opening;
+      record.opening = undefined;
+      return record;
+    } catch (err) {
+      if (entry.sessions.get(owner) === record) entry.sessions.delete(owner);
+      throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
+    }
+  }
+
+  private handle(entry: AgentEntry, owner: string, first: SessionRecord, sink: SessionSink): AgentSession {
+    let record = first;
+    const name = entry.config.name;
+    return {
+      agent: name,
+      get sessionId() {
+        return record.sessionId;
+      },
+      prompt: async (text) => {
+        if (entry.client !== record.client || entry.sessions.get(owner) !== record) {
+          // Sidekicks stopped that process since (idle stop, eviction, roster change): open a fresh session.
+          const fresh = await this.session(name, owner, sink);
+          record = entry.sessions.get(owner) ?? record;
+          return fresh.prompt(text);
+        }
+        return this.runPrompt(entry, record, text);
+      },
+      cancel: () => record.client.cancel(record.sessionId),
+    };
+  }
+
+  private async runPrompt(entry: AgentEntry, record: SessionRecord, text: string): Promise<string> {
+    const client = record.client;
+    entry.busy += 1;
+    this.processes.touch(entry);
+    this.processes.setState(entry, "busy");
+    try {
+      return await client.prompt(record.sessionId, text);
+    } catch (err) {
+      throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
+    } finally {
+      entry.busy -= 1;
+      this.processes.touch(entry);
+      if (entry.busy === 0 && entry.client === client && !client.hasExited) {
+        this.processes.setState(entry, "ready");
+        this.processes.settleIdle(entry);
+      }
+    }
+  }
+
+  private noteAuth(error: SidekicksError): SidekicksError {
+    if (error instanceof AuthRequiredError) for (const listener of this.authListeners) listener(error.auth);
+    return error;
   }
 }

@@ -177,3 +177,15 @@ test("field case 8: a stderr flood while streaming keeps every stdout chunk in o
     await client.stop();
   }
 });
+
+test("a program that is not an ACP agent (cat echoes our requests) fails with a clear agent/protocol error", async () => {
+  const rec = recordingHandlers();
+  const launch = { ...fakeAgentLaunch({}), command: "cat", args: [] };
+  await assert.rejects(AcpClient.start(launch, rec.handlers, { ...opts, initializeTimeoutMs: 5000 }), (err: unknown) => {
+    assert.ok(err instanceof SidekicksError);
+    assert.equal(err.code, "agent/protocol");
+    assert.match(err.message, /does not look like an ACP agent/);
+    assert.match(err.message, /--acp/);
+    return true;
+  });
+});

@@ -1,0 +1,120 @@
+import type { AcpClient } from "../acp/AcpClient";
+import type { AgentUpdate, PermissionAnswer, PermissionRequest } from "../acp/types";
+import type { AgentConfig } from "../config/roster";
+import type { AgentState, ErrorInfo } from "../protocol";
+import type { TimerHandle } from "./Clock";
+
+/** Receives what an agent sends for one ACP session. */
+export interface SessionSink {
+  onUpdate(update: AgentUpdate): void;
+  /** Must resolve; `signal` aborts when the agent withdraws the request or its process ends. */
+  onPermissionRequest(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
+}
+
+/** An open ACP session of one agent, used by one owner (a channel). */
+export interface AgentSession {
+  readonly agent: string;
+  /** The current ACP session id (a new one after the process was restarted under this owner). */
+  readonly sessionId: string;
+  /**
+   * ACP `session/prompt`; the agent is `busy` while it runs. When Sidekicks stopped the process since the session
+   * was opened (idle stop, eviction, a roster change), a new process and session are opened first.
+   * @returns the stop reason
+   * @throws SidekicksError `agent/exited` (the process died), `agent/request`, and what starting throws
+   */
+  prompt(text: string): Promise<string>;
+  /** ACP `session/cancel`. */
+  cancel(): Promise<void>;
+}
+
+/** One agent as the Agents view shows it. */
+export interface AgentSummary {
+  name: string;
+  state: AgentState;
+  /** Why the agent is in `error`. */
+  error?: ErrorInfo;
+  /** Absolute folder the agent works in. */
+  workspace: string;
+  /** What happens at the agent's next idle moment: a restart (its definition changed) or removal. */
+  pending?: "restart" | "remove";
+  /** OS process id while a process runs. */
+  pid?: number;
+}
+
+/** A session of one owner on one process. */
+export interface SessionRecord {
+  sessionId: string;
+  opening?: Promise<string>;
+  client: AcpClient;
+}
+
+/** The manager's bookkeeping for one agent. Bounded: no per-line or per-turn history is kept here. */
+export interface AgentEntry {
+  config: AgentConfig;
+  state: AgentState;
+  error?: ErrorInfo;
+  client?: AcpClient;
+  starting?: Promise<AcpClient>;
+  stopping?: Promise<void>;
+  /** Set by a stop during `starting`: the new process is stopped as soon as it answers. */
+  stopRequested: boolean;
+  /** Increases with every start; handlers of an older process ignore its late messages. */
+  generation: number;
+  /** `processKey` of the definition the current process was started with. */
+  runningKey?: string;
+  /** owner → session */
+  sessions: Map<string, SessionRecord>;
+  /** sessionId → sink (current process only) */
+  sinks: Map<string, SessionSink>;
+  /** Prompts running. */
+  busy: number;
+  /** `session()` calls in progress (starting or opening a session). */
+  using: number;
+  removed: boolean;
+  restartPending: boolean;
+  /** Clock time of the last use (LRU eviction order), ms. */
+  lastUsed: number;
+  /** Clock time the current process became ready, ms. */
+  upSince?: number;
+  /** Crashes (or failed starts) in a row. */
+  crashes: number;
+  /** Clock time before which a start waits out the crash backoff, ms. */
+  retryAt: number;
+  idleTimer?: TimerHandle;
+}
+
+/** A fresh entry for a roster agent, `stopped`. */
+export function newEntry(config: AgentConfig, now: number): AgentEntry {
+  return {
+    config,
+    state: "stopped",
+    stopRequested: false,
+    generation: 0,
+    sessions: new Map(),
+    sinks: new Map(),
+    busy: 0,
+    using: 0,
+    removed: false,
+    restartPending: false,
+    lastUsed: now,
+    crashes: 0,
+    retryAt: 0,
+  };
+}
+
+/** True while the agent counts against `maxRunningAgents`: a live process, or one starting. */
+export function holdsSlot(e: AgentEntry): boolean {
+  return (e.client !== undefined && !e.client.hasExited) || e.starting !== undefined;
+}
+
+/** True when the agent has a live process doing nothing: no prompt, no session being opened, not stopping. */
+export function isIdle(e: AgentEntry): boolean {
+  return e.client !== undefined && !e.client.hasExited && !e.starting && !e.stopping && e.busy === 0 && e.using === 0;
+}
+
+/** "10 min", "45 s", "1.5 h": a duration in ms for people. */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 3_600_000) return `${Math.round((ms / 60_000) * 10) / 10} min`;
+  return `${Math.round((ms / 3_600_000) * 10) / 10} h`;
+}

@@ -1,0 +1,220 @@
+import * as vscode from "vscode";
+import { AuthRequiredError, describeAuthMethod } from "../acp/auth";
+import type { AuthMethodInfo, AuthRequired } from "../acp/types";
+import type { AgentSummary } from "../agents/AgentManager";
+import type { SidekicksApp } from "../app/SidekicksApp";
+import { SidekicksError } from "../errors";
+import { AgentLogs } from "./AgentLogs";
+import { AgentsTreeProvider, describe } from "./AgentsTreeProvider";
+
+/** A command's argument: an agent name (palette, webview, tests) or the tree item's element (the Agents view). */
+type AgentArg = string | AgentSummary | undefined;
+
+/** What the integration tests read of the Agents view: each item as VS Code shows it. */
+export interface AgentItemSnapshot {
+  label: string;
+  description: string;
+  tooltip: string;
+  contextValue: string;
+}
+
+/** The agent UI once registered; {@link attach} connects it to the app when the app is up. */
+export interface AgentUi {
+  attach(app: SidekicksApp): void;
+  /** The Agents view's items, read through its provider (tests). */
+  snapshot(): AgentItemSnapshot[];
+}
+
+/**
+ * Registers the agent side of the editor: the Agents view (`sidekicks.agents`), the per-agent logs, the commands
+ * `Sidekicks: Show agent log`, `Start agent`, `Stop agent`, `Restart agent`, `Open agent workspace as folder` (a
+ * quick pick of agents when not invoked from the view), and the sign-in notification for agents that answer
+ * "authentication required". Everything is owned by `context.subscriptions`.
+ */
+export function registerAgentUi(context: vscode.ExtensionContext, getApp: () => SidekicksApp | undefined): AgentUi {
+  const logs = new AgentLogs();
+  const tree = new AgentsTreeProvider(() => getApp()?.agentSummaries());
+  const view = vscode.window.createTreeView(AgentsTreeProvider.viewType, { treeDataProvider: tree, showCollapseAll: false });
+  context.subscriptions.push(logs, tree, view);
+  const auth = new AuthPrompts(getApp);
+
+  const command = (id: string, run: (arg: AgentArg) => Promise<unknown> | unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, (arg: AgentArg) => run(arg)));
+  const withAgent = (placeholder: string, filter: (a: AgentSummary) => boolean, run: (app: SidekicksApp, name: string) => Promise<unknown> | void) =>
+    async (arg: AgentArg) => {
+      const app = getApp();
+      if (!app) return void vscode.window.showWarningMessage("Sidekicks has no roster loaded yet: open a folder with a sidekicks.yaml.");
+      const name = await pickAgent(app, arg, placeholder, filter);
+      if (!name) return;
+      try {
+        await run(app, name);
+      } catch (err) {
+        reportFailure(err, name, logs);
+      } finally {
+        tree.refresh();
+      }
+    };
+
+  command("sidekicks.showAgentLog", withAgent("Show the log of which agent?", () => true, (_app, name) => logs.show(name)));
+  command("sidekicks.startAgent", withAgent("Start which agent?", (a) => a.state === "stopped" || a.state === "error", (app, name) => app.agents.start(name)));
+  command("sidekicks.stopAgent", withAgent("Stop which agent?", (a) => a.state !== "stopped", (app, name) => app.agents.stop(name)));
+  command("sidekicks.restartAgent", withAgent("Restart which agent?", () => true, (app, name) => app.agents.restart(name)));
+  command(
+    "sidekicks.openAgentWorkspace",
+    withAgent("Open the workspace of which agent?", () => true, async (app, name) => {
+      const agent = app.agentSummaries().find((a) => a.name === name);
+      if (agent) await vscode.commands.executeCommand("vscode.openFolder", vscode.Uri.file(agent.workspace), { forceNewWindow: true });
+    }),
+  );
+
+  return {
+    attach(app) {
+      const offs = [
+        app.events.on("agent:log", (e) => logs.log(e)),
+        app.events.on("agent:state", (e) => {
+          logs.state(e);
+          tree.refresh();
+        }),
+        app.events.on("config:changed", () => tree.refresh()),
+        app.agents.onAuthRequired((info) => void auth.show(info)),
+      ];
+      context.subscriptions.push({ dispose: () => offs.forEach((off) => off()) });
+      tree.refresh();
+    },
+    snapshot() {
+      return tree.getChildren().map((agent) => {
+        const item = tree.getTreeItem(agent);
+        const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip ?? "");
+        return { label: String(item.label), description: String(item.description ?? ""), tooltip, contextValue: item.contextValue ?? "" };
+      });
+    },
+  };
+}
+
+/** The agent named by `arg`, or the user's pick among the agents `filter` keeps (all agents if it keeps none). */
+async function pickAgent(app: SidekicksApp, arg: AgentArg, placeholder: string, filter: (a: AgentSummary) => boolean): Promise<string | undefined> {
+  if (typeof arg === "string") return arg;
+  if (arg && typeof arg.name === "string") return arg.name;
+  const all = app.agentSummaries();
+  if (all.length === 0) {
+    void vscode.window.showInformationMessage("No agents in sidekicks.yaml yet.", "Open config").then((c) => c && vscode.commands.executeCommand("sidekicks.openConfig"));
+    return undefined;
+  }
+  const candidates = all.filter(filter).length > 0 ? all.filter(filter) : all;
+  if (candidates.length === 1) return candidates[0]!.name;
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((a) => ({ label: a.name, description: describe(a), detail: a.workspace })),
+    { placeHolder: placeholder },
+  );
+  return picked?.label;
+}
+
+function reportFailure(err: unknown, agent: string, logs: AgentLogs): void {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof SidekicksError && err.detail) logs.channel(agent).error(`[sidekicks] ${message}\n${err.detail}`);
+  if (err instanceof AuthRequiredError) return; // the sign-in notification says it
+  void vscode.window.showErrorMessage(message, "Show agent log").then((choice) => choice && logs.show(agent));
+}
+
+/**
+ * The sign-in notification (issue 3, "Authentication"): names the agent's auth methods; a terminal method opens a
+ * VS Code terminal running the agent's own command with the method's args and env; an environment-variable method
+ * names the variables; an agent method calls ACP `authenticate`. Then offers Retry, which restarts the agent and
+ * opens a test session. One notification per agent at a time.
+ */
+class AuthPrompts {
+  private readonly open = new Set<string>();
+
+  constructor(private readonly getApp: () => SidekicksApp | undefined) {}
+
+  async show(auth: AuthRequired): Promise<void> {
+    if (this.open.has(auth.agent)) return;
+    this.open.add(auth.agent);
+    try {
+      const single = auth.methods.length === 1 ? auth.methods[0] : undefined;
+      const signIn = single ? buttonFor(single) : "Sign in…";
+      const choice = await vscode.window.showWarningMessage(
+        `Agent "${auth.agent}" needs you to sign in before it can answer.${auth.methods.length ? ` Ways: ${auth.methods.map(describeAuthMethod).join("; ")}.` : " It announced no sign-in method: see its documentation."}`,
+        ...(auth.methods.length ? [signIn] : []),
+        "Retry",
+      );
+      if (choice === "Retry") return void (await this.retry(auth, true));
+      if (!choice) return;
+      const method = single ?? (await pickMethod(auth.methods));
+      if (method) await this.signIn(auth, method);
+    } finally {
+      this.open.delete(auth.agent);
+    }
+  }
+
+  private async signIn(auth: AuthRequired, method: AuthMethodInfo): Promise<void> {
+    const app = this.getApp();
+    if (!app) return;
+    if (method.kind === "terminal") {
+      const terminal = vscode.window.createTerminal({
+        name: `Sign in: ${auth.agent}`,
+        shellPath: auth.launch.command,
+        shellArgs: [...auth.launch.args, ...method.args],
+        cwd: auth.launch.cwd,
+        env: { ...auth.launch.env, ...method.env },
+      });
+      terminal.show();
+      const choice = await vscode.window.showInformationMessage(`Sign in to "${auth.agent}" in the terminal "Sign in: ${auth.agent}", then retry.`, "Retry");
+      if (choice) await this.retry(auth, true);
+    } else if (method.kind === "envVar") {
+      const vars = method.vars.length ? method.vars.join(", ") : "the variable its documentation names";
+      const example = method.vars[0] ? ` (e.g. ${method.vars[0]}: \${env:${method.vars[0]}})` : "";
+      const buttons = ["Open config", ...(method.link ? ["Get a key"] : []), "Retry"];
+      const choice = await vscode.window.showInformationMessage(
+        `Set ${vars} for agent "${auth.agent}": in the environment VS Code starts from, or under env: in sidekicks.yaml${example}. A changed sidekicks.yaml restarts the agent by itself.`,
+        ...buttons,
+      );
+      if (choice === "Open config") await vscode.commands.executeCommand("sidekicks.openConfig");
+      else if (choice === "Get a key" && method.link) await vscode.env.openExternal(vscode.Uri.parse(method.link));
+      else if (choice === "Retry") await this.retry(auth, true);
+    } else {
+      try {
+        await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to "${auth.agent}" (${method.name})…` }, () =>
+          app.agents.authenticate(auth.agent, method.id),
+        );
+      } catch (err) {
+        void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+        return;
+      }
+      await this.retry(auth, false);
+    }
+  }
+
+  /** Restarts the agent (new credentials need a new process, ACP v1) and opens a test session. */
+  private async retry(auth: AuthRequired, restart: boolean): Promise<void> {
+    const app = this.getApp();
+    if (!app) return;
+    try {
+      if (restart) await app.agents.restart(auth.agent);
+      await app.agents.probeSession(auth.agent);
+      void vscode.window.showInformationMessage(`Agent "${auth.agent}" is signed in. Send your message again.`);
+    } catch (err) {
+      this.open.delete(auth.agent);
+      if (err instanceof AuthRequiredError) return void (await this.show(err.auth));
+      void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+    }
+  }
+}
+
+function buttonFor(method: AuthMethodInfo): string {
+  if (method.kind === "envVar" && method.vars.length) return `Set ${method.vars.join(", ")}…`;
+  return method.kind === "terminal" ? `${method.name} (terminal)` : method.name;
+}
+
+async function pickMethod(methods: AuthMethodInfo[]): Promise<AuthMethodInfo | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    methods.map((m) => ({
+      label: m.name,
+      description: m.kind === "terminal" ? "in a terminal" : m.kind === "envVar" ? `set ${m.vars.join(", ")}` : "the agent signs you in",
+      detail: m.description,
+      method: m,
+    })),
+    { placeHolder: "How do you want to sign in?" },
+  );
+  return picked?.method;
+}
