@@ -1,11 +1,16 @@
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
 import * as vscode from "vscode";
 import { SidekicksApp } from "./app/SidekicksApp";
+import { resolveConfigLocation } from "./config/location";
 import { CONFIG_TEMPLATE } from "./config/template";
 import type { HostRequestMethod, HostRequests } from "./protocol";
+import { registerAgentUi, type AgentItemSnapshot } from "./vscode/agentCommands";
 import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
 import { EditorAdapter } from "./vscode/EditorAdapter";
+import { registerRosterCommands } from "./vscode/rosterCommands";
 
 /** What `activate` returns outside production mode, for the integration tests. */
 export interface SidekicksTestApi {
@@ -13,6 +18,8 @@ export interface SidekicksTestApi {
   webview<M extends HostRequestMethod>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
   /** Closes the store, opens it again, and makes the webview re-open the channel from it. */
   reopenStore(): Promise<void>;
+  /** The Agents view's items as VS Code shows them (label, description, tooltip, contextValue). */
+  agents(): AgentItemSnapshot[];
 }
 
 let app: SidekicksApp | undefined;
@@ -29,6 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ test
   const view = new ChannelViewProvider(context.extensionUri, () => app, log);
   context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(ChannelViewProvider.viewType, view));
   registerCommands(context, log);
+  const agentUi = registerAgentUi(context, () => app);
   try {
     const configPath = resolveConfigPath();
     const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -44,6 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ test
         env: process.env,
       },
     });
+    agentUi.attach(app);
     log.info(`roster ${configPath}: ${app.configStatus.state}; history in ${storageDir}`);
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.file(path.dirname(configPath)), path.basename(configPath)),
@@ -66,6 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ test
         await app?.reopenStore();
         view.event("channel/reload", { name: "general" });
       },
+      agents: () => agentUi.snapshot(),
     },
   };
 }
@@ -77,13 +87,11 @@ export async function deactivate(): Promise<void> {
   await current?.dispose();
 }
 
-/** The roster file: setting `sidekicks.configPath` (absolute or relative to the first folder), else `sidekicks.yaml`. */
+/** The roster file: setting `sidekicks.configPath`, else `sidekicks.yaml`, else `.vscode/sidekicks.yaml` (src/config/location.ts). */
 function resolveConfigPath(): string {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const setting = vscode.workspace.getConfiguration("sidekicks", vscode.workspace.workspaceFolders?.[0]?.uri).get<string>("configPath")?.trim();
-  if (setting) return path.resolve(folder ?? process.cwd(), setting);
-  if (!folder) throw new Error("Open a folder first: Sidekicks keeps its roster (sidekicks.yaml) in the workspace.");
-  return path.join(folder, "sidekicks.yaml");
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const setting = vscode.workspace.getConfiguration("sidekicks", folder).get<string>("configPath");
+  return resolveConfigLocation({ folder: folder?.fsPath, setting, home: homedir(), exists: existsSync }).file;
 }
 
 function registerCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
@@ -101,16 +109,7 @@ function registerCommands(context: vscode.ExtensionContext, log: vscode.LogOutpu
     }
     await vscode.window.showTextDocument(uri);
   });
-  command("sidekicks.openConfig", async () => {
-    const file = app?.configStatus.path ?? safeConfigPath();
-    if (!file) return;
-    try {
-      await vscode.window.showTextDocument(vscode.Uri.file(file));
-    } catch {
-      const choice = await vscode.window.showWarningMessage(`${file} does not exist yet.`, "Create config");
-      if (choice) await vscode.commands.executeCommand("sidekicks.createConfig");
-    }
-  });
+  registerRosterCommands(context, { configPath: () => app?.configStatus.path ?? safeConfigPath(), reload: async () => app?.reloadConfig() });
   command("sidekicks.showLog", () => log.show());
   command("sidekicks.focus", () => vscode.commands.executeCommand(`${ChannelViewProvider.viewType}.focus`));
 }

@@ -86,8 +86,13 @@ export interface MessageView {
   author: Author;
   parts: Part[];
   createdAt: number;
-  /** `streaming` only between `message/started` and `message/finished`. */
-  status: "streaming" | "done" | "error";
+  /**
+   * `queued`: an agent message waiting for its agent to finish an earlier answer in this channel; `streaming` between
+   * `message/started` and `message/finished`; then `done` or `error`.
+   */
+  status: "queued" | "streaming" | "done" | "error";
+  /** For a user message: the agents it was routed to (mentioned, or the channel's default). */
+  to?: string[];
   /** ACP stop reason of the prompt turn that produced this message (`end_turn`, `cancelled`, …). */
   stopReason?: string;
   error?: ErrorInfo;
@@ -124,6 +129,11 @@ export interface WebviewRequests {
   "channel/send": [{ channelId: string; text: string }, { messageId: string }];
   /** Answers a pending permission request with one of its options; `accepted` is false when it is no longer pending. */
   "permission/answer": [{ requestId: string; optionId: string }, { accepted: boolean }];
+  /**
+   * Stops an agent message: a queued one is removed from the queue; a streaming one gets ACP `session/cancel`, its
+   * pending permission requests are answered `cancelled`, and it ends with stop reason `cancelled`.
+   */
+  "turn/cancel": [{ messageId: string }, { cancelled: boolean }];
   /** Runs a host command the webview offers as a button. */
   "command/run": [{ command: "createConfig" | "openConfig" | "showLog" }, { done: boolean }];
 }

@@ -143,6 +143,15 @@ export class ChannelStore {
     return accepted;
   }
 
+  /** Stops a streaming or queued agent message (`turn/cancel`); a failure goes to `sendError`. */
+  async stop(messageId: string): Promise<void> {
+    try {
+      await this.host.request("turn/cancel", { messageId });
+    } catch (err) {
+      this.update({ sendError: errorText(err) });
+    }
+  }
+
   /** Runs a host command offered by a button (`command/run`); failures go to `commandError`. */
   async runCommand(command: HostCommand): Promise<void> {
     this.update({ commandError: undefined });
@@ -222,7 +231,7 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
 function announce(type: "started" | "finished", message: MessageView): string | undefined {
   if (message.author.kind !== "agent") return undefined;
   const name = message.author.agentName ?? "agent";
-  if (type === "started") return `${name} is answering`;
+  if (type === "started") return message.status === "queued" ? `${name} will answer after its current message` : `${name} is answering`;
   if (message.error) return `${name} failed: ${message.error.message}`;
   return `${name} finished`;
 }

@@ -22,6 +22,7 @@ let lastSend: Promise<boolean> | undefined;
 const actions: AppActions = {
   send: (text) => (lastSend = store.send(text)),
   answerPermission: (requestId, optionId) => store.answerPermission(requestId, optionId),
+  stop: (messageId) => void store.stop(messageId),
   runCommand: (command) => void store.runCommand(command),
   reopen: () => void store.open(persisted.channel),
   saveDraft: (draft) => persist({ draft }),

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { AgentManager } from "../agents/AgentManager";
+import { AgentManager, type AgentSummary } from "../agents/AgentManager";
 import type { LaunchContext } from "../agents/launch";
 import { ChannelService, GENERAL } from "../channels/ChannelService";
 import { formatProblem, parseRoster, type ConfigProblem, type Roster } from "../config/roster";
@@ -54,7 +54,10 @@ export class SidekicksApp {
           ? undefined
           : new SidekicksError("agent/untrusted", "This workspace is not trusted, so Sidekicks does not start its agents. Trust the workspace (Manage Workspace Trust) to use them."),
     });
-    this.events.on("agent:log", ({ agent, level, line }) => options.editor.log(level === "info" ? "info" : level, `[${agent}] ${line}`));
+    // An agent's stderr (level info) goes to its own log (src/vscode/AgentLogs.ts); diagnostics go here too.
+    this.events.on("agent:log", ({ agent, level, line }) => {
+      if (level !== "info") options.editor.log(level, `[${agent}] ${line}`);
+    });
     this.events.on("agent:state", ({ agent, state, error }) => {
       options.editor.log(error ? "warn" : "debug", `[${agent}] ${state}${error ? `: ${error.message}` : ""}`);
       void this.refreshChannel();
@@ -97,10 +100,16 @@ export class SidekicksApp {
       this.config = { state, path: file, problems: problems.map(formatProblem) };
     }
     this.options.editor.showProblems(file, problems);
+    if (this.roster) this.agents.setLimits(this.roster.limits);
     this.agents.setRoster(this.roster?.agents ?? []);
     if (this.channels) await this.channels.syncGeneral(this.agents.names());
     this.events.emit("config:changed", this.config);
     return this.config;
+  }
+
+  /** Every agent of the roster with its state, error and workspace folder, for the Agents view. */
+  agentSummaries(): AgentSummary[] {
+    return this.agents.summaries();
   }
 
   /** Closes the store and opens it again (tests; recovery from a lock released by another window). */
@@ -124,6 +133,7 @@ export class SidekicksApp {
         }
         return this.requireChannels().send(channelId, text);
       },
+      "turn/cancel": async ({ messageId }) => ({ cancelled: (await this.channels?.cancel(messageId)) ?? false }),
       "permission/answer": async ({ requestId, optionId }) => ({
         accepted: this.channels?.answerPermission(requestId, optionId) ?? false,
       }),

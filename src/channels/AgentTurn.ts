@@ -10,6 +10,7 @@ import type { MessageRecord } from "../store/records";
 export class AgentTurn {
   private readonly permissions = new Map<string, { part: PermissionPart; resolve: (a: PermissionAnswer) => void }>();
   private settled = false;
+  private cancelRequested = false;
 
   constructor(
     readonly message: MessageRecord,
@@ -32,7 +33,7 @@ export class AgentTurn {
     if (update.kind === "toolCall") {
       const existing = this.findToolCall(update.toolCallId);
       if (update.isUpdate && !existing) {
-        this.warn(`tool_call_update for unknown tool call id "${update.toolCallId}" ignored (field case 2)`);
+        this.warn(`tool_call_update for unknown tool call id "${update.toolCallId}" ignored`);
         return;
       }
       const part: ToolCallPart = existing ?? { type: "toolCall", toolCallId: update.toolCallId, title: "", status: "pending" };
@@ -52,9 +53,23 @@ export class AgentTurn {
     }
   }
 
+  /** Whether the user stopped this turn. */
+  get cancelled(): boolean {
+    return this.cancelRequested;
+  }
+
+  /**
+   * The user pressed Stop: every pending permission request is answered `cancelled`, and any that arrive afterwards
+   * are answered `cancelled` without being shown (field case 4). The caller sends ACP `session/cancel`.
+   */
+  cancel(): void {
+    this.cancelRequested = true;
+    for (const requestId of [...this.permissions.keys()]) this.answer(requestId, undefined);
+  }
+
   /** Shows a permission request and resolves when the user answers, the agent withdraws it, or the turn ends. */
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
-    if (this.settled) return Promise.resolve({ outcome: "cancelled" });
+    if (this.settled || this.cancelRequested) return Promise.resolve({ outcome: "cancelled" });
     const requestId = this.newId();
     const title = this.findToolCall(request.toolCallId)?.title || request.title;
     const part: PermissionPart = { type: "permission", requestId, toolCallId: request.toolCallId, title, options: request.options };
@@ -92,10 +107,11 @@ export class AgentTurn {
    */
   settle(result: { stopReason?: string; error?: ErrorInfo }): MessageRecord {
     this.settled = true;
+    if (this.cancelRequested && !result.error) result = { stopReason: "cancelled" };
     for (const requestId of [...this.permissions.keys()]) this.answer(requestId, undefined);
     if (result.stopReason) this.message.stopReason = result.stopReason;
-    if (result.error) {
-      this.message.error = result.error;
+    if (result.error || this.cancelRequested) {
+      if (result.error) this.message.error = result.error;
       for (const part of this.message.parts) {
         if (part.type === "toolCall" && (part.status === "pending" || part.status === "in_progress")) part.status = "failed";
       }

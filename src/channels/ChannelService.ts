@@ -21,6 +21,39 @@ export const PAGE_SIZE = 50;
 /** The channel every agent of the roster joins. */
 export const GENERAL = "general";
 
+/** How long Stop waits for the agent to answer `session/cancel` before settling the turn anyway, in ms. */
+export const CANCEL_GRACE_MS = 5_000;
+
+/** A turn waiting for its agent to finish an earlier one in the same channel. */
+interface QueuedTurn {
+  message: MessageRecord;
+  prompt: string;
+  cancelled: boolean;
+}
+
+/** A turn whose prompt is being sent or streamed. */
+interface RunningTurn {
+  turn: AgentTurn;
+  session?: AgentSession;
+  /** Resolved when the user presses Stop. */
+  cancelled: Deferred;
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /**
  * Channels, memberships and messages (ADR 0003 `internal/channels`): routes a user message to the members it
  * mentions, runs one agent turn per recipient in parallel (turns for the same agent in the same channel run one
@@ -28,9 +61,10 @@ export const GENERAL = "general";
  */
 export class ChannelService {
   private readonly ulid = monotonicFactory();
-  private readonly turns = new Map<string, AgentTurn>(); // `${channelId}/${agent}` → running turn
+  private readonly turns = new Map<string, RunningTurn>(); // `${channelId}/${agent}` → running turn
   private readonly lastTurns = new Map<string, AgentTurn>(); // settled turn, for late updates
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly chains = new Map<string, Promise<void>>(); // per key: turns run one after the other
+  private readonly queued = new Map<string, QueuedTurn[]>(); // per key: turns waiting for the running one
   private readonly lastAddressed = new Map<string, string>();
   private closed = false;
 
@@ -40,6 +74,8 @@ export class ChannelService {
     private readonly emitter: Emitter,
     private readonly log: (line: string) => void = () => undefined,
     private readonly now: () => number = Date.now,
+    /** How long Stop waits for the agent's `cancelled` answer before settling anyway, in ms. */
+    private readonly cancelGraceMs = CANCEL_GRACE_MS,
   ) {}
 
   /**
@@ -68,8 +104,10 @@ export class ChannelService {
     const channel = await this.store.channelByName(name);
     if (!channel) throw new SidekicksError("channel/noRecipient", `There is no channel #${name}.`);
     const stored = await this.store.latestMessages(channel.id, PAGE_SIZE);
-    const running = [...this.turns.values()].filter((t) => t.message.channelId === channel.id).map((t) => toView(t.message, "streaming"));
-    return { channel: await this.view(channel), messages: [...stored.map((m) => toView(m)), ...running] };
+    const running = [...this.turns.values()].filter((r) => r.turn.message.channelId === channel.id).map((r) => toView(r.turn.message, "streaming"));
+    const waiting = [...this.queued.values()].flat().filter((q) => q.message.channelId === channel.id).map((q) => toView(q.message, "queued"));
+    const live = [...running, ...waiting].sort((a, b) => (a.id < b.id ? -1 : 1));
+    return { channel: await this.view(channel), messages: [...stored.map((m) => toView(m)), ...live] };
   }
 
   /**
@@ -79,7 +117,7 @@ export class ChannelService {
    */
   async send(channelId: string, text: string): Promise<{ messageId: string }> {
     const members = (await this.store.members(channelId)).map((m) => m.agentName);
-    const route = routeMessage(text, members, this.lastAddressed.get(channelId));
+    const route = routeMessage(text, members, await this.lastAddressedIn(channelId));
     const list = members.map((m) => `@${m}`).join(", ") || "none yet";
     if (route.kind === "unknown") {
       throw new SidekicksError("channel/unknownMember", `No member named ${route.names.map((n) => `@${n}`).join(", ")} in this channel. Members: ${list}.`);
@@ -93,7 +131,15 @@ export class ChannelService {
       );
     }
     const at = this.now();
-    const userMessage: MessageRecord = { version: 1, id: this.ulid(at), channelId, author: { kind: "user" }, parts: [{ type: "text", text }], createdAt: at };
+    const userMessage: MessageRecord = {
+      version: 1,
+      id: this.ulid(at),
+      channelId,
+      author: { kind: "user" },
+      parts: [{ type: "text", text }],
+      createdAt: at,
+      to: route.agents,
+    };
     await this.store.commit({ messages: [userMessage] });
     this.emitter.emit("message:finished", toView(userMessage));
     this.lastAddressed.set(channelId, route.agents[route.agents.length - 1]!);
@@ -103,7 +149,35 @@ export class ChannelService {
 
   /** Answers a pending permission request. @returns false when no turn holds it (already answered or gone). */
   answerPermission(requestId: string, optionId: string): boolean {
-    for (const turn of this.turns.values()) if (turn.hasPermission(requestId)) return turn.answer(requestId, optionId);
+    for (const { turn } of this.turns.values()) if (turn.hasPermission(requestId)) return turn.answer(requestId, optionId);
+    return false;
+  }
+
+  /**
+   * Stops an agent message (the user's Stop): a queued turn leaves the queue and is saved as cancelled; a running
+   * one gets ACP `session/cancel`, its permission requests are answered `cancelled`, and it settles `cancelled`
+   * when the agent answers — or after {@link CANCEL_GRACE_MS} if the agent ignores the cancel.
+   * @returns false when no queued or running turn has that message
+   */
+  async cancel(messageId: string): Promise<boolean> {
+    for (const [key, list] of this.queued) {
+      const index = list.findIndex((q) => q.message.id === messageId);
+      if (index === -1) continue;
+      const [entry] = list.splice(index, 1);
+      if (list.length === 0) this.queued.delete(key);
+      entry!.cancelled = true;
+      entry!.message.stopReason = "cancelled";
+      await this.store.commit({ messages: [entry!.message] });
+      this.emitter.emit("message:finished", toView(entry!.message));
+      return true;
+    }
+    for (const running of this.turns.values()) {
+      if (running.turn.message.id !== messageId) continue;
+      running.turn.cancel();
+      running.cancelled.resolve();
+      await running.session?.cancel();
+      return true;
+    }
     return false;
   }
 
@@ -115,31 +189,57 @@ export class ChannelService {
     this.closed = true;
     const running = [...this.turns.values()];
     this.turns.clear();
-    const messages = running.map((t) => t.settle({ error: { code: "turn/interrupted", message: "Interrupted: the window closed or Sidekicks restarted before the answer finished." } }));
+    const messages = running.map(({ turn }) =>
+      turn.settle({ error: { code: "turn/interrupted", message: "Interrupted: the window closed or Sidekicks restarted before the answer finished." } }),
+    );
+    for (const list of this.queued.values()) {
+      for (const entry of list) {
+        entry.cancelled = true;
+        const agent = entry.message.author.agentName ?? "the agent";
+        entry.message.error = {
+          code: "turn/interrupted",
+          message: `Not delivered: the window closed while @${agent} was still busy with an earlier message. Send it again.`,
+        };
+        messages.push(entry.message);
+      }
+    }
+    this.queued.clear();
     if (messages.length > 0) await this.store.commit({ messages });
   }
 
+  /** Creates the agent's message now (shown `queued` when the agent is busy here) and runs it in turn. */
   private enqueue(channelId: string, agent: string, prompt: string): void {
-    const key = `${channelId}/${agent}`;
-    const previous = this.queues.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.runTurn(channelId, agent, prompt)).catch((err) => this.log(`turn failed unexpectedly: ${String(err)}`));
-    this.queues.set(key, next);
-  }
-
-  private async runTurn(channelId: string, agent: string, prompt: string): Promise<void> {
-    if (this.closed) return;
     const key = `${channelId}/${agent}`;
     const at = this.now();
     const message: MessageRecord = { version: 1, id: this.ulid(at), channelId, author: { kind: "agent", agentName: agent }, parts: [], createdAt: at };
+    const entry: QueuedTurn = { message, prompt, cancelled: false };
+    const list = this.queued.get(key) ?? [];
+    const waits = this.turns.has(key) || list.length > 0;
+    list.push(entry);
+    this.queued.set(key, list);
+    this.emitter.emit("message:started", toView(message, waits ? "queued" : "streaming"));
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.runTurn(key, agent, entry)).catch((err) => this.log(`turn failed unexpectedly: ${String(err)}`));
+    this.chains.set(key, next);
+  }
+
+  private async runTurn(key: string, agent: string, entry: QueuedTurn): Promise<void> {
+    if (entry.cancelled || this.closed) return; // cancelled or interrupted while queued: already saved
+    const list = this.queued.get(key) ?? [];
+    list.splice(list.indexOf(entry), 1);
+    if (list.length === 0) this.queued.delete(key);
+    const { message } = entry;
     const turn = new AgentTurn(message, this.emitter, () => this.ulid(), (line) => this.log(`[${agent}] ${line}`));
-    this.turns.set(key, turn);
+    const running: RunningTurn = { turn, cancelled: deferred() };
+    this.turns.set(key, running);
     this.emitter.emit("message:started", toView(message, "streaming"));
     const sink: SessionSink = {
       onUpdate: (update) => {
-        const target = this.turns.get(key) ?? this.lastTurns.get(key);
+        const current = this.turns.get(key)?.turn;
+        const target = current ?? this.lastTurns.get(key);
         if (!target) return;
-        if (target !== this.turns.get(key)) {
-          this.log(`[${agent}] session/update after the prompt ended attached to the finished message (field case 1)`);
+        if (target !== current) {
+          this.log(`[${agent}] session/update after the prompt ended: attached to the finished message`);
           target.apply(update);
           void this.persistLate(target);
           return;
@@ -147,25 +247,45 @@ export class ChannelService {
         target.apply(update);
       },
       onPermissionRequest: (request, signal) => {
-        const target = this.turns.get(key);
+        const target = this.turns.get(key)?.turn;
         return target ? target.requestPermission(request, signal) : Promise.resolve({ outcome: "cancelled" });
       },
     };
     let result: { stopReason?: string; error?: { code: string; message: string; detail?: string } };
     try {
-      const session = await this.agents.session(agent, channelId, sink);
-      result = { stopReason: await session.prompt(prompt) };
+      const session = await this.agents.session(agent, message.channelId, sink);
+      running.session = session;
+      if (turn.cancelled) {
+        result = { stopReason: "cancelled" };
+      } else {
+        const prompt = session.prompt(entry.prompt);
+        // Stop waits for the agent's `cancelled` answer, but not forever: an agent that ignores session/cancel
+        // must not leave a spinner behind.
+        const gaveUp = running.cancelled.promise.then(() => delay(this.cancelGraceMs)).then(() => "cancelled" as const);
+        result = { stopReason: await Promise.race([prompt, gaveUp]) };
+        prompt.catch(() => undefined);
+      }
     } catch (err) {
       const e = asSidekicksError(err, "agent/protocol");
       result = { error: { code: e.code, message: e.message, detail: e.detail } };
     }
-    if (this.turns.get(key) !== turn) return; // closed meanwhile: close() settled it
+    if (this.turns.get(key) !== running) return; // closed meanwhile: close() settled it
     this.turns.delete(key);
     this.lastTurns.set(key, turn);
     const settled = turn.settle(result);
-    const member = await this.memberAfter(channelId, agent, settled.id);
+    const member = await this.memberAfter(message.channelId, agent, settled.id);
     await this.store.commit({ messages: [settled], members: member ? [member] : [] });
     this.emitter.emit("message:finished", toView(settled));
+  }
+
+  /** The agent addressed last in a channel: remembered, else read from the latest routed user message. */
+  private async lastAddressedIn(channelId: string): Promise<string | undefined> {
+    if (!this.lastAddressed.has(channelId)) {
+      const recent = await this.store.latestMessages(channelId, PAGE_SIZE);
+      const last = recent.reverse().find((m) => m.author.kind === "user" && m.to && m.to.length > 0);
+      if (last?.to) this.lastAddressed.set(channelId, last.to[last.to.length - 1]!);
+    }
+    return this.lastAddressed.get(channelId);
   }
 
   private async persistLate(turn: AgentTurn): Promise<void> {
@@ -180,7 +300,9 @@ export class ChannelService {
   }
 
   private async view(channel: ChannelRecord): Promise<ChannelView> {
-    const members = await this.store.members(channel.id);
+    const order = this.agents.names();
+    const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+    const members = (await this.store.members(channel.id)).sort((a, b) => rank(a.agentName) - rank(b.agentName));
     return { id: channel.id, name: channel.name, members: members.map((m) => ({ name: m.agentName, state: this.agents.state(m.agentName) })) };
   }
 }
@@ -193,6 +315,7 @@ export function toView(m: MessageRecord, status?: MessageView["status"]): Messag
     author: m.author,
     parts: m.parts.map((p) => ({ ...p })),
     createdAt: m.createdAt,
+    to: m.to,
     status: status ?? (m.error ? "error" : "done"),
     stopReason: m.stopReason,
     error: m.error,

@@ -31,6 +31,8 @@ export interface MessageRecord {
   author: Author;
   parts: Part[];
   createdAt: number;
+  /** For a user message: the agents it was routed to. */
+  to?: string[];
   stopReason?: string;
   error?: ErrorInfo;
 }

@@ -26,7 +26,11 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
       uri,
       problems.map((p) => {
         const start = new vscode.Position(Math.max(0, p.line - 1), Math.max(0, p.column - 1));
-        const range = new vscode.Range(start, start.translate(0, 1));
+        const end =
+          p.endLine !== undefined && p.endColumn !== undefined
+            ? new vscode.Position(Math.max(0, p.endLine - 1), Math.max(0, p.endColumn - 1))
+            : start.translate(0, 1);
+        const range = new vscode.Range(start, end.isAfter(start) ? end : start.translate(0, 1));
         const diagnostic = new vscode.Diagnostic(range, p.message, vscode.DiagnosticSeverity.Error);
         diagnostic.source = "sidekicks";
         return diagnostic;

@@ -11,6 +11,7 @@ const handlers = (overrides: Partial<WebviewRequestHandlers> = {}): WebviewReque
     return { messageId: "m1" };
   },
   "permission/answer": async () => ({ accepted: true }),
+  "turn/cancel": async () => ({ cancelled: true }),
   "command/run": async () => ({ done: true }),
   ...overrides,
 });

@@ -82,7 +82,12 @@ describe("channel view", () => {
     const problems = ["/w/sidekicks.yaml:3:5: agents.demo.command must be a string", "/w/sidekicks.yaml:9:1: unknown key 'agnets'"];
     await host.emit("config/changed", { state: "invalid", path: "/w/sidekicks.yaml", problems });
     await page.waitForSelector(".config-banner");
-    assert.deepEqual(await page.$$eval(".config-banner li", (els) => els.map((e) => e.textContent)), problems);
+    // Shown relative to the file the banner names (the full path stays in the tooltip), so they fit a sidebar.
+    assert.deepEqual(await page.$$eval(".config-banner li", (els) => els.map((e) => e.textContent)), [
+      "sidekicks.yaml:3:5: agents.demo.command must be a string",
+      "sidekicks.yaml:9:1: unknown key 'agnets'",
+    ]);
+    assert.deepEqual(await page.$$eval(".config-banner li", (els) => els.map((e) => e.getAttribute("title"))), problems);
     await page.click(".config-banner vscode-button:has-text('Open config')");
     assert.deepEqual(await host.waitForRequests("command/run"), [{ command: "openConfig" }]);
 

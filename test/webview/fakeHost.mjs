@@ -76,6 +76,7 @@ export function installFakeHost(init) {
         return { messageId: id };
       },
       "permission/answer": () => ({ accepted: true }),
+      "turn/cancel": () => ({ cancelled: true }),
       "command/run": () => ({ done: true }),
     },
     deliver(message) {

@@ -89,7 +89,7 @@ export function openResult({ name = "general", members = [{ name: "demo", state:
 let clock = Date.UTC(2025, 0, 15, 9, 30);
 
 /** A `MessageView`; `text` becomes one text part. */
-export function message({ id, author = "agent", agentName = "demo", text, parts, status = "done", channelId = "ch-general", error, stopReason }) {
+export function message({ id, author = "agent", agentName = "demo", text, parts, status = "done", channelId = "ch-general", error, stopReason, to }) {
   clock += 60_000;
   return {
     id,
@@ -100,6 +100,7 @@ export function message({ id, author = "agent", agentName = "demo", text, parts,
     status,
     ...(error ? { error } : {}),
     ...(stopReason ? { stopReason } : {}),
+    ...(to ? { to } : {}),
   };
 }
 

@@ -164,4 +164,42 @@ describe("interaction", () => {
     assert.deepEqual(ids, [...new Set(ids)], "no request answered twice");
     assert.equal(ids.length, 9, "every request answered");
   });
+
+  it("Stop on a streaming answer and Cancel on a queued one ask the host to cancel exactly that message", async () => {
+    const view = await openView(browser, server.origin);
+    const { page, host } = view;
+    await host.emit("message/finished", message({ id: "u1", author: "user", text: "@demo go", to: ["demo"] }));
+    await host.emit("message/started", message({ id: "a1", status: "streaming", text: "Working" }));
+    await host.emit("message/started", message({ id: "a2", status: "queued" }));
+    await page.waitForSelector(".message[data-message-id='a2'][data-status='queued'] .message-queued");
+    assert.match(await page.innerText(".message[data-message-id='u1'] .message-to"), /→ @demo/);
+    assert.match(await page.innerText(".message[data-message-id='a2']"), /Queued: demo answers after its current message/);
+    assert.equal(await page.innerText(".message[data-message-id='a1'] .message-stop"), "Stop");
+    assert.equal(await page.innerText(".message[data-message-id='a2'] .message-stop"), "Cancel");
+    await page.click(".message[data-message-id='a2'] .message-stop");
+    await page.click(".message[data-message-id='a1'] .message-stop");
+    assert.deepEqual(await host.waitForRequests("turn/cancel", 2), [{ messageId: "a2" }, { messageId: "a1" }]);
+    await host.emit("message/finished", message({ id: "a1", text: "Working", stopReason: "cancelled" }));
+    await page.waitForSelector(".message[data-message-id='a1'][data-status='done']");
+    assert.equal(await page.$(".message[data-message-id='a1'] .message-stop"), null, "no Stop on a finished message");
+    assert.match(await page.innerText(".message[data-message-id='a1']"), /Cancelled/);
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("field case 12: terminal escape sequences in agent text and tool output are stripped, never shown", async () => {
+    const view = await openView(browser, server.origin);
+    const { page, host } = view;
+    const tool = { type: "toolCall", toolCallId: "t1", title: "\u001b[32mnpm test\u001b[0m", status: "completed", content: "\u001b[1;37m{\u001b[0m \"ok\": true }" };
+    await host.emit("message/started", message({ id: "e1", status: "streaming", parts: [tool] }));
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "e1", appendText: "Terminal said: \u001b[?9001h\u001b[?1004hbuild ok\r\n and \u001b]0;zsh\u0007done \u001b[1;3" });
+    await page.waitForSelector(".message[data-message-id='e1'] .markdown");
+    await frames(page, 2);
+    const text = await page.innerText(".message[data-message-id='e1']");
+    assert.match(text, /Terminal said: build ok/);
+    assert.match(text, /and done/);
+    assert.match(text, /\{ "ok": true \}/);
+    assert.match(text, /npm test/);
+    assert.doesNotMatch(text, /\[\?9001h|\[1;37m|\[0m|\[32m|0;zsh|\[1;3|\u001b/);
+    assert.deepEqual(await view.problems(), []);
+  });
 });

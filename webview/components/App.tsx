@@ -11,6 +11,7 @@ import type { AnswerPermission } from "./PermissionCard";
 export interface AppActions {
   send: (text: string) => Promise<boolean>;
   answerPermission: AnswerPermission;
+  stop: (messageId: string) => void;
   runCommand: (command: HostCommand) => void;
   reopen: () => void;
   saveDraft: (draft: string) => void;
@@ -33,7 +34,7 @@ export function App({ state, actions, initialDraft }: { state: ViewState; action
       ) : state.phase === "opening" && !state.channel ? (
         <div class="history history-loading">Opening #{channelName}…</div>
       ) : (
-        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} />
+        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} stop={actions.stop} />
       )}
       <Composer
         channelName={channelName}

@@ -20,10 +20,13 @@ export function ConfigBanner(props: { config: ConfigStatus | undefined; error: s
       )}
       {config.state === "invalid" && (
         <>
-          <p class="banner-title">sidekicks.yaml has problems</p>
+          <p class="banner-title">{fileName(config.path)} has problems</p>
+          <p>Until it is fixed, Sidekicks keeps using the last valid version (if there was one).</p>
           <ul class="config-problems">
             {config.problems.map((problem, i) => (
-              <li key={i}>{problem}</li>
+              <li key={i} title={problem}>
+                {problem.startsWith(config.path) ? fileName(config.path) + problem.slice(config.path.length) : problem}
+              </li>
             ))}
           </ul>
           <vscode-button class="banner-action" onClick={() => run("openConfig")}>
@@ -43,4 +46,9 @@ export function ConfigBanner(props: { config: ConfigStatus | undefined; error: s
       {error && <p class="banner-error">{error}</p>}
     </section>
   );
+}
+
+/** The last segment of a path (either separator). */
+function fileName(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
 }

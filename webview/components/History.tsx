@@ -1,15 +1,20 @@
 /** The scrolling message list (`role="log"`), kept pinned to the bottom while the user is at the bottom. */
 import { useLayoutEffect, useRef } from "preact/hooks";
 import type { MessageView } from "../../src/protocol";
-import { MessageItem } from "./MessageItem";
+import { MessageItem, type StopMessage } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
 
 /** How close to the bottom (px) still counts as "at the bottom". */
 const STICK_THRESHOLD_PX = 40;
 
 /** Renders the messages; clicks on links inside messages never navigate the webview. */
-export function History(props: { channelName: string; messages: readonly MessageView[]; answerPermission: AnswerPermission }) {
-  const { channelName, messages, answerPermission } = props;
+export function History(props: {
+  channelName: string;
+  messages: readonly MessageView[];
+  answerPermission: AnswerPermission;
+  stop: StopMessage;
+}) {
+  const { channelName, messages, answerPermission, stop } = props;
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -42,7 +47,7 @@ export function History(props: { channelName: string; messages: readonly Message
           <p>Mention an agent with @name to ask it something.</p>
         </div>
       ) : (
-        messages.map((m) => <MessageItem key={m.id} message={m} answerPermission={answerPermission} />)
+        messages.map((m) => <MessageItem key={m.id} message={m} answerPermission={answerPermission} stop={stop} />)
       )}
     </div>
   );

@@ -5,9 +5,13 @@ import { Markdown } from "./Markdown";
 import { type AnswerPermission, PermissionCard } from "./PermissionCard";
 import { ToolCallCard } from "./ToolCallCard";
 
+/** Stops a streaming or queued agent message (`turn/cancel`). */
+export type StopMessage = (messageId: string) => void;
+
 interface Props {
   message: MessageView;
   answerPermission: AnswerPermission;
+  stop: StopMessage;
 }
 
 const STOP_NOTES: Record<string, string> = {
@@ -20,11 +24,12 @@ const STOP_NOTES: Record<string, string> = {
 /** A message; re-renders only when its `MessageView` object changed (the store replaces changed messages). */
 export class MessageItem extends Component<Props> {
   shouldComponentUpdate(next: Props): boolean {
-    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission;
+    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission || next.stop !== this.props.stop;
   }
 
-  render({ message, answerPermission }: Props) {
+  render({ message, answerPermission, stop }: Props) {
     const streaming = message.status === "streaming";
+    const queued = message.status === "queued";
     const stopNote = message.stopReason ? STOP_NOTES[message.stopReason] : undefined;
     const empty = message.parts.length === 0;
     return (
@@ -40,6 +45,21 @@ export class MessageItem extends Component<Props> {
           <time class="message-time" dateTime={new Date(message.createdAt).toISOString()} title={new Date(message.createdAt).toLocaleString()}>
             {formatTime(message.createdAt)}
           </time>
+          {message.to && message.to.length > 0 && (
+            <span class="message-to" title="Who this message was sent to">
+              → {message.to.map((name) => `@${name}`).join(" ")}
+            </span>
+          )}
+          {(streaming || queued) && (
+            <button
+              type="button"
+              class="message-stop"
+              title={queued ? "Remove this message from the queue" : "Stop this answer (ACP session/cancel)"}
+              onClick={() => stop(message.id)}
+            >
+              {queued ? "Cancel" : "Stop"}
+            </button>
+          )}
         </header>
         <div class="message-body">
           {message.parts.map((part, i) => renderPart(part, i, streaming, answerPermission))}
@@ -50,7 +70,12 @@ export class MessageItem extends Component<Props> {
               <span />
             </span>
           )}
-          {!streaming && empty && !message.error && <p class="message-empty">(no content)</p>}
+          {queued && (
+            <div class="message-note message-queued">
+              Queued: {authorName(message.author)} answers after its current message.
+            </div>
+          )}
+          {!streaming && !queued && empty && !message.error && !stopNote && <p class="message-empty">(no content)</p>}
           {message.error && (
             <div class="message-error" title={message.error.code}>
               <div class="message-error-text">

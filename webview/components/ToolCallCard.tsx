@@ -1,5 +1,6 @@
 /** A tool call the agent reported (ACP `tool_call` / `tool_call_update`). */
 import type { ToolCallPart, ToolCallStatus } from "../../src/protocol";
+import { stripAnsi } from "../ansi";
 
 const STATUS_LABEL: Record<ToolCallStatus, string> = {
   pending: "pending",
@@ -14,12 +15,12 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
     <div class="tool-call card" data-tool-call-id={part.toolCallId} data-status={part.status}>
       <div class="card-header">
         {part.kind && <span class="tool-kind">{part.kind}</span>}
-        <span class="tool-title" title={part.title}>
-          {part.title}
+        <span class="tool-title" title={stripAnsi(part.title)}>
+          {stripAnsi(part.title)}
         </span>
         <span class={`status-badge status-${part.status}${live ? " live" : ""}`}>{STATUS_LABEL[part.status]}</span>
       </div>
-      {part.content && <pre class="tool-content">{part.content}</pre>}
+      {part.content && <pre class="tool-content">{stripAnsi(part.content)}</pre>}
     </div>
   );
 }

@@ -20,6 +20,8 @@ export async function run(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 2000));
   });
   await import("./skeleton.test.js");
+  await import("./agents.test.js");
+  await import("./config.test.js");
 
   const { passed, failed } = await new Promise<{ passed: number; failed: number }>((resolve) => {
     const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0 }));
