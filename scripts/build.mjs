@@ -45,7 +45,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { "integration/index": "test/integration/suite/index.ts" },
+    entryPoints: { "integration/index": "test/integration/suite/index.ts", "integration/trust": "test/integration/suite/trustIndex.ts" },
     outdir: "out",
     platform: "node",
     format: "cjs",

@@ -49,7 +49,8 @@ export async function freePort(preferred = 0) {
  * Starts code-server in its own process group and waits until `/healthz` answers.
  *
  * `dataDir` receives `user-data/` (with a quiet `User/settings.json`) and `extensions/`; `testDriver` adds
- * `--vscode-option enable-smoke-test-driver`, which the browser needs to run an extension test suite.
+ * `--vscode-option enable-smoke-test-driver`, which the browser needs to run an extension test suite;
+ * `workspaceTrust` keeps Workspace Trust on (pass settings that enable it too).
  * code-server's stdout and stderr go to `logFile` (or are dropped). Resolves to `{ port, baseUrl, child, stop }`;
  * `stop()` kills the whole process group (killing only the main pid leaves a child running) and is also called when
  * this process exits. Rejects when the server exits or is not healthy within `timeoutMs` (ms).
@@ -60,6 +61,7 @@ export async function startCodeServer({
   port,
   dataDir,
   testDriver = false,
+  workspaceTrust = false,
   settings = quietSettings,
   extensionsDir = path.join(dataDir, "extensions"),
   logFile,
@@ -76,7 +78,7 @@ export async function startCodeServer({
     "--auth", "none",
     "--disable-telemetry",
     "--disable-update-check",
-    "--disable-workspace-trust",
+    ...(workspaceTrust ? [] : ["--disable-workspace-trust"]),
     "--disable-getting-started-override",
     "--config", "/dev/null",
     "--user-data-dir", userDataDir,

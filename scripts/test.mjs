@@ -143,17 +143,23 @@ async function integration() {
     summary.push({ stage: "integration", passed: 0, failed: 1, seconds: since(started), note: "no tools (see above)" });
     return;
   }
-  // The harness has its own 5 min timeout; this one only catches a harness that hangs itself.
-  const { code, output } = await run(node, ["test/integration/runCodeServer.mjs"], 10 * MINUTE);
-  const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);
-  let passed = counts ? Number(counts[1]) : 0;
-  let failed = counts ? Number(counts[2]) : 0;
-  let note = "";
-  if (code !== 0 && failed === 0) {
-    failed = 1;
-    note = counts ? `exit ${code}` : `exit ${code} without counts`;
+  // Two runs: the main suite, then Workspace Trust on with the folder untrusted. The harness has its own 5 min
+  // timeout; this one only catches a harness that hangs itself.
+  let passed = 0;
+  let failed = 0;
+  const notes = [];
+  for (const args of [[], ["--suite", "trust"]]) {
+    const { code, output } = await run(node, ["test/integration/runCodeServer.mjs", ...args], 10 * MINUTE);
+    const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);
+    passed += counts ? Number(counts[1]) : 0;
+    const runFailed = counts ? Number(counts[2]) : 0;
+    failed += runFailed;
+    if (code !== 0 && runFailed === 0) {
+      failed += 1;
+      notes.push(`${args.length ? "trust run" : "main run"}: ${counts ? `exit ${code}` : `exit ${code} without counts`}`);
+    }
   }
-  summary.push({ stage: "integration", passed, failed, seconds: since(started), note });
+  summary.push({ stage: "integration", passed, failed, seconds: since(started), note: notes.join("; ") });
 }
 
 /** Real ACP agents (claude-agent-acp, codex-acp) through the manager; they are installed into .tools/ first. */

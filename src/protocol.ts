@@ -135,7 +135,7 @@ export interface WebviewRequests {
    */
   "turn/cancel": [{ messageId: string }, { cancelled: boolean }];
   /** Runs a host command the webview offers as a button. */
-  "command/run": [{ command: "createConfig" | "openConfig" | "showLog" }, { done: boolean }];
+  "command/run": [{ command: "createConfig" | "openConfig" | "showLog" | "manageTrust" }, { done: boolean }];
 }
 
 /** Events from the host to the webview: `name → payload`. */

@@ -5,7 +5,7 @@ import { ChannelService, GENERAL } from "../channels/ChannelService";
 import { formatProblem, parseRoster, type ConfigProblem, type Roster } from "../config/roster";
 import { SidekicksError } from "../errors";
 import { EventBus } from "../events/events";
-import type { ConfigStatus, HostEventName, HostEvents } from "../protocol";
+import type { ConfigStatus, HostEventName, HostEvents, WebviewRequests } from "../protocol";
 import { Store } from "../store/Store";
 import type { WebviewRequestHandlers } from "./WebviewBridge";
 
@@ -14,7 +14,7 @@ export interface EditorPort {
   /** Workspace Trust: false means no agent from the workspace's config may start. */
   isTrusted(): boolean;
   /** Runs an editor command the webview offers as a button. */
-  runCommand(command: "createConfig" | "openConfig" | "showLog"): Promise<void>;
+  runCommand(command: WebviewRequests["command/run"][0]["command"]): Promise<void>;
   /** Writes a line to the Sidekicks log. */
   log(level: "debug" | "info" | "warn" | "error", line: string): void;
   /** Shows the config problems where the editor shows problems (an empty list clears them). */

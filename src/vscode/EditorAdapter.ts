@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { EditorPort } from "../app/SidekicksApp";
 import type { ConfigProblem } from "../config/roster";
+import type { WebviewRequests } from "../protocol";
 
 /** The editor side of the app's {@link EditorPort}: trust, commands, the log, and the Problems panel. */
 export class EditorAdapter implements EditorPort, vscode.Disposable {
@@ -12,8 +13,9 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
     return vscode.workspace.isTrusted;
   }
 
-  async runCommand(command: "createConfig" | "openConfig" | "showLog"): Promise<void> {
-    await vscode.commands.executeCommand(`sidekicks.${command}`);
+  async runCommand(command: WebviewRequests["command/run"][0]["command"]): Promise<void> {
+    if (command === "manageTrust") await vscode.commands.executeCommand("workbench.trust.manage");
+    else await vscode.commands.executeCommand(`sidekicks.${command}`);
   }
 
   log(level: "debug" | "info" | "warn" | "error", line: string): void {

@@ -5,12 +5,18 @@
 // On `SIDEKICKS_SCREENSHOT <name>` from the suite, saves test-results/<name>.png once the webview is shown.
 // Environment: SIDEKICKS_IT_TIMEOUT_MS (whole run, default 300000), SIDEKICKS_IT_VERBOSE=1 (print every workbench
 // log line), SIDEKICKS_IT_KEEP=1 (keep the temp folder with workspace, user data and logs).
+// `--suite trust` runs out/integration/trust.js instead, with Workspace Trust on and the workspace left untrusted.
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { startCodeServer, freePort, workbenchUrl } from "../../scripts/codeServer.mjs";
 import { ensureTools, toolsReady, checkChromium, node24Path, codeServerEntry } from "../../scripts/tools.mjs";
-import { createTestWorkspace, makeRunDir, root, suiteEntry } from "./workspace.mjs";
+import { createTestWorkspace, makeRunDir, root, suiteEntry as mainSuiteEntry, trustSuiteEntry } from "./workspace.mjs";
+import { quietSettings } from "../../scripts/codeServer.mjs";
+
+/** `--suite trust`: Workspace Trust on, the test folder never trusted (no startup prompt). */
+const trustRun = process.argv.includes("--suite") && process.argv[process.argv.indexOf("--suite") + 1] === "trust";
+const suiteEntry = trustRun ? trustSuiteEntry : mainSuiteEntry;
 
 const timeoutMs = Number(process.env.SIDEKICKS_IT_TIMEOUT_MS) || 300_000;
 const verbose = process.env.SIDEKICKS_IT_VERBOSE === "1";
@@ -76,6 +82,12 @@ async function main() {
       dataDir: runDir,
       testDriver: true,
       logFile: serverLog,
+      ...(trustRun
+        ? {
+            workspaceTrust: true,
+            settings: { ...quietSettings, "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" },
+          }
+        : {}),
     });
     server.child.on("exit", (code, signal) => {
       if (stopping) return;

@@ -14,6 +14,9 @@ export const exampleAgentScript = path.join(root, "node_modules", "acp-sdk-examp
 /** Compiled suite entry, built by `node scripts/build.mjs` from test/integration/suite/index.ts. */
 export const suiteEntry = path.join(root, "out", "integration", "index.js");
 
+/** Compiled Workspace Trust suite (test/integration/suite/trustIndex.ts), run with trust on and the folder untrusted. */
+export const trustSuiteEntry = path.join(root, "out", "integration", "trust.js");
+
 /** A YAML double-quoted scalar: JSON strings are valid YAML, so paths with spaces, quotes or `#` stay intact. */
 const quote = (value) => JSON.stringify(value);
 

@@ -41,6 +41,9 @@ export function ConfigBanner(props: { config: ConfigStatus | undefined; error: s
             Agents declared in this workspace's sidekicks.yaml don't start in an untrusted workspace. History stays
             readable; trust the workspace to run agents.
           </p>
+          <vscode-button class="banner-action" onClick={() => run("manageTrust")}>
+            Manage Workspace Trust
+          </vscode-button>
         </>
       )}
       {error && <p class="banner-error">{error}</p>}
