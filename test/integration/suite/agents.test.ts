@@ -9,6 +9,7 @@
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import path from "node:path";
+import { poll } from "./poll";
 
 interface AgentItem {
   label: string;
@@ -23,16 +24,6 @@ interface SidekicksTestApi {
 
 const EXTENSION_ID = "sidekicks.sidekicks";
 
-/** Polls `probe` every 200 ms until it returns a value; rejects after `timeoutMs` ms with the last items seen. */
-async function poll<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const pidOf = (item: AgentItem | undefined) => /pid (\d+)/.exec(item?.tooltip ?? "")?.[1];
 

@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/protocol";
+import { poll } from "./poll";
 
 /** What the extension's `activate()` returns outside production mode. */
 interface SidekicksTestApi {
@@ -19,25 +20,6 @@ const AGENT = '.message[data-author="agent"]';
 const AGENT_DONE = '.message[data-author="agent"][data-status="done"]';
 const USER = '.message[data-author="user"]';
 
-/**
- * Calls `probe` every 200 ms until it returns a value other than `undefined`, retrying when it rejects (the view
- * may not be resolved yet). Rejects after `timeoutMs` (ms) with `what` and the last value or error seen.
- */
-async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "nothing yet";
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-      last = "no match";
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${last})`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

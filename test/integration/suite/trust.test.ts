@@ -6,27 +6,13 @@
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/protocol";
+import { poll } from "./poll";
 
 interface SidekicksTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
   agents(): { label: string; description: string }[];
 }
 
-async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "nothing yet";
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-      last = "no match";
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${last})`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe("an untrusted workspace", () => {
   let api: SidekicksTestApi;
