@@ -1,19 +1,10 @@
 // The channel view as a user first sees it: header, members, config banner, history, state restore, CSP.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, message, openResult, openView, startServer } from "./harness.mjs";
+import { describe, it } from "node:test";
+import { message, openResult, openView, withBrowser } from "./harness.mjs";
 
 describe("channel view", () => {
-  let browser;
-  let server;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = withBrowser();
 
   it("says ready first, opens #general and renders header, members and history without CSP violations", async () => {
     const open = openResult({
@@ -28,7 +19,7 @@ describe("channel view", () => {
         message({ id: "m3", author: "system", text: "garfield joined" }),
       ],
     });
-    const view = await openView(browser, server.origin, { open });
+    const view = await openView(env.browser, env.server.origin, { open });
     const { page, host } = view;
     const posted = await host.posted();
     assert.deepEqual(posted[0], { kind: "ready", protocolVersion: 1 });
@@ -67,7 +58,7 @@ describe("channel view", () => {
   });
 
   it("shows a banner for a missing config whose button runs createConfig", async () => {
-    const view = await openView(browser, server.origin, {
+    const view = await openView(env.browser, env.server.origin, {
       open: openResult({ config: { state: "missing", path: "/w/sidekicks.yaml", problems: [] } }),
     });
     const { page, host } = view;
@@ -78,7 +69,7 @@ describe("channel view", () => {
   });
 
   it("follows config/changed: invalid lists each problem with an Open config button, untrusted explains, ok hides", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     const problems = ["/w/sidekicks.yaml:3:5: agents.demo.command must be a string", "/w/sidekicks.yaml:9:1: unknown key 'agnets'"];
     await host.emit("config/changed", { state: "invalid", path: "/w/sidekicks.yaml", problems });
     await page.waitForSelector(".config-banner");
@@ -100,7 +91,7 @@ describe("channel view", () => {
   });
 
   it("updates member badges on channel/changed", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await host.emit("channel/changed", { id: "ch-general", name: "general", members: [{ name: "demo", state: "busy" }, { name: "odie", state: "starting" }] });
     await page.waitForSelector(".member[data-member='odie'][data-state='starting']");
     assert.equal(await page.getAttribute(".member[data-member='demo']", "data-state"), "busy");
@@ -111,7 +102,7 @@ describe("channel view", () => {
   });
 
   it("re-opens on channel/reload, replaces everything and remembers the channel for the next load", async () => {
-    const { page, host } = await openView(browser, server.origin, {
+    const { page, host } = await openView(env.browser, env.server.origin, {
       open: openResult({ messages: [message({ id: "old", text: "old history" })] }),
     });
     assert.equal(await page.getAttribute(".app", "data-snapshot"), "1");
@@ -129,7 +120,7 @@ describe("channel view", () => {
   });
 
   it("keeps a message that starts right after the channel/open answer, in the same frame", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await page.evaluate((started) => {
       const h = /** @type {any} */ (window).__host;
       h.handlers["channel/open"] = () => {
@@ -144,7 +135,7 @@ describe("channel view", () => {
   });
 
   it("restores the last channel from getState and reopens it", async () => {
-    const { page, host } = await openView(browser, server.origin, {
+    const { page, host } = await openView(env.browser, env.server.origin, {
       state: { channel: "random", draft: "half-written" },
       open: openResult({ name: "random" }),
     });
@@ -153,7 +144,7 @@ describe("channel view", () => {
   });
 
   it("reloads the page when the host says reload (protocol version mismatch)", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await page.evaluate(() => {
       /** @type {any} */ (window).__beforeReload = true;
     });

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 import { installFakeHost } from "./fakeHost.mjs";
 import { themeCss } from "./theme.mjs";
@@ -18,6 +19,24 @@ const dist = path.join(root, "dist");
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** Launches headless Chromium (Debian's, or `CHROMIUM_PATH`). */
+/**
+ * Registers `before`/`after` hooks in the current suite that start the page server and Chromium, and stop them.
+ * Returns `{ browser, server }`, filled once the `before` hook ran.
+ */
+export function withBrowser() {
+  /** @type {{ browser: import("playwright-core").Browser, server: Awaited<ReturnType<typeof startServer>> }} */
+  const env = /** @type {any} */ ({});
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
+}
+
 export function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }

@@ -1,8 +1,8 @@
 // What the user does: answer permissions, send messages (accepted or refused), read errors; and the host's test/*
 // requests that drive the same DOM.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { frames, launchBrowser, message, openResult, openView, startServer } from "./harness.mjs";
+import { describe, it } from "node:test";
+import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
 const PERMISSION = {
   type: "permission",
@@ -17,19 +17,10 @@ const PERMISSION = {
 };
 
 describe("interaction", () => {
-  let browser;
-  let server;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = withBrowser();
 
   it("answers a pending permission with the clicked option; buttons are disabled once the outcome is known", async () => {
-    const view = await openView(browser, server.origin);
+    const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
     await host.emit("message/started", message({ id: "p1", status: "streaming", parts: [PERMISSION] }));
     await page.waitForSelector(".permission[data-request-id='r1'] button.permission-option[data-option-id='allow']:not([disabled])");
@@ -50,7 +41,7 @@ describe("interaction", () => {
   });
 
   it("shows Cancelled for a cancelled permission and never re-enables its buttons", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await host.emit("message/started", message({ id: "p2", status: "streaming", parts: [PERMISSION] }));
     await host.emit("message/delta", { channelId: "ch-general", messageId: "p2", part: { ...PERMISSION, outcome: "cancelled" } });
     await page.waitForSelector(".permission[data-state='cancelled']");
@@ -62,7 +53,7 @@ describe("interaction", () => {
   });
 
   it("re-enables the options and says why when the host rejects the answer", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await page.evaluate(() => {
       /** @type {any} */ (window).__host.handlers["permission/answer"] = () => ({ error: { code: "permission/unknown", message: "This request is no longer pending." } });
     });
@@ -74,7 +65,7 @@ describe("interaction", () => {
   });
 
   it("shows a failed message's error and its stderr detail, with no typing indicator left", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await host.emit("message/started", message({ id: "e1", status: "streaming" }));
     await host.emit("message/delta", { channelId: "ch-general", messageId: "e1", appendText: "Starting" });
     await page.waitForSelector(".message[data-message-id='e1'] .typing");
@@ -93,7 +84,7 @@ describe("interaction", () => {
   });
 
   it("keeps the text and shows why when the host refuses a send, then clears it once accepted", async () => {
-    const view = await openView(browser, server.origin);
+    const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
     await page.click("#composer textarea");
     await page.keyboard.type("@foo please help");
@@ -114,7 +105,7 @@ describe("interaction", () => {
   });
 
   it("Shift+Enter inserts a newline, empty text never sends, the Send button sends", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await page.click("#composer textarea");
     await page.keyboard.press("Enter");
     await page.keyboard.type("   ");
@@ -136,7 +127,7 @@ describe("interaction", () => {
   });
 
   it("answers the host's test/compose, test/text and test/click requests, each exactly once", async () => {
-    const { page, host } = await openView(browser, server.origin, {
+    const { page, host } = await openView(env.browser, env.server.origin, {
       open: openResult({ messages: [message({ id: "q1", status: "streaming", parts: [PERMISSION] })] }),
     });
     assert.deepEqual(await host.request("test/text", { selector: ".channel-header .channel-name" }), { kind: "response", id: 1000, result: { text: "#general" } });
@@ -166,7 +157,7 @@ describe("interaction", () => {
   });
 
   it("Stop on a streaming answer and Cancel on a queued one ask the host to cancel exactly that message", async () => {
-    const view = await openView(browser, server.origin);
+    const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
     await host.emit("message/finished", message({ id: "u1", author: "user", text: "@demo go", to: ["demo"] }));
     await host.emit("message/started", message({ id: "a1", status: "streaming", text: "Working" }));
@@ -187,7 +178,7 @@ describe("interaction", () => {
   });
 
   it("field case 12: terminal escape sequences in agent text and tool output are stripped, never shown", async () => {
-    const view = await openView(browser, server.origin);
+    const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
     const tool = { type: "toolCall", toolCallId: "t1", title: "\u001b[32mnpm test\u001b[0m", status: "completed", content: "\u001b[1;37m{\u001b[0m \"ok\": true }" };
     await host.emit("message/started", message({ id: "e1", status: "streaming", parts: [tool] }));

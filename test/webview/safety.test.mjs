@@ -1,7 +1,7 @@
 // Agent text is untrusted: nothing it contains may run script, navigate the webview, or pass for the UI.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { frames, launchBrowser, message, openResult, openView, startServer } from "./harness.mjs";
+import { describe, it } from "node:test";
+import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
 const HOSTILE = [
   "Look: <img src=x onerror=window.__pwned=1>",
@@ -16,16 +16,7 @@ const HOSTILE = [
 ].join("\n\n");
 
 describe("sanitizing agent text", () => {
-  let browser;
-  let server;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = withBrowser();
 
   async function assertInert(view, messageId) {
     const { page } = view;
@@ -56,14 +47,14 @@ describe("sanitizing agent text", () => {
   }
 
   it("renders hostile Markdown from history inert", async () => {
-    const view = await openView(browser, server.origin, {
+    const view = await openView(env.browser, env.server.origin, {
       open: openResult({ messages: [message({ id: "h1", text: HOSTILE })] }),
     });
     await assertInert(view, "h1");
   });
 
   it("renders hostile Markdown inert while it streams", async () => {
-    const view = await openView(browser, server.origin);
+    const view = await openView(env.browser, env.server.origin);
     await view.host.emit("message/started", message({ id: "h2", status: "streaming" }));
     for (const piece of HOSTILE.match(/[\s\S]{1,7}/g) ?? []) {
       await view.host.emit("message/delta", { channelId: "ch-general", messageId: "h2", appendText: piece });
@@ -73,7 +64,7 @@ describe("sanitizing agent text", () => {
   });
 
   it("renders a user's own HTML inert too", async () => {
-    const view = await openView(browser, server.origin, {
+    const view = await openView(env.browser, env.server.origin, {
       open: openResult({ messages: [message({ id: "u1", author: "user", text: "<img src=x onerror=window.__pwned=1> [x](javascript:window.__pwned=1)" })] }),
     });
     await view.page.click(".message[data-message-id='u1'] a");
@@ -83,7 +74,7 @@ describe("sanitizing agent text", () => {
   });
 
   it("still reports a real CSP violation (the check above is not vacuous)", async () => {
-    const view = await openView(browser, server.origin);
+    const view = await openView(env.browser, env.server.origin);
     await view.page.evaluate(() => {
       const div = document.createElement("div");
       div.innerHTML = '<span style="color: red">inline style</span>';

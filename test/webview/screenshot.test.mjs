@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { after, before, describe, it } from "node:test";
-import { frames, launchBrowser, message, openResult, openView, startServer } from "./harness.mjs";
+import { before, describe, it } from "node:test";
+import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
 
@@ -67,21 +67,12 @@ async function streamAnswer(host) {
 }
 
 describe("screenshots", () => {
-  let browser;
-  let server;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    mkdirSync(outDir, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = withBrowser();
+  before(() => mkdirSync(outDir, { recursive: true }));
 
   for (const theme of /** @type {const} */ (["dark", "light"])) {
     it(`renders a realistic channel at 320x700 (${theme})`, async () => {
-      const view = await openView(browser, server.origin, { open: channel(), theme, width: 320, height: 700 });
+      const view = await openView(env.browser, env.server.origin, { open: channel(), theme, width: 320, height: 700 });
       const { page, host } = view;
       await streamAnswer(host);
       await page.waitForSelector(".permission[data-request-id='r1'] button.permission-option");
@@ -98,7 +89,7 @@ describe("screenshots", () => {
   }
 
   it("renders the invalid-config banner and a refused send at 320px", async () => {
-    const view = await openView(browser, server.origin, {
+    const view = await openView(env.browser, env.server.origin, {
       open: openResult({
         config: {
           state: "invalid",

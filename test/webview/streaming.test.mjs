@@ -1,19 +1,10 @@
 // Streamed answers: batched rendering, Markdown while a code fence is open, typing indicator, committed message.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { frames, launchBrowser, message, openView, startServer } from "./harness.mjs";
+import { describe, it } from "node:test";
+import { frames, message, openView, withBrowser } from "./harness.mjs";
 
 describe("streaming", () => {
-  let browser;
-  let server;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = withBrowser();
 
   /** Sends `chunks` as `message/delta` events, each as its own window message (as VS Code delivers them). */
   async function stream(page, messageId, chunks, { pauseEvery = 0, pauseMs = 4 } = {}) {
@@ -29,7 +20,7 @@ describe("streaming", () => {
   }
 
   it("renders 500 deltas in full, at most once per animation frame", async (t) => {
-    const view = await openView(browser, server.origin);
+    const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
     await host.emit("message/started", message({ id: "s1", status: "streaming" }));
     await page.waitForSelector(".message[data-message-id='s1'][data-status='streaming'] .typing");
@@ -81,7 +72,7 @@ describe("streaming", () => {
   });
 
   it("renders field case 11 (a fence streamed open) as a literal code block, then a Done. paragraph", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await host.emit("message/started", message({ id: "f1", status: "streaming" }));
     const chunks = ["Run:\n```bash\nkill $1\n", "echo \\(x\\)\n", "```\nDone."];
     const body = ".message[data-message-id='f1'] .message-body";
@@ -121,7 +112,7 @@ describe("streaming", () => {
   });
 
   it("streams tool calls and text parts in order, replacing a tool call by its id", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await host.emit("message/started", message({ id: "t1", status: "streaming" }));
     const delta = (d) => host.emit("message/delta", { channelId: "ch-general", messageId: "t1", ...d });
     await delta({ appendText: "Looking at the tests." });
@@ -137,7 +128,7 @@ describe("streaming", () => {
   });
 
   it("ignores deltas that arrive after message/finished, and events for other channels", async () => {
-    const { page, host } = await openView(browser, server.origin);
+    const { page, host } = await openView(env.browser, env.server.origin);
     await host.emit("message/started", message({ id: "l1", status: "streaming" }));
     await host.emit("message/finished", message({ id: "l1", text: "final" }));
     await host.emit("message/delta", { channelId: "ch-general", messageId: "l1", appendText: " LATE" });
