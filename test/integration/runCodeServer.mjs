@@ -2,7 +2,9 @@
 // Node 24, driven by headless Chromium through playwright-core. Offline; see scripts/tools.mjs for the tools.
 //
 // Prints the suite's log lines, then `integration: N passed, N failed`; exits 1 when anything failed.
-// On `SIDEKICKS_SCREENSHOT <name>` from the suite, saves test-results/<name>.png once the webview is shown.
+// On `SIDEKICKS_SCREENSHOT <name>` from the suite, saves test-results/<name>.png once the webview is shown; on
+// `SIDEKICKS_CLICK <text>`, clicks the button labelled <text> in a notification toast (what a user does; the suite
+// then checks the effect).
 // Environment: SIDEKICKS_IT_TIMEOUT_MS (whole run, default 300000), SIDEKICKS_IT_VERBOSE=1 (print every workbench
 // log line), SIDEKICKS_IT_KEEP=1 (keep the temp folder with workspace, user data and logs).
 // `--suite trust` runs out/integration/trust.js instead, with Workspace Trust on and the workspace left untrusted.
@@ -150,7 +152,11 @@ async function main() {
  * test-results/workbench.log).
  */
 function onLogEntry(type, text, screenshots) {
-  const marker = /^SIDEKICKS_(SCREENSHOT|RESULT) (.*)$/.exec(text.trim());
+  const marker = /^SIDEKICKS_(SCREENSHOT|RESULT|CLICK) (.*)$/.exec(text.trim());
+  if (marker?.[1] === "CLICK") {
+    screenshots.click(marker[2].trim());
+    return;
+  }
   if (marker?.[1] === "RESULT") {
     try {
       result = JSON.parse(marker[2]);
@@ -227,6 +233,25 @@ function screenshotQueue(page) {
         } catch (error) {
           say(`WARNING: no webview for screenshot ${name}: ${error.message.split("\n")[0]}`);
           await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+        }
+      });
+    },
+    click(label) {
+      chain = chain.then(async () => {
+        // A toast when the workbench shows one; else the notification center, opened from the status bar bell.
+        const button = page.locator(".notification-list-item .monaco-button", { hasText: label }).first();
+        try {
+          try {
+            await button.waitFor({ state: "visible", timeout: 5_000 });
+          } catch {
+            await page.locator('[id="status.notifications"]').first().click({ timeout: 10_000 });
+            await button.waitFor({ state: "visible", timeout: 10_000 });
+          }
+          await button.click();
+          say(`clicked notification button ${JSON.stringify(label)}`);
+        } catch (error) {
+          say(`WARNING: no notification button ${JSON.stringify(label)}: ${error.message.split("\n")[0]}`);
+          await page.screenshot({ path: path.join(resultsDir, "click-failed.png") }).catch(() => {});
         }
       });
     },

@@ -1,6 +1,6 @@
 /**
  * Mocha entry of the integration suite, run inside the real extension host (code-server, or VS Code via
- * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster.
+ * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in.
  */
 import { runMocha } from "./runMocha";
 
@@ -9,5 +9,6 @@ export function run(): Promise<void> {
     await import("./skeleton.test.js");
     await import("./agents.test.js");
     await import("./config.test.js");
+    await import("./signin.test.js");
   });
 }
