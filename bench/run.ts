@@ -13,6 +13,9 @@
  * Median of BENCH_START_ROUNDS (default 15) cold starts after one warm-up. Target ≤ 30 ms. For context, the same
  * figure for a bare SDK client (spawn, `initialize`, `session/new`, nothing else) runs alternately:
  * agent.startBaselineMs, most of which is the OS spawning a process and the pipes' round trips.
+ *
+ * channel.open100kRatio — see bench/channelOpen.ts: `channel/open` of a 100,000-message channel over the same for a
+ * 100-message channel (latest page of 50, loaded and posted). Target ≤ 2. Run last: filling the store allocates.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -25,7 +28,8 @@ import { ChannelService, type AgentSource } from "../src/channels/ChannelService
 import { WebviewBridge } from "../src/app/WebviewBridge";
 import { EventBus } from "../src/events/events";
 import { Store } from "../src/store/Store";
-import { FAKE_AGENT, tempDir } from "../test/unit/helpers";
+import { FAKE_AGENT, tempDir, unusedDirectoryHandlers } from "../test/unit/helpers";
+import { channelOpenBench } from "./channelOpen";
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20_000);
 const CHUNK_BYTES = 100;
@@ -77,6 +81,7 @@ async function pipeline(): Promise<number> {
     "permission/answer": async () => ({ accepted: false }),
     "turn/cancel": async () => ({ cancelled: false }),
     "command/run": async () => ({ done: false }),
+    ...unusedDirectoryHandlers,
   });
   bridge.receive({ kind: "ready", protocolVersion: 1 });
   events.on("message:delta", (p) => bridge.event("message/delta", p));
@@ -184,6 +189,7 @@ async function main(): Promise<void> {
     base.push(await baseline());
     ours.push(await pipeline());
   }
+  const opening = await channelOpenBench();
   const round1 = (x: number) => Math.round(x * 10) / 10;
   const results = {
     machine: `${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()}`,
@@ -197,12 +203,21 @@ async function main(): Promise<void> {
     "agent.startOverheadMs": round1(median(overheads)),
     "agent.startBaselineMs": round1(median(bare)),
     "agent.startTarget": "≤ 30",
+    "channel.open100kMs": opening.bigMs,
+    "channel.open100Ms": opening.smallMs,
+    "channel.open100kRatio": opening.ratio,
+    "channel.open100kHeapDeltaKB": opening.heapDeltaKB,
+    "channel.open100kRssDeltaKB": opening.rssDeltaKB,
+    "channel.fill100kMs": opening.fillMs,
+    "channel.openTarget": "≤ 2",
     samples: {
       baselineCpuMs: base.map(Math.round),
       pipelineCpuMs: ours.map(Math.round),
       startOverheadMs: overheads.map(round1),
       startTotalMs: starts.map((s) => round1(s.totalMs)),
       startBaselineMs: bare.map(round1),
+      open100kMs: opening.samples.bigMs,
+      open100Ms: opening.samples.smallMs,
     },
   };
   mkdirSync(path.join(__dirname), { recursive: true });
@@ -216,6 +231,9 @@ async function main(): Promise<void> {
   console.log(`| agent.fakeStartupMs (the fake agent's own startup, as it reports it) | ${results["agent.fakeStartupMs"]} | |`);
   console.log(`| agent.startOverheadMs | ${results["agent.startOverheadMs"]} | ≤ 30 |`);
   console.log(`| agent.startBaselineMs (the same for a bare SDK client) | ${results["agent.startBaselineMs"]} | |`);
+  console.log(`| channel.open100kMs / open100Ms (channel/open, latest 50, loaded and posted) | ${opening.bigMs} / ${opening.smallMs} | |`);
+  console.log(`| channel.open100kRatio | ${opening.ratio} | ≤ 2 |`);
+  console.log(`| channel.open100k heap / RSS growth (KB) | ${opening.heapDeltaKB} / ${opening.rssDeltaKB} | |`);
 }
 
 void main().catch((err) => {

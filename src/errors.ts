@@ -18,6 +18,10 @@ export type ErrorCode =
   | "config/conflict" // the roster changed on disk since it was read: an edit is not saved over it
   | "channel/noRecipient" // a message with no mention and no default agent
   | "channel/unknownMember" // @name is not a member of the channel
+  | "channel/unknownCommand" // /cmd is not a command the addressed agent announced
+  | "channel/notFound" // no channel with that name or id
+  | "channel/exists" // a channel already has that name
+  | "channel/invalidName" // a channel name that is empty, too long, or has characters outside [a-z0-9_-]
   | "turn/interrupted" // the answer was cut short by a reload or shutdown
   | "store/locked" // the history is open in another window
   | "store/corrupt";

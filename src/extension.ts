@@ -8,6 +8,7 @@ import { resolveConfigLocation } from "./config/location";
 import { CONFIG_TEMPLATE } from "./config/template";
 import type { HostRequestMethod, HostRequests } from "./protocol";
 import { registerAgentUi, type AgentItemSnapshot } from "./vscode/agentCommands";
+import { registerChannelCommands } from "./vscode/channelCommands";
 import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
 import { EditorAdapter } from "./vscode/EditorAdapter";
 import { registerRosterCommands } from "./vscode/rosterCommands";
@@ -37,6 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ test
   context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(ChannelViewProvider.viewType, view));
   registerCommands(context, log);
   const agentUi = registerAgentUi(context, () => app);
+  registerChannelCommands(context, () => app, (name) => view.showChannel(name));
   try {
     const configPath = resolveConfigPath();
     const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;

@@ -93,6 +93,9 @@ export interface MessageView {
   status: "queued" | "streaming" | "done" | "error";
   /** For a user message: the agents it was routed to (mentioned, or the channel's default). */
   to?: string[];
+  /** For an agent message: the agent whose final answer @mentioned this one (delegation), and that answer's id. */
+  delegatedBy?: string;
+  parentMessageId?: string;
   /** ACP stop reason of the prompt turn that produced this message (`end_turn`, `cancelled`, …). */
   stopReason?: string;
   error?: ErrorInfo;
@@ -111,6 +114,33 @@ export interface ChannelView {
   members: MemberView[];
 }
 
+/**
+ * A channel or direct conversation as the channel switcher lists it. `unread` counts user and agent messages after
+ * the last one the user saw there, capped at {@link UNREAD_CAP}; `busy` is true while a member answers in it.
+ */
+export interface ChannelSummary {
+  id: string;
+  /** A channel's name (`general`), or `@agent` for a direct conversation. */
+  name: string;
+  kind: "channel" | "direct";
+  description?: string;
+  members: string[];
+  unread: number;
+  busy: boolean;
+}
+
+/** The highest unread count the host reports; the switcher shows it as `99+`. */
+export const UNREAD_CAP = 99;
+
+/** A command an agent announced (ACP `available_commands_update`); the user calls it with `/name args`. */
+export interface AgentCommand {
+  /** Without the leading `/`. */
+  name: string;
+  description: string;
+  /** What to type after the command (ACP `input.hint`), when it takes input. */
+  hint?: string;
+}
+
 /** What the host knows of the roster file. */
 export interface ConfigStatus {
   /** `missing`: no file yet; `invalid`: the last read failed validation; `ok`: loaded. */
@@ -123,8 +153,17 @@ export interface ConfigStatus {
 
 /** Requests from the webview to the host: `method → [params, result]`. */
 export interface WebviewRequests {
-  /** Opens a channel by name (default `general`) and returns its latest messages, oldest first. */
-  "channel/open": [{ name?: string }, { channel: ChannelView; messages: MessageView[]; config: ConfigStatus }];
+  /** Opens a channel by id, else by name (default `general`), and returns its latest messages, oldest first. */
+  "channel/open": [
+    { name?: string; id?: string },
+    {
+      channel: ChannelView;
+      messages: MessageView[];
+      config: ConfigStatus;
+      /** The commands each member announced so far (stored per agent, so known before it starts again). */
+      commands?: Record<string, AgentCommand[]>;
+    },
+  ];
   /** Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it. */
   "channel/send": [{ channelId: string; text: string }, { messageId: string }];
   /** Answers a pending permission request with one of its options; `accepted` is false when it is no longer pending. */
@@ -134,6 +173,22 @@ export interface WebviewRequests {
    * pending permission requests are answered `cancelled`, and it ends with stop reason `cancelled`.
    */
   "turn/cancel": [{ messageId: string }, { cancelled: boolean }];
+  /** Every channel and direct conversation (general first), and the roster's agents (for a new direct conversation). */
+  "channels/list": [Record<string, never>, { channels: ChannelSummary[]; agents: string[] }];
+  /** Creates a channel; `channel/exists`, `channel/invalidName` or `channel/unknownMember` when it cannot. */
+  "channel/create": [{ name: string; description?: string; members?: string[] }, ChannelSummary];
+  /** Renames a channel (not #general, not a direct conversation). */
+  "channel/rename": [{ id: string; name: string }, ChannelSummary];
+  /** Deletes a channel and its history (the UI confirms first); refused for #general and while a member answers. */
+  "channel/delete": [{ id: string }, { deleted: boolean }];
+  /** Adds a roster agent to a channel. */
+  "channel/join": [{ id: string; agent: string }, ChannelSummary];
+  /** Removes an agent from a channel (its messages stay). */
+  "channel/leave": [{ id: string; agent: string }, ChannelSummary];
+  /** The direct conversation with an agent, created when missing. */
+  "channel/direct": [{ agent: string }, ChannelSummary];
+  /** Records that the user has seen the channel up to `messageId` (the open channel is visible). */
+  "channel/read": [{ channelId: string; messageId: string }, { unread: number }];
   /** Runs a host command the webview offers as a button. */
   "command/run": [{ command: "createConfig" | "openConfig" | "showLog" | "manageTrust" }, { done: boolean }];
 }
@@ -141,7 +196,11 @@ export interface WebviewRequests {
 /** Events from the host to the webview: `name → payload`. */
 export interface HostEvents {
   "channel/changed": ChannelView;
+  /** The channel list changed: a channel was created, renamed or deleted, members changed, unread or busy moved. */
+  "channels/changed": { channels: ChannelSummary[] };
   "config/changed": ConfigStatus;
+  /** An agent announced its commands (ACP `available_commands_update`): the complete list, replacing the last. */
+  "commands/changed": { agent: string; commands: AgentCommand[] };
   "message/started": MessageView;
   /**
    * A change to a streaming message: `appendText` goes to its last text part (a new one when the last part is not

@@ -6,7 +6,7 @@
  * The state handed to listeners is immutable: a message object changes identity only when that message changed,
  * so the renderer can skip everything else.
  */
-import type { ChannelView, ConfigStatus, HostEvents, MessageView, WebviewRequests } from "../src/protocol";
+import type { AgentCommand, ChannelView, ConfigStatus, HostEvents, MessageView, WebviewRequests } from "../src/protocol";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";
 import { applyDelta, type Draft, materialize, upsertMessage } from "./messageDrafts";
@@ -19,6 +19,8 @@ export interface ViewState {
   channel?: ChannelView;
   config?: ConfigStatus;
   messages: readonly MessageView[];
+  /** The commands each agent announced (`channel/open`, then `commands/changed`), for the composer's autocomplete. */
+  commands: Readonly<Record<string, readonly AgentCommand[]>>;
   /** Why `channel/open` failed, when `phase` is `failed`. */
   openError?: string;
   /** Why the last `channel/send` was refused; cleared by the next send. */
@@ -42,7 +44,8 @@ type Op =
   | { type: "started" | "finished"; message: MessageView }
   | { type: "delta"; delta: HostEvents["message/delta"] }
   | { type: "channel"; channel: ChannelView }
-  | { type: "config"; config: ConfigStatus };
+  | { type: "config"; config: ConfigStatus }
+  | { type: "commands"; agent: string; commands: AgentCommand[] };
 
 /** Schedules `callback` before the next paint (`requestAnimationFrame` in the browser). */
 export type FrameScheduler = (callback: () => void) => void;
@@ -52,7 +55,7 @@ export const storeStats = { flushes: 0 };
 
 /** Owns the channel state; create one per webview and call `start()`. */
 export class ChannelStore {
-  private state: ViewState = { phase: "opening", snapshot: 0, messages: [], announcement: "" };
+  private state: ViewState = { phase: "opening", snapshot: 0, messages: [], commands: {}, announcement: "" };
   private queue: Op[] = [];
   private patch: Partial<ViewState> | undefined;
   private frameRequested = false;
@@ -75,6 +78,7 @@ export class ChannelStore {
     this.host.on("message/finished", (message) => this.enqueue({ type: "finished", message }));
     this.host.on("channel/changed", (channel) => this.enqueue({ type: "channel", channel }));
     this.host.on("config/changed", (config) => this.enqueue({ type: "config", config }));
+    this.host.on("commands/changed", ({ agent, commands }) => this.enqueue({ type: "commands", agent, commands }));
     this.host.on("channel/reload", ({ name }) => void this.open(name));
     void this.open(channelName);
   }
@@ -108,6 +112,7 @@ export class ChannelStore {
         channel: result.channel,
         config: result.config,
         messages: result.messages,
+        commands: result.commands ?? {},
         sendError: undefined,
         announcement: "",
       });
@@ -203,7 +208,7 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
   const channelId = state.channel?.id;
   const messages = state.messages.slice();
   const drafts = new Map<string, Draft>();
-  let { channel, config, announcement } = state;
+  let { channel, config, announcement, commands } = state;
   for (const op of ops) {
     switch (op.type) {
       case "channel":
@@ -211,6 +216,9 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
         break;
       case "config":
         config = op.config;
+        break;
+      case "commands":
+        commands = { ...commands, [op.agent]: op.commands };
         break;
       case "started":
       case "finished":
@@ -225,7 +233,7 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
     }
   }
   for (const draft of drafts.values()) materialize(messages, draft);
-  return { ...state, channel, config, announcement, messages };
+  return { ...state, channel, config, announcement, commands, messages };
 }
 
 function announce(type: "started" | "finished", message: MessageView): string | undefined {

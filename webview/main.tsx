@@ -3,20 +3,24 @@
  * per animation frame at most (the store batches host events per frame and calls `render` synchronously).
  */
 import { render } from "preact";
+import { ChannelList } from "./channelList";
 import { ChannelStore, type PersistedState, storeStats } from "./channelStore";
 import { type AppActions, App } from "./components/App";
+import type { ChannelSummary } from "../src/protocol";
 import { HostConnection, vsCodePort } from "./host";
 import { markdownStats } from "./markdown";
 import { createTestHandlers } from "./testHooks";
 import "./styles/base.css";
 import "./styles/messages.css";
 import "./styles/cards.css";
+import "./styles/switcher.css";
 
 const vscode = acquireVsCodeApi();
 let persisted = readPersisted(vscode.getState());
 
 const host = new HostConnection(vsCodePort(vscode));
 const store = new ChannelStore(host, persist);
+const list = new ChannelList(host);
 let lastSend: Promise<boolean> | undefined;
 
 const actions: AppActions = {
@@ -26,20 +30,62 @@ const actions: AppActions = {
   runCommand: (command) => void store.runCommand(command),
   reopen: () => void store.open(persisted.channel),
   saveDraft: (draft) => persist({ draft }),
+  switcher: {
+    open: (name) => void store.open(name),
+    create: async (name) => opened(await list.create(name)),
+    direct: async (agent) => opened(await list.direct(agent)),
+    closeForm: () => list.clearError(),
+    join: (channelId, agent) => void list.join(channelId, agent),
+    leave: (channelId, agent) => void list.leave(channelId, agent),
+  },
 };
 
 const root = document.getElementById("root") ?? document.body;
 const initialDraft = persisted.draft ?? "";
-const paint = (): void => render(<App state={store.current} actions={actions} initialDraft={initialDraft} />, root);
-store.subscribe(paint);
+const paint = (): void => render(<App state={store.current} list={list.current} actions={actions} initialDraft={initialDraft} />, root);
+store.subscribe(() => {
+  paint();
+  markRead();
+});
+list.subscribe((next, previous) => {
+  paint();
+  followList(next.channels, previous.channels);
+});
+document.addEventListener("visibilitychange", markRead);
 paint();
 
 host.handleRequests(createTestHandlers({ flush: () => store.flushNow(), lastSend: () => lastSend }));
 host.start();
 store.start(persisted.channel);
+list.start();
 
 /** Read-only counters for tests and debugging: store flushes and Markdown renders. */
 Object.defineProperty(window, "__sidekicksStats", { value: { store: storeStats, markdown: markdownStats } });
+
+/** Opens a channel the host just created or found; resolves whether there was one. */
+function opened(summary: { name: string } | undefined): boolean {
+  if (summary) void store.open(summary.name);
+  return summary !== undefined;
+}
+
+/** While the open channel is visible, its last settled message counts as seen (`channel/read`). */
+function markRead(): void {
+  const { phase, channel, messages } = store.current;
+  if (phase !== "open" || !channel || document.visibilityState !== "visible") return;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.status === "done" || m.status === "error") return list.markRead(channel.id, m.id);
+  }
+}
+
+/** The open channel was renamed (remember the new name) or deleted (go back to #general). */
+function followList(next: readonly ChannelSummary[], previous: readonly ChannelSummary[]): void {
+  const id = store.current.channel?.id;
+  if (!id) return;
+  const now = next.find((c) => c.id === id);
+  if (now && now.name !== persisted.channel) persist({ channel: now.name });
+  if (!now && previous.some((c) => c.id === id)) void store.open("general");
+}
 
 function persist(patch: PersistedState): void {
   persisted = { ...persisted, ...patch };

@@ -221,7 +221,9 @@ export class AcpClient {
     this.connection = acp
       .client({ name: "sidekicks" })
       .onNotification("session/update", ({ params }) => {
-        if (!this.sessions.has(params.sessionId)) {
+        // Commands belong to the agent, and often come right behind the session/new response, before the session
+        // is known here: they are kept whatever the session.
+        if (!this.sessions.has(params.sessionId) && params.update.sessionUpdate !== "available_commands_update") {
           handlers.onLog("debug", `session/update for unknown session ${params.sessionId} dropped`);
           return;
         }

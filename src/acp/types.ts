@@ -40,7 +40,21 @@ export type AgentUpdate =
       /** Text rendering of the content blocks, when the update carried content. */
       content?: string;
     }
+  | {
+      /** ACP `available_commands_update`: the complete list of commands the agent offers now (replaces the last). */
+      kind: "commands";
+      commands: AgentCommandInfo[];
+    }
   | { kind: "ignored"; sessionUpdate: string };
+
+/** A command an agent announced (ACP `AvailableCommand`), called by sending `/name args` as the prompt. */
+export interface AgentCommandInfo {
+  /** Without the leading `/`. */
+  name: string;
+  description: string;
+  /** What to type after the command (ACP `input.hint`), when it takes input. */
+  hint?: string;
+}
 
 /** A `session/request_permission` from the agent. */
 export interface PermissionRequest {

@@ -3,7 +3,7 @@ import type { AgentUpdate, PermissionRequest } from "./types";
 
 /**
  * Reduces an ACP `SessionUpdate` to the shapes the channel shows. Kinds the skeleton does not render yet
- * (thoughts, plans, commands, modes, usage) come back as `ignored` so the caller can log them.
+ * (thoughts, plans, modes, usage) come back as `ignored` so the caller can log them.
  */
 export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
   switch (update.sessionUpdate) {
@@ -28,6 +28,15 @@ export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
         toolKind: update.kind ?? undefined,
         status: update.status ?? undefined,
         content: toolContentText(update.content),
+      };
+    case "available_commands_update":
+      return {
+        kind: "commands",
+        commands: update.availableCommands.map((c) => {
+          const name = c.name.replace(/^\//, "");
+          const hint = c.input && "hint" in c.input && typeof c.input.hint === "string" ? c.input.hint : undefined;
+          return hint ? { name, description: c.description, hint } : { name, description: c.description };
+        }),
       };
     default:
       return { kind: "ignored", sessionUpdate: update.sessionUpdate };

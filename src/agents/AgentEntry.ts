@@ -17,6 +17,11 @@ export interface AgentSession {
   /** The current ACP session id (a new one after the process was restarted under this owner). */
   readonly sessionId: string;
   /**
+   * True until the first prompt on the current ACP session: the agent remembers nothing of this owner yet (a first
+   * use, or a new process after a crash, an idle stop or a reload).
+   */
+  readonly fresh: boolean;
+  /**
    * ACP `session/prompt`; the agent is `busy` while it runs. When Sidekicks stopped the process since the session
    * was opened (idle stop, eviction, a roster change), a new process and session are opened first.
    * @returns the stop reason
@@ -44,6 +49,8 @@ export interface AgentSummary {
 /** A session of one owner on one process. */
 export interface SessionRecord {
   sessionId: string;
+  /** Set by the first `session/prompt` on this session. */
+  prompted?: boolean;
   opening?: Promise<string>;
   client: AcpClient;
 }

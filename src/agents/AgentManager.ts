@@ -289,6 +289,9 @@ export class AgentManager {
       get sessionId() {
         return record.sessionId;
       },
+      get fresh() {
+        return !record.prompted || entry.client !== record.client || entry.sessions.get(owner) !== record;
+      },
       prompt: async (text) => {
         if (entry.client !== record.client || entry.sessions.get(owner) !== record) {
           // Sidekicks stopped that process since (idle stop, eviction, roster change): open a fresh session.
@@ -304,6 +307,7 @@ export class AgentManager {
 
   private async runPrompt(entry: AgentEntry, record: SessionRecord, text: string): Promise<string> {
     const client = record.client;
+    record.prompted = true;
     entry.busy += 1;
     this.processes.touch(entry);
     this.processes.setState(entry, "busy");

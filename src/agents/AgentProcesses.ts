@@ -90,7 +90,13 @@ export class AgentProcesses {
       const client = await AcpClient.start(
         launch,
         {
-          onUpdate: (sessionId, update) => (current() ? entry.sinks.get(sessionId)?.onUpdate(update) : undefined),
+          onUpdate: (sessionId, update) => {
+            if (!current()) return;
+            // Commands belong to the agent, not to a session: announced before any prompt (often just after
+            // session/new, before the session has an owner), they are reported whichever session they came from.
+            if (update.kind === "commands") this.emitter.emit("agent:commands", { agent: name, commands: update.commands });
+            else entry.sinks.get(sessionId)?.onUpdate(update);
+          },
           onPermissionRequest: (request, signal) => {
             const sink = current() ? entry.sinks.get(request.sessionId) : undefined;
             return sink ? sink.onPermissionRequest(request, signal) : Promise.resolve({ outcome: "cancelled" });

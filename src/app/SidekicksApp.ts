@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { AgentManager, type AgentSummary } from "../agents/AgentManager";
 import type { LaunchContext } from "../agents/launch";
+import { ChannelDirectory } from "../channels/ChannelDirectory";
 import { ChannelService, GENERAL } from "../channels/ChannelService";
 import { formatProblem, parseRoster, type ConfigProblem, type Roster } from "../config/roster";
 import { SidekicksError } from "../errors";
@@ -40,6 +41,7 @@ export class SidekicksApp {
   readonly agents: AgentManager;
   private store: Store | undefined;
   private channels: ChannelService | undefined;
+  private channelDirectory: ChannelDirectory | undefined;
   private storeError: SidekicksError | undefined;
   private roster: Roster | undefined;
   private config: ConfigStatus;
@@ -62,6 +64,12 @@ export class SidekicksApp {
       options.editor.log(error ? "warn" : "debug", `[${agent}] ${state}${error ? `: ${error.message}` : ""}`);
       void this.refreshChannel();
     });
+    // Commands an agent announces are kept per agent in the store, for routing and autocomplete after a reload.
+    this.events.on("agent:commands", ({ agent, commands }) => {
+      void this.channels?.commands.set(agent, commands).catch((err) => options.editor.log("warn", `[${agent}] commands not stored: ${String(err)}`));
+    });
+    this.events.on("message:started", (m) => this.channelDirectory?.observe("started", m));
+    this.events.on("message:finished", (m) => this.channelDirectory?.observe("finished", m));
   }
 
   /** Creates the app: reads the roster (if any) and opens the store. Never throws: problems become state. */
@@ -103,6 +111,7 @@ export class SidekicksApp {
     if (this.roster) this.agents.setLimits(this.roster.limits);
     this.agents.setRoster(this.roster?.agents ?? []);
     if (this.channels) await this.channels.syncGeneral(this.agents.names());
+    await this.syncDeclared();
     this.events.emit("config:changed", this.config);
     return this.config;
   }
@@ -119,14 +128,47 @@ export class SidekicksApp {
     if (this.channels) await this.channels.syncGeneral(this.agents.names());
   }
 
+  /**
+   * The channel directory (create, rename, delete, members, direct conversations, unread counts).
+   * @throws SidekicksError `store/locked` or `store/corrupt` when the history store is not open
+   */
+  get directory(): ChannelDirectory {
+    this.requireChannels();
+    return this.channelDirectory!;
+  }
+
   /** Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`). */
   webviewHandlers(): WebviewRequestHandlers {
+    const text = (value: unknown, what: string): string => {
+      if (typeof value !== "string" || value.trim() === "") throw new SidekicksError("channel/invalidName", `Missing ${what}.`);
+      return value;
+    };
     return {
-      "channel/open": async ({ name }) => {
+      "channel/open": async ({ name, id }) => {
         const channels = this.requireChannels();
-        const { channel, messages } = await channels.open(name ?? GENERAL);
-        return { channel, messages, config: this.config };
+        // A channel deleted meanwhile (the view remembered it, or a command deleted it) opens #general instead.
+        const target = await this.directory.resolve(typeof id === "string" ? { id } : { name: name ?? GENERAL }).catch(() => undefined);
+        const { channel, messages } = await channels.open(target?.name ?? GENERAL);
+        const commands = await channels.commands.ofAll(channel.members.map((m) => m.name));
+        return { channel, messages, config: this.config, commands };
       },
+      "channels/list": async () => ({ channels: await this.directory.list(), agents: this.agents.names() }),
+      "channel/create": async ({ name, description, members }) =>
+        this.directory.create(text(name, "channel name"), {
+          description: typeof description === "string" ? description : undefined,
+          members: Array.isArray(members) ? members.filter((m): m is string => typeof m === "string") : [],
+        }),
+      "channel/rename": async ({ id, name }) => this.directory.rename({ id: text(id, "channel id") }, text(name, "channel name")),
+      "channel/delete": async ({ id }) => {
+        await this.directory.delete({ id: text(id, "channel id") });
+        return { deleted: true };
+      },
+      "channel/join": async ({ id, agent }) => this.directory.join({ id: text(id, "channel id") }, text(agent, "agent")),
+      "channel/leave": async ({ id, agent }) => this.directory.leave({ id: text(id, "channel id") }, text(agent, "agent")),
+      "channel/direct": async ({ agent }) => this.directory.direct(text(agent, "agent")),
+      "channel/read": async ({ channelId, messageId }) => ({
+        unread: await this.directory.markRead(text(channelId, "channel id"), text(messageId, "message id")),
+      }),
       "channel/send": async ({ channelId, text }) => {
         if (typeof channelId !== "string" || typeof text !== "string" || text.trim() === "") {
           throw new SidekicksError("channel/noRecipient", "Nothing to send.");
@@ -149,9 +191,11 @@ export class SidekicksApp {
     const offs = [
       this.events.on("config:changed", (p) => sink("config/changed", p)),
       this.events.on("channel:changed", (p) => sink("channel/changed", p)),
+      this.events.on("channels:changed", (channels) => sink("channels/changed", { channels })),
       this.events.on("message:started", (p) => sink("message/started", p)),
       this.events.on("message:delta", (p) => sink("message/delta", p)),
       this.events.on("message:finished", (p) => sink("message/finished", p)),
+      this.events.on("agent:commands", (p) => sink("commands/changed", p)),
     ];
     return () => offs.forEach((off) => off());
   }
@@ -172,19 +216,34 @@ export class SidekicksApp {
       this.store = await Store.open(this.options.storageDir, (key, reason) => this.options.editor.log("warn", `store: skipped record ${key}: ${reason}`));
       this.storeError = undefined;
       this.channels = new ChannelService(this.store, this.agents, this.events, (line) => this.options.editor.log("warn", line));
+      this.channelDirectory = new ChannelDirectory(this.store, this.agents, this.events);
       if (this.roster || this.config.state !== "missing") await this.channels.syncGeneral(this.agents.names());
       else await this.channels.syncGeneral([]);
+      await this.syncDeclared();
     } catch (err) {
       this.storeError = err instanceof SidekicksError ? err : new SidekicksError("store/corrupt", String(err));
       this.options.editor.log("error", `${this.storeError.message} (${this.options.storageDir})`);
       this.store = undefined;
       this.channels = undefined;
+      this.channelDirectory = undefined;
+    }
+  }
+
+  /** Creates the roster's declared channels that were never created (ChannelDirectory.syncDeclared). */
+  private async syncDeclared(): Promise<void> {
+    if (!this.channelDirectory || !this.roster) return;
+    try {
+      const created = await this.channelDirectory.syncDeclared(this.roster.channels);
+      if (created.length > 0) this.options.editor.log("info", `created declared channels: ${created.map((n) => `#${n}`).join(", ")}`);
+    } catch (err) {
+      this.options.editor.log("warn", `declared channels not created: ${String(err)}`);
     }
   }
 
   private async closeStore(): Promise<void> {
     const { channels, store } = this;
     this.channels = undefined;
+    this.channelDirectory = undefined;
     this.store = undefined;
     await channels?.close();
     await store?.close();

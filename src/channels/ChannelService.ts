@@ -5,7 +5,10 @@ import type { Emitter } from "../events/events";
 import type { AgentState, ChannelView, MessageView } from "../protocol";
 import type { Store } from "../store/Store";
 import type { ChannelRecord, MembershipRecord, MessageRecord } from "../store/records";
+import { AgentCommands } from "./AgentCommands";
 import { AgentTurn } from "./AgentTurn";
+import { CONTEXT_SCAN_LIMIT, formatContext, unseenMessages } from "./context";
+import { MAX_DELEGATIONS, planDelegation } from "./delegation";
 import { routeMessage } from "./mentions";
 
 /** What channels need of the agent manager (ADR 0003 Amendment 3, `AgentSource`). */
@@ -28,6 +31,12 @@ export const CANCEL_GRACE_MS = 5_000;
 interface QueuedTurn {
   message: MessageRecord;
   prompt: string;
+  /** The user message this turn answers: unseen channel messages before it are re-injected. */
+  userMessageId: string;
+  /** Set for `/cmd`: the prompt goes as typed (no context before it, so the agent sees the command first). */
+  command?: string;
+  /** The user message at the root of a delegation chain (the one this turn answers, when not delegated). */
+  rootMessageId: string;
   cancelled: boolean;
 }
 
@@ -67,6 +76,10 @@ export class ChannelService {
   private readonly queued = new Map<string, QueuedTurn[]>(); // per key: turns waiting for the running one
   private readonly lastAddressed = new Map<string, string>();
   private closed = false;
+  /** The commands each agent announced, stored per agent. */
+  readonly commands: AgentCommands;
+  /** Delegations each user message may still cause (its id → count), for the most recent ones. */
+  private readonly delegationsLeft = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -76,7 +89,9 @@ export class ChannelService {
     private readonly now: () => number = Date.now,
     /** How long Stop waits for the agent's `cancelled` answer before settling anyway, in ms. */
     private readonly cancelGraceMs = CANCEL_GRACE_MS,
-  ) {}
+  ) {
+    this.commands = new AgentCommands(store);
+  }
 
   /**
    * Creates `#general` when missing and makes its members the roster's agents: new agents join, agents gone
@@ -113,15 +128,15 @@ export class ChannelService {
   /**
    * Admits a user message: stores it, then starts one turn per recipient (not awaited).
    * @returns the stored message's id
-   * @throws SidekicksError `channel/unknownMember` (names the members), `channel/noRecipient`
+   * @throws SidekicksError `channel/unknownMember` and `channel/unknownCommand` (with the closest match),
+   *   `channel/noRecipient`
    */
   async send(channelId: string, text: string): Promise<{ messageId: string }> {
     const members = (await this.store.members(channelId)).map((m) => m.agentName);
-    const route = routeMessage(text, members, await this.lastAddressedIn(channelId));
+    const known = await this.commands.ofAll(members);
+    const route = routeMessage(text, members, await this.lastAddressedIn(channelId), (agent) => known[agent]?.map((c) => c.name));
     const list = members.map((m) => `@${m}`).join(", ") || "none yet";
-    if (route.kind === "unknown") {
-      throw new SidekicksError("channel/unknownMember", `No member named ${route.names.map((n) => `@${n}`).join(", ")} in this channel. Members: ${list}.`);
-    }
+    if (route.kind === "error") throw new SidekicksError(route.code, route.message);
     if (route.kind === "none") {
       throw new SidekicksError(
         "channel/noRecipient",
@@ -143,7 +158,9 @@ export class ChannelService {
     await this.store.commit({ messages: [userMessage] });
     this.emitter.emit("message:finished", toView(userMessage));
     this.lastAddressed.set(channelId, route.agents[route.agents.length - 1]!);
-    for (const agent of route.agents) this.enqueue(channelId, agent, route.prompt);
+    for (const agent of route.agents) {
+      this.enqueue(channelId, agent, { prompt: route.prompt, userMessageId: userMessage.id, rootMessageId: userMessage.id, command: route.command });
+    }
     return { messageId: userMessage.id };
   }
 
@@ -208,11 +225,16 @@ export class ChannelService {
   }
 
   /** Creates the agent's message now (shown `queued` when the agent is busy here) and runs it in turn. */
-  private enqueue(channelId: string, agent: string, prompt: string): void {
+  private enqueue(
+    channelId: string,
+    agent: string,
+    input: Pick<QueuedTurn, "prompt" | "userMessageId" | "command" | "rootMessageId">,
+    delegation?: Pick<MessageRecord, "delegatedBy" | "parentMessageId">,
+  ): void {
     const key = `${channelId}/${agent}`;
     const at = this.now();
-    const message: MessageRecord = { version: 1, id: this.ulid(at), channelId, author: { kind: "agent", agentName: agent }, parts: [], createdAt: at };
-    const entry: QueuedTurn = { message, prompt, cancelled: false };
+    const message: MessageRecord = { version: 1, id: this.ulid(at), channelId, author: { kind: "agent", agentName: agent }, parts: [], createdAt: at, ...delegation };
+    const entry: QueuedTurn = { message, ...input, cancelled: false };
     const list = this.queued.get(key) ?? [];
     const waits = this.turns.has(key) || list.length > 0;
     list.push(entry);
@@ -258,7 +280,8 @@ export class ChannelService {
       if (turn.cancelled) {
         result = { stopReason: "cancelled" };
       } else {
-        const prompt = session.prompt(entry.prompt);
+        const context = entry.command ? "" : await this.unseenContext(message.channelId, agent, entry.userMessageId, session.fresh);
+        const prompt = session.prompt(context + entry.prompt);
         // Stop waits for the agent's `cancelled` answer, but not forever: an agent that ignores session/cancel
         // must not leave a spinner behind.
         const gaveUp = running.cancelled.promise.then(() => delay(this.cancelGraceMs)).then(() => "cancelled" as const);
@@ -273,9 +296,39 @@ export class ChannelService {
     this.turns.delete(key);
     this.lastTurns.set(key, turn);
     const settled = turn.settle(result);
-    const member = await this.memberAfter(message.channelId, agent, settled.id);
+    // The agent has now seen the channel up to the message it answered — unless it failed (the context comes
+    // again next time) or ran a command (which went without context).
+    const member = settled.error || entry.command ? undefined : await this.memberAfter(message.channelId, agent, entry.userMessageId);
     await this.store.commit({ messages: [settled], members: member ? [member] : [] });
     this.emitter.emit("message:finished", toView(settled));
+    if (!settled.error && settled.stopReason === "end_turn") await this.delegate(entry, settled);
+  }
+
+  /**
+   * An agent's final answer that @mentions other members delegates to them: one child turn each, linked to the
+   * answer (`delegatedBy`, `parentMessageId`), within {@link MAX_DELEGATIONS} per user message and never straight
+   * back to the agent that delegated. What is refused is said in a system message.
+   */
+  private async delegate(entry: QueuedTurn, answer: MessageRecord): Promise<void> {
+    const from = answer.author.agentName;
+    const text = answer.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+    if (!from || this.closed || !text.includes("@")) return;
+    const members = (await this.store.members(answer.channelId)).map((m) => m.agentName);
+    const remaining = this.delegationsLeft.get(entry.rootMessageId) ?? MAX_DELEGATIONS;
+    const plan = planDelegation({ from, text, delegatedBy: answer.delegatedBy }, members, remaining);
+    if (plan.to.length === 0 && plan.refused.length === 0) return;
+    this.delegationsLeft.set(entry.rootMessageId, remaining - plan.to.length);
+    if (this.delegationsLeft.size > 1_000) this.delegationsLeft.delete(this.delegationsLeft.keys().next().value!);
+    if (plan.refused.length > 0) {
+      const at = this.now();
+      const note: MessageRecord = { version: 1, id: this.ulid(at), channelId: answer.channelId, author: { kind: "system" }, parts: [{ type: "text", text: plan.refused.join("\n\n") }], createdAt: at };
+      await this.store.commit({ messages: [note] });
+      this.emitter.emit("message:finished", toView(note));
+    }
+    for (const agent of plan.to) {
+      const prompt = `@${from} delegated this to you:\n\n${text}`;
+      this.enqueue(answer.channelId, agent, { prompt, userMessageId: answer.id, rootMessageId: entry.rootMessageId }, { delegatedBy: from, parentMessageId: answer.id });
+    }
   }
 
   /** The agent addressed last in a channel: remembered, else read from the latest routed user message. */
@@ -286,6 +339,22 @@ export class ChannelService {
       if (last?.to) this.lastAddressed.set(channelId, last.to[last.to.length - 1]!);
     }
     return this.lastAddressed.get(channelId);
+  }
+
+  /**
+   * The channel messages `agent` has not seen before the user message `beforeId`, formatted to go before the
+   * prompt (see `context.ts`); "" when there are none. A `fresh` session remembers nothing: when the agent answered
+   * here before (in a session now gone), the channel's history is repeated, its own answers included.
+   */
+  private async unseenContext(channelId: string, agent: string, beforeId: string, fresh: boolean): Promise<string> {
+    const member = (await this.store.members(channelId)).find((m) => m.agentName === agent);
+    const newSession = fresh && member?.lastSeenMessageId !== undefined;
+    const lastSeen = newSession ? undefined : member?.lastSeenMessageId;
+    // Usually the latest page holds everything unseen; a late joiner's catch-up reads up to CONTEXT_SCAN_LIMIT.
+    let recent = await this.store.latestMessages(channelId, PAGE_SIZE);
+    if (recent.length === PAGE_SIZE && (lastSeen === undefined || recent[0]!.id > lastSeen)) recent = await this.store.latestMessages(channelId, CONTEXT_SCAN_LIMIT);
+    const truncated = recent.length === CONTEXT_SCAN_LIMIT && (lastSeen === undefined || recent[0]!.id > lastSeen);
+    return formatContext(unseenMessages(recent, agent, lastSeen, beforeId, newSession), { olderNotRead: truncated, newSession });
   }
 
   private async persistLate(turn: AgentTurn): Promise<void> {
@@ -316,6 +385,7 @@ export function toView(m: MessageRecord, status?: MessageView["status"]): Messag
     parts: m.parts.map((p) => ({ ...p })),
     createdAt: m.createdAt,
     to: m.to,
+    ...(m.delegatedBy ? { delegatedBy: m.delegatedBy, parentMessageId: m.parentMessageId } : {}),
     status: status ?? (m.error ? "error" : "done"),
     stopReason: m.stopReason,
     error: m.error,

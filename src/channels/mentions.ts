@@ -4,12 +4,18 @@ export interface Mention {
   index: number;
 }
 
+/** The roster rule for agent names, without anchors (commands follow it too). */
+const NAME = "[A-Za-z][A-Za-z0-9_-]*";
+
+/** What is read as a mentioned name: wider than the roster rule, so `@Gärfield` is reported, not cut short. */
+const MENTIONED = "\\p{L}[\\p{L}\\p{N}\\p{M}_-]*";
+
 /**
  * Finds `@name` mentions in a user message (brief, "Mentions route the message to those agents").
  *
  * A mention starts with `@` at the start of the text or after a character that cannot be part of a name or an
- * e-mail address (so `me@demo.dev` is no mention), and the name follows the roster rule (a letter, then letters,
- * digits, `-`, `_`). Inline code spans and fenced code blocks are not searched. Trailing punctuation ends the
+ * e-mail address (so `me@demo.dev` is no mention), and the name is a letter, then letters, digits, `-`, `_` (any
+ * script: `@Gärfield` is read whole, so routing can say it is no member rather than mention `@G`). Inline code spans and fenced code blocks are not searched. Trailing punctuation ends the
  * name (`@demo,` and `@demo.` mention `demo`).
  *
  * @returns mentions in order of appearance, duplicates included
@@ -17,45 +23,173 @@ export interface Mention {
 export function findMentions(text: string): Mention[] {
   const out: Mention[] = [];
   const masked = maskCode(text);
-  const re = /@([A-Za-z][A-Za-z0-9_-]*)/g;
+  const re = new RegExp(`@(${MENTIONED})`, "gu");
   for (let m = re.exec(masked); m; m = re.exec(masked)) {
     const before = m.index === 0 ? "" : masked[m.index - 1]!;
-    if (before && /[\p{L}\p{N}_.+-]/u.test(before)) continue;
+    if (before && /[\p{L}\p{N}\p{M}_.+-]/u.test(before)) continue;
     const name = m[1]!.replace(/[-_]+$/, "");
     out.push({ name, index: m.index });
   }
   return out;
 }
 
-/** The result of routing a user message within a channel. */
-export type Route =
-  | { kind: "agents"; agents: string[]; prompt: string }
-  | { kind: "unknown"; names: string[] }
-  | { kind: "none" };
-
-/**
- * Decides who receives a message: the members it mentions (in order, once each), else the channel's default
- * member (its only member, or the agent addressed last). Names are matched case-insensitively and returned as
- * the roster spells them. The prompt is the text with the leading mentions removed, so `@demo hello` sends
- * `hello` (mentions later in the text stay, they are part of what the user says).
- *
- * @param members the channel's member names
- * @param lastAddressed the member addressed most recently, if any
- */
-export function routeMessage(text: string, members: readonly string[], lastAddressed?: string): Route {
-  const byLower = new Map(members.map((m) => [m.toLowerCase(), m]));
-  const mentions = findMentions(text);
-  const unknown = [...new Set(mentions.filter((m) => !byLower.has(m.name.toLowerCase())).map((m) => m.name))];
-  const agents = [...new Set(mentions.map((m) => byLower.get(m.name.toLowerCase())).filter((m): m is string => !!m))];
-  if (agents.length === 0 && unknown.length > 0) return { kind: "unknown", names: unknown };
-  const prompt = stripLeadingMentions(text);
-  if (agents.length > 0) return { kind: "agents", agents, prompt };
-  const fallback = members.length === 1 ? members[0] : lastAddressed && byLower.has(lastAddressed.toLowerCase()) ? lastAddressed : undefined;
-  return fallback ? { kind: "agents", agents: [fallback], prompt } : { kind: "none" };
+/** A slash command at the start of a message (after its leading mentions): `/cmd args` or `/agent:cmd args`. */
+export interface CommandCall {
+  /** The agent prefix of `/agent:cmd`, as written. */
+  agent?: string;
+  name: string;
+  /** The text after the command name, trimmed (may be empty). */
+  args: string;
 }
 
-function stripLeadingMentions(text: string): string {
-  return text.replace(/^(\s*@[A-Za-z][A-Za-z0-9_-]*[,:]?)+\s*/, "").trim() || text.trim();
+/**
+ * Reads `/cmd args` or `/agent:cmd args` at the start of `text` (leading whitespace allowed). A path such as
+ * `/usr/bin` is no command: the name must end at whitespace or the end of the text.
+ */
+export function parseCommand(text: string): CommandCall | undefined {
+  const m = new RegExp(`^\\s*/(?:(${NAME}):)?(${NAME})(?=\\s|$)([\\s\\S]*)$`).exec(text);
+  if (!m) return undefined;
+  return { ...(m[1] ? { agent: m[1] } : {}), name: m[2]!, args: m[3]!.trim() };
+}
+
+/** The result of routing a user message within a channel. */
+export type Route =
+  | {
+      kind: "agents";
+      agents: string[];
+      /** What the agents receive: the text without its leading mentions; `/cmd args` for a command. */
+      prompt: string;
+      /** The command the message calls (the agent's spelling), when it starts with `/cmd` or `/agent:cmd`. */
+      command?: string;
+    }
+  | { kind: "error"; code: "channel/unknownMember" | "channel/unknownCommand"; message: string }
+  | { kind: "none" };
+
+/** Who can be addressed and what they announced. */
+export interface RoutingContext {
+  /** The channel's member names (roster spelling). */
+  members: readonly string[];
+  /** The member addressed most recently, if any. */
+  lastAddressed?: string;
+  /**
+   * The command names an agent announced (ACP `available_commands_update`), or undefined when it announced none
+   * yet (then any `/cmd` is passed through to it as text).
+   */
+  commandsOf?: (agent: string) => readonly string[] | undefined;
+}
+
+/**
+ * Decides who receives a message (the routing rule of `docs/reference/channels.md`):
+ * - `/agent:cmd args` at the start goes to that member only and calls its command `cmd`;
+ * - else the members it mentions (in order, once each), else the channel's default member: its only member, or
+ *   the member addressed last;
+ * - `/cmd args` after the leading mentions (or alone) calls the command of every recipient; then only the leading
+ *   mentions address (a mention in the arguments is part of the arguments).
+ *
+ * Names and commands match case-insensitively and come back as the roster (or agent) spells them. A name in the
+ * leading mentions that is no member, an unknown `/agent:` prefix, or a mention of nobody known, is an error
+ * with the closest member ("did you mean @garfield?"); so is a command the recipient did not announce. The
+ * prompt is the text with the leading mentions removed (`@demo hello` sends `hello`); mentions later in the text
+ * stay, they are part of what the user says.
+ */
+export function routeMessage(text: string, members: readonly string[], lastAddressed?: string, commandsOf?: RoutingContext["commandsOf"]): Route {
+  const byLower = new Map(members.map((m) => [m.toLowerCase(), m]));
+  const resolve = (name: string) => byLower.get(name.toLowerCase());
+  const lead = leadingMentions(text);
+  const body = text.slice(lead.end);
+  const call = parseCommand(body);
+  if (call?.agent !== undefined) {
+    const agent = resolve(call.agent);
+    if (!agent) return unknownMember([call.agent], members);
+    return withCommand([agent], call, commandsOf);
+  }
+  // With a command, only the leading mentions address: a mention in its arguments is part of the arguments.
+  const mentions = call ? findMentions(text.slice(0, lead.end)) : findMentions(text);
+  const unknownLead = lead.names.filter((n) => !resolve(n));
+  if (unknownLead.length > 0) return unknownMember(unknownLead, members);
+  const agents = [...new Set(mentions.map((m) => resolve(m.name)).filter((m): m is string => !!m))];
+  if (agents.length === 0 && mentions.length > 0) return unknownMember([...new Set(mentions.map((m) => m.name))], members);
+  const prompt = body.trim() || text.trim();
+  let recipients = agents;
+  if (recipients.length === 0) {
+    const fallback = members.length === 1 ? members[0] : lastAddressed ? resolve(lastAddressed) : undefined;
+    if (!fallback) return { kind: "none" };
+    recipients = [fallback];
+  }
+  return call ? withCommand(recipients, call, commandsOf) : { kind: "agents", agents: recipients, prompt };
+}
+
+function withCommand(agents: string[], call: CommandCall, commandsOf: RoutingContext["commandsOf"]): Route {
+  let name = call.name;
+  for (const agent of agents) {
+    const known = commandsOf?.(agent);
+    if (!known) continue;
+    const hit = known.find((c) => c.toLowerCase() === call.name.toLowerCase());
+    if (!hit) {
+      const near = closestMatch(call.name, known);
+      const list = known.length === 0 ? "it announced none" : `it has ${known.map((c) => `/${c}`).join(", ")}`;
+      return {
+        kind: "error",
+        code: "channel/unknownCommand",
+        message: near ? `${agent} has no command /${call.name} — did you mean /${near}?` : `${agent} has no command /${call.name} (${list}).`,
+      };
+    }
+    name = hit;
+  }
+  return { kind: "agents", agents, prompt: call.args ? `/${name} ${call.args}` : `/${name}`, command: name };
+}
+
+function unknownMember(names: string[], members: readonly string[]): Route {
+  const list = members.map((m) => `@${m}`).join(", ") || "none yet";
+  const first = names[0]!;
+  const near = closestMatch(first, members);
+  const named = names.map((n) => `@${n}`).join(", ");
+  return {
+    kind: "error",
+    code: "channel/unknownMember",
+    message: near ? `No member named @${first} — did you mean @${near}?` : `No member named ${named} in this channel. Members: ${list}.`,
+  };
+}
+
+/** The mentions that open the text (`@a, @b: …`), and where the rest starts. */
+function leadingMentions(text: string): { names: string[]; end: number } {
+  const re = new RegExp(`^\\s*@(${MENTIONED})[,:]?(?=\\s|$)`, "u");
+  const names: string[] = [];
+  let end = 0;
+  for (let m = re.exec(text); m; m = re.exec(text.slice(end))) {
+    names.push(m[1]!.replace(/[-_]+$/, ""));
+    end += m[0].length;
+  }
+  return { names, end };
+}
+
+/**
+ * The candidate closest to `name` (case-insensitive): one it starts, or one within a small edit distance
+ * (1 for names up to 4 letters, 2 up to 8, else 3). Undefined when nothing is close.
+ */
+export function closestMatch(name: string, candidates: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  const limit = lower.length <= 4 ? 1 : lower.length <= 8 ? 2 : 3;
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const c = candidate.toLowerCase();
+    const distance = c.startsWith(lower) && lower.length >= 2 ? 0.5 : editDistance(lower, c);
+    if (distance <= limit && (!best || distance < best.distance)) best = { candidate, distance };
+  }
+  return best?.candidate;
+}
+
+/** Levenshtein distance between two strings (UTF-16 units). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 /** Replaces code spans and fenced blocks with spaces of the same length, so offsets stay valid. */

@@ -1,16 +1,21 @@
 /**
  * The Sidekicks demo agent: an offline, deterministic ACP agent built with the SDK's agent side, so a new user can
  * try Sidekicks without an account (`command: sidekicks:demo` in sidekicks.yaml). A separate program: bundled to
- * `dist/demo-agent.js` and run by the editor's Node.js runtime; it imports only the SDK.
+ * `dist/demo-agent.js` and run by the editor's Node.js runtime; it imports only the SDK (and the footer of the
+ * channel catch-up block, from src/channels/context.ts, to tell the user's text from the context before it).
  *
  * It streams a short answer that quotes the prompt, word by word. Words in the prompt ask for more:
  * - `tool`: reports a tool call (`tool_call`, then `tool_call_update` completed with content);
  * - `permission`: asks `session/request_permission` (allow once / reject) and says what was chosen;
  * - `fail`: ends the prompt with an error; `crash`: the process exits with code 3.
+ * It announces commands (ACP `available_commands_update`, just after `session/new`): `/idioms <phrase>` explains a
+ * French idiom (`idioms.ts`), `/help` lists what it does.
  * Env `SIDEKICKS_DEMO_DELAY_MS` sets the pause between streamed words (default 30).
  */
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { CONTEXT_FOOTER } from "../channels/context";
+import { DEMO_COMMANDS, explainIdiom } from "./idioms";
 
 const delayMs = Number(process.env.SIDEKICKS_DEMO_DELAY_MS ?? 30);
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -30,7 +35,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
 const sessions = new Map<string, AbortController | undefined>();
 let nextSession = 1;
 
-async function runPrompt(sessionId: string, text: string, client: acp.AgentContext, signal: AbortSignal): Promise<void> {
+/** Answers one prompt: `text` is the user's own text, `context` how many channel messages came before it. */
+async function runPrompt(sessionId: string, text: string, context: number, client: acp.AgentContext, signal: AbortSignal): Promise<void> {
   const update = (u: acp.SessionUpdate) => client.notify("session/update", { sessionId, update: u });
   const say = async (markdown: string) => {
     for (const word of markdown.match(/\S+\s*|\s+/g) ?? []) {
@@ -38,8 +44,12 @@ async function runPrompt(sessionId: string, text: string, client: acp.AgentConte
       await sleep(delayMs, signal);
     }
   };
+  const command = /^\/(idioms|help)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (command?.[1] === "idioms") return say(explainIdiom(command[2] ?? ""));
+  if (command?.[1] === "help") return say("I am the offline demo agent. Try `/idioms Il pleut`, `show a tool call` or `ask permission`.");
   const words = new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
-  await say(`Hello from the **demo agent**. You said:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n`);
+  const caughtUp = context ? ` (Sidekicks also passed me ${context} earlier channel message${context === 1 ? "" : "s"} as context.)` : "";
+  await say(`Hello from the **demo agent**. You said:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n${caughtUp ? caughtUp.trim() + "\n\n" : ""}`);
   if (words.has("crash")) {
     process.stderr.write("demo agent: crashing on purpose, as asked\n");
     process.exit(3);
@@ -71,7 +81,7 @@ async function runPrompt(sessionId: string, text: string, client: acp.AgentConte
     await say(allowed ? "You allowed the edit; in a real agent `config.json` would now be changed. " : "No edit made. ");
   }
   if (!words.has("tool") && !words.has("permission")) {
-    await say("Try `@demo show a tool call` or `@demo ask permission`.");
+    await say("Try `@demo show a tool call`, `@demo ask permission` or `@demo /idioms Il pleut`.");
   }
 }
 
@@ -85,18 +95,24 @@ acp
     agentInfo: { name: "sidekicks-demo", title: "Sidekicks demo agent", version: "0.1.0" },
     authMethods: [],
   }))
-  .onRequest("session/new", () => {
+  .onRequest("session/new", ({ client }) => {
     const sessionId = `demo-${nextSession++}`;
     sessions.set(sessionId, undefined);
+    // After the response, as agents do: the client knows the session by then.
+    setTimeout(() => void client.notify("session/update", { sessionId, update: { sessionUpdate: "available_commands_update", availableCommands: DEMO_COMMANDS } }), 0);
     return { sessionId };
   })
   .onNotification("session/cancel", ({ params }) => sessions.get(params.sessionId)?.abort())
   .onRequest("session/prompt", async ({ params, client }) => {
     const controller = new AbortController();
     sessions.set(params.sessionId, controller);
-    const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
+    const prompt = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
+    // The channel's catch-up block (src/channels/context.ts) comes first; the demo answers the user's own text.
+    const cut = prompt.lastIndexOf(CONTEXT_FOOTER);
+    const text = cut === -1 ? prompt : prompt.slice(cut + CONTEXT_FOOTER.length).trim();
+    const context = cut === -1 ? 0 : (prompt.slice(0, cut).match(/^(?:@[\w-]+|user):$/gm) ?? []).length;
     try {
-      await runPrompt(params.sessionId, text, client, controller.signal);
+      await runPrompt(params.sessionId, text, context, client, controller.signal);
       return { stopReason: "end_turn" as const };
     } catch (err) {
       if (controller.signal.aborted) return { stopReason: "cancelled" as const };

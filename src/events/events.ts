@@ -1,4 +1,4 @@
-import type { AgentState, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part } from "../protocol";
+import type { AgentCommand, AgentState, ChannelSummary, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part } from "../protocol";
 
 /**
  * The domain's events and their payloads (ADR 0003, "Events from Go to the UI", Amendment 3 names). Emitted by the
@@ -8,7 +8,11 @@ export interface SidekicksEvents {
   "config:changed": ConfigStatus;
   "agent:state": { agent: string; state: AgentState; error?: ErrorInfo };
   "agent:log": { agent: string; level: "info" | "debug" | "warn" | "error"; line: string };
+  /** An agent announced its commands (ACP `available_commands_update`), whichever session it came from. */
+  "agent:commands": { agent: string; commands: AgentCommand[] };
   "channel:changed": ChannelView;
+  /** The channel list (with unread counts and busy markers) changed. */
+  "channels:changed": ChannelSummary[];
   "message:started": MessageView;
   "message:delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
   /** Emitted only after the message is committed to the store (settlement first, projection second). */

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { ClassicLevel } from "classic-level";
 import { SidekicksError } from "../errors";
+import { migrate } from "./migrations";
 import {
   STORE_SCHEMA_VERSION,
   asChannelRecord,
@@ -53,6 +54,13 @@ export class Store {
     const version = await db.get(keys.version);
     if (version === undefined) {
       await db.put(keys.version, String(STORE_SCHEMA_VERSION));
+    } else if (Number(version) < STORE_SCHEMA_VERSION) {
+      try {
+        await migrate(db, Number(version), STORE_SCHEMA_VERSION);
+      } catch (err) {
+        await db.close();
+        throw new SidekicksError("store/corrupt", `Cannot upgrade the history from schema ${version}: ${(err as Error).message}`, dir, { cause: err });
+      }
     } else if (Number(version) > STORE_SCHEMA_VERSION) {
       await db.close();
       throw new SidekicksError(
@@ -76,12 +84,83 @@ export class Store {
     return this.read(keys.channel(id), asChannelRecord);
   }
 
-  /** Writes a channel and its name index in one batch. */
-  async putChannel(channel: ChannelRecord): Promise<void> {
-    await this.db.batch([
+  /** The channel with id `id`, or undefined. */
+  async channelById(id: string): Promise<ChannelRecord | undefined> {
+    return this.read(keys.channel(id), asChannelRecord);
+  }
+
+  /** Every channel and direct conversation (unordered: ids are ULIDs, so creation order). */
+  async channels(): Promise<ChannelRecord[]> {
+    const out: ChannelRecord[] = [];
+    for await (const [key, value] of this.db.iterator({ gte: keys.channelPrefix, lt: keys.channelPrefix + "\uffff" })) {
+      const record = this.parse(key, value, asChannelRecord);
+      if (record) out.push(record);
+    }
+    return out;
+  }
+
+  /** The id of the direct conversation with `agent` (`direct/<agent>`), or undefined. */
+  async directChannelId(agent: string): Promise<string | undefined> {
+    return this.db.get(keys.direct(agent));
+  }
+
+  /**
+   * Writes a channel and its name index in one batch, with its first members and, for a direct conversation,
+   * its `direct/<agent>` index. `previousName` (a rename) drops the old name index in the same batch.
+   */
+  async putChannel(channel: ChannelRecord, extra: { previousName?: string; members?: MembershipRecord[]; directAgent?: string } = {}): Promise<void> {
+    const ops: ({ type: "put"; key: string; value: string } | { type: "del"; key: string })[] = [
       { type: "put", key: keys.channel(channel.id), value: JSON.stringify(channel) },
       { type: "put", key: keys.channelName(channel.name), value: channel.id },
-    ]);
+    ];
+    if (extra.previousName !== undefined && extra.previousName !== channel.name) ops.push({ type: "del", key: keys.channelName(extra.previousName) });
+    for (const m of extra.members ?? []) ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
+    if (extra.directAgent !== undefined) ops.push({ type: "put", key: keys.direct(extra.directAgent), value: channel.id });
+    await this.db.batch(ops);
+  }
+
+  /**
+   * Deletes a channel: its record, name index and direct index go in one batch (the channel is gone at once),
+   * then its memberships, messages and read marker are cleared by range.
+   */
+  async deleteChannel(channel: ChannelRecord): Promise<void> {
+    const ops: { type: "del"; key: string }[] = [
+      { type: "del", key: keys.channel(channel.id) },
+      { type: "del", key: keys.channelName(channel.name) },
+      { type: "del", key: keys.value(`lastRead/${channel.id}`) },
+    ];
+    for (const m of await this.members(channel.id)) {
+      if ((await this.directChannelId(m.agentName)) === channel.id) ops.push({ type: "del", key: keys.direct(m.agentName) });
+    }
+    await this.db.batch(ops);
+    await this.db.clear({ gte: keys.memberPrefix(channel.id), lt: keys.memberPrefix(channel.id) + "\uffff" });
+    await this.db.clear({ gte: keys.messagePrefix(channel.id), lt: keys.messagePrefix(channel.id) + "\uffff" });
+  }
+
+  /** A small value under `value/<key>` (stored as `{version: 1, value}`), or undefined. */
+  async getValue(key: string): Promise<unknown> {
+    const record = await this.read(keys.value(key), (v) => (isVersioned(v) ? v : undefined));
+    return record?.value;
+  }
+
+  /** Writes a small JSON value under `value/<key>`. */
+  async putValue(key: string, value: unknown): Promise<void> {
+    await this.db.put(keys.value(key), JSON.stringify({ version: 1, value }));
+  }
+
+  /**
+   * How many messages of a channel come after message `afterId` (all of them when undefined) and pass `count`,
+   * scanning at most `limit` records from there: the result is capped at `limit` ("99+").
+   */
+  async countMessagesAfter(channelId: string, afterId: string | undefined, limit: number, count: (m: MessageRecord) => boolean): Promise<number> {
+    const prefix = keys.messagePrefix(channelId);
+    const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
+    let n = 0;
+    for await (const [key, value] of this.db.iterator({ ...range, lt: prefix + "\uffff", limit })) {
+      const record = this.parse(key, value, asMessageRecord);
+      if (record && count(record)) n++;
+    }
+    return n;
   }
 
   /** Memberships of a channel, ordered by agent name. */
@@ -151,4 +230,8 @@ export class Store {
     if (!record) this.onCorrupt(key, "unexpected shape or version");
     return record;
   }
+}
+
+function isVersioned(v: unknown): v is { version: 1; value: unknown } {
+  return typeof v === "object" && v !== null && (v as { version?: unknown }).version === 1 && "value" in v;
 }

@@ -1,7 +1,7 @@
 import type { Author, ErrorInfo, Part } from "../protocol";
 
 /** Schema version of the store, written under key `v` (ADR 0003, "Pebble keys"). */
-export const STORE_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 2;
 
 /** `channel/<id>` (ADR 0003 `Channel`). Times are milliseconds since the epoch. */
 export interface ChannelRecord {
@@ -9,6 +9,8 @@ export interface ChannelRecord {
   id: string;
   name: string;
   description?: string;
+  /** Schema 2: `direct` for a direct conversation (one member, indexed by `direct/<agent>`); absent means `channel`. */
+  kind?: "channel" | "direct";
   createdAt: number;
   updatedAt: number;
 }
@@ -33,6 +35,9 @@ export interface MessageRecord {
   createdAt: number;
   /** For a user message: the agents it was routed to. */
   to?: string[];
+  /** For an agent message delegated by another agent's final answer: that agent, and its message (the parent). */
+  delegatedBy?: string;
+  parentMessageId?: string;
   stopReason?: string;
   error?: ErrorInfo;
 }
@@ -46,6 +51,9 @@ export const keys = {
   memberPrefix: (channelId: string) => `member/${channelId}/`,
   message: (channelId: string, messageId: string) => `msg/${channelId}/${messageId}`,
   messagePrefix: (channelId: string) => `msg/${channelId}/`,
+  channelPrefix: "channel/",
+  direct: (agent: string) => `direct/${agent}`,
+  value: (key: string) => `value/${key}`,
 } as const;
 
 /** Returns `value` as a `MessageRecord` when it has the shape of one, else undefined (a corrupt record). */

@@ -11,6 +11,8 @@ import { webviewHtml } from "./webviewHtml";
 export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = "sidekicks.channel";
   private bridge: WebviewBridge | undefined;
+  /** A channel to show once the view says `ready` (a command ran while the view was not loaded). */
+  private pendingChannel: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -29,7 +31,12 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
     const bridge = new WebviewBridge(
       (message) => void view.webview.postMessage(message),
       app.webviewHandlers(),
-      () => this.log.debug("channel view ready"),
+      () => {
+        this.log.debug("channel view ready");
+        const name = this.pendingChannel;
+        this.pendingChannel = undefined;
+        if (name !== undefined) bridge.event("channel/reload", { name });
+      },
       (line) => this.log.warn(line),
     );
     this.bridge = bridge;
@@ -47,6 +54,12 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   /** Posts an event to the live view, if any. */
   event<E extends HostEventName>(name: E, payload: HostEvents[E]): void {
     this.bridge?.event(name, payload);
+  }
+
+  /** Re-opens the view on channel `name` (`channel/reload`): now when it is loaded, else as soon as it says `ready`. */
+  showChannel(name: string): void {
+    if (this.bridge?.isReady) this.bridge.event("channel/reload", { name });
+    else this.pendingChannel = name;
   }
 
   /** Sends a request to the live view (used by the integration tests to read and drive the real DOM). */

@@ -189,3 +189,23 @@ test("a program that is not an ACP agent (cat echoes our requests) fails with a 
     return true;
   });
 });
+
+test("available_commands_update is mapped to name, description and hint, even for a session not known yet", async () => {
+  const rec = recordingHandlers();
+  const commands = [
+    { name: "idioms", description: "Explain a French idiom", input: { hint: "a French phrase" } },
+    { name: "/help", description: "Help" },
+  ];
+  const client = await AcpClient.start(fakeAgentLaunch({ prompt: [{ commandsFor: "s-not-yet", commands }, { chunk: "ok" }] }), rec.handlers, opts);
+  try {
+    const sessionId = await client.newSession(process.cwd());
+    assert.equal(await client.prompt(sessionId, "x"), "end_turn");
+    const update = rec.updates.find((u) => u.update.kind === "commands");
+    assert.deepEqual(update, {
+      sessionId: "s-not-yet",
+      update: { kind: "commands", commands: [{ name: "idioms", description: "Explain a French idiom", hint: "a French phrase" }, { name: "help", description: "Help" }] },
+    });
+  } finally {
+    await client.stop();
+  }
+});

@@ -43,3 +43,19 @@ export function tempDir(prefix = "sidekicks-test-"): { dir: string; cleanup: () 
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+const unused = async (): Promise<never> => {
+  throw new Error("unused");
+};
+
+/** Webview handlers for the channel directory requests, for bridges whose test does not use them. */
+export const unusedDirectoryHandlers = {
+  "channels/list": unused,
+  "channel/create": unused,
+  "channel/rename": unused,
+  "channel/delete": unused,
+  "channel/join": unused,
+  "channel/leave": unused,
+  "channel/direct": unused,
+  "channel/read": unused,
+} as const;

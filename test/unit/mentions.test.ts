@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { findMentions, routeMessage } from "../../src/channels/mentions";
+import { closestMatch, findMentions, parseCommand, routeMessage, type Route } from "../../src/channels/mentions";
 
 const names = (text: string) => findMentions(text).map((m) => m.name);
 
@@ -21,11 +21,80 @@ const cases: [string, string[]][] = [
   ["éa@demo is glued to a letter", []],
   ["line one\n@demo on line two", ["demo"]],
   ["@@demo double at", ["demo"]],
+  // unicode text around ASCII names
+  ["Ça va, @garfield ? Très bien.", ["garfield"]],
+  ["日本語のテキスト @odie です", ["odie"]],
+  ["«@odie» and “@garfield”", ["odie", "garfield"]],
+  ["@garfield🙂 emoji after", ["garfield"]],
+  ["🙂@garfield emoji before", ["garfield"]],
+  ["@Gärfield is read whole", ["Gärfield"]],
+  ["naïve@odie glued to a letter", []],
+  ["x\u0301@odie glued to a combining mark", []],
+  // punctuation
+  ["@odie! @garfield? @nermal;", ["odie", "garfield", "nermal"]],
+  ["[@odie](link) and {@garfield}", ["odie", "garfield"]],
+  ["@odie's bone", ["odie"]],
+  ["@odie/@garfield", ["odie", "garfield"]],
+  ["@odie…", ["odie"]],
+  // e-mails and handles
+  ["write to odie@example.com or @garfield", ["garfield"]],
+  ["first.last@garfield.io", []],
+  ["user_name@odie", []],
+  ["x-y@odie", []],
+  ["a@b@odie", []],
+  // code spans and fences
+  ["``code with ` and @odie`` then @garfield", ["garfield"]],
+  ["~~~ts\nconst x = '@odie';\n~~~\ndone", []],
+  ["```\nunclosed fence @odie", []],
+  ["`@odie` `@garfield`", []],
+  ["inline `x` then @odie", ["odie"]],
+  // several mentions
+  ["@odie @garfield @odie again", ["odie", "garfield", "odie"]],
+  ["@a,@b", ["a", "b"]],
+  // commands are not mentions
+  ["/idioms Il pleut", []],
+  ["@garfield /idioms Il pleut", ["garfield"]],
+  ["/garfield:idioms Il pleut", []],
 ];
 
 for (const [text, expected] of cases) {
   test(`findMentions(${JSON.stringify(text)}) → ${JSON.stringify(expected)}`, () => {
     assert.deepEqual(names(text), expected);
+  });
+}
+
+const members = ["garfield", "odie", "nermal"];
+const commands: Record<string, string[]> = { garfield: ["idioms", "lasagna"], odie: ["fetch"] };
+const commandsOf = (agent: string) => commands[agent];
+
+/** Routing cases in channel `members`, where garfield announced /idioms and /lasagna, odie /fetch, nermal nothing. */
+const routes: [string, string | undefined, Route][] = [
+  ["@garfield /idioms Il pleut", undefined, { kind: "agents", agents: ["garfield"], prompt: "/idioms Il pleut", command: "idioms" }],
+  ["/idioms Il pleut", "garfield", { kind: "agents", agents: ["garfield"], prompt: "/idioms Il pleut", command: "idioms" }],
+  ["/garfield:idioms Il pleut", "odie", { kind: "agents", agents: ["garfield"], prompt: "/idioms Il pleut", command: "idioms" }],
+  ["/Garfield:IDIOMS   Il pleut  ", undefined, { kind: "agents", agents: ["garfield"], prompt: "/idioms Il pleut", command: "idioms" }],
+  ["/odie:fetch", undefined, { kind: "agents", agents: ["odie"], prompt: "/fetch", command: "fetch" }],
+  ["@garfield /idioms ask @odie", undefined, { kind: "agents", agents: ["garfield"], prompt: "/idioms ask @odie", command: "idioms" }],
+  ["@nermal /anything goes", undefined, { kind: "agents", agents: ["nermal"], prompt: "/anything goes", command: "anything" }],
+  ["/usr/bin/env is broken", "odie", { kind: "agents", agents: ["odie"], prompt: "/usr/bin/env is broken" }],
+  ["@garfield /idiom Il pleut", undefined, { kind: "error", code: "channel/unknownCommand", message: "garfield has no command /idiom — did you mean /idioms?" }],
+  ["/garfield:zzz", undefined, { kind: "error", code: "channel/unknownCommand", message: "garfield has no command /zzz (it has /idioms, /lasagna)." }],
+  ["@garfield @odie /fetch", undefined, { kind: "error", code: "channel/unknownCommand", message: "garfield has no command /fetch (it has /idioms, /lasagna)." }],
+  ["/garfeld:idioms Il pleut", undefined, { kind: "error", code: "channel/unknownMember", message: "No member named @garfeld — did you mean @garfield?" }],
+  ["@garfeld hi", undefined, { kind: "error", code: "channel/unknownMember", message: "No member named @garfeld — did you mean @garfield?" }],
+  ["@odie @garfeld compare", undefined, { kind: "error", code: "channel/unknownMember", message: "No member named @garfeld — did you mean @garfield?" }],
+  ["@Gärfield hi", undefined, { kind: "error", code: "channel/unknownMember", message: "No member named @Gärfield — did you mean @garfield?" }],
+  ["hello @nobody", undefined, { kind: "error", code: "channel/unknownMember", message: "No member named @nobody in this channel. Members: @garfield, @odie, @nermal." }],
+  ["@odie ask @jon too", undefined, { kind: "agents", agents: ["odie"], prompt: "ask @jon too" }],
+  ["@odie, @garfield: compare", undefined, { kind: "agents", agents: ["odie", "garfield"], prompt: "compare" }],
+  ["no mention", "nermal", { kind: "agents", agents: ["nermal"], prompt: "no mention" }],
+  ["no mention", undefined, { kind: "none" }],
+  ["/idioms x", undefined, { kind: "none" }],
+];
+
+for (const [text, last, expected] of routes) {
+  test(`routeMessage(${JSON.stringify(text)}${last ? `, last @${last}` : ""}) → ${expected.kind}`, () => {
+    assert.deepEqual(routeMessage(text, members, last, commandsOf), expected);
   });
 }
 
@@ -43,6 +112,19 @@ test("a message with no mention goes to the only member, else to the agent addre
   assert.deepEqual(routeMessage("hi", ["a", "b"]), { kind: "none" });
 });
 
-test("an unknown name is reported when nobody known is mentioned", () => {
-  assert.deepEqual(routeMessage("@nobody hi", ["demo"]), { kind: "unknown", names: ["nobody"] });
+test("a /cmd for an agent that announced no commands yet is passed through as text", () => {
+  assert.deepEqual(routeMessage("/idioms Il pleut", ["demo"]), { kind: "agents", agents: ["demo"], prompt: "/idioms Il pleut", command: "idioms" });
+});
+
+test("parseCommand reads /cmd and /agent:cmd with their arguments, and refuses paths", () => {
+  assert.deepEqual(parseCommand("  /idioms Il pleut"), { name: "idioms", args: "Il pleut" });
+  assert.deepEqual(parseCommand("/demo:idioms\nline two"), { agent: "demo", name: "idioms", args: "line two" });
+  assert.equal(parseCommand("/usr/bin"), undefined);
+  assert.equal(parseCommand("say /idioms"), undefined);
+});
+
+test("closestMatch suggests near names and prefixes, and nothing far away", () => {
+  assert.equal(closestMatch("garfeld", ["odie", "garfield"]), "garfield");
+  assert.equal(closestMatch("idi", ["idioms", "lasagna"]), "idioms");
+  assert.equal(closestMatch("xyz", ["odie", "garfield"]), undefined);
 });

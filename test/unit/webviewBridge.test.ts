@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { DELTA_FLUSH_MS, WebviewBridge, type WebviewRequestHandlers } from "../../src/app/WebviewBridge";
 import { SidekicksError } from "../../src/errors";
 import { PROTOCOL_VERSION, type HostToWebview } from "../../src/protocol";
+import { unusedDirectoryHandlers } from "./helpers";
 
 const handlers = (overrides: Partial<WebviewRequestHandlers> = {}): WebviewRequestHandlers => ({
   "channel/open": async () => { throw new Error("unused"); },
@@ -13,6 +14,7 @@ const handlers = (overrides: Partial<WebviewRequestHandlers> = {}): WebviewReque
   "permission/answer": async () => ({ accepted: true }),
   "turn/cancel": async () => ({ cancelled: true }),
   "command/run": async () => ({ done: true }),
+  ...unusedDirectoryHandlers,
   ...overrides,
 });
 

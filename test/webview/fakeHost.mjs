@@ -21,6 +21,8 @@
  * @property {WebviewRequests["channel/open"][1]} open What `channel/open` returns.
  * @property {unknown} [state] What `getState()` returns at start (a previous `setState`).
  * @property {number} [delayMs] How long the host takes to answer each request.
+ * @property {import("../../src/protocol").ChannelSummary[]} [channels] What `channels/list` returns (default: the open channel).
+ * @property {string[]} [agents] The roster's agents `channels/list` returns (default: the open channel's members).
  */
 
 /**
@@ -33,6 +35,7 @@
  * @property {unknown[]} states Every `setState` value, in order.
  * @property {unknown} state The last `setState` value.
  * @property {WebviewRequests["channel/open"][1]} open What `channel/open` returns; tests may replace it.
+ * @property {import("../../src/protocol").ChannelSummary[]} channels What `channels/list` returns; tests may replace it.
  * @property {number} delayMs
  * @property {Map<number, (reply: { result?: unknown, error?: ErrorInfo }) => void>} pendingHostRequests
  * @property {Handlers} handlers
@@ -58,6 +61,7 @@ export function installFakeHost(init) {
     states: [],
     state: init.state,
     open: init.open,
+    channels: init.channels ?? [{ id: init.open.channel.id, name: init.open.channel.name, kind: "channel", members: init.open.channel.members.map((m) => m.name), unread: 0, busy: false }],
     delayMs: init.delayMs ?? 0,
     pendingHostRequests: new Map(),
     handlers: {
@@ -78,6 +82,11 @@ export function installFakeHost(init) {
       "permission/answer": () => ({ accepted: true }),
       "turn/cancel": () => ({ cancelled: true }),
       "command/run": () => ({ done: true }),
+      "channels/list": () => ({ channels: host.channels, agents: init.agents ?? host.open.channel.members.map((m) => m.name) }),
+      "channel/read": ({ channelId }) => {
+        host.channels = host.channels.map((c) => (c.id === channelId ? { ...c, unread: 0 } : c));
+        return { unread: 0 };
+      },
     },
     deliver(message) {
       window.postMessage(message, "*");

@@ -1,7 +1,10 @@
 /** The channel view: header, config banner, history, composer, and a status line for screen readers. */
 import "@vscode-elements/elements/dist/vscode-button/index.js";
+import { channelLabel } from "../channelLabel";
+import type { ChannelListState } from "../channelList";
 import type { HostCommand, ViewState } from "../channelStore";
-import { ChannelHeader } from "./ChannelHeader";
+import { ChannelHeader, type MemberEditing } from "./ChannelHeader";
+import { ChannelSwitcher, type SwitcherActions } from "./ChannelSwitcher";
 import { Composer } from "./Composer";
 import { ConfigBanner } from "./ConfigBanner";
 import { History } from "./History";
@@ -15,24 +18,27 @@ export interface AppActions {
   runCommand: (command: HostCommand) => void;
   reopen: () => void;
   saveDraft: (draft: string) => void;
+  switcher: SwitcherActions;
 }
 
-/** Renders one `ViewState`; `initialDraft` is the composer text restored from the webview state. */
-export function App({ state, actions, initialDraft }: { state: ViewState; actions: AppActions; initialDraft: string }) {
+/** Renders one `ViewState` and the channel list; `initialDraft` is the composer text restored from the webview state. */
+export function App({ state, list, actions, initialDraft }: { state: ViewState; list: ChannelListState; actions: AppActions; initialDraft: string }) {
   const channelName = state.channel?.name ?? "general";
+  const editing = memberEditing(state, list, actions);
   return (
     <div class="app" data-phase={state.phase} data-snapshot={state.snapshot}>
-      <ChannelHeader channel={state.channel} />
+      <ChannelSwitcher list={list} current={state.channel?.id} actions={actions.switcher} />
+      <ChannelHeader channel={state.channel} editing={editing} />
       <ConfigBanner config={state.config} error={state.commandError} run={actions.runCommand} />
       {state.phase === "failed" ? (
         <div class="open-error" role="alert">
-          <p>Could not open #{channelName}: {state.openError}</p>
+          <p>Could not open {channelLabel(channelName)}: {state.openError}</p>
           <vscode-button secondary onClick={actions.reopen}>
             Retry
           </vscode-button>
         </div>
       ) : state.phase === "opening" && !state.channel ? (
-        <div class="history history-loading">Opening #{channelName}…</div>
+        <div class="history history-loading">Opening {channelLabel(channelName)}…</div>
       ) : (
         <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} stop={actions.stop} />
       )}
@@ -42,10 +48,35 @@ export function App({ state, actions, initialDraft }: { state: ViewState; action
         send={actions.send}
         saveDraft={actions.saveDraft}
         sendError={state.sendError}
+        members={members(state)}
+        commands={state.commands}
       />
       <div class="visually-hidden" role="status" aria-live="polite">
         {state.announcement}
       </div>
     </div>
   );
+}
+
+/** The open channel's members with their state, for the composer's `@` completion (stable per channel object). */
+const memberCache = new WeakMap<object, { name: string; detail: string }[]>();
+function members(state: ViewState): { name: string; detail: string }[] {
+  const channel = state.channel;
+  if (!channel) return [];
+  let list = memberCache.get(channel);
+  if (!list) memberCache.set(channel, (list = channel.members.map((m) => ({ name: m.name, detail: m.state }))));
+  return list;
+}
+
+/** Member editing for the open channel when it is an ordinary channel (not #general, not a direct conversation). */
+function memberEditing(state: ViewState, list: ChannelListState, actions: AppActions): MemberEditing | undefined {
+  const channel = state.channel;
+  const summary = channel && list.channels.find((c) => c.id === channel.id);
+  if (!channel || !summary || summary.kind !== "channel" || channel.name === "general") return undefined;
+  const members = new Set(channel.members.map((m) => m.name));
+  return {
+    candidates: list.agents.filter((a) => !members.has(a)),
+    join: (agent) => actions.switcher.join(channel.id, agent),
+    leave: (agent) => actions.switcher.leave(channel.id, agent),
+  };
 }

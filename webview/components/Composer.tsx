@@ -1,6 +1,9 @@
 /** The message composer: a textarea and a Send button. Enter sends, Shift+Enter inserts a newline. */
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { useEffect, useRef, useState } from "preact/hooks";
+import type { AgentCommand } from "../../src/protocol";
+import { accept, suggest, type Suggestion } from "../autocomplete";
+import { Suggestions } from "./Suggestions";
 
 /** How long typing must pause before the draft is saved with `setState`, in milliseconds. */
 const DRAFT_SAVE_DELAY_MS = 300;
@@ -12,18 +15,50 @@ interface Props {
   send: (text: string) => Promise<boolean>;
   saveDraft: (draft: string) => void;
   sendError: string | undefined;
+  /** The channel's members with a short detail each (their state), for `@` completion. */
+  members: readonly { name: string; detail: string }[];
+  /** The commands each member announced, for `/` completion. */
+  commands: Readonly<Record<string, readonly AgentCommand[]>>;
 }
 
 /**
  * `#composer` holds a plain `<textarea>` (so the text is reachable as `#composer textarea`) and a `vscode-button`
  * with class `send`. Empty text is never sent; a refused send keeps the text and shows why above the composer.
+ * Typing `@` or a leading `/` opens `#composer-suggestions` (members, commands with their input hints): ↑/↓ move,
+ * Tab or Enter accept, Esc closes, a click accepts.
  */
-export function Composer({ channelName, initialDraft, send, saveDraft, sendError }: Props) {
+export function Composer({ channelName, initialDraft, send, saveDraft, sendError, members, commands }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [sending, setSending] = useState(false);
   const inFlight = useRef(false);
   const [empty, setEmpty] = useState(initialDraft.trim() === "");
   const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
+  const [active, setActive] = useState(0);
+  /** The input hint of the command just accepted, shown in the toolbar while the text still starts with it. */
+  const [hint, setHint] = useState<{ label: string; hint: string } | undefined>(undefined);
+  const dismissed = useRef(false);
+
+  const refresh = (): void => {
+    const el = textarea.current;
+    if (!el || dismissed.current || el.selectionStart !== el.selectionEnd) return setSuggestions([]);
+    const next = suggest(el.value, el.selectionStart, members, commands);
+    setSuggestions(next);
+    setActive((i) => (i < next.length ? i : 0));
+  };
+
+  const choose = (s: Suggestion): void => {
+    const el = textarea.current;
+    if (!el) return;
+    const next = accept(el.value, el.selectionStart, s);
+    el.value = next.text;
+    el.setSelectionRange(next.caret, next.caret);
+    el.focus();
+    setHint(s.hint ? { label: s.label, hint: s.hint } : undefined);
+    setSuggestions([]);
+    setActive(0);
+    onInput();
+  };
 
   useEffect(() => () => clearTimeout(saveTimer.current), []);
 
@@ -55,14 +90,43 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
   };
 
   const onKeyDown = (event: KeyboardEvent): void => {
+    if (suggestions.length > 0 && !event.isComposing) {
+      const move = event.key === "ArrowDown" ? 1 : event.key === "ArrowUp" ? -1 : 0;
+      if (move !== 0) {
+        event.preventDefault();
+        setActive((i) => (i + move + suggestions.length) % suggestions.length);
+        return;
+      }
+      if (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey)) {
+        event.preventDefault();
+        choose(suggestions[active] ?? suggestions[0]!);
+        return;
+      }
+      if (event.key === "Escape") {
+        event.preventDefault();
+        event.stopPropagation();
+        dismissed.current = true;
+        setSuggestions([]);
+        return;
+      }
+    }
     if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
     event.preventDefault();
     void submit();
   };
 
   const onInput = (): void => {
-    setEmpty((textarea.current?.value ?? "").trim() === "");
+    const value = textarea.current?.value ?? "";
+    setEmpty(value.trim() === "");
+    if (hint && !value.includes(hint.label)) setHint(undefined);
+    dismissed.current = false;
+    refresh();
     scheduleSave();
+  };
+
+  const onCaretMove = (event: KeyboardEvent | MouseEvent): void => {
+    if (event instanceof KeyboardEvent && !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+    refresh();
   };
 
   return (
@@ -73,6 +137,7 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
         </div>
       )}
       <div id="composer" class={sending ? "sending" : ""}>
+        {suggestions.length > 0 && <Suggestions items={suggestions} active={active} choose={choose} hover={setActive} />}
         <textarea
           ref={textarea}
           rows={1}
@@ -80,11 +145,26 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
           placeholder={`Message #${channelName} — @agent to mention`}
           aria-label={`Message #${channelName}`}
           aria-invalid={sendError ? true : undefined}
+          aria-autocomplete="list"
+          aria-controls={suggestions.length > 0 ? "composer-suggestions" : undefined}
+          aria-expanded={suggestions.length > 0}
+          aria-activedescendant={suggestions.length > 0 ? `suggestion-${active}` : undefined}
           onKeyDown={onKeyDown}
+          onKeyUp={onCaretMove}
+          onClick={onCaretMove}
           onInput={onInput}
+          onBlur={() => setSuggestions([])}
         />
         <div class="composer-toolbar">
-          <span class="composer-hint">Enter to send · Shift+Enter for a new line</span>
+          <span class="composer-hint">
+            {hint ? (
+              <>
+                <b>{hint.label}</b> {hint.hint}
+              </>
+            ) : (
+              "Enter to send · Shift+Enter for a new line · @ and / complete"
+            )}
+          </span>
           <vscode-button class="send" disabled={sending || empty} onClick={() => void submit()}>
             Send
           </vscode-button>

@@ -1,6 +1,7 @@
 /** The scrolling message list (`role="log"`), kept pinned to the bottom while the user is at the bottom. */
 import { useLayoutEffect, useRef } from "preact/hooks";
 import type { MessageView } from "../../src/protocol";
+import { channelLabel } from "../channelLabel";
 import { MessageItem, type StopMessage } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
 
@@ -35,7 +36,7 @@ export function History(props: {
       role="log"
       aria-live="polite"
       aria-relevant="additions"
-      aria-label={`Messages in #${channelName}`}
+      aria-label={`Messages in ${channelLabel(channelName)}`}
       tabIndex={0}
       onScroll={onScroll}
       onClick={preventLinkNavigation}
@@ -43,7 +44,7 @@ export function History(props: {
     >
       {messages.length === 0 ? (
         <div class="history-empty">
-          <p class="history-empty-title">This is the start of #{channelName}.</p>
+          <p class="history-empty-title">This is the start of {channelLabel(channelName)}.</p>
           <p>Mention an agent with @name to ask it something.</p>
         </div>
       ) : (

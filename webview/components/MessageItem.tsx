@@ -50,6 +50,11 @@ export class MessageItem extends Component<Props> {
               → {message.to.map((name) => `@${name}`).join(" ")}
             </span>
           )}
+          {message.delegatedBy && (
+            <span class="message-delegated" title="An agent's answer mentioned this one, which answers it (delegation)">
+              delegated by @{message.delegatedBy}
+            </span>
+          )}
           {(streaming || queued) && (
             <button
               type="button"

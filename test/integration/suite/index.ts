@@ -1,6 +1,6 @@
 /**
  * Mocha entry of the integration suite, run inside the real extension host (code-server, or VS Code via
- * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in.
+ * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in, the channel switcher.
  */
 import { runMocha } from "./runMocha";
 
@@ -10,5 +10,6 @@ export function run(): Promise<void> {
     await import("./agents.test.js");
     await import("./config.test.js");
     await import("./signin.test.js");
+    await import("./channels.test.js");
   });
 }

@@ -105,7 +105,7 @@ describe("walking skeleton: a channel with the ACP SDK example agent", () => {
     await textContaining(".channel-header", "demo");
     const { sent } = await api.webview("test/compose", { text: "@demo hello" });
     assert.equal(sent, true);
-    const history = await textContaining(".history", "or @demo ask permission", 30_000);
+    const history = await textContaining(".history", "/idioms Il pleut", 30_000);
     assert.match(history, /Hello from the demo agent\. You said:\s+hello/);
     await poll("the demo's answer to be committed", async () => {
       const { text } = await api.webview("test/text", { selector: '.message[data-status="streaming"]' });

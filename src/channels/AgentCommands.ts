@@ -1,0 +1,46 @@
+import type { AgentCommand } from "../protocol";
+import type { Store } from "../store/Store";
+
+/** Store key of an agent's announced commands, under `value/` (ADR 0003 `value/<key>`). */
+export const commandsKey = (agent: string) => `commands/${agent}`;
+
+/**
+ * The commands each agent announced (ACP `available_commands_update`), per agent rather than per session, kept in
+ * the store so routing and autocomplete know them after a reload, before the agent runs again.
+ */
+export class AgentCommands {
+  private readonly cache = new Map<string, AgentCommand[] | undefined>();
+
+  constructor(private readonly store: Store) {}
+
+  /** What `agent` announced last, or undefined when it never announced commands. Reads the store once per agent. */
+  async of(agent: string): Promise<AgentCommand[] | undefined> {
+    if (!this.cache.has(agent)) this.cache.set(agent, asCommands(await this.store.getValue(commandsKey(agent))));
+    return this.cache.get(agent);
+  }
+
+  /** The commands of several agents; agents that announced none are left out. */
+  async ofAll(agents: readonly string[]): Promise<Record<string, AgentCommand[]>> {
+    const out: Record<string, AgentCommand[]> = {};
+    for (const agent of agents) {
+      const commands = await this.of(agent);
+      if (commands) out[agent] = commands;
+    }
+    return out;
+  }
+
+  /** Replaces what `agent` announced and stores it. */
+  async set(agent: string, commands: AgentCommand[]): Promise<void> {
+    this.cache.set(agent, commands);
+    await this.store.putValue(commandsKey(agent), commands);
+  }
+}
+
+/** Validates a stored list (a value read back from LevelDB is a trust boundary). */
+function asCommands(value: unknown): AgentCommand[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter(
+    (c): c is AgentCommand =>
+      typeof c === "object" && c !== null && typeof c.name === "string" && typeof c.description === "string" && (c.hint === undefined || typeof c.hint === "string"),
+  );
+}

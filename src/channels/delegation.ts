@@ -1,0 +1,51 @@
+/**
+ * Delegation (brief, "An agent's final message that @mentions another member delegates to it: a child turn linked
+ * to its parent, with a hop limit and a loop guard"). Pure: who an agent's final answer delegates to, and what is
+ * refused, with a sentence for people.
+ */
+import { findMentions } from "./mentions";
+
+/** How many delegations one user message may cause in all (issue 4: default 3). */
+export const MAX_DELEGATIONS = 3;
+
+/** The answer that may delegate. */
+export interface DelegatingAnswer {
+  /** The agent that wrote it. */
+  from: string;
+  /** Its final text (Markdown; code spans and fences are not searched). */
+  text: string;
+  /** The agent that delegated to `from`, when `from` was itself delegated to. */
+  delegatedBy?: string;
+}
+
+/** Where an answer delegates to, and what was refused (one sentence each). */
+export interface DelegationPlan {
+  to: string[];
+  refused: string[];
+}
+
+/**
+ * The members `answer` mentions (not its author; names matched case-insensitively, roster spelling; in order,
+ * once each), within `remaining` delegations left for the user message. Refused, with a reason: a mention of the
+ * agent that delegated to `from` (two agents would bounce between each other), and mentions beyond the limit.
+ *
+ * @param members the channel's members
+ * @param remaining delegations the user message may still cause (starts at {@link MAX_DELEGATIONS})
+ */
+export function planDelegation(answer: DelegatingAnswer, members: readonly string[], remaining: number): DelegationPlan {
+  const byLower = new Map(members.map((m) => [m.toLowerCase(), m]));
+  const mentioned = findMentions(answer.text)
+    .map((m) => byLower.get(m.name.toLowerCase()))
+    .filter((m): m is string => !!m && m !== answer.from);
+  const plan: DelegationPlan = { to: [], refused: [] };
+  for (const agent of new Set(mentioned)) {
+    if (agent === answer.delegatedBy) {
+      plan.refused.push(`Not delegated back to @${agent}: @${agent} delegated to @${answer.from}, and the two would bounce between each other.`);
+    } else if (plan.to.length >= remaining) {
+      plan.refused.push(`Not delegated to @${agent}: this message already caused ${MAX_DELEGATIONS} delegations (the limit). Mention @${agent} yourself to continue.`);
+    } else {
+      plan.to.push(agent);
+    }
+  }
+  return plan;
+}

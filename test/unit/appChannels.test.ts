@@ -1,0 +1,105 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { SidekicksApp, type EditorPort } from "../../src/app/SidekicksApp";
+import type { ChannelSummary } from "../../src/protocol";
+import { FAKE_AGENT, tempDir } from "./helpers";
+
+const FAKE_SCRIPT = JSON.stringify({ prompt: [{ chunk: "Hi. " }, { sleep: 50 }, { echo: true }] });
+const ROSTER = `version: 1
+agents:
+  - name: garfield
+    command: ${JSON.stringify(process.execPath)}
+    args: [${JSON.stringify(FAKE_AGENT)}]
+    env:
+      FAKE_AGENT_SCRIPT: ${JSON.stringify(FAKE_SCRIPT)}
+  - name: odie
+    command: node
+channels:
+  - name: review
+    description: Two reviewers
+    members: [garfield, odie]
+`;
+
+/** The app over a roster file with declared channels; garfield is the fake agent (a real subprocess). */
+async function setup() {
+  const { dir, cleanup } = tempDir();
+  const configPath = path.join(dir, "sidekicks.yaml");
+  writeFileSync(configPath, ROSTER);
+  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
+  const app = await SidekicksApp.create({
+    configPath,
+    storageDir: path.join(dir, "store"),
+    editor,
+    launch: { workspaceFolder: dir, nodePath: process.execPath, demoAgentPath: "", env: process.env },
+  });
+  const lists: ChannelSummary[][] = [];
+  const disconnect = app.connectWebview((name, payload) => {
+    if (name === "channels/changed") lists.push((payload as { channels: ChannelSummary[] }).channels);
+  });
+  return {
+    app, lists, handlers: app.webviewHandlers(),
+    teardown: async () => {
+      disconnect();
+      await app.dispose();
+      cleanup();
+    },
+  };
+}
+
+test("the app creates declared channels at startup; the webview lists, opens by id, creates and deletes through the protocol", async () => {
+  const s = await setup();
+  try {
+    const { channels, agents } = await s.handlers["channels/list"]({});
+    assert.deepEqual(channels.map((c) => [c.name, c.description, c.members]), [
+      ["general", undefined, ["garfield", "odie"]],
+      ["review", "Two reviewers", ["garfield", "odie"]],
+    ]);
+    assert.deepEqual(agents, ["garfield", "odie"]);
+    const review = channels[1]!;
+    const opened = await s.handlers["channel/open"]({ id: review.id });
+    assert.equal(opened.channel.name, "review");
+
+    const ideas = await s.handlers["channel/create"]({ name: "ideas", members: ["odie"] });
+    assert.deepEqual(s.lists.at(-1)?.map((c) => c.name), ["general", "ideas", "review"], "the view hears of the new channel");
+    const dm = await s.handlers["channel/direct"]({ agent: "garfield" });
+    assert.equal((await s.handlers["channel/open"]({ name: dm.name })).channel.members[0]?.name, "garfield");
+    await s.handlers["channel/delete"]({ id: ideas.id });
+    assert.deepEqual((await s.handlers["channels/list"]({})).channels.map((c) => c.name), ["general", "review", "@garfield"]);
+    await assert.rejects(s.handlers["channel/rename"]({ id: review.id, name: "" }), /Missing channel name/);
+    assert.equal((await s.handlers["channel/open"]({ name: "ideas" })).channel.name, "general", "a deleted channel the view remembered opens #general");
+
+    await s.app.reloadConfig();
+    assert.deepEqual((await s.handlers["channels/list"]({})).channels.map((c) => c.name), ["general", "review", "@garfield"], "a reload creates nothing twice");
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("a direct conversation answers a message without a mention; the list shows it busy, then unread until read", async () => {
+  const s = await setup();
+  try {
+    const dm = await s.handlers["channel/direct"]({ agent: "garfield" });
+    await s.handlers["channel/send"]({ channelId: dm.id, text: "hello" });
+    const settled = await new Promise<ChannelSummary>((resolve, reject) => {
+      const giveUp = Date.now() + 10_000;
+      const check = () => {
+        const mine = s.lists.at(-1)?.find((c) => c.id === dm.id);
+        if (mine && !mine.busy && mine.unread === 2) resolve(mine);
+        else if (Date.now() > giveUp) reject(new Error(`the list never showed the answer settled: ${JSON.stringify(mine)}`));
+        else setTimeout(check, 10);
+      };
+      check();
+    });
+    assert.ok(s.lists.some((list) => list.find((c) => c.id === dm.id)?.busy), "busy while garfield answered");
+    const { messages } = await s.handlers["channel/open"]({ id: dm.id });
+    const answer = messages.at(-1)!;
+    assert.equal(answer.author.agentName, "garfield");
+    assert.match(answer.parts.map((p) => (p.type === "text" ? p.text : "")).join(""), /^Hi\. You said: .*hello/s);
+    assert.equal(settled.unread, 2, "the user's message and the answer are unread in the list");
+    assert.deepEqual(await s.handlers["channel/read"]({ channelId: dm.id, messageId: answer.id }), { unread: 0 });
+  } finally {
+    await s.teardown();
+  }
+});

@@ -1,0 +1,83 @@
+import { AgentManager } from "../../src/agents/AgentManager";
+import type { AgentConfig } from "../../src/config/roster";
+import { ChannelService } from "../../src/channels/ChannelService";
+import { Recorder, type SidekicksEventName, type SidekicksEvents } from "../../src/events/events";
+import type { MessageView } from "../../src/protocol";
+import { Store } from "../../src/store/Store";
+import { FAKE_AGENT, tempDir } from "./helpers";
+
+/** A recorder that also stores announced commands, as `SidekicksApp` does. */
+class AppLikeRecorder extends Recorder {
+  channels: ChannelService | undefined;
+
+  override emit<E extends SidekicksEventName>(name: E, payload: SidekicksEvents[E]): void {
+    super.emit(name, payload);
+    if (name === "agent:commands") {
+      const { agent, commands } = payload as SidekicksEvents["agent:commands"];
+      void this.channels?.commands.set(agent, commands);
+    }
+  }
+}
+
+/** The fake agent (a real subprocess) running `script`, as a roster entry named `name`. */
+export const fakeAgent = (name: string, script: object): AgentConfig =>
+  ({ name, command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_SCRIPT: JSON.stringify(script) } });
+
+/** The demo agent run from source (`tsx`), as a roster entry named `name`. */
+export const demoAgent = (name: string): AgentConfig =>
+  ({ name, command: process.execPath, args: ["--import", "tsx", "src/demo-agent/main.ts"], env: { SIDEKICKS_DEMO_DELAY_MS: "0" } });
+
+/** A channel service over a temp LevelDB and real agent subprocesses; #general holds every agent. */
+export async function channelSetup(roster: AgentConfig[]) {
+  const { dir, cleanup } = tempDir();
+  const events = new AppLikeRecorder();
+  const agents = new AgentManager(events, {
+    launch: { workspaceFolder: process.cwd(), nodePath: process.execPath, demoAgentPath: "", env: process.env },
+  });
+  agents.setRoster(roster);
+  let store = await Store.open(dir);
+  let channels = new ChannelService(store, agents, events);
+  events.channels = channels;
+  const general = await channels.syncGeneral(agents.names());
+  /** Resolves with the first finished message matching `predicate` (polls the recorded events). */
+  const finished = (predicate: (m: MessageView) => boolean, timeoutMs = 10_000) =>
+    new Promise<MessageView>((resolve, reject) => {
+      const started = Date.now();
+      const poll = () => {
+        const hit = events.of("message:finished").find(predicate);
+        if (hit) return resolve(hit);
+        if (Date.now() - started > timeoutMs) return reject(new Error("no finished message in time"));
+        setTimeout(poll, 10);
+      };
+      poll();
+    });
+  return {
+    events,
+    agents,
+    general,
+    finished,
+    get store() {
+      return store;
+    },
+    get channels() {
+      return channels;
+    },
+    /** Closes the channels and the store and opens them again (a window reload, agents kept). */
+    async reopen() {
+      await channels.close();
+      await store.close();
+      store = await Store.open(dir);
+      channels = new ChannelService(store, agents, events);
+      events.channels = channels;
+    },
+    async teardown() {
+      await channels.close();
+      await store.close();
+      await agents.stopAll();
+      cleanup();
+    },
+  };
+}
+
+/** The text of a message's text parts. */
+export const textOf = (m: MessageView) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join("");

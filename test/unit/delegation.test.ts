@@ -1,0 +1,28 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { MAX_DELEGATIONS, planDelegation } from "../../src/channels/delegation";
+
+const members = ["garfield", "odie", "nermal", "jon"];
+
+const cases: [string, Parameters<typeof planDelegation>[0], number, { to: string[]; refused: RegExp[] }][] = [
+  ["no mention: nothing", { from: "odie", text: "Done." }, 3, { to: [], refused: [] }],
+  ["a member: delegated", { from: "odie", text: "@garfield can you check?" }, 3, { to: ["garfield"], refused: [] }],
+  ["several, in order, once each", { from: "odie", text: "@nermal and @Garfield, then @nermal again" }, 3, { to: ["nermal", "garfield"], refused: [] }],
+  ["itself: ignored", { from: "odie", text: "I, @odie, am done" }, 3, { to: [], refused: [] }],
+  ["not a member: ignored", { from: "odie", text: "ask @arlene" }, 3, { to: [], refused: [] }],
+  ["in code: ignored", { from: "odie", text: "run `@garfield`" }, 3, { to: [], refused: [] }],
+  ["e-mail: ignored", { from: "odie", text: "mail jon@garfield.com" }, 3, { to: [], refused: [] }],
+  ["back to who delegated: refused", { from: "odie", text: "@garfield here you go", delegatedBy: "garfield" }, 2, { to: [], refused: [/Not delegated back to @garfield: .*bounce/] }],
+  ["back refused, others go on", { from: "odie", text: "@garfield @jon", delegatedBy: "garfield" }, 2, { to: ["jon"], refused: [/back to @garfield/] }],
+  ["limit reached: refused", { from: "odie", text: "@jon next" }, 0, { to: [], refused: [new RegExp(`already caused ${MAX_DELEGATIONS} delegations`)] }],
+  ["limit reached midway", { from: "odie", text: "@jon @nermal" }, 1, { to: ["jon"], refused: [/Not delegated to @nermal/] }],
+];
+
+for (const [what, answer, remaining, expected] of cases) {
+  test(`delegation: ${what}`, () => {
+    const plan = planDelegation(answer, members, remaining);
+    assert.deepEqual(plan.to, expected.to);
+    assert.equal(plan.refused.length, expected.refused.length, plan.refused.join(" | "));
+    expected.refused.forEach((re, i) => assert.match(plan.refused[i]!, re));
+  });
+}

@@ -1,0 +1,93 @@
+// The composer's autocomplete: @members and /commands (and /agent:cmd) with descriptions and input hints, by
+// keyboard and mouse, within a 300 px sidebar.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { frames, openResult, openView, withBrowser } from "./harness.mjs";
+
+const members = [
+  { name: "garfield", state: "ready" },
+  { name: "odie", state: "stopped" },
+];
+const commands = {
+  garfield: [
+    { name: "idioms", description: "Explain a French idiom", hint: "a French phrase, e.g. Il pleut" },
+    { name: "lasagna", description: "Order lasagna" },
+  ],
+};
+
+const open = () => ({ ...openResult({ members }), commands });
+const labels = (page) => page.$$eval("#composer-suggestions .suggestion-label", (els) => els.map((e) => e.textContent));
+const value = (page) => page.$eval("#composer textarea", (t) => t.value);
+
+describe("composer autocomplete", () => {
+  const env = withBrowser();
+
+  it("completes @members by keyboard, then the addressed agent's /commands with their hints, and sends the result", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: open(), width: 300 });
+    const { page, host } = view;
+    await page.click("#composer textarea");
+    await page.keyboard.type("@");
+    await page.waitForSelector("#composer-suggestions");
+    assert.deepEqual(await labels(page), ["@garfield", "@odie"]);
+    assert.match(await page.innerText("#composer-suggestions"), /stopped/);
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Tab");
+    assert.equal(await value(page), "@garfield ");
+    await page.waitForSelector("#composer-suggestions", { state: "detached" });
+
+    await page.keyboard.type("/");
+    await page.waitForSelector("#composer-suggestions");
+    assert.deepEqual(await labels(page), ["/idioms", "/lasagna"]);
+    assert.match(await page.innerText("#composer-suggestions .suggestion.active"), /a French phrase, e\.g\. Il pleut/);
+    assert.match(await page.innerText("#composer-suggestions .suggestion.active"), /Explain a French idiom/);
+    await page.keyboard.press("Enter"); // accepts, does not send
+    assert.equal(await value(page), "@garfield /idioms ");
+    assert.match(await page.innerText(".composer-hint"), /\/idioms a French phrase/);
+    assert.deepEqual(await host.requests("channel/send"), []);
+
+    await page.keyboard.type("Il pleut");
+    await page.keyboard.press("Enter");
+    const sent = await host.waitForRequests("channel/send");
+    assert.equal(sent[0].text, "@garfield /idioms Il pleut");
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("offers /agent:cmd when no one is addressed, narrows as you type, closes on Esc, and accepts a click", async () => {
+    const { page, host } = await openView(env.browser, env.server.origin, { open: open(), width: 300 });
+    await page.click("#composer textarea");
+    await page.keyboard.type("/");
+    await page.waitForSelector("#composer-suggestions");
+    assert.deepEqual(await labels(page), ["/garfield:idioms", "/garfield:lasagna"]);
+    await page.keyboard.type("garfield:la");
+    await page.waitForFunction(() => document.querySelectorAll("#composer-suggestions .suggestion").length === 1);
+    assert.deepEqual(await labels(page), ["/garfield:lasagna"]);
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#composer-suggestions", { state: "detached" });
+    assert.equal(await value(page), "/garfield:la", "Esc keeps the text");
+
+    await page.fill("#composer textarea", "");
+    await page.keyboard.type("ask @o");
+    await page.waitForSelector("#composer-suggestions");
+    // the list stays inside the 300 px view
+    const box = await page.$eval("#composer-suggestions", (el) => el.getBoundingClientRect().toJSON());
+    assert.ok(box.left >= 0 && box.right <= 300, JSON.stringify(box));
+    await page.click("#composer-suggestions .suggestion");
+    assert.equal(await value(page), "ask @odie ");
+
+    // a commands/changed event reaches the list without reopening
+    await host.emit("commands/changed", { agent: "odie", commands: [{ name: "fetch", description: "Fetch the ball" }] });
+    await page.fill("#composer textarea", "");
+    await page.keyboard.type("@odie /");
+    await page.waitForSelector("#composer-suggestions");
+    assert.deepEqual(await labels(page), ["/fetch"]);
+  });
+
+  it("offers nothing inside a code span", async () => {
+    const { page } = await openView(env.browser, env.server.origin, { open: open() });
+    await page.click("#composer textarea");
+    await page.keyboard.type("see `@");
+    await frames(page, 2);
+    assert.equal(await page.$("#composer-suggestions"), null);
+  });
+});

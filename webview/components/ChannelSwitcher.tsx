@@ -1,0 +1,110 @@
+/**
+ * The compact channel switcher at the top of the view: one tab per channel and direct conversation (unread badge,
+ * busy dot), and "+" to create a channel or start a direct conversation. Fits a 300 px sidebar: the tabs scroll
+ * sideways on one line.
+ */
+import { useState } from "preact/hooks";
+import { UNREAD_CAP, type ChannelSummary } from "../../src/protocol";
+import { channelLabel } from "../channelLabel";
+import type { ChannelListState } from "../channelList";
+
+/** What the switcher does; `create` and `direct` resolve whether the host accepted (then the view switched). */
+export interface SwitcherActions {
+  open: (name: string) => void;
+  create: (name: string) => Promise<boolean>;
+  direct: (agent: string) => Promise<boolean>;
+  closeForm: () => void;
+  join: (channelId: string, agent: string) => void;
+  leave: (channelId: string, agent: string) => void;
+}
+
+const label = (c: ChannelSummary) => channelLabel(c.name);
+
+function title(c: ChannelSummary): string {
+  const parts = [label(c)];
+  if (c.description) parts.push(c.description);
+  if (c.busy) parts.push("an agent is answering");
+  if (c.unread > 0) parts.push(`${c.unread >= UNREAD_CAP ? `${UNREAD_CAP}+` : c.unread} unread`);
+  return parts.join(" — ");
+}
+
+/** Renders the tabs; `current` is the open channel's id. */
+export function ChannelSwitcher({ list, current, actions }: { list: ChannelListState; current: string | undefined; actions: SwitcherActions }) {
+  const [formOpen, setFormOpen] = useState(false);
+  const [name, setName] = useState("");
+  const close = () => {
+    setFormOpen(false);
+    setName("");
+    actions.closeForm();
+  };
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (name.trim() === "") return;
+    if (await actions.create(name.trim())) close();
+  };
+  const direct = async (agent: string) => {
+    if (await actions.direct(agent)) close();
+  };
+  const withDirect = new Set(list.channels.filter((c) => c.kind === "direct").flatMap((c) => c.members));
+  return (
+    <div class="channel-switcher">
+      <nav class="channel-tabs-row" aria-label="Channels">
+        <ul class="channel-tabs">
+          {list.channels.map((c) => (
+            <li key={c.id}>
+              <button
+                type="button"
+                class={`channel-tab${c.id === current ? " current" : ""}`}
+                data-channel={c.name}
+                data-kind={c.kind}
+                aria-current={c.id === current ? "page" : undefined}
+                title={title(c)}
+                onClick={() => c.id !== current && actions.open(c.name)}
+              >
+                <span class="tab-name">{label(c)}</span>
+                {c.busy && <span class="busy-dot" aria-label="busy" />}
+                {c.unread > 0 && c.id !== current && (
+                  <span class="unread-badge" aria-label={`${c.unread} unread`}>
+                    {c.unread >= UNREAD_CAP ? `${UNREAD_CAP}+` : c.unread}
+                  </span>
+                )}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <button type="button" class="channel-add" aria-label="New channel" aria-expanded={formOpen} title="New channel or direct conversation" onClick={() => (formOpen ? close() : setFormOpen(true))}>
+          +
+        </button>
+      </nav>
+      {formOpen && (
+        <form class="channel-create" onSubmit={submit}>
+          <input
+            class="channel-create-name"
+            aria-label="New channel name"
+            placeholder="new-channel-name"
+            value={name}
+            autoFocus
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            onKeyDown={(e) => e.key === "Escape" && close()}
+          />
+          <button type="submit" class="channel-create-ok">Create</button>
+          {list.agents.some((a) => !withDirect.has(a)) && (
+            <div class="channel-create-directs">
+              <span>or talk to</span>
+              {list.agents.filter((a) => !withDirect.has(a)).map((a) => (
+                <button type="button" key={a} class="channel-direct" data-agent={a} onClick={() => void direct(a)}>
+                  @{a}
+                </button>
+              ))}
+            </div>
+          )}
+          {list.error && (
+            <p class="channel-create-error" role="alert">
+              {list.error}
+            </p>
+          )}
+        </form>
+      )}
+    </div>
+  );
+}
