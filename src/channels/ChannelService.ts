@@ -141,7 +141,7 @@ export class ChannelService {
       throw new SidekicksError(
         "channel/noRecipient",
         members.length === 0
-          ? "No agent in this channel yet: add one to sidekicks.yaml (Sidekicks: Create config)."
+          ? "No agent in this channel yet: add a member (the + member button, or Sidekicks: Add member…); agents themselves are declared in sidekicks.yaml."
           : `Say who this is for: start with @name. Members: ${list}.`,
       );
     }

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { AgentCommand } from "../../src/protocol";
 import { accept, suggest, type Suggestion } from "../autocomplete";
 import { Suggestions } from "./Suggestions";
+import { channelLabel } from "../channelLabel";
 
 /** How long typing must pause before the draft is saved with `setState`, in milliseconds. */
 const DRAFT_SAVE_DELAY_MS = 300;
@@ -142,8 +143,8 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
           ref={textarea}
           rows={1}
           defaultValue={initialDraft}
-          placeholder={`Message #${channelName} — @agent to mention`}
-          aria-label={`Message #${channelName}`}
+          placeholder={channelName.startsWith("@") ? `Message ${channelName}` : `Message #${channelName} — @agent to mention`}
+          aria-label={`Message ${channelLabel(channelName)}`}
           aria-invalid={sendError ? true : undefined}
           aria-autocomplete="list"
           aria-controls={suggestions.length > 0 ? "composer-suggestions" : undefined}
