@@ -201,6 +201,8 @@ export interface HostEvents {
   "config/changed": ConfigStatus;
   /** An agent announced its commands (ACP `available_commands_update`): the complete list, replacing the last. */
   "commands/changed": { agent: string; commands: AgentCommand[] };
+  /** An agent's process changed state: member badges in any open channel follow. */
+  "agent/state": { agent: string; state: AgentState };
   "message/started": MessageView;
   /**
    * A change to a streaming message: `appendText` goes to its last text part (a new one when the last part is not

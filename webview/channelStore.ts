@@ -6,7 +6,7 @@
  * The state handed to listeners is immutable: a message object changes identity only when that message changed,
  * so the renderer can skip everything else.
  */
-import type { AgentCommand, ChannelView, ConfigStatus, HostEvents, MessageView, WebviewRequests } from "../src/protocol";
+import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, WebviewRequests } from "../src/protocol";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";
 import { applyDelta, type Draft, materialize, upsertMessage } from "./messageDrafts";
@@ -44,6 +44,7 @@ type Op =
   | { type: "started" | "finished"; message: MessageView }
   | { type: "delta"; delta: HostEvents["message/delta"] }
   | { type: "channel"; channel: ChannelView }
+  | { type: "agent"; agent: string; state: AgentState }
   | { type: "config"; config: ConfigStatus }
   | { type: "commands"; agent: string; commands: AgentCommand[] };
 
@@ -77,6 +78,7 @@ export class ChannelStore {
     this.host.on("message/delta", (delta) => this.enqueue({ type: "delta", delta }));
     this.host.on("message/finished", (message) => this.enqueue({ type: "finished", message }));
     this.host.on("channel/changed", (channel) => this.enqueue({ type: "channel", channel }));
+    this.host.on("agent/state", ({ agent, state }) => this.enqueue({ type: "agent", agent, state }));
     this.host.on("config/changed", (config) => this.enqueue({ type: "config", config }));
     this.host.on("commands/changed", ({ agent, commands }) => this.enqueue({ type: "commands", agent, commands }));
     this.host.on("channel/reload", ({ name }) => void this.open(name));
@@ -211,6 +213,11 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
   let { channel, config, announcement, commands } = state;
   for (const op of ops) {
     switch (op.type) {
+      case "agent":
+        if (channel?.members.some((m) => m.name === op.agent && m.state !== op.state)) {
+          channel = { ...channel, members: channel.members.map((m) => (m.name === op.agent ? { ...m, state: op.state } : m)) };
+        }
+        break;
       case "channel":
         if (op.channel.id === channelId) channel = op.channel;
         break;

@@ -191,6 +191,7 @@ export class SidekicksApp {
     const offs = [
       this.events.on("config:changed", (p) => sink("config/changed", p)),
       this.events.on("channel:changed", (p) => sink("channel/changed", p)),
+      this.events.on("agent:state", (p) => sink("agent/state", { agent: p.agent, state: p.state })),
       this.events.on("channels:changed", (channels) => sink("channels/changed", { channels })),
       this.events.on("message:started", (p) => sink("message/started", p)),
       this.events.on("message:delta", (p) => sink("message/delta", p)),

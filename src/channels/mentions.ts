@@ -179,17 +179,22 @@ export function closestMatch(name: string, candidates: readonly string[]): strin
   return best?.candidate;
 }
 
-/** Levenshtein distance between two strings (UTF-16 units). */
+/**
+ * Edit distance between two strings (UTF-16 units) where swapping two neighbours counts as one edit (optimal string
+ * alignment), so `@dmeo` is one typo away from `@demo`.
+ */
 function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
     }
-    previous = row;
   }
-  return previous[b.length]!;
+  return d[a.length]![b.length]!;
 }
 
 /** Replaces code spans and fenced blocks with spaces of the same length, so offsets stay valid. */

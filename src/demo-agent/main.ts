@@ -76,7 +76,8 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
         { optionId: "reject", name: "Reject", kind: "reject_once" },
       ],
     });
-    const allowed = answer.outcome.outcome === "selected" && answer.outcome.optionId === "allow";
+    if (answer.outcome.outcome === "cancelled") return; // the user pressed Stop: say nothing more
+    const allowed = answer.outcome.optionId === "allow";
     await update({ sessionUpdate: "tool_call_update", toolCallId: "demo-edit", status: allowed ? "completed" : "failed" });
     await say(allowed ? "You allowed the edit; in a real agent `config.json` would now be changed. " : "No edit made. ");
   }

@@ -128,3 +128,9 @@ test("closestMatch suggests near names and prefixes, and nothing far away", () =
   assert.equal(closestMatch("idi", ["idioms", "lasagna"]), "idioms");
   assert.equal(closestMatch("xyz", ["odie", "garfield"]), undefined);
 });
+
+test("closest match counts swapped neighbours as one typo: @dmeo and @deom suggest @demo", () => {
+  assert.equal(closestMatch("dmeo", ["demo", "demo2"]), "demo");
+  assert.equal(closestMatch("deom", ["demo"]), "demo");
+  assert.equal(closestMatch("xyzzy", ["demo"]), undefined);
+});

@@ -194,3 +194,37 @@ describe("interaction", () => {
     assert.deepEqual(await view.problems(), []);
   });
 });
+
+describe("following the conversation", () => {
+  const env = withBrowser();
+
+  it("member badges follow agent/state events", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "demo", state: "stopped" }] }) });
+    const { page, host } = view;
+    assert.match(await page.innerText(".channel-header"), /demo\s*stopped/);
+    await host.emit("agent/state", { agent: "demo", state: "busy" });
+    await page.waitForFunction(() => /demo\s*busy/.test(document.querySelector(".channel-header")?.textContent ?? ""));
+    await host.emit("agent/state", { agent: "other", state: "error" });
+    await frames(page, 2);
+    assert.doesNotMatch(await page.innerText(".channel-header"), /other/, "agents that are not members are ignored");
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("stays pinned to the latest message when the composer grows, and a sent message brings it back", async () => {
+    const history = Array.from({ length: 40 }, (_, i) => message({ id: `m${i}`, text: `message ${i} `.repeat(12) }));
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: history }), height: 600 });
+    const { page, host } = view;
+    const distance = () => page.$eval(".history", (el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    await frames(page, 2);
+    assert.ok((await distance()) < 40, "starts at the bottom");
+    await page.fill("#composer textarea", Array.from({ length: 12 }, (_, i) => `draft line ${i}`).join("\n"));
+    await frames(page, 3);
+    assert.ok((await distance()) < 40, `still at the bottom after the composer grew (${await distance()} px)`);
+    await page.$eval(".history", (el) => (el.scrollTop = 0));
+    await frames(page, 2);
+    await host.emit("message/finished", message({ id: "mine", author: "user", text: "@demo go", to: ["demo"] }));
+    await host.emit("message/started", message({ id: "answer", status: "streaming", text: "Working" }));
+    await frames(page, 3);
+    assert.ok((await distance()) < 40, `back at the bottom after the user's own message (${await distance()} px)`);
+  });
+});

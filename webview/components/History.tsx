@@ -1,5 +1,5 @@
 /** The scrolling message list (`role="log"`), kept pinned to the bottom while the user is at the bottom. */
-import { useLayoutEffect, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { MessageView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
 import { MessageItem, type StopMessage } from "./MessageItem";
@@ -18,11 +18,31 @@ export function History(props: {
   const { channelName, messages, answerPermission, stop } = props;
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  /** The id of the newest user message seen at the last render (`null` before the first render). */
+  const lastUserMessage = useRef<string | undefined | null>(null);
 
   useLayoutEffect(() => {
     const el = ref.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    // The user's own new message always brings the view back to the bottom, to follow the answer.
+    const mine = [...messages].reverse().find((m) => m.author.kind === "user")?.id;
+    if (mine !== lastUserMessage.current) {
+      if (lastUserMessage.current !== null) stick.current = true;
+      lastUserMessage.current = mine;
+    }
+    if (stick.current) el.scrollTop = el.scrollHeight;
   });
+
+  // The list also changes size without new content (the composer grows with a draft, a panel opens): stay pinned.
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   const onScroll = (): void => {
     const el = ref.current;
@@ -45,7 +65,7 @@ export function History(props: {
       {messages.length === 0 ? (
         <div class="history-empty">
           <p class="history-empty-title">This is the start of {channelLabel(channelName)}.</p>
-          <p>Mention an agent with @name to ask it something.</p>
+          <p>{channelName.startsWith("@") ? `Everything you write here goes to ${channelName}.` : "Mention an agent with @name to ask it something."}</p>
         </div>
       ) : (
         messages.map((m) => <MessageItem key={m.id} message={m} answerPermission={answerPermission} stop={stop} />)
