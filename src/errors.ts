@@ -7,6 +7,7 @@
 export type ErrorCode =
   | "agent/spawn" // the command could not be started (not found, not executable)
   | "agent/exited" // the process exited while we needed it
+  | "agent/stopped" // Sidekicks stopped the process on purpose (Stop agent, Restart agent, shutdown)
   | "agent/protocol" // it did not speak ACP (no valid initialize reply, malformed answers)
   | "agent/request" // the agent answered a request with a JSON-RPC error
   | "agent/untrusted" // workspace not trusted: agents from its config never start

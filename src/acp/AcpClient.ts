@@ -335,13 +335,12 @@ export class AcpClient {
 
   private exitedError(exit: ExitInfo, when: string): SidekicksError {
     if (this.spawnError) return this.spawnFailure(this.spawnError);
+    if (this.stopping) {
+      // Stopped on purpose (Stop agent, Restart agent, shutdown): not a crash.
+      return new SidekicksError("agent/stopped", `Agent "${this.options.agentName}" was stopped ${when}.`);
+    }
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited (code ${exit.code})`;
-    const stopped = this.stopping ? " after Sidekicks stopped it" : "";
-    return new SidekicksError(
-      "agent/exited",
-      `Agent "${this.options.agentName}" ${how}${stopped} ${when}.`,
-      this.diagnosticDetail(),
-    );
+    return new SidekicksError("agent/exited", `Agent "${this.options.agentName}" ${how} ${when}.`, this.diagnosticDetail());
   }
 
   private spawnFailure(err: Error): SidekicksError {

@@ -290,7 +290,8 @@ export class ChannelService {
       }
     } catch (err) {
       const e = asSidekicksError(err, "agent/protocol");
-      result = { error: { code: e.code, message: e.message, detail: e.detail } };
+      // The user stopped the agent itself (Agents view, Restart): the answer ends as cancelled, not as a crash.
+      result = e.code === "agent/stopped" ? { stopReason: "cancelled" } : { error: { code: e.code, message: e.message, detail: e.detail } };
     }
     if (this.turns.get(key) !== running) return; // closed meanwhile: close() settled it
     this.turns.delete(key);

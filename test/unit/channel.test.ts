@@ -312,3 +312,18 @@ test("the user message records who it went to; the default agent is remembered a
     await s.teardown();
   }
 });
+
+test("stopping a busy agent (Agents view) ends its answer as cancelled, not as a crash", async () => {
+  const s = await setup({ demo: { prompt: [{ chunk: "Working" }, { sleep: 5000 }] } });
+  try {
+    await s.channels.send(s.general.id, "@demo go");
+    const delta = await waitFor(() => s.events.of("message:delta").find((d) => d.appendText));
+    await s.agents.stop("demo");
+    const answer = await s.finished((m) => m.id === delta.messageId);
+    assert.equal(answer.stopReason, "cancelled");
+    assert.equal(answer.error, undefined);
+    assert.equal(agentText(answer), "Working");
+  } finally {
+    await s.teardown();
+  }
+});
