@@ -6,7 +6,7 @@ import { SidekicksError } from "../../src/errors";
 import { Recorder } from "../../src/events/events";
 import type { MessageView } from "../../src/protocol";
 import { Store } from "../../src/store/Store";
-import { FAKE_AGENT, tempDir } from "./helpers";
+import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 
 /** A channel service over a temp LevelDB and fake agents (real subprocesses), one per script. */
 async function setup(scripts: Record<string, object>, cancelGraceMs?: number) {
@@ -25,16 +25,7 @@ async function setup(scripts: Record<string, object>, cancelGraceMs?: number) {
   const channels = new ChannelService(store, agents, events, (l) => logs.push(l), Date.now, cancelGraceMs);
   const general = await channels.syncGeneral(agents.names());
   const finished = (predicate: (m: MessageView) => boolean, timeoutMs = 5000) =>
-    new Promise<MessageView>((resolve, reject) => {
-      const started = Date.now();
-      const poll = () => {
-        const hit = events.of("message:finished").find(predicate);
-        if (hit) return resolve(hit);
-        if (Date.now() - started > timeoutMs) return reject(new Error("no finished message in time"));
-        setTimeout(poll, 10);
-      };
-      poll();
-    });
+    waitFor(() => events.of("message:finished").find(predicate), timeoutMs, "a finished message");
   const state = { dir, events, agents, store, channels, general, finished, logs, teardown: async () => {} };
   state.teardown = async () => {
     await state.channels.close();
@@ -192,19 +183,6 @@ test("field case 1: a chunk after the prompt result joins the finished message; 
   }
 });
 
-/** Resolves with the first event payload matching `predicate`, polling the recorder. */
-function waitFor<T>(get: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const poll = () => {
-      const hit = get();
-      if (hit !== undefined) return resolve(hit);
-      if (Date.now() - started > timeoutMs) return reject(new Error("not seen in time"));
-      setTimeout(poll, 10);
-    };
-    poll();
-  });
-}
 
 test("Stop sends session/cancel; the answer keeps its text and settles cancelled", async () => {
   const s = await setup({ demo: { prompt: [{ chunk: "Working" }, { sleep: 300 }, { chunk: " never sent" }] } });

@@ -4,7 +4,7 @@ import { ChannelService } from "../../src/channels/ChannelService";
 import { Recorder, type SidekicksEventName, type SidekicksEvents } from "../../src/events/events";
 import type { MessageView } from "../../src/protocol";
 import { Store } from "../../src/store/Store";
-import { FAKE_AGENT, tempDir } from "./helpers";
+import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 
 /** A recorder that also stores announced commands, as `SidekicksApp` does. */
 class AppLikeRecorder extends Recorder {
@@ -41,16 +41,7 @@ export async function channelSetup(roster: AgentConfig[]) {
   const general = await channels.syncGeneral(agents.names());
   /** Resolves with the first finished message matching `predicate` (polls the recorded events). */
   const finished = (predicate: (m: MessageView) => boolean, timeoutMs = 10_000) =>
-    new Promise<MessageView>((resolve, reject) => {
-      const started = Date.now();
-      const poll = () => {
-        const hit = events.of("message:finished").find(predicate);
-        if (hit) return resolve(hit);
-        if (Date.now() - started > timeoutMs) return reject(new Error("no finished message in time"));
-        setTimeout(poll, 10);
-      };
-      poll();
-    });
+    waitFor(() => events.of("message:finished").find(predicate), timeoutMs, "a finished message");
   return {
     events,
     agents,

@@ -59,3 +59,20 @@ export const unusedDirectoryHandlers = {
   "channel/direct": unused,
   "channel/read": unused,
 } as const;
+
+/**
+ * Polls `get` every 10 ms until it returns a value other than `undefined`; rejects after `timeoutMs` (ms) naming
+ * `what`. For waiting on events a `Recorder` collected.
+ */
+export function waitFor<T>(get: () => T | undefined, timeoutMs = 5000, what = "the expected event"): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = () => {
+      const hit = get();
+      if (hit !== undefined) return resolve(hit);
+      if (Date.now() - started > timeoutMs) return reject(new Error(`${what} not seen within ${timeoutMs} ms`));
+      setTimeout(poll, 10);
+    };
+    poll();
+  });
+}
