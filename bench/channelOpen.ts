@@ -75,6 +75,8 @@ export async function channelOpenBench(): Promise<ChannelOpenResult> {
       "channel/send": async () => { throw new Error("unused"); },
       "permission/answer": async () => ({ accepted: false }),
       "turn/cancel": async () => ({ cancelled: false }),
+      "turn/retry": async () => ({ retried: false }),
+      "turn/sendNow": async () => ({ sent: false }),
       "command/run": async () => ({ done: false }),
       ...unusedDirectoryHandlers,
     });

@@ -80,6 +80,8 @@ async function pipeline(): Promise<number> {
     "channel/send": async () => { throw new Error("unused"); },
     "permission/answer": async () => ({ accepted: false }),
     "turn/cancel": async () => ({ cancelled: false }),
+    "turn/retry": async () => ({ retried: false }),
+    "turn/sendNow": async () => ({ sent: false }),
     "command/run": async () => ({ done: false }),
     ...unusedDirectoryHandlers,
   });

@@ -24,8 +24,13 @@ export type ErrorCode =
   | "channel/exists" // a channel already has that name
   | "channel/invalidName" // a channel name that is empty, too long, or has characters outside [a-z0-9_-]
   | "turn/interrupted" // the answer was cut short by a reload or shutdown
+  | "workspace/outside" // a path outside the agent's workspace roots (`..`, elsewhere, an escaping symlink) or not mapped into its container
+  | "workspace/notFound" // a file or folder an agent asked for does not exist
+  | "workspace/writeFailed" // an agent's write was not applied (the editor refused the edit, the path is a folder)
+  | "terminal/unknown" // a terminal id that was never created here or was released
   | "store/locked" // the history is open in another window
-  | "store/corrupt";
+  | "store/corrupt"
+  | "store/staleAttempt"; // a write from an attempt that no longer owns its turn (fencing)
 
 /** An error carrying a stable `code` and optional `detail` for people (such as an agent's stderr tail). */
 export class SidekicksError extends Error {

@@ -55,6 +55,11 @@ export interface ToolCallPart {
   status: ToolCallStatus;
   /** Plain text summary of the tool call's content blocks, if any. */
   content?: string;
+  /**
+   * Set when the turn was interrupted while this tool call was still `pending` or `in_progress`: the agent ran it
+   * itself, so whether it finished is not known (brief, "Tool intents"). `status` keeps the last known value.
+   */
+  outcomeUnknown?: boolean;
 }
 
 /** A permission request (`session/request_permission`), keyed by `requestId`. */
@@ -68,8 +73,26 @@ export interface PermissionPart {
   outcome?: string;
 }
 
+/**
+ * Where a new attempt of the same turn begins (the user pressed Retry after an interrupted or failed answer).
+ * The parts before it are what the earlier attempt produced; `note` says what the agent was told about them.
+ */
+export interface RetryPart {
+  type: "retry";
+  /** The attempt that starts here (2 for the first retry). */
+  attempt: number;
+  note: string;
+}
+
 /** A part of a message (ADR 0003 data model, `Part`). */
-export type Part = TextPart | ToolCallPart | PermissionPart;
+export type Part = TextPart | ToolCallPart | PermissionPart | RetryPart;
+
+/**
+ * How a turn ended (brief, "durable turns"): `completed` (the agent ended its turn), `cancelled` (the user's Stop),
+ * `failed` (the agent or its process failed), `interrupted` (the window closed or the extension host died while it
+ * ran), `refused` (the agent refused, ACP stop reason `refusal`).
+ */
+export type TurnOutcome = "completed" | "cancelled" | "failed" | "interrupted" | "refused";
 
 /** A typed error with a stable code (`agent/exited`, `agent/spawn`, `agent/protocol`, `config/invalid`, …). */
 export interface ErrorInfo {
@@ -99,6 +122,12 @@ export interface MessageView {
   /** ACP stop reason of the prompt turn that produced this message (`end_turn`, `cancelled`, …). */
   stopReason?: string;
   error?: ErrorInfo;
+  /** For an agent message: how its turn ended, once settled. */
+  outcome?: TurnOutcome;
+  /** For an agent message: the attempt that produced it (2+ after Retry). */
+  attempt?: number;
+  /** True when the user can Retry it: an `interrupted` or `failed` turn. */
+  retryable?: boolean;
 }
 
 /** One channel member and its agent's live state. */
@@ -173,6 +202,13 @@ export interface WebviewRequests {
    * pending permission requests are answered `cancelled`, and it ends with stop reason `cancelled`.
    */
   "turn/cancel": [{ messageId: string }, { cancelled: boolean }];
+  /**
+   * Runs a new attempt of an interrupted or failed turn in the same message; the agent is told what the earlier
+   * attempt is known to have done. `retried` is false when the message is not retryable (or already running).
+   */
+  "turn/retry": [{ messageId: string }, { retried: boolean }];
+  /** A queued message goes now: the agent's running answer in that channel is stopped (`cancelled`), then it runs. */
+  "turn/sendNow": [{ messageId: string }, { sent: boolean }];
   /** Every channel and direct conversation (general first), and the roster's agents (for a new direct conversation). */
   "channels/list": [Record<string, never>, { channels: ChannelSummary[]; agents: string[] }];
   /** Creates a channel; `channel/exists`, `channel/invalidName` or `channel/unknownMember` when it cannot. */

@@ -176,8 +176,10 @@ export class SidekicksApp {
         return this.requireChannels().send(channelId, text);
       },
       "turn/cancel": async ({ messageId }) => ({ cancelled: (await this.channels?.cancel(messageId)) ?? false }),
+      "turn/retry": async ({ messageId }) => ({ retried: await this.requireChannels().retryMessage(text(messageId, "message id")) }),
+      "turn/sendNow": async ({ messageId }) => ({ sent: await this.requireChannels().sendNow(text(messageId, "message id")) }),
       "permission/answer": async ({ requestId, optionId }) => ({
-        accepted: this.channels?.answerPermission(requestId, optionId) ?? false,
+        accepted: (await this.channels?.answerPermission(requestId, optionId)) ?? false,
       }),
       "command/run": async ({ command }) => {
         await this.options.editor.runCommand(command);
@@ -216,7 +218,9 @@ export class SidekicksApp {
     try {
       this.store = await Store.open(this.options.storageDir, (key, reason) => this.options.editor.log("warn", `store: skipped record ${key}: ${reason}`));
       this.storeError = undefined;
-      this.channels = new ChannelService(this.store, this.agents, this.events, (line) => this.options.editor.log("warn", line));
+      this.channels = new ChannelService(this.store, this.agents, this.events, (line) => this.options.editor.log("warn", line), Date.now, undefined, {
+        moderatorOf: (channel) => this.roster?.channels.find((c) => c.name === channel.name)?.moderator,
+      });
       this.channelDirectory = new ChannelDirectory(this.store, this.agents, this.events);
       if (this.roster || this.config.state !== "missing") await this.channels.syncGeneral(this.agents.names());
       else await this.channels.syncGeneral([]);

@@ -1,21 +1,35 @@
 import { monotonicFactory } from "ulid";
-import type { AgentSession, SessionSink } from "../agents/AgentManager";
-import { asSidekicksError, SidekicksError } from "../errors";
+import { SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
 import type { AgentState, ChannelView, MessageView } from "../protocol";
 import type { Store } from "../store/Store";
-import type { ChannelRecord, MembershipRecord, MessageRecord } from "../store/records";
+import type { ChannelRecord, MessageRecord, TurnRecord } from "../store/records";
+import { CANCEL_GRACE_MS, isActive, statusOf, type Admission, type RoundAnswer } from "../turns/reducer";
+import { TurnExecutor, type SessionSource } from "../turns/TurnExecutor";
+import { toView } from "../turns/view";
 import { AgentCommands } from "./AgentCommands";
-import { AgentTurn } from "./AgentTurn";
 import { CONTEXT_SCAN_LIMIT, formatContext, unseenMessages } from "./context";
 import { MAX_DELEGATIONS, planDelegation } from "./delegation";
 import { routeMessage } from "./mentions";
+import { moderatorPrompt, shouldWakeModerator } from "./panel";
+
+export { toView } from "../turns/view";
+export { CANCEL_GRACE_MS } from "../turns/reducer";
 
 /** What channels need of the agent manager (ADR 0003 Amendment 3, `AgentSource`). */
-export interface AgentSource {
+export interface AgentSource extends SessionSource {
   names(): string[];
   state(name: string): AgentState;
-  session(agent: string, owner: string, sink: SessionSink): Promise<AgentSession>;
+}
+
+/** Options of {@link ChannelService} beyond its ports. */
+export interface ChannelOptions {
+  /** This activation's owner id for turn attempts (default: a new ULID). */
+  owner?: string;
+  /** The moderator of a channel (from the roster's `channels[].moderator`), if it has one. */
+  moderatorOf?: (channel: ChannelRecord) => string | undefined;
+  /** Period of the checkpoint/heartbeat tick, in ms (tests shorten it). */
+  tickMs?: number;
 }
 
 /** How many messages `open` returns (the latest page). */
@@ -24,58 +38,19 @@ export const PAGE_SIZE = 50;
 /** The channel every agent of the roster joins. */
 export const GENERAL = "general";
 
-/** How long Stop waits for the agent to answer `session/cancel` before settling the turn anyway, in ms. */
-export const CANCEL_GRACE_MS = 5_000;
-
-/** A turn waiting for its agent to finish an earlier one in the same channel. */
-interface QueuedTurn {
-  message: MessageRecord;
-  prompt: string;
-  /** The user message this turn answers: unseen channel messages before it are re-injected. */
-  userMessageId: string;
-  /** Set for `/cmd`: the prompt goes as typed (no context before it, so the agent sees the command first). */
-  command?: string;
-  /** The user message at the root of a delegation chain (the one this turn answers, when not delegated). */
-  rootMessageId: string;
-  cancelled: boolean;
-}
-
-/** A turn whose prompt is being sent or streamed. */
-interface RunningTurn {
-  turn: AgentTurn;
-  session?: AgentSession;
-  /** Resolved when the user presses Stop. */
-  cancelled: Deferred;
-}
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve: () => void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /**
- * Channels, memberships and messages (ADR 0003 `internal/channels`): routes a user message to the members it
- * mentions, runs one agent turn per recipient in parallel (turns for the same agent in the same channel run one
- * after the other), streams their answers as events, and commits each message when its turn ends (never per chunk).
+ * Channels, memberships and messages (ADR 0003 `internal/channels`) over durable turns (`src/turns/`): routes a
+ * user message to the members it mentions and admits one turn per recipient in the same batch as the message; the
+ * turn executor runs them (one at a time per agent and channel, in parallel across agents), checkpoints their
+ * answers, settles them, and recovers turns a previous activation left open. Delegation and the panel's moderator
+ * start here, after a turn or a round settles.
  */
 export class ChannelService {
   private readonly ulid = monotonicFactory();
-  private readonly turns = new Map<string, RunningTurn>(); // `${channelId}/${agent}` → running turn
-  private readonly lastTurns = new Map<string, AgentTurn>(); // settled turn, for late updates
-  private readonly chains = new Map<string, Promise<void>>(); // per key: turns run one after the other
-  private readonly queued = new Map<string, QueuedTurn[]>(); // per key: turns waiting for the running one
   private readonly lastAddressed = new Map<string, string>();
-  private closed = false;
+  private readonly executor: TurnExecutor;
+  /** Resolves when the sweeper has recovered what the previous activation left open. */
+  readonly ready: Promise<void>;
   /** The commands each agent announced, stored per agent. */
   readonly commands: AgentCommands;
   /** Delegations each user message may still cause (its id → count), for the most recent ones. */
@@ -88,9 +63,35 @@ export class ChannelService {
     private readonly log: (line: string) => void = () => undefined,
     private readonly now: () => number = Date.now,
     /** How long Stop waits for the agent's `cancelled` answer before settling anyway, in ms. */
-    private readonly cancelGraceMs = CANCEL_GRACE_MS,
+    cancelGraceMs = CANCEL_GRACE_MS,
+    private readonly options: ChannelOptions = {},
   ) {
     this.commands = new AgentCommands(store);
+    this.executor = new TurnExecutor(
+      {
+        store,
+        agents,
+        emitter,
+        log: (level, line) => this.log(level === "debug" ? line : `${level}: ${line}`),
+        now: () => this.now(),
+        context: (turn, fresh) => this.unseenContext(turn.channelId, turn.agent, turn.requestMessageId, fresh),
+        settled: (turn, message) => this.delegate(turn, message),
+        roundSettled: (channelId, root, answers) => this.wakeModerator(channelId, root, answers),
+      },
+      { owner: options.owner ?? this.ulid(), cancelGraceMs, tickMs: options.tickMs },
+    );
+    this.ready = this.recover();
+  }
+
+  /**
+   * The sweeper (brief, "Recovery"): reads the open turns through the `turn-open/` index; those a previous
+   * activation was running are settled `interrupted` with their last checkpoint, queued ones are dispatched.
+   */
+  private async recover(): Promise<void> {
+    const open = await this.store.openTurns();
+    if (open.length === 0) return;
+    const turns = await Promise.all(open.map(async (record) => ({ record, message: await this.store.message(record.channelId, record.messageId) })));
+    await this.executor.submit({ type: "recover", at: this.now(), turns });
   }
 
   /**
@@ -114,24 +115,32 @@ export class ChannelService {
     return channel;
   }
 
-  /** The channel named `name` with its latest page of messages, oldest first (running answers included). */
+  /**
+   * The channel named `name` with its latest page of messages, oldest first. Answers whose turn is open show what
+   * has streamed so far, `queued` or `streaming`.
+   */
   async open(name: string): Promise<{ channel: ChannelView; messages: MessageView[] }> {
+    await this.ready;
     const channel = await this.store.channelByName(name);
     if (!channel) throw new SidekicksError("channel/noRecipient", `There is no channel #${name}.`);
     const stored = await this.store.latestMessages(channel.id, PAGE_SIZE);
-    const running = [...this.turns.values()].filter((r) => r.turn.message.channelId === channel.id).map((r) => toView(r.turn.message, "streaming"));
-    const waiting = [...this.queued.values()].flat().filter((q) => q.message.channelId === channel.id).map((q) => toView(q.message, "queued"));
-    const live = [...running, ...waiting].sort((a, b) => (a.id < b.id ? -1 : 1));
-    return { channel: await this.view(channel), messages: [...stored.map((m) => toView(m)), ...live] };
+    const live = this.executor.state.turns;
+    const messages = stored.map((m) => {
+      const t = m.turnId ? live[m.turnId] : undefined;
+      return t ? toView(t.message, statusOf(t)) : toView(m);
+    });
+    return { channel: await this.view(channel), messages };
   }
 
   /**
-   * Admits a user message: stores it, then starts one turn per recipient (not awaited).
+   * Admits a user message: the message, one turn per recipient and their (empty) answers are written in one
+   * batch before anything is sent; turns for idle agents start at once, the others wait queued.
    * @returns the stored message's id
    * @throws SidekicksError `channel/unknownMember` and `channel/unknownCommand` (with the closest match),
    *   `channel/noRecipient`
    */
   async send(channelId: string, text: string): Promise<{ messageId: string }> {
+    await this.ready;
     const members = (await this.store.members(channelId)).map((m) => m.agentName);
     const known = await this.commands.ofAll(members);
     const route = routeMessage(text, members, await this.lastAddressedIn(channelId), (agent) => known[agent]?.map((c) => c.name));
@@ -155,181 +164,133 @@ export class ChannelService {
       createdAt: at,
       to: route.agents,
     };
-    await this.store.commit({ messages: [userMessage] });
-    this.emitter.emit("message:finished", toView(userMessage));
     this.lastAddressed.set(channelId, route.agents[route.agents.length - 1]!);
-    for (const agent of route.agents) {
-      this.enqueue(channelId, agent, { prompt: route.prompt, userMessageId: userMessage.id, rootMessageId: userMessage.id, command: route.command });
-    }
+    const turns = route.agents.map((agent) =>
+      this.admission(channelId, agent, { prompt: route.prompt, requestMessageId: userMessage.id, rootMessageId: userMessage.id, command: route.command }),
+    );
+    await this.executor.submit({ type: "admit", at, message: userMessage, turns });
     return { messageId: userMessage.id };
   }
 
   /** Answers a pending permission request. @returns false when no turn holds it (already answered or gone). */
-  answerPermission(requestId: string, optionId: string): boolean {
-    for (const { turn } of this.turns.values()) if (turn.hasPermission(requestId)) return turn.answer(requestId, optionId);
-    return false;
+  async answerPermission(requestId: string, optionId: string): Promise<boolean> {
+    return (await this.executor.submit({ type: "answer", requestId, optionId })) ?? false;
   }
 
   /**
    * Stops an agent message (the user's Stop): a queued turn leaves the queue and is saved as cancelled; a running
    * one gets ACP `session/cancel`, its permission requests are answered `cancelled`, and it settles `cancelled`
-   * when the agent answers — or after {@link CANCEL_GRACE_MS} if the agent ignores the cancel.
+   * when the agent answers — or after the cancel grace if the agent ignores the cancel.
    * @returns false when no queued or running turn has that message
    */
   async cancel(messageId: string): Promise<boolean> {
-    for (const [key, list] of this.queued) {
-      const index = list.findIndex((q) => q.message.id === messageId);
-      if (index === -1) continue;
-      const [entry] = list.splice(index, 1);
-      if (list.length === 0) this.queued.delete(key);
-      entry!.cancelled = true;
-      entry!.message.stopReason = "cancelled";
-      await this.store.commit({ messages: [entry!.message] });
-      this.emitter.emit("message:finished", toView(entry!.message));
-      return true;
-    }
-    for (const running of this.turns.values()) {
-      if (running.turn.message.id !== messageId) continue;
-      running.turn.cancel();
-      running.cancelled.resolve();
-      await running.session?.cancel();
-      return true;
+    return (await this.executor.submit({ type: "cancel", messageId, at: this.now() })) ?? false;
+  }
+
+  /**
+   * Retry (brief, "Recovery"): a new attempt of an interrupted or failed turn, in the same message; its prompt
+   * tells the agent what the earlier attempt is known to have done.
+   * @returns false when the message has no retryable turn (not interrupted/failed, or running again already)
+   */
+  async retry(channelId: string, messageId: string): Promise<boolean> {
+    await this.ready;
+    const message = await this.store.message(channelId, messageId);
+    const record = message?.turnId ? await this.store.turn(message.turnId) : undefined;
+    if (!message || !record) return false;
+    return (await this.executor.submit({ type: "retry", at: this.now(), record, message })) ?? false;
+  }
+
+  /** Finds the channel of a message this service shows (open turns first, then the store's channels). */
+  async retryMessage(messageId: string): Promise<boolean> {
+    for (const channel of await this.store.channels()) {
+      if (await this.store.message(channel.id, messageId)) return this.retry(channel.id, messageId);
     }
     return false;
   }
 
+  /** "Send now": a queued answer runs now; the agent's running answer in that channel is stopped first. */
+  async sendNow(messageId: string): Promise<boolean> {
+    return (await this.executor.submit({ type: "sendNow", messageId, at: this.now() })) ?? false;
+  }
+
+  /** Whether an agent has an open (running or queued) turn in a channel. */
+  isBusy(channelId: string): boolean {
+    return Object.values(this.executor.state.turns).some((t) => t.record.channelId === channelId && isActive(t));
+  }
+
   /**
-   * Stops accepting work and settles running turns as interrupted, keeping what they received (the window is
-   * closing or the store is being reopened).
+   * Stops accepting work: running attempts are settled `interrupted` with everything they received; queued turns
+   * stay in the store and run at the next activation (the window is closing or the store is being reopened).
    */
   async close(): Promise<void> {
-    this.closed = true;
-    const running = [...this.turns.values()];
-    this.turns.clear();
-    const messages = running.map(({ turn }) =>
-      turn.settle({ error: { code: "turn/interrupted", message: "Interrupted: the window closed or Sidekicks restarted before the answer finished." } }),
-    );
-    for (const list of this.queued.values()) {
-      for (const entry of list) {
-        entry.cancelled = true;
-        const agent = entry.message.author.agentName ?? "the agent";
-        entry.message.error = {
-          code: "turn/interrupted",
-          message: `Not delivered: the window closed while @${agent} was still busy with an earlier message. Send it again.`,
-        };
-        messages.push(entry.message);
-      }
-    }
-    this.queued.clear();
-    if (messages.length > 0) await this.store.commit({ messages });
+    await this.ready.catch(() => undefined);
+    await this.executor.close();
   }
 
-  /** Creates the agent's message now (shown `queued` when the agent is busy here) and runs it in turn. */
-  private enqueue(
+  private admission(
     channelId: string,
     agent: string,
-    input: Pick<QueuedTurn, "prompt" | "userMessageId" | "command" | "rootMessageId">,
-    delegation?: Pick<MessageRecord, "delegatedBy" | "parentMessageId">,
-  ): void {
-    const key = `${channelId}/${agent}`;
+    input: Pick<Admission, "prompt" | "requestMessageId" | "rootMessageId" | "command" | "role" | "parentTurnId" | "delegatedBy" | "parentMessageId">,
+  ): Admission {
     const at = this.now();
-    const message: MessageRecord = { version: 1, id: this.ulid(at), channelId, author: { kind: "agent", agentName: agent }, parts: [], createdAt: at, ...delegation };
-    const entry: QueuedTurn = { message, ...input, cancelled: false };
-    const list = this.queued.get(key) ?? [];
-    const waits = this.turns.has(key) || list.length > 0;
-    list.push(entry);
-    this.queued.set(key, list);
-    this.emitter.emit("message:started", toView(message, waits ? "queued" : "streaming"));
-    const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.runTurn(key, agent, entry)).catch((err) => this.log(`turn failed unexpectedly: ${String(err)}`));
-    this.chains.set(key, next);
-  }
-
-  private async runTurn(key: string, agent: string, entry: QueuedTurn): Promise<void> {
-    if (entry.cancelled || this.closed) return; // cancelled or interrupted while queued: already saved
-    const list = this.queued.get(key) ?? [];
-    list.splice(list.indexOf(entry), 1);
-    if (list.length === 0) this.queued.delete(key);
-    const { message } = entry;
-    const turn = new AgentTurn(message, this.emitter, () => this.ulid(), (line) => this.log(`[${agent}] ${line}`));
-    const running: RunningTurn = { turn, cancelled: deferred() };
-    this.turns.set(key, running);
-    this.emitter.emit("message:started", toView(message, "streaming"));
-    const sink: SessionSink = {
-      onUpdate: (update) => {
-        const current = this.turns.get(key)?.turn;
-        const target = current ?? this.lastTurns.get(key);
-        if (!target) return;
-        if (target !== current) {
-          this.log(`[${agent}] session/update after the prompt ended: attached to the finished message`);
-          target.apply(update);
-          void this.persistLate(target);
-          return;
-        }
-        target.apply(update);
-      },
-      onPermissionRequest: (request, signal) => {
-        const target = this.turns.get(key)?.turn;
-        return target ? target.requestPermission(request, signal) : Promise.resolve({ outcome: "cancelled" });
-      },
-    };
-    let result: { stopReason?: string; error?: { code: string; message: string; detail?: string } };
-    try {
-      const session = await this.agents.session(agent, message.channelId, sink);
-      running.session = session;
-      if (turn.cancelled) {
-        result = { stopReason: "cancelled" };
-      } else {
-        const context = entry.command ? "" : await this.unseenContext(message.channelId, agent, entry.userMessageId, session.fresh);
-        const prompt = session.prompt(context + entry.prompt);
-        // Stop waits for the agent's `cancelled` answer, but not forever: an agent that ignores session/cancel
-        // must not leave a spinner behind.
-        const gaveUp = running.cancelled.promise.then(() => delay(this.cancelGraceMs)).then(() => "cancelled" as const);
-        result = { stopReason: await Promise.race([prompt, gaveUp]) };
-        prompt.catch(() => undefined);
-      }
-    } catch (err) {
-      const e = asSidekicksError(err, "agent/protocol");
-      // The user stopped the agent itself (Agents view, Restart): the answer ends as cancelled, not as a crash.
-      result = e.code === "agent/stopped" ? { stopReason: "cancelled" } : { error: { code: e.code, message: e.message, detail: e.detail } };
-    }
-    if (this.turns.get(key) !== running) return; // closed meanwhile: close() settled it
-    this.turns.delete(key);
-    this.lastTurns.set(key, turn);
-    const settled = turn.settle(result);
-    // The agent has now seen the channel up to the message it answered — unless it failed (the context comes
-    // again next time) or ran a command (which went without context).
-    const member = settled.error || entry.command ? undefined : await this.memberAfter(message.channelId, agent, entry.userMessageId);
-    await this.store.commit({ messages: [settled], members: member ? [member] : [] });
-    this.emitter.emit("message:finished", toView(settled));
-    if (!settled.error && settled.stopReason === "end_turn") await this.delegate(entry, settled);
+    return { turnId: this.ulid(at), messageId: this.ulid(at), channelId, agent, ...input };
   }
 
   /**
    * An agent's final answer that @mentions other members delegates to them: one child turn each, linked to the
-   * answer (`delegatedBy`, `parentMessageId`), within {@link MAX_DELEGATIONS} per user message and never straight
-   * back to the agent that delegated. What is refused is said in a system message.
+   * answer (`delegatedBy`, `parentMessageId`, `parentTurnId`), within {@link MAX_DELEGATIONS} per user message and
+   * never straight back to the agent that delegated. What is refused is said in a system message.
    */
-  private async delegate(entry: QueuedTurn, answer: MessageRecord): Promise<void> {
+  private async delegate(turn: TurnRecord, answer: MessageRecord): Promise<void> {
     const from = answer.author.agentName;
+    if (turn.outcome !== "completed" || answer.stopReason !== "end_turn" || turn.role === "moderator") return;
     const text = answer.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
-    if (!from || this.closed || !text.includes("@")) return;
+    if (!from || !text.includes("@")) return;
     const members = (await this.store.members(answer.channelId)).map((m) => m.agentName);
-    const remaining = this.delegationsLeft.get(entry.rootMessageId) ?? MAX_DELEGATIONS;
+    const remaining = this.delegationsLeft.get(turn.rootMessageId) ?? MAX_DELEGATIONS;
     const plan = planDelegation({ from, text, delegatedBy: answer.delegatedBy }, members, remaining);
     if (plan.to.length === 0 && plan.refused.length === 0) return;
-    this.delegationsLeft.set(entry.rootMessageId, remaining - plan.to.length);
+    this.delegationsLeft.set(turn.rootMessageId, remaining - plan.to.length);
     if (this.delegationsLeft.size > 1_000) this.delegationsLeft.delete(this.delegationsLeft.keys().next().value!);
-    if (plan.refused.length > 0) {
-      const at = this.now();
-      const note: MessageRecord = { version: 1, id: this.ulid(at), channelId: answer.channelId, author: { kind: "system" }, parts: [{ type: "text", text: plan.refused.join("\n\n") }], createdAt: at };
-      await this.store.commit({ messages: [note] });
-      this.emitter.emit("message:finished", toView(note));
-    }
-    for (const agent of plan.to) {
-      const prompt = `@${from} delegated this to you:\n\n${text}`;
-      this.enqueue(answer.channelId, agent, { prompt, userMessageId: answer.id, rootMessageId: entry.rootMessageId }, { delegatedBy: from, parentMessageId: answer.id });
-    }
+    const at = this.now();
+    const note: MessageRecord | undefined =
+      plan.refused.length > 0 ? { version: 1, id: this.ulid(at), channelId: answer.channelId, author: { kind: "system" }, parts: [{ type: "text", text: plan.refused.join("\n\n") }], createdAt: at } : undefined;
+    const turns = plan.to.map((agent) =>
+      this.admission(answer.channelId, agent, {
+        prompt: `@${from} delegated this to you:\n\n${text}`,
+        requestMessageId: answer.id,
+        rootMessageId: turn.rootMessageId,
+        parentTurnId: turn.id,
+        delegatedBy: from,
+        parentMessageId: answer.id,
+      }),
+    );
+    await this.executor.submit({ type: "admit", at, message: note, turns });
+  }
+
+  /**
+   * The panel (brief, "A channel may name a moderator that is woken once every turn of a round has settled"): when
+   * the round's last turn settles, the moderator gets a turn of its own. A system message marks the wake-up; the
+   * round's messages reach the moderator as re-injected context (what it has not seen, up to that mark).
+   */
+  private async wakeModerator(channelId: string, rootMessageId: string, answers: RoundAnswer[]): Promise<void> {
+    const channel = await this.store.channelById(channelId);
+    const moderator = channel ? this.options.moderatorOf?.(channel) : undefined;
+    if (!moderator) return;
+    const members = (await this.store.members(channelId)).map((m) => m.agentName);
+    if (!members.includes(moderator) || !shouldWakeModerator(moderator, answers)) return;
+    const at = this.now();
+    const others = answers.filter((a) => a.agent !== moderator).map((a) => `@${a.agent}`);
+    const mark: MessageRecord = {
+      version: 1,
+      id: this.ulid(at),
+      channelId,
+      author: { kind: "system" },
+      parts: [{ type: "text", text: `Round complete (${[...new Set(others)].join(", ")}): @${moderator}, the moderator, sums up.` }],
+      createdAt: at,
+    };
+    const turn = this.admission(channelId, moderator, { prompt: moderatorPrompt(answers, moderator), requestMessageId: mark.id, rootMessageId, role: "moderator" });
+    await this.executor.submit({ type: "admit", at, message: mark, turns: [turn] });
   }
 
   /** The agent addressed last in a channel: remembered, else read from the latest routed user message. */
@@ -343,7 +304,7 @@ export class ChannelService {
   }
 
   /**
-   * The channel messages `agent` has not seen before the user message `beforeId`, formatted to go before the
+   * The channel messages `agent` has not seen before the message `beforeId`, formatted to go before the
    * prompt (see `context.ts`); "" when there are none. A `fresh` session remembers nothing: when the agent answered
    * here before (in a session now gone), the channel's history is repeated, its own answers included.
    */
@@ -358,37 +319,10 @@ export class ChannelService {
     return formatContext(unseenMessages(recent, agent, lastSeen, beforeId, newSession), { olderNotRead: truncated, newSession });
   }
 
-  private async persistLate(turn: AgentTurn): Promise<void> {
-    if (this.closed) return;
-    await this.store.commit({ messages: [turn.message] });
-    this.emitter.emit("message:finished", toView(turn.message));
-  }
-
-  private async memberAfter(channelId: string, agent: string, lastSeenMessageId: string): Promise<MembershipRecord | undefined> {
-    const member = (await this.store.members(channelId)).find((m) => m.agentName === agent);
-    return member ? { ...member, lastSeenMessageId } : undefined;
-  }
-
   private async view(channel: ChannelRecord): Promise<ChannelView> {
     const order = this.agents.names();
     const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
     const members = (await this.store.members(channel.id)).sort((a, b) => rank(a.agentName) - rank(b.agentName));
     return { id: channel.id, name: channel.name, members: members.map((m) => ({ name: m.agentName, state: this.agents.state(m.agentName) })) };
   }
-}
-
-/** Projects a stored message to the webview's shape. */
-export function toView(m: MessageRecord, status?: MessageView["status"]): MessageView {
-  return {
-    id: m.id,
-    channelId: m.channelId,
-    author: m.author,
-    parts: m.parts.map((p) => ({ ...p })),
-    createdAt: m.createdAt,
-    to: m.to,
-    ...(m.delegatedBy ? { delegatedBy: m.delegatedBy, parentMessageId: m.parentMessageId } : {}),
-    status: status ?? (m.error ? "error" : "done"),
-    stopReason: m.stopReason,
-    error: m.error,
-  };
 }

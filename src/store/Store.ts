@@ -7,11 +7,26 @@ import {
   asChannelRecord,
   asMembershipRecord,
   asMessageRecord,
+  asTurnRecord,
   keys,
   type ChannelRecord,
   type MembershipRecord,
   type MessageRecord,
+  type TurnRecord,
 } from "./records";
+
+/** Changes written in one atomic batch (see {@link Store.commit}). */
+export interface StoreChanges {
+  messages?: MessageRecord[];
+  members?: MembershipRecord[];
+  /** Turn records; a settled one also drops its `turn-open/` index entry, an open one writes it. */
+  turns?: TurnRecord[];
+  /**
+   * Fencing (brief, "Only the owning attempt may settle the turn"): the batch is written only if the stored turn
+   * still has this attempt number and owner; otherwise nothing is written and `store/staleAttempt` is thrown.
+   */
+  fence?: { turnId: string; attempt: number; owner: string };
+}
 
 /** Receives one line per record the store had to skip (corrupt JSON, wrong shape). */
 export type CorruptRecordSink = (key: string, reason: string) => void;
@@ -22,6 +37,8 @@ export type CorruptRecordSink = (key: string, reason: string) => void;
  * skipped and reported through `onCorrupt`, never fatal to the rest of the history.
  */
 export class Store {
+  private batchCount = 0;
+
   private constructor(
     private readonly db: ClassicLevel<string, string>,
     private readonly onCorrupt: CorruptRecordSink,
@@ -185,18 +202,67 @@ export class Store {
   }
 
   /**
-   * Writes messages and memberships in one atomic batch (a turn's settlement: the message and the agent's
-   * `lastSeenMessageId` move together).
+   * Writes messages, memberships and turns in one atomic batch (a turn's settlement: the message, the turn and the
+   * agent's `lastSeenMessageId` move together). Counted in {@link batches} (the bench's `turn.storeWritesPerTurn`).
+   * @throws SidekicksError `store/staleAttempt` when `fence` does not match the stored turn (nothing is written)
    */
-  async commit(changes: { messages?: MessageRecord[]; members?: MembershipRecord[] }): Promise<void> {
-    const ops: { type: "put"; key: string; value: string }[] = [];
+  async commit(changes: StoreChanges): Promise<void> {
+    if (changes.fence) {
+      const { turnId, attempt, owner } = changes.fence;
+      const stored = await this.turn(turnId);
+      if (stored && (stored.attempt !== attempt || stored.owner !== owner)) {
+        throw new SidekicksError(
+          "store/staleAttempt",
+          `Turn ${turnId}: attempt ${attempt} of ${owner} may not write; the store has attempt ${stored.attempt} of ${stored.owner ?? "nobody"}.`,
+        );
+      }
+    }
+    const ops: ({ type: "put"; key: string; value: string } | { type: "del"; key: string })[] = [];
+    for (const t of changes.turns ?? []) {
+      ops.push({ type: "put", key: keys.turn(t.id), value: JSON.stringify(t) });
+      if (t.state === "settled") ops.push({ type: "del", key: keys.turnOpen(t.id) });
+      else ops.push({ type: "put", key: keys.turnOpen(t.id), value: t.channelId });
+    }
     for (const m of changes.messages ?? []) {
       ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) });
     }
     for (const m of changes.members ?? []) {
       ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
     }
-    if (ops.length > 0) await this.db.batch(ops);
+    if (ops.length > 0) {
+      await this.db.batch(ops);
+      this.batchCount++;
+    }
+  }
+
+  /** How many write batches {@link commit} has written since the store opened. */
+  get batches(): number {
+    return this.batchCount;
+  }
+
+  /** The turn `id`, or undefined. */
+  async turn(id: string): Promise<TurnRecord | undefined> {
+    return this.read(keys.turn(id), asTurnRecord);
+  }
+
+  /** One message, or undefined. */
+  async message(channelId: string, messageId: string): Promise<MessageRecord | undefined> {
+    return this.read(keys.message(channelId, messageId), asMessageRecord);
+  }
+
+  /**
+   * Every turn that is not settled, oldest first, read through the `turn-open/` index (the sweeper's view: it never
+   * scans history). An index entry whose turn record is missing or corrupt is reported and skipped.
+   */
+  async openTurns(): Promise<TurnRecord[]> {
+    const out: TurnRecord[] = [];
+    for await (const [key] of this.db.iterator({ gte: keys.turnOpenPrefix, lt: keys.turnOpenPrefix + "\uffff" })) {
+      const id = key.slice(keys.turnOpenPrefix.length);
+      const turn = await this.turn(id);
+      if (turn && turn.state !== "settled") out.push(turn);
+      else if (!turn) this.onCorrupt(key, "open turn without a turn record");
+    }
+    return out;
   }
 
   /**

@@ -18,6 +18,9 @@ export interface Migration {
  * 1 → 2: channel records get `kind` (`channel`, or `direct` for a direct conversation indexed by `direct/<agent>`).
  * Schema 1 had no direct conversations, so every existing channel becomes `kind: "channel"`; records that do not
  * parse are left alone (the store skips and reports them when read).
+ *
+ * 2 → 3: durable turns (`turn/<id>`, `turn-open/<id>`); messages get optional `turnId`, `outcome`, `attempt`.
+ * Older messages are settled history without a turn, so nothing is rewritten.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -36,6 +39,14 @@ export const MIGRATIONS: readonly Migration[] = [
         ops.push({ type: "put", key, value: JSON.stringify({ ...record, kind: "channel" }) });
       }
       return ops;
+    },
+  },
+  {
+    from: 2,
+    description: "durable turns: turn/<id> records and the turn-open/<id> index (nothing to convert)",
+    // Messages written before schema 3 have no turn: they are settled history and stay as they are.
+    async plan() {
+      return [];
     },
   },
 ];

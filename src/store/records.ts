@@ -1,7 +1,7 @@
-import type { Author, ErrorInfo, Part } from "../protocol";
+import type { Author, ErrorInfo, Part, TurnOutcome } from "../protocol";
 
 /** Schema version of the store, written under key `v` (ADR 0003, "Pebble keys"). */
-export const STORE_SCHEMA_VERSION = 2;
+export const STORE_SCHEMA_VERSION = 3;
 
 /** `channel/<id>` (ADR 0003 `Channel`). Times are milliseconds since the epoch. */
 export interface ChannelRecord {
@@ -40,6 +40,54 @@ export interface MessageRecord {
   parentMessageId?: string;
   stopReason?: string;
   error?: ErrorInfo;
+  /** Schema 3: for an agent message, the turn that produces it (`turn/<turnId>`). */
+  turnId?: string;
+  /** Schema 3: the turn's outcome once settled, and its attempt number (copied so a page renders without lookups). */
+  outcome?: TurnOutcome;
+  attempt?: number;
+}
+
+/** Where a turn is (brief, "durable turns"): `pending` (admitted or queued), `running`, `awaiting_input`, `settled`. */
+export type TurnStateName = "pending" | "running" | "awaiting_input" | "settled";
+
+/**
+ * `turn/<id>`: one agent's durable turn (brief, "Turn vs attempt"). Written in the same batch as the message that
+ * admits it, before any dispatch; while it is not settled, `turn-open/<id>` holds its channel id, so the sweeper
+ * finds open turns without scanning history. Times are milliseconds since the epoch.
+ */
+export interface TurnRecord {
+  version: 1;
+  /** ULID. */
+  id: string;
+  channelId: string;
+  agent: string;
+  /** The message this turn answers: the user's message, or the answer that delegated to this agent. */
+  requestMessageId: string;
+  /** The agent's answer (`msg/<channelId>/<messageId>`), created empty at admission and checkpointed. */
+  messageId: string;
+  /** The user message at the root of the round (delegation chains and the panel's moderator). */
+  rootMessageId: string;
+  /** The turn whose final answer delegated to this one. */
+  parentTurnId?: string;
+  /** What is sent to the agent (after any re-injected context). */
+  prompt: string;
+  /** Set for `/cmd` and `/agent:cmd`: the prompt goes without context so the agent sees the command first. */
+  command?: string;
+  /** `moderator`: the panel's moderator woken after a round; its answer does not wake it again. */
+  role?: "moderator";
+  state: TurnStateName;
+  outcome?: TurnOutcome;
+  stopReason?: string;
+  error?: ErrorInfo;
+  /** 0 while never claimed; each claim writes attempt + 1 with the claiming host's owner id. */
+  attempt: number;
+  /** The extension host activation that owns the current attempt. */
+  owner?: string;
+  /** Last proof of life of the current attempt, in ms since the epoch. */
+  heartbeatAt?: number;
+  createdAt: number;
+  updatedAt: number;
+  settledAt?: number;
 }
 
 /** Store keys (ADR 0003). ULIDs sort by time, so a key range scan returns messages in order. */
@@ -54,6 +102,10 @@ export const keys = {
   channelPrefix: "channel/",
   direct: (agent: string) => `direct/${agent}`,
   value: (key: string) => `value/${key}`,
+  turn: (id: string) => `turn/${id}`,
+  /** Present while the turn is not settled; its value is the channel id. */
+  turnOpen: (id: string) => `turn-open/${id}`,
+  turnOpenPrefix: "turn-open/",
 } as const;
 
 /** Returns `value` as a `MessageRecord` when it has the shape of one, else undefined (a corrupt record). */
@@ -64,6 +116,15 @@ export function asMessageRecord(value: unknown): MessageRecord | undefined {
   }
   if (!isObject(value.author) || !Array.isArray(value.parts)) return undefined;
   return value as unknown as MessageRecord;
+}
+
+/** Returns `value` as a `TurnRecord` when it has the shape of one. */
+export function asTurnRecord(value: unknown): TurnRecord | undefined {
+  if (!isObject(value) || value.version !== 1 || typeof value.id !== "string" || typeof value.channelId !== "string") return undefined;
+  if (typeof value.agent !== "string" || typeof value.messageId !== "string" || typeof value.state !== "string" || typeof value.attempt !== "number") {
+    return undefined;
+  }
+  return value as unknown as TurnRecord;
 }
 
 /** Returns `value` as a `ChannelRecord` when it has the shape of one. */

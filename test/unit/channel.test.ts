@@ -107,9 +107,9 @@ test("a permission request is shown as a part and the user's choice reaches the 
       };
       poll();
     });
-    assert.equal(s.channels.answerPermission(requestId, "not-an-option"), false);
-    assert.equal(s.channels.answerPermission(requestId, "ok"), true);
-    assert.equal(s.channels.answerPermission(requestId, "ok"), false, "answered once only");
+    assert.equal(await s.channels.answerPermission(requestId, "not-an-option"), false);
+    assert.equal(await s.channels.answerPermission(requestId, "ok"), true);
+    assert.equal(await s.channels.answerPermission(requestId, "ok"), false, "answered once only");
     const answer = await s.finished((m) => m.author.kind === "agent");
     const permission = answer.parts.find((p) => p.type === "permission");
     assert.equal(permission?.type === "permission" && permission.outcome, "ok");
@@ -256,7 +256,7 @@ test("a message for a busy agent is shown queued, runs when the agent is free, a
   }
 });
 
-test("closing with a queued message saves it as not delivered, with a way forward", async () => {
+test("closing mid-answer: the running answer is interrupted with what arrived; the queued one stays queued and runs after reopening", async () => {
   const s = await setup({ demo: { prompt: [{ chunk: "Working" }, { sleep: 2000 }] } });
   try {
     await s.channels.send(s.general.id, "@demo first");
@@ -265,10 +265,14 @@ test("closing with a queued message saves it as not delivered, with a way forwar
     await s.channels.close();
     await s.store.close();
     s.store = await Store.open(s.dir);
-    s.channels = new ChannelService(s.store, s.agents, new Recorder());
-    const agentMessages = (await s.channels.open("general")).messages.filter((m) => m.author.kind === "agent");
-    assert.deepEqual(agentMessages.map((m) => [agentText(m), m.error?.code]), [["Working", "turn/interrupted"], ["", "turn/interrupted"]]);
-    assert.match(agentMessages[1]!.error!.message, /Not delivered: .*@demo was still busy.*Send it again/);
+    const events = new Recorder();
+    s.channels = new ChannelService(s.store, s.agents, events);
+    const opened = (await s.channels.open("general")).messages.filter((m) => m.author.kind === "agent");
+    assert.deepEqual(opened.map((m) => [agentText(m), m.error?.code, m.retryable ?? false]), [["Working", "turn/interrupted", true], ["", undefined, false]]);
+    assert.equal(opened[1]!.status, "streaming", "the queued message was never claimed: it is dispatched at activation");
+    const second = await waitFor(() => events.of("message:finished").find((m) => m.id === opened[1]!.id), 10_000, "the queued answer");
+    assert.equal(agentText(second), "Working");
+    assert.equal(second.outcome, "completed");
   } finally {
     await s.teardown();
   }

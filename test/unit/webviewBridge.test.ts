@@ -13,6 +13,8 @@ const handlers = (overrides: Partial<WebviewRequestHandlers> = {}): WebviewReque
   },
   "permission/answer": async () => ({ accepted: true }),
   "turn/cancel": async () => ({ cancelled: true }),
+  "turn/retry": async () => ({ retried: true }),
+  "turn/sendNow": async () => ({ sent: true }),
   "command/run": async () => ({ done: true }),
   ...unusedDirectoryHandlers,
   ...overrides,

@@ -1,0 +1,222 @@
+import type { PermissionAnswer } from "../acp/types";
+import type { AgentSession, SessionSink } from "../agents/AgentManager";
+import { asSidekicksError } from "../errors";
+import type { Emitter } from "../events/events";
+import type { Store } from "../store/Store";
+import type { MembershipRecord, MessageRecord, TurnRecord } from "../store/records";
+import { CANCEL_GRACE_MS, CHECKPOINT_MS, initialState, isActive, reduce, type EngineEffect, type EngineInput, type EngineState, type RoundAnswer } from "./reducer";
+
+/** What the executor needs of the agent manager: a session per (agent, channel). */
+export interface SessionSource {
+  /**
+   * The session `owner` uses with `agent` (AgentManager.session). With `resumeSessionId`, an agent that supports
+   * ACP `session/load` resumes that session instead of starting a new one.
+   */
+  session(agent: string, owner: string, sink: SessionSink, options?: { resumeSessionId?: string }): Promise<AgentSession>;
+}
+
+/** The executor's surroundings. */
+export interface TurnPorts {
+  store: Store;
+  agents: SessionSource;
+  emitter: Emitter;
+  log(level: "debug" | "warn" | "error", line: string): void;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /**
+   * The channel messages re-injected before a turn's prompt (`""` for none); `fresh` is true when the agent's
+   * session is new (it remembers nothing of this channel).
+   */
+  context(turn: TurnRecord, fresh: boolean): Promise<string>;
+  /** A turn settled and its batch is committed (delegation starts here). Called in order, never concurrently. */
+  settled(turn: TurnRecord, message: MessageRecord): Promise<void>;
+  /** Every turn started by one user message has settled (the panel's moderator wakes here). */
+  roundSettled(channelId: string, rootMessageId: string, answers: RoundAnswer[]): Promise<void>;
+}
+
+/** Options of the executor. */
+export interface ExecutorOptions {
+  /** This activation's owner id (a ULID). */
+  owner: string;
+  /** How long Stop waits for the agent's `cancelled` before settling anyway, in ms. */
+  cancelGraceMs?: number;
+  /** Period of the checkpoint/heartbeat tick while a turn runs, in ms (default {@link CHECKPOINT_MS}). */
+  tickMs?: number;
+}
+
+/**
+ * Applies the turn reducer's effects, in order, one input at a time (brief, "effects … applied in order by one
+ * executor"). The one queue is the admission lock: two sends can never both find an agent idle. `persist` is awaited
+ * before the next effect, so a `message:finished` broadcast always follows its committed batch; `prompt` runs in the
+ * background and reports back as inputs carrying its `(turnId, attempt)`.
+ */
+export class TurnExecutor {
+  private current: EngineState;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly sessions = new Map<string, { attempt: number; session: AgentSession }>();
+  private readonly permissionReplies = new Map<string, (answer: PermissionAnswer) => void>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
+  private idCounter = 0;
+
+  constructor(
+    private readonly ports: TurnPorts,
+    private readonly options: ExecutorOptions,
+  ) {
+    this.current = initialState(options.owner);
+  }
+
+  /** The reducer's current state (read-only: open turns, rounds). */
+  get state(): EngineState {
+    return this.current;
+  }
+
+  /**
+   * Feeds one input to the reducer and applies its effects; inputs run one after the other.
+   * @returns the reducer's `result` for the input (accepted, cancelled, retried, sent)
+   */
+  submit(input: EngineInput): Promise<boolean | undefined> {
+    const run = this.queue.then(() => this.step(input));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Stops: settles running attempts `interrupted` (pending turns stay queued in the store), then drops timers.
+   * Inputs submitted afterwards are ignored.
+   */
+  async close(): Promise<void> {
+    await this.submit({ type: "close", at: this.ports.now() });
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+    for (const reply of this.permissionReplies.values()) reply({ outcome: "cancelled" });
+    this.permissionReplies.clear();
+  }
+
+  private async step(input: EngineInput): Promise<boolean | undefined> {
+    if (this.stopped) return false;
+    const { state, effects, result } = reduce(this.current, input, this.options.cancelGraceMs ?? CANCEL_GRACE_MS);
+    this.current = state;
+    for (const effect of effects) await this.apply(effect);
+    this.updateTicker();
+    return result;
+  }
+
+  private async apply(effect: EngineEffect): Promise<void> {
+    const { ports } = this;
+    switch (effect.type) {
+      case "persist": {
+        const members: MembershipRecord[] = [];
+        if (effect.advanceMember) {
+          const { channelId, agent, lastSeenMessageId } = effect.advanceMember;
+          const member = (await ports.store.members(channelId)).find((m) => m.agentName === agent);
+          if (member) members.push({ ...member, lastSeenMessageId });
+        }
+        try {
+          await ports.store.commit({ messages: effect.messages, turns: effect.turns, members, fence: effect.fence });
+        } catch (err) {
+          const e = asSidekicksError(err, "store/corrupt");
+          ports.log("error", `not saved (${e.code}): ${e.message}`);
+        }
+        return;
+      }
+      case "broadcast":
+        ports.emitter.emit(effect.name, effect.message);
+        return;
+      case "delta":
+        ports.emitter.emit("message:delta", { channelId: effect.channelId, messageId: effect.messageId, appendText: effect.appendText, part: effect.part });
+        return;
+      case "prompt":
+        void this.runPrompt(effect.turn, effect.note);
+        return;
+      case "cancelPrompt": {
+        const running = this.sessions.get(effect.turnId);
+        if (running) await running.session.cancel().catch((err) => ports.log("warn", `session/cancel failed: ${String(err)}`));
+        return;
+      }
+      case "answerPermission": {
+        const reply = this.permissionReplies.get(effect.requestId);
+        this.permissionReplies.delete(effect.requestId);
+        reply?.(effect.optionId === undefined ? { outcome: "cancelled" } : { outcome: "selected", optionId: effect.optionId });
+        return;
+      }
+      case "schedule": {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          void this.submit(effect.input);
+        }, effect.ms);
+        timer.unref?.();
+        this.timers.add(timer);
+        return;
+      }
+      case "log":
+        ports.log(effect.level, effect.line);
+        return;
+      case "settled":
+        this.sessions.delete(effect.turn.id);
+        if (this.current.closed) return;
+        // Not awaited: delegation submits inputs of its own, which queue behind this one.
+        void ports
+          .settled(effect.turn, effect.message)
+          .catch((err) => ports.log("warn", `after turn ${effect.turn.id}: ${String(err)}`))
+          .then(() => this.submit({ type: "roundCheck", rootMessageId: effect.turn.rootMessageId }));
+        return;
+      case "roundSettled":
+        void ports.roundSettled(effect.channelId, effect.rootMessageId, effect.answers).catch((err) => ports.log("warn", `after round ${effect.rootMessageId}: ${String(err)}`));
+        return;
+    }
+  }
+
+  /** Runs one attempt's prompt: opens (or resumes) the session, re-injects context, prompts, reports the end. */
+  private async runPrompt(turn: TurnRecord, note: string | undefined): Promise<void> {
+    const { ports } = this;
+    const { id: turnId, attempt } = turn;
+    const sink: SessionSink = {
+      onUpdate: (update) => void this.submit({ type: "update", at: ports.now(), turnId, attempt, update }),
+      onPermissionRequest: (request, signal) =>
+        new Promise<PermissionAnswer>((resolve) => {
+          const requestId = `${turnId}-${attempt}-${++this.idCounter}`;
+          this.permissionReplies.set(requestId, resolve);
+          signal.addEventListener("abort", () => void this.submit({ type: "permissionWithdrawn", requestId }), { once: true });
+          void this.submit({ type: "permissionRequested", at: ports.now(), turnId, attempt, requestId, request });
+        }),
+    };
+    const end = (result: { stopReason?: string; error?: { code: string; message: string; detail?: string } }) =>
+      this.submit({ type: "promptEnded", at: ports.now(), turnId, attempt, ...result });
+    try {
+      const member = (await ports.store.members(turn.channelId)).find((m) => m.agentName === turn.agent);
+      const session = await ports.agents.session(turn.agent, turn.channelId, sink, member?.acpSessionId ? { resumeSessionId: member.acpSessionId } : undefined);
+      this.sessions.set(turnId, { attempt, session });
+      if (member && session.sessionId && member.acpSessionId !== session.sessionId) {
+        await ports.store.commit({ members: [{ ...member, acpSessionId: session.sessionId }] });
+      }
+      const live = this.current.turns[turnId];
+      if (!live || live.record.attempt !== attempt || !isActive(live) || live.cancelRequested) {
+        await end({ stopReason: "cancelled" });
+        return;
+      }
+      const context = turn.command ? "" : await ports.context(turn, session.fresh);
+      const stopReason = await session.prompt(context + (note ?? "") + turn.prompt);
+      await end({ stopReason });
+    } catch (err) {
+      const e = asSidekicksError(err, "agent/protocol");
+      await end({ error: { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) } });
+    }
+  }
+
+  /** Ticks (checkpoints, heartbeats) only while an attempt runs. */
+  private updateTicker(): void {
+    const running = Object.values(this.current.turns).some(isActive);
+    if (running && !this.ticker && !this.stopped) {
+      this.ticker = setInterval(() => void this.submit({ type: "tick", at: this.ports.now() }), this.options.tickMs ?? CHECKPOINT_MS);
+      this.ticker.unref?.();
+    } else if (!running && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * An agent's answer as it streams: pure functions from a message and one ACP `session/update` to the next message
+ * and the delta the webview gets. Nothing here mutates its input (the reducer keeps every state it returns).
+ */
+import type { AgentUpdate, PermissionRequest } from "../acp/types";
+import type { PermissionPart, ToolCallPart } from "../protocol";
+import type { MessageRecord } from "../store/records";
+
+/** What one update did: the next message, the delta to broadcast, and whether it was a tool-call boundary. */
+export interface Applied {
+  message: MessageRecord;
+  delta?: { appendText?: string; part?: ToolCallPart };
+  /** A tool call started or finished (`completed`/`failed`): a checkpoint is due (brief, "Recovery"). */
+  boundary: boolean;
+  /** Set when the update was dropped, for the log (a `tool_call_update` for an unknown id: field case 2). */
+  warning?: string;
+}
+
+/**
+ * Applies one `session/update` (ACP `agent_message_chunk`, `tool_call`, `tool_call_update`) to `message`.
+ * Repeated `tool_call` ids update the same part; a `tool_call_update` keeps the fields it omits; an unknown id
+ * creates nothing. Other kinds leave the message as it is.
+ */
+export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applied {
+  if (update.kind === "text") {
+    if (update.text === "") return { message, boundary: false };
+    const parts = message.parts.slice();
+    const last = parts[parts.length - 1];
+    if (last?.type === "text") parts[parts.length - 1] = { type: "text", text: last.text + update.text };
+    else parts.push({ type: "text", text: update.text });
+    return { message: { ...message, parts }, delta: { appendText: update.text }, boundary: false };
+  }
+  if (update.kind !== "toolCall") return { message, boundary: false };
+  const index = message.parts.findIndex((p) => p.type === "toolCall" && p.toolCallId === update.toolCallId);
+  const existing = index === -1 ? undefined : (message.parts[index] as ToolCallPart);
+  if (update.isUpdate && !existing) {
+    return { message, boundary: false, warning: `tool_call_update for unknown tool call id "${update.toolCallId}" ignored` };
+  }
+  let part: ToolCallPart;
+  if (!update.isUpdate) {
+    part = { type: "toolCall", toolCallId: update.toolCallId, title: update.title ?? existing?.title ?? "", kind: update.toolKind, status: update.status ?? "pending", content: update.content };
+  } else {
+    part = { ...existing! };
+    if (update.title !== undefined) part.title = update.title;
+    if (update.toolKind !== undefined) part.kind = update.toolKind;
+    if (update.status !== undefined) part.status = update.status;
+    if (update.content !== undefined) part.content = update.content;
+  }
+  const parts = message.parts.slice();
+  if (existing) parts[index] = part;
+  else parts.push(part);
+  const finished = (part.status === "completed" || part.status === "failed") && existing?.status !== part.status;
+  return { message: { ...message, parts }, delta: { part }, boundary: !existing || finished };
+}
+
+/** Adds a pending permission request to the answer (ACP `session/request_permission`). */
+export function addPermission(message: MessageRecord, requestId: string, request: PermissionRequest): { message: MessageRecord; part: PermissionPart } {
+  const tool = message.parts.find((p): p is ToolCallPart => p.type === "toolCall" && p.toolCallId === request.toolCallId);
+  const part: PermissionPart = { type: "permission", requestId, toolCallId: request.toolCallId, title: tool?.title || request.title, options: request.options };
+  return { message: { ...message, parts: [...message.parts, part] }, part };
+}
+
+/** Records the outcome of a permission request: the chosen option id, or `cancelled`. */
+export function answerPermissionPart(message: MessageRecord, requestId: string, outcome: string): { message: MessageRecord; part?: PermissionPart } {
+  const index = message.parts.findIndex((p) => p.type === "permission" && p.requestId === requestId);
+  if (index === -1) return { message };
+  const part: PermissionPart = { ...(message.parts[index] as PermissionPart), outcome };
+  const parts = message.parts.slice();
+  parts[index] = part;
+  return { message: { ...message, parts }, part };
+}
+
+/** The ids of permission requests still waiting for an answer in `message`. */
+export function pendingPermissions(message: MessageRecord): string[] {
+  return message.parts.filter((p): p is PermissionPart => p.type === "permission" && p.outcome === undefined).map((p) => p.requestId);
+}
+
+/**
+ * Closes what an ended attempt left open: pending permission requests become `cancelled`; tool calls still
+ * `pending`/`in_progress` are marked failed when the attempt failed or was cancelled, and "outcome unknown" when it
+ * was interrupted (the agent ran them itself; whether they finished is not known — brief, "Tool intents").
+ */
+export function closeOpenParts(message: MessageRecord, how: "failed" | "unknown"): MessageRecord {
+  let changed = false;
+  const parts = message.parts.map((p) => {
+    if (p.type === "permission" && p.outcome === undefined) {
+      changed = true;
+      return { ...p, outcome: "cancelled" };
+    }
+    if (p.type === "toolCall" && (p.status === "pending" || p.status === "in_progress")) {
+      changed = true;
+      return how === "failed" ? { ...p, status: "failed" as const } : { ...p, outcomeUnknown: true };
+    }
+    return p;
+  });
+  return changed ? { ...message, parts } : message;
+}
+
+/** How much of the earlier attempt's text a retry quotes back to the agent, in characters. */
+export const RETRY_TEXT_LIMIT = 2_000;
+
+/**
+ * What a new attempt tells the agent about the earlier one (brief, "The user can Retry … whose prompt tells the
+ * agent what the earlier attempt is known to have done"): the tool calls with their last known status, permission
+ * answers, and the end of the text it had written. Reads only the parts since the last retry divider.
+ */
+export function describeEarlierAttempt(message: MessageRecord, attempt: number): string {
+  let start = 0;
+  message.parts.forEach((p, i) => {
+    if (p.type === "retry") start = i + 1;
+  });
+  const earlier = message.parts.slice(start);
+  const lines: string[] = [];
+  for (const p of earlier) {
+    if (p.type === "toolCall") {
+      const status = p.outcomeUnknown ? `outcome unknown (last seen ${p.status})` : p.status;
+      lines.push(`- tool call "${p.title || p.toolCallId}"${p.kind ? ` (${p.kind})` : ""}: ${status}`);
+    } else if (p.type === "permission" && p.outcome) {
+      const chosen = p.options.find((o) => o.optionId === p.outcome);
+      lines.push(`- permission "${p.title}": ${chosen ? `answered "${chosen.name}"` : "cancelled"}`);
+    }
+  }
+  const text = earlier.map((p) => (p.type === "text" ? p.text : "")).join("");
+  const why = message.error ? ` (${message.error.message})` : "";
+  const head = `[Sidekicks: this is attempt ${attempt} of this request. Attempt ${attempt - 1} ended before it finished${why}.`;
+  const done = lines.length > 0 ? `\nWhat it is known to have done:\n${lines.join("\n")}` : "\nIt made no tool calls that Sidekicks saw.";
+  const quoted =
+    text.trim() === ""
+      ? "\nIt had written no text yet."
+      : `\nThe text it had written${text.length > RETRY_TEXT_LIMIT ? ` (last ${RETRY_TEXT_LIMIT} characters)` : ""}:\n> ${text.slice(-RETRY_TEXT_LIMIT).replace(/\n/g, "\n> ")}`;
+  return `${head}${done}${quoted}\nCheck before repeating anything with side effects.]\n\n`;
+}

@@ -1,0 +1,27 @@
+import type { MessageView } from "../protocol";
+import type { MessageRecord } from "../store/records";
+
+/** Outcomes the user can Retry (brief, "The user can Retry an interrupted or failed turn"). */
+export const RETRYABLE_OUTCOMES: ReadonlySet<string> = new Set(["interrupted", "failed"]);
+
+/**
+ * Projects a stored message to the webview's shape. `status` is given for a message whose turn is open
+ * (`queued` while pending, `streaming` while running); otherwise it follows the record (`error` or `done`).
+ */
+export function toView(m: MessageRecord, status?: MessageView["status"]): MessageView {
+  return {
+    id: m.id,
+    channelId: m.channelId,
+    author: m.author,
+    parts: m.parts.map((p) => ({ ...p })),
+    createdAt: m.createdAt,
+    to: m.to,
+    ...(m.delegatedBy ? { delegatedBy: m.delegatedBy, parentMessageId: m.parentMessageId } : {}),
+    status: status ?? (m.error ? "error" : "done"),
+    stopReason: m.stopReason,
+    error: m.error,
+    ...(m.outcome ? { outcome: m.outcome } : {}),
+    ...(m.attempt && m.attempt > 1 ? { attempt: m.attempt } : {}),
+    ...(!status && m.turnId && m.outcome && RETRYABLE_OUTCOMES.has(m.outcome) ? { retryable: true } : {}),
+  };
+}
