@@ -365,8 +365,12 @@ class Builder {
     return { ...t, record, dirty: false, checkpointAt: at };
   }
 
+  /**
+   * The store must still hold this attempt of this owner: our own attempts, or — for the sweeper settling a dead
+   * owner's turn — that owner's (so a turn claimed meanwhile by someone else is never overwritten).
+   */
   private fenceOf(t: LiveTurn): { turnId: string; attempt: number; owner: string } {
-    return { turnId: t.record.id, attempt: t.record.attempt, owner: this.state.owner };
+    return { turnId: t.record.id, attempt: t.record.attempt, owner: t.record.owner ?? this.state.owner };
   }
 
   permissionRequested(input: Extract<EngineInput, { type: "permissionRequested" }>): void {
