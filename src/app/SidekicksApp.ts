@@ -30,7 +30,12 @@ export interface AppOptions {
   editor: EditorPort;
   /** How long an agent may take to answer `initialize`, in ms (default 60 000). */
   initializeTimeoutMs?: number;
+  /** While another window holds the history, how often to try opening it again, in ms (default 3 000). */
+  lockedRetryMs?: number;
 }
+
+/** Default of {@link AppOptions.lockedRetryMs}. */
+export const LOCKED_RETRY_MS = 3_000;
 
 /**
  * The services the webview and the commands call (ADR 0003 `internal/app`): loads the roster, owns the agent
@@ -45,6 +50,8 @@ export class SidekicksApp {
   private storeError: SidekicksError | undefined;
   private roster: Roster | undefined;
   private config: ConfigStatus;
+  private lockedRetry: ReturnType<typeof setInterval> | undefined;
+  private disposed = false;
 
   private constructor(private readonly options: AppOptions) {
     this.config = { state: "missing", path: options.configPath, problems: [] };
@@ -199,14 +206,44 @@ export class SidekicksApp {
       this.events.on("message:delta", (p) => sink("message/delta", p)),
       this.events.on("message:finished", (p) => sink("message/finished", p)),
       this.events.on("agent:commands", (p) => sink("commands/changed", p)),
+      this.events.on("store:opened", () => sink("channel/reload", { name: GENERAL })),
     ];
     return () => offs.forEach((off) => off());
   }
 
   /** Stops every agent and closes the store; running answers are saved as interrupted. */
   async dispose(): Promise<void> {
+    this.disposed = true;
+    this.stopWatchingLock();
     await this.closeStore();
     await this.agents.stopAll();
+  }
+
+  /**
+   * Two windows, one store (issue 5): LevelDB admits one process, so the second window cannot write the history.
+   * It says so (`store/locked`), never touches the lock file, and tries again every {@link LOCKED_RETRY_MS}; once
+   * the other window lets go, the history opens here and the view reloads (`store:opened`). Nothing is lost: this
+   * window wrote nothing meanwhile, and the other window's queued turns wait in the store for whoever opens it.
+   */
+  private watchLockedStore(): void {
+    if (this.lockedRetry || this.disposed) return;
+    this.lockedRetry = setInterval(() => void this.retryLockedStore(), this.options.lockedRetryMs ?? LOCKED_RETRY_MS);
+    this.lockedRetry.unref?.();
+  }
+
+  private async retryLockedStore(): Promise<void> {
+    if (this.store || this.disposed) return this.stopWatchingLock();
+    await this.openStore();
+    if (this.store) {
+      this.stopWatchingLock();
+      this.options.editor.log("info", "the history store is free again: opened here");
+      this.events.emit("store:opened", { storageDir: this.options.storageDir });
+    }
+  }
+
+  private stopWatchingLock(): void {
+    if (this.lockedRetry) clearInterval(this.lockedRetry);
+    this.lockedRetry = undefined;
   }
 
   private requireChannels(): ChannelService {
@@ -226,8 +263,17 @@ export class SidekicksApp {
       else await this.channels.syncGeneral([]);
       await this.syncDeclared();
     } catch (err) {
+      const wasLocked = this.storeError?.code === "store/locked";
       this.storeError = err instanceof SidekicksError ? err : new SidekicksError("store/corrupt", String(err));
-      this.options.editor.log("error", `${this.storeError.message} (${this.options.storageDir})`);
+      if (this.storeError.code === "store/locked") {
+        this.storeError = new SidekicksError(
+          "store/locked",
+          "This history is open in another VS Code window, which writes it. Sidekicks opens it here as soon as that window closes (it checks every few seconds); nothing is lost meanwhile.",
+          this.options.storageDir,
+        );
+        this.watchLockedStore();
+      }
+      if (!wasLocked) this.options.editor.log("error", `${this.storeError.message} (${this.options.storageDir})`);
       this.store = undefined;
       this.channels = undefined;
       this.channelDirectory = undefined;

@@ -17,6 +17,8 @@ export interface SidekicksEvents {
   "message:delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
   /** Emitted only after the message is committed to the store (settlement first, projection second). */
   "message:finished": MessageView;
+  /** The history store opened after another window let go of it (it was `store/locked`). */
+  "store:opened": { storageDir: string };
 }
 
 export type SidekicksEventName = keyof SidekicksEvents;

@@ -103,3 +103,34 @@ test("a direct conversation answers a message without a mention; the list shows 
     await s.teardown();
   }
 });
+
+test("two windows, one store: the second says the history is open elsewhere, writes nothing, and opens it once the first lets go", async () => {
+  const s = await setup();
+  const storageDir = (s.app as unknown as { options: { storageDir: string } }).options.storageDir;
+  const configPath = (s.app as unknown as { options: { configPath: string } }).options.configPath;
+  const logs: string[] = [];
+  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: (_l, line) => logs.push(line), showProblems: () => undefined };
+  const second = await SidekicksApp.create({ configPath, storageDir, editor, lockedRetryMs: 50, launch: { workspaceFolder: path.dirname(configPath), nodePath: process.execPath, demoAgentPath: "", env: process.env } });
+  const reloads: string[] = [];
+  const off = second.connectWebview((name) => {
+    if (name === "channel/reload") reloads.push(name);
+  });
+  try {
+    const first = await s.handlers["channel/open"]({ name: "general" });
+    await s.handlers["channel/send"]({ channelId: first.channel.id, text: "@garfield written by the first window" });
+    const handlers = second.webviewHandlers();
+    await assert.rejects(handlers["channel/open"]({ name: "general" }), (e: { code?: string; message: string }) => e.code === "store/locked" && /open in another VS Code window.*as soon as that window closes/.test(e.message));
+    await assert.rejects(handlers["channel/send"]({ channelId: first.channel.id, text: "@garfield hi" }), (e: { code?: string }) => e.code === "store/locked");
+    assert.equal(logs.filter((l) => /another VS Code window/.test(l)).length, 1, "said once in the log, not every retry");
+    await s.app.dispose();
+    const deadline = Date.now() + 5_000;
+    while (reloads.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(reloads.length, 1, "the view reloads once the store opens here");
+    const opened = await handlers["channel/open"]({ name: "general" });
+    assert.ok(opened.messages.some((m) => m.parts.some((p) => p.type === "text" && p.text === "@garfield written by the first window")), "the first window's history is here");
+  } finally {
+    off();
+    await second.dispose();
+    await s.teardown();
+  }
+});
