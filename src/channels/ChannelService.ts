@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { monotonicFactory } from "ulid";
 import { SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
@@ -5,6 +6,7 @@ import type { AgentState, ChannelView, MessageView } from "../protocol";
 import type { Store } from "../store/Store";
 import type { ChannelRecord, MessageRecord, TurnRecord } from "../store/records";
 import { CANCEL_GRACE_MS, isActive, statusOf, type Admission, type RoundAnswer } from "../turns/reducer";
+import { IntentLog, describeIntent, intentPart } from "../turns/intents";
 import { TurnExecutor, type SessionSource } from "../turns/TurnExecutor";
 import { toView } from "../turns/view";
 import { AgentCommands } from "./AgentCommands";
@@ -53,6 +55,8 @@ export class ChannelService {
   readonly ready: Promise<void>;
   /** The commands each agent announced, stored per agent. */
   readonly commands: AgentCommands;
+  /** Tool intents: effects run for agents, recorded around the effect (brief, "Tool intents"). */
+  readonly intents: IntentLog;
   /** Delegations each user message may still cause (its id → count), for the most recent ones. */
   private readonly delegationsLeft = new Map<string, number>();
 
@@ -67,6 +71,7 @@ export class ChannelService {
     private readonly options: ChannelOptions = {},
   ) {
     this.commands = new AgentCommands(store);
+    this.intents = new IntentLog(store, () => this.ulid(), () => this.now());
     this.executor = new TurnExecutor(
       {
         store,
@@ -88,10 +93,25 @@ export class ChannelService {
    * activation was running are settled `interrupted` with their last checkpoint, queued ones are dispatched.
    */
   private async recover(): Promise<void> {
+    // Tool intents first: what an unsettled effect did is decided from the files, and shown in its turn's answer.
+    const intents = await this.intents.recover((file) => readFile(file, "utf8").catch(() => undefined));
     const open = await this.store.openTurns();
-    if (open.length === 0) return;
-    const turns = await Promise.all(open.map(async (record) => ({ record, message: await this.store.message(record.channelId, record.messageId) })));
-    await this.executor.submit({ type: "recover", at: this.now(), turns });
+    const turns = await Promise.all(
+      open.map(async (record) => {
+        const message = await this.store.message(record.channelId, record.messageId);
+        const found = intents.get(record.id) ?? [];
+        intents.delete(record.id);
+        return { record, message: message && found.length > 0 ? { ...message, parts: [...message.parts, ...found.map(intentPart)] } : message };
+      }),
+    );
+    // Intents of turns that had settled already (the host died between the turn's end and the intent's): their cards
+    // go to the settled answer.
+    for (const [turnId, found] of intents) {
+      const turn = await this.store.turn(turnId);
+      const message = turn && (await this.store.message(turn.channelId, turn.messageId));
+      if (message) await this.store.commit({ messages: [{ ...message, parts: [...message.parts, ...found.map(intentPart)] }] });
+    }
+    if (turns.length > 0) await this.executor.submit({ type: "recover", at: this.now(), turns });
   }
 
   /**
@@ -197,7 +217,8 @@ export class ChannelService {
     const message = await this.store.message(channelId, messageId);
     const record = message?.turnId ? await this.store.turn(message.turnId) : undefined;
     if (!message || !record) return false;
-    return (await this.executor.submit({ type: "retry", at: this.now(), record, message })) ?? false;
+    const known = (await this.store.intentsOf(record.id)).filter((i) => i.attempt === record.attempt).map(describeIntent);
+    return (await this.executor.submit({ type: "retry", at: this.now(), record, message, known })) ?? false;
   }
 
   /** Finds the channel of a message this service shows (open turns first, then the store's channels). */

@@ -6,11 +6,13 @@ import {
   STORE_SCHEMA_VERSION,
   asChannelRecord,
   asMembershipRecord,
+  asIntentRecord,
   asMessageRecord,
   asTurnRecord,
   keys,
   type ChannelRecord,
   type MembershipRecord,
+  type IntentRecord,
   type MessageRecord,
   type TurnRecord,
 } from "./records";
@@ -21,6 +23,8 @@ export interface StoreChanges {
   members?: MembershipRecord[];
   /** Turn records; a settled one also drops its `turn-open/` index entry, an open one writes it. */
   turns?: TurnRecord[];
+  /** Tool intents; a settled one drops its `intent-open/` entry, an open one writes it. */
+  intents?: IntentRecord[];
   /**
    * Fencing (brief, "Only the owning attempt may settle the turn"): the batch is written only if the stored turn
    * still has this attempt number and owner; otherwise nothing is written and `store/staleAttempt` is thrown.
@@ -226,6 +230,11 @@ export class Store {
     for (const m of changes.messages ?? []) {
       ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) });
     }
+    for (const i of changes.intents ?? []) {
+      ops.push({ type: "put", key: keys.intent(i.turnId, i.id), value: JSON.stringify(i) });
+      if (i.phase === "settled") ops.push({ type: "del", key: keys.intentOpen(i.id) });
+      else ops.push({ type: "put", key: keys.intentOpen(i.id), value: i.turnId });
+    }
     for (const m of changes.members ?? []) {
       ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
     }
@@ -248,6 +257,28 @@ export class Store {
   /** One message, or undefined. */
   async message(channelId: string, messageId: string): Promise<MessageRecord | undefined> {
     return this.read(keys.message(channelId, messageId), asMessageRecord);
+  }
+
+  /** The tool intents of a turn, oldest first. */
+  async intentsOf(turnId: string): Promise<IntentRecord[]> {
+    const prefix = keys.intentPrefix(turnId);
+    const out: IntentRecord[] = [];
+    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) {
+      const record = this.parse(key, value, asIntentRecord);
+      if (record) out.push(record);
+    }
+    return out;
+  }
+
+  /** Every tool intent that is not settled (recovery's view, through the `intent-open/` index). */
+  async openIntents(): Promise<IntentRecord[]> {
+    const out: IntentRecord[] = [];
+    for await (const [key, turnId] of this.db.iterator({ gte: keys.intentOpenPrefix, lt: keys.intentOpenPrefix + "\uffff" })) {
+      const intent = await this.read(keys.intent(turnId, key.slice(keys.intentOpenPrefix.length)), asIntentRecord);
+      if (intent && intent.phase !== "settled") out.push(intent);
+      else if (!intent) this.onCorrupt(key, "open intent without an intent record");
+    }
+    return out;
   }
 
   /**

@@ -90,6 +90,52 @@ export interface TurnRecord {
   settledAt?: number;
 }
 
+/** What a tool intent is about (brief, "Tool intents"): effects this extension executes for an agent. */
+export type IntentKind = "write" | "terminal" | "permission";
+
+/** Phases of a tool intent: recorded before the effect, when it starts, and when its outcome is known. */
+export type IntentPhase = "intended" | "running" | "settled";
+
+/**
+ * How an intent ended. `applied` / `not_applied` / `uncertain` for a write, decided from the file when recovery
+ * finds it unsettled; `done` / `failed` when the effect reported back; `outcome_uncertain` for a command that was
+ * running when its host died (never re-run by itself); `not_started` when it never left `intended`.
+ */
+export type IntentResult = "applied" | "not_applied" | "uncertain" | "done" | "failed" | "outcome_uncertain" | "not_started";
+
+/**
+ * `intent/<turnId>/<intentId>`: one effect executed on an agent's behalf, recorded `intended → running → settled`
+ * around it; `intent-open/<intentId>` holds `<turnId>` while it is not settled. Hashes are SHA-256 hex of UTF-8 text.
+ */
+export interface IntentRecord {
+  version: 1;
+  id: string;
+  turnId: string;
+  attempt: number;
+  /** The agent the effect ran for. */
+  agent: string;
+  kind: IntentKind;
+  phase: IntentPhase;
+  /** For a write: the absolute target path (as the agent named it, after confinement). */
+  path?: string;
+  /** For a write: hash of the file's text before (`null`: the file did not exist). */
+  beforeHash?: string | null;
+  /** For a write: hash of the text the agent asked to write. */
+  afterHash?: string;
+  /** For a terminal: the command and its arguments, and the working folder. */
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  /** For a permission answer: the request and the option chosen (`cancelled` for none). */
+  requestId?: string;
+  optionId?: string;
+  result?: IntentResult;
+  /** Why it failed, or what recovery found. */
+  detail?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 /** Store keys (ADR 0003). ULIDs sort by time, so a key range scan returns messages in order. */
 export const keys = {
   version: "v",
@@ -106,6 +152,11 @@ export const keys = {
   /** Present while the turn is not settled; its value is the channel id. */
   turnOpen: (id: string) => `turn-open/${id}`,
   turnOpenPrefix: "turn-open/",
+  intent: (turnId: string, id: string) => `intent/${turnId}/${id}`,
+  intentPrefix: (turnId: string) => `intent/${turnId}/`,
+  /** Present while the intent is not settled; its value is the turn id. */
+  intentOpen: (id: string) => `intent-open/${id}`,
+  intentOpenPrefix: "intent-open/",
 } as const;
 
 /** Returns `value` as a `MessageRecord` when it has the shape of one, else undefined (a corrupt record). */
@@ -125,6 +176,13 @@ export function asTurnRecord(value: unknown): TurnRecord | undefined {
     return undefined;
   }
   return value as unknown as TurnRecord;
+}
+
+/** Returns `value` as an `IntentRecord` when it has the shape of one. */
+export function asIntentRecord(value: unknown): IntentRecord | undefined {
+  if (!isObject(value) || value.version !== 1 || typeof value.id !== "string" || typeof value.turnId !== "string") return undefined;
+  if (typeof value.kind !== "string" || typeof value.phase !== "string") return undefined;
+  return value as unknown as IntentRecord;
 }
 
 /** Returns `value` as a `ChannelRecord` when it has the shape of one. */

@@ -102,9 +102,10 @@ export const RETRY_TEXT_LIMIT = 2_000;
 /**
  * What a new attempt tells the agent about the earlier one (brief, "The user can Retry … whose prompt tells the
  * agent what the earlier attempt is known to have done"): the tool calls with their last known status, permission
- * answers, and the end of the text it had written. Reads only the parts since the last retry divider.
+ * answers, the effects Sidekicks ran for it (`known`: tool intents, one line each), and the end of the text it had
+ * written. Reads only the parts since the last retry divider.
  */
-export function describeEarlierAttempt(message: MessageRecord, attempt: number): string {
+export function describeEarlierAttempt(message: MessageRecord, attempt: number, known: readonly string[] = []): string {
   let start = 0;
   message.parts.forEach((p, i) => {
     if (p.type === "retry") start = i + 1;
@@ -120,6 +121,7 @@ export function describeEarlierAttempt(message: MessageRecord, attempt: number):
       lines.push(`- permission "${p.title}": ${chosen ? `answered "${chosen.name}"` : "cancelled"}`);
     }
   }
+  for (const line of known) lines.push(`- Sidekicks, for you: ${line}`);
   const text = earlier.map((p) => (p.type === "text" ? p.text : "")).join("");
   const why = message.error ? ` (${message.error.message})` : "";
   const head = `[Sidekicks: this is attempt ${attempt} of this request. Attempt ${attempt - 1} ended before it finished${why}.`;

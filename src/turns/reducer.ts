@@ -103,7 +103,7 @@ export type EngineInput =
   | { type: "promptEnded"; at: number; turnId: string; attempt: number; stopReason?: string; error?: ErrorInfo }
   | { type: "tick"; at: number }
   | { type: "recover"; at: number; turns: { record: TurnRecord; message?: MessageRecord }[] }
-  | { type: "retry"; at: number; record: TurnRecord; message: MessageRecord }
+  | { type: "retry"; at: number; record: TurnRecord; message: MessageRecord; known?: string[] }
   | { type: "sendNow"; at: number; messageId: string }
   | { type: "roundCheck"; rootMessageId: string }
   | { type: "close"; at: number };
@@ -530,7 +530,7 @@ class Builder {
     const { record, message } = input;
     if (this.state.closed || this.state.turns[record.id] || record.state !== "settled" || !record.outcome || !RETRYABLE_OUTCOMES.has(record.outcome)) return false;
     const attempt = record.attempt + 1;
-    const note = describeEarlierAttempt(message, attempt);
+    const note = describeEarlierAttempt(message, attempt, input.known);
     const parts: Part[] = [...message.parts, { type: "retry", attempt, note: note.trim() }];
     const next: MessageRecord = { ...message, parts };
     delete next.error;
