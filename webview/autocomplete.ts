@@ -2,6 +2,7 @@
  * Composer autocomplete: which `@members` and `/commands` (with `/agent:cmd`) to offer for the text before the
  * caret. Pure, so it is tested without a browser; the Composer renders the list.
  */
+import { findMentions } from "../src/channels/mentions";
 import type { AgentCommand } from "../src/protocol";
 
 /** One suggestion: what the list shows and what accepting it writes over `text.slice(from, caret)`. */
@@ -24,7 +25,8 @@ const LEADING_MENTIONS = /^\s*((?:@[A-Za-z][A-Za-z0-9_-]*[,:]?\s+)*)/;
 
 /**
  * Suggestions for `text` with the caret at `caret` (UTF-16 offset):
- * - after `@` (at a word start): members whose name starts with what follows, then those containing it;
+ * - after `@` (at a word start): members whose name starts with what follows, then those containing it, except
+ *   members the draft already mentions elsewhere (found as the host finds mentions: `findMentions`);
  * - `/` at the start of the message, after its leading mentions: the commands of the mentioned members (or of the
  *   only member); with no mention in a channel of several members, `/agent:cmd` for every member's commands;
  * - `/agent:` narrows to that agent's commands.
@@ -42,8 +44,10 @@ export function suggest(text: string, caret: number, members: readonly { name: s
   if (mention) {
     const partial = mention[2]!.toLowerCase();
     const from = caret - partial.length - 1;
-    const starts = members.filter((m) => m.name.toLowerCase().startsWith(partial));
-    const contains = members.filter((m) => !m.name.toLowerCase().startsWith(partial) && m.name.toLowerCase().includes(partial));
+    const mentioned = new Set(findMentions(text).filter((m) => m.index !== from).map((m) => m.name.toLowerCase()));
+    const offered = members.filter((m) => !mentioned.has(m.name.toLowerCase()));
+    const starts = offered.filter((m) => m.name.toLowerCase().startsWith(partial));
+    const contains = offered.filter((m) => !m.name.toLowerCase().startsWith(partial) && m.name.toLowerCase().includes(partial));
     return [...starts, ...contains].slice(0, MAX_SUGGESTIONS).map((m) => ({ label: `@${m.name}`, detail: m.detail, insert: `@${m.name} `, from }));
   }
   const lead = LEADING_MENTIONS.exec(before)![1]!;

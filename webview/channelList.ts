@@ -1,6 +1,7 @@
 /**
  * The channel switcher's state: every channel and direct conversation with unread counts and busy markers
- * (`channels/list`, then `channels/changed` events), and the actions the switcher takes (create, direct, mark read).
+ * (`channels/list`, then `channels/changed` events), and the actions the switcher and the header take (create, direct,
+ * rename, delete, members, mark read).
  */
 import type { ChannelSummary } from "../src/protocol";
 import type { HostConnection } from "./host";
@@ -64,6 +65,19 @@ export class ChannelList {
     return this.attempt(() => this.host.request("channel/direct", { agent }));
   }
 
+  /** Renames a channel (`channel/rename`). Resolves the host's refusal, or undefined when it was renamed. */
+  async rename(channelId: string, name: string): Promise<string | undefined> {
+    return refusal(() => this.host.request("channel/rename", { id: channelId, name }));
+  }
+
+  /**
+   * Deletes a channel and its messages (`channel/delete`; the header asked the user first). Resolves the host's
+   * refusal, or undefined when it was deleted. The `channels/changed` that follows takes the view back to #general.
+   */
+  async delete(channelId: string): Promise<string | undefined> {
+    return refusal(() => this.host.request("channel/delete", { id: channelId }));
+  }
+
   /** Adds an agent to a channel (`channel/join`); a refusal goes to `error`. */
   async join(channelId: string, agent: string): Promise<void> {
     await this.attempt(() => this.host.request("channel/join", { id: channelId, agent }));
@@ -102,6 +116,15 @@ export class ChannelList {
     const previous = this.state;
     this.state = { ...previous, ...patch };
     for (const listener of this.listeners) listener(this.state, previous);
+  }
+}
+
+async function refusal(run: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    await run();
+    return undefined;
+  } catch (err) {
+    return errorText(err);
   }
 }
 

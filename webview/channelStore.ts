@@ -159,6 +159,25 @@ export class ChannelStore {
     }
   }
 
+  /** Runs a new attempt of an interrupted or failed answer (`turn/retry`); a failure goes to `sendError`. */
+  async retry(messageId: string): Promise<void> {
+    try {
+      const { retried } = await this.host.request("turn/retry", { messageId });
+      if (!retried) this.update({ sendError: "This answer cannot be retried now (it is running again, or it finished)." });
+    } catch (err) {
+      this.update({ sendError: errorText(err) });
+    }
+  }
+
+  /** Runs a queued message now (`turn/sendNow`): the agent's running answer here is stopped first. */
+  async sendNow(messageId: string): Promise<void> {
+    try {
+      await this.host.request("turn/sendNow", { messageId });
+    } catch (err) {
+      this.update({ sendError: errorText(err) });
+    }
+  }
+
   /** Runs a host command offered by a button (`command/run`); failures go to `commandError`. */
   async runCommand(command: HostCommand): Promise<void> {
     this.update({ commandError: undefined });

@@ -26,7 +26,11 @@ let lastSend: Promise<boolean> | undefined;
 const actions: AppActions = {
   send: (text) => (lastSend = store.send(text)),
   answerPermission: (requestId, optionId) => store.answerPermission(requestId, optionId),
-  stop: (messageId) => void store.stop(messageId),
+  turn: {
+    stop: (messageId) => void store.stop(messageId),
+    retry: (messageId) => void store.retry(messageId),
+    sendNow: (messageId) => void store.sendNow(messageId),
+  },
   runCommand: (command) => void store.runCommand(command),
   reopen: () => void store.open(persisted.channel),
   saveDraft: (draft) => persist({ draft }),
@@ -34,7 +38,9 @@ const actions: AppActions = {
     open: (name) => void store.open(name),
     create: async (name) => opened(await list.create(name)),
     direct: async (agent) => opened(await list.direct(agent)),
-    closeForm: () => list.clearError(),
+    clearError: () => list.clearError(),
+    rename: (channelId, name) => list.rename(channelId, name),
+    remove: (channelId) => list.delete(channelId),
     join: (channelId, agent) => void list.join(channelId, agent),
     leave: (channelId, agent) => void list.leave(channelId, agent),
   },

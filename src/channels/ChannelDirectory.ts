@@ -22,8 +22,9 @@ export interface DeclaredChannel {
 /** A channel by id or by name (`general`, or `@agent` for a direct conversation). */
 export type ChannelRef = { id?: string; name?: string };
 
-/** A channel name: lowercase letters, digits, `-` and `_`, starting with a letter or digit, at most 80 characters. */
-export const CHANNEL_NAME = /^[a-z0-9][a-z0-9_-]{0,79}$/;
+import { CHANNEL_NAME } from "./channelName";
+
+export { CHANNEL_NAME };
 
 /** `value/` key of the declared channels already created once (so deleting one in the UI sticks). */
 const DECLARED_KEY = "declaredChannels";

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
-import { CHANNEL_NAME, type ChannelDirectory } from "../channels/ChannelDirectory";
+import type { ChannelDirectory } from "../channels/ChannelDirectory";
+import { CHANNEL_NAME } from "../channels/channelName";
 import { GENERAL } from "../channels/ChannelService";
 import type { ChannelSummary } from "../protocol";
 

@@ -1,6 +1,9 @@
 // The composer's autocomplete: @members and /commands (and /agent:cmd) with descriptions and input hints, by
 // keyboard and mouse, within a 300 px sidebar.
 import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { frames, openResult, openView, withBrowser } from "./harness.mjs";
 
@@ -14,6 +17,8 @@ const commands = {
     { name: "lasagna", description: "Order lasagna" },
   ],
 };
+
+const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
 
 const open = () => ({ ...openResult({ members }), commands });
 const labels = (page) => page.$$eval("#composer-suggestions .suggestion-label", (els) => els.map((e) => e.textContent));
@@ -81,6 +86,39 @@ describe("composer autocomplete", () => {
     await page.keyboard.type("@odie /");
     await page.waitForSelector("#composer-suggestions");
     assert.deepEqual(await labels(page), ["/fetch"]);
+  });
+
+  it("does not offer again an agent the draft already mentions, wherever it is mentioned", async () => {
+    const trio = [...members, { name: "garfunkel", state: "ready" }];
+    const { page } = await openView(env.browser, env.server.origin, { open: { ...openResult({ members: trio }), commands }, width: 300 });
+    await page.click("#composer textarea");
+    await page.keyboard.type("@garfield and @");
+    await page.waitForSelector("#composer-suggestions");
+    assert.deepEqual(await labels(page), ["@odie", "@garfunkel"], "@garfield is mentioned already");
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-autocomplete-mentioned.png") });
+    await page.keyboard.type("gar");
+    await page.waitForSelector("#composer-suggestions .suggestion:only-child");
+    assert.deepEqual(await labels(page), ["@garfunkel"]);
+    await page.keyboard.press("Enter");
+    assert.equal(await value(page), "@garfield and @garfunkel ");
+
+    // a mention after the caret counts too, and so does one in another case; one inside code does not
+    await page.fill("#composer textarea", " please, @ODIE");
+    await page.keyboard.press("Home");
+    await page.keyboard.type("@");
+    await page.waitForSelector("#composer-suggestions");
+    assert.deepEqual(await labels(page), ["@garfield", "@garfunkel"]);
+    await page.fill("#composer textarea", "`@garfield` ");
+    await page.keyboard.press("End");
+    await page.keyboard.type("@");
+    await page.waitForSelector("#composer-suggestions");
+    assert.deepEqual(await labels(page), ["@garfield", "@odie", "@garfunkel"], "code is not a mention");
+
+    // every member mentioned: nothing left to offer, the list stays closed
+    await page.fill("#composer textarea", "@garfield @odie @garfunkel @");
+    await frames(page, 2);
+    assert.equal(await page.$("#composer-suggestions"), null);
   });
 
   it("offers nothing inside a code span", async () => {

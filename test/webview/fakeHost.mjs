@@ -81,8 +81,29 @@ export function installFakeHost(init) {
       },
       "permission/answer": () => ({ accepted: true }),
       "turn/cancel": () => ({ cancelled: true }),
+      "turn/retry": () => ({ retried: true }),
+      "turn/sendNow": () => ({ sent: true }),
       "command/run": () => ({ done: true }),
       "channels/list": () => ({ channels: host.channels, agents: init.agents ?? host.open.channel.members.map((m) => m.name) }),
+      // Rename and delete as the host does them: the change, then `channel/changed` / `channels/changed`, then the
+      // answer. Refusals (#general, busy, taken names) are set up by the tests that need them.
+      "channel/rename": ({ id, name }) => {
+        const found = host.channels.find((c) => c.id === id);
+        if (!found) return { error: { code: "channel/notFound", message: `There is no channel ${id}.` } };
+        const renamed = { ...found, name: name.trim().replace(/^#/, "") };
+        host.channels = host.channels.map((c) => (c.id === id ? renamed : c));
+        if (host.open.channel.id === id) {
+          host.open = { ...host.open, channel: { ...host.open.channel, name: renamed.name } };
+          host.emit("channel/changed", host.open.channel);
+        }
+        host.emit("channels/changed", { channels: host.channels });
+        return renamed;
+      },
+      "channel/delete": ({ id }) => {
+        host.channels = host.channels.filter((c) => c.id !== id);
+        host.emit("channels/changed", { channels: host.channels });
+        return { deleted: true };
+      },
       "channel/read": ({ channelId }) => {
         host.channels = host.channels.map((c) => (c.id === channelId ? { ...c, unread: 0 } : c));
         return { unread: 0 };

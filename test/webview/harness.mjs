@@ -1,7 +1,8 @@
 /**
- * Test harness for the webview: serves the BUILT `dist/webview.js` + `dist/webview.css` from 127.0.0.1 inside a
- * page that mimics the host's HTML (same CSP with a per-load nonce, `<div id="root">`, VS Code's default styles and
- * theme variables), injects the fake host before the bundle, and drives it from headless Chromium.
+ * Test harness for the webview: serves the BUILT `dist/webview.js` + `dist/webview.css` from 127.0.0.1 inside the
+ * host's own HTML (`webviewDocument` from `src/vscode/webviewDocument.ts`: the same CSP with a per-load nonce,
+ * `<div id="root">`), plus what VS Code adds to a webview (its default styles and theme variables, the body's theme
+ * class), injects the fake host before the bundle, and drives it from headless Chromium.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -9,12 +10,24 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before } from "node:test";
+import { buildSync } from "esbuild";
 import { chromium } from "playwright-core";
 import { installFakeHost } from "./fakeHost.mjs";
 import { themeCss } from "./theme.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const dist = path.join(root, "dist");
+
+/**
+ * The host's page, from its one source: `src/vscode/webviewDocument.ts` (pure TypeScript, no `vscode` import),
+ * compiled with esbuild as the build compiles it and imported here.
+ * @type {typeof import("../../src/vscode/webviewDocument")}
+ */
+export const { webviewCsp, webviewDocument } = await import(
+  `data:text/javascript;base64,${Buffer.from(
+    buildSync({ entryPoints: [path.join(root, "src/vscode/webviewDocument.ts")], bundle: true, format: "esm", platform: "neutral", write: false }).outputFiles[0].text,
+  ).toString("base64")}`
+);
 
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
@@ -75,25 +88,18 @@ export async function startServer() {
   };
 }
 
-/** The host's HTML, as the extension writes it, with `cspSource` = the test server's origin. */
+/**
+ * The host's HTML, as the extension writes it, with `cspSource` = the test server's origin, and what VS Code adds
+ * inside a webview: its default styles (nonce'd, before the extension's stylesheet) and the body's theme class.
+ */
 function pageHtml(cspSource, theme) {
   const nonce = randomBytes(16).toString("base64");
-  const csp = `default-src 'none'; style-src ${cspSource} 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src ${cspSource} data: https:; font-src ${cspSource};`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}" id="_defaultStyles">${themeCss(theme)}</style>
-<link rel="stylesheet" href="${cspSource}/dist/webview.css">
-<title>Sidekicks</title>
-</head>
-<body class="vscode-${theme}">
-<div id="root"></div>
-<script type="module" nonce="${nonce}" src="${cspSource}/dist/webview.js"></script>
-</body>
-</html>`;
+  const html = webviewDocument({ cspSource, nonce, styleUri: `${cspSource}/dist/webview.css`, scriptUri: `${cspSource}/dist/webview.js` });
+  const withVsCode = html
+    .replace("<link rel=\"stylesheet\"", `<style nonce="${nonce}" id="_defaultStyles">${themeCss(theme)}</style>\n<link rel="stylesheet"`)
+    .replace("<body>", `<body class="vscode-${theme}">`);
+  if (!withVsCode.includes("_defaultStyles") || !withVsCode.includes(`vscode-${theme}`)) throw new Error("webviewDocument changed shape: update pageHtml in test/webview/harness.mjs");
+  return withVsCode;
 }
 
 /** A channel snapshot as `channel/open` returns it. */

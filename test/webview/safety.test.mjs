@@ -1,7 +1,7 @@
 // Agent text is untrusted: nothing it contains may run script, navigate the webview, or pass for the UI.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
+import { frames, message, openResult, openView, webviewCsp, withBrowser } from "./harness.mjs";
 
 const HOSTILE = [
   "Look: <img src=x onerror=window.__pwned=1>",
@@ -71,6 +71,26 @@ describe("sanitizing agent text", () => {
     await frames(view.page, 2);
     assert.equal(await view.page.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
     assert.deepEqual(await view.problems(), []);
+  });
+
+  it("runs under the policy the extension writes: a script without the page's nonce never runs", async () => {
+    const view = await openView(env.browser, env.server.origin);
+    const { page } = view;
+    const { policy, nonce } = await page.evaluate(() => ({
+      policy: document.querySelector("meta[http-equiv='Content-Security-Policy']")?.getAttribute("content"),
+      nonce: /** @type {HTMLScriptElement} */ (document.querySelector("script[type='module']")).nonce,
+    }));
+    assert.ok(nonce.length >= 16, "a per-load nonce");
+    assert.equal(policy, webviewCsp(env.server.origin, nonce), "the page's CSP is the one src/vscode/webviewDocument.ts writes");
+    await page.evaluate(() => {
+      const script = document.createElement("script");
+      script.textContent = "window.__pwned = 1";
+      document.body.append(script);
+    });
+    await frames(page, 2);
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).__pwned), undefined, "the injected script did not run");
+    assert.ok((await view.problems()).some((p) => p.startsWith("CSP script-src")), "and the browser reported it");
+    assert.ok(await page.isVisible("#composer textarea"), "while the nonce'd bundle runs");
   });
 
   it("still reports a real CSP violation (the check above is not vacuous)", async () => {

@@ -3,18 +3,19 @@ import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { channelLabel } from "../channelLabel";
 import type { ChannelListState } from "../channelList";
 import type { HostCommand, ViewState } from "../channelStore";
-import { ChannelHeader, type MemberEditing } from "./ChannelHeader";
+import { type ChannelManagement, ChannelHeader, type MemberEditing } from "./ChannelHeader";
 import { ChannelSwitcher, type SwitcherActions } from "./ChannelSwitcher";
 import { Composer } from "./Composer";
 import { ConfigBanner } from "./ConfigBanner";
 import { History } from "./History";
+import type { TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
 
 /** The actions the view takes; stable across renders so memoized messages are not re-rendered. */
 export interface AppActions {
   send: (text: string) => Promise<boolean>;
   answerPermission: AnswerPermission;
-  stop: (messageId: string) => void;
+  turn: TurnControls;
   runCommand: (command: HostCommand) => void;
   reopen: () => void;
   saveDraft: (draft: string) => void;
@@ -28,7 +29,7 @@ export function App({ state, list, actions, initialDraft }: { state: ViewState; 
   return (
     <div class="app" data-phase={state.phase} data-snapshot={state.snapshot}>
       <ChannelSwitcher list={list} current={state.channel?.id} actions={actions.switcher} />
-      <ChannelHeader channel={state.channel} editing={editing} />
+      <ChannelHeader key={state.channel?.id} channel={state.channel} editing={editing} manage={management(state, list, actions)} />
       <ConfigBanner config={state.config} error={state.commandError} run={actions.runCommand} />
       {state.phase === "failed" ? (
         <div class="open-error" role="alert">
@@ -40,7 +41,7 @@ export function App({ state, list, actions, initialDraft }: { state: ViewState; 
       ) : state.phase === "opening" && !state.channel ? (
         <div class="history history-loading">Opening {channelLabel(channelName)}…</div>
       ) : (
-        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} stop={actions.stop} />
+        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} />
       )}
       <Composer
         channelName={channelName}
@@ -66,6 +67,22 @@ function members(state: ViewState): { name: string; detail: string }[] {
   let list = memberCache.get(channel);
   if (!list) memberCache.set(channel, (list = channel.members.map((m) => ({ name: m.name, detail: m.state }))));
   return list;
+}
+
+/**
+ * Rename and delete for the open channel, as the host allows them: nothing for #general, no rename for a direct
+ * conversation (`ChannelDirectory.rename/delete`). Absent until the channel list knows the channel.
+ */
+function management(state: ViewState, list: ChannelListState, actions: AppActions): ChannelManagement | undefined {
+  const channel = state.channel;
+  const summary = channel && list.channels.find((c) => c.id === channel.id);
+  if (!channel || !summary || (summary.kind === "channel" && channel.name === "general")) return undefined;
+  return {
+    summary,
+    channels: list.channels,
+    ...(summary.kind === "channel" ? { rename: (name: string) => actions.switcher.rename(channel.id, name) } : {}),
+    remove: () => actions.switcher.remove(channel.id),
+  };
 }
 
 /** Member editing for the open channel when it is an ordinary channel (not #general, not a direct conversation). */

@@ -1,21 +1,28 @@
 /**
  * The compact channel switcher at the top of the view: one tab per channel and direct conversation (unread badge,
- * busy dot), and "+" to create a channel or start a direct conversation. Fits a 300 px sidebar: the tabs scroll
- * sideways on one line.
+ * busy dot), and "+" to create a channel (a taken or invalid name is refused as it is typed) or start a direct
+ * conversation. Fits a 300 px sidebar: the tabs scroll sideways on one line.
  */
-import { useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { UNREAD_CAP, type ChannelSummary } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
 import type { ChannelListState } from "../channelList";
+import { channelNameProblem, normaliseChannelName } from "../channelName";
 
-/** What the switcher does; `create` and `direct` resolve whether the host accepted (then the view switched). */
+/**
+ * What the switcher and the header do; `create` and `direct` resolve whether the host accepted (then the view
+ * switched), `rename` and `remove` the host's refusal (undefined when done).
+ */
 export interface SwitcherActions {
   open: (name: string) => void;
   create: (name: string) => Promise<boolean>;
   direct: (agent: string) => Promise<boolean>;
-  closeForm: () => void;
+  /** Forgets the last create/direct refusal (the form closed, or the name changed). */
+  clearError: () => void;
   join: (channelId: string, agent: string) => void;
   leave: (channelId: string, agent: string) => void;
+  rename: (channelId: string, name: string) => Promise<string | undefined>;
+  remove: (channelId: string) => Promise<string | undefined>;
 }
 
 const label = (c: ChannelSummary) => channelLabel(c.name);
@@ -32,15 +39,22 @@ function title(c: ChannelSummary): string {
 export function ChannelSwitcher({ list, current, actions }: { list: ChannelListState; current: string | undefined; actions: SwitcherActions }) {
   const [formOpen, setFormOpen] = useState(false);
   const [name, setName] = useState("");
+  const input = useRef<HTMLInputElement>(null);
+  // `autoFocus` does nothing for an element added after load: the field takes the focus when the form opens.
+  useLayoutEffect(() => {
+    if (formOpen) input.current?.focus();
+  }, [formOpen]);
   const close = () => {
     setFormOpen(false);
     setName("");
-    actions.closeForm();
+    actions.clearError();
   };
+  const clean = normaliseChannelName(name);
+  const problem = channelNameProblem(name, list.channels);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (name.trim() === "") return;
-    if (await actions.create(name.trim())) close();
+    if (clean === "" || problem) return;
+    if (await actions.create(clean)) close();
   };
   const direct = async (agent: string) => {
     if (await actions.direct(agent)) close();
@@ -79,15 +93,24 @@ export function ChannelSwitcher({ list, current, actions }: { list: ChannelListS
       {formOpen && (
         <form class="channel-create" onSubmit={submit}>
           <input
+            ref={input}
             class="channel-create-name"
             aria-label="New channel name"
+            aria-invalid={problem ? true : undefined}
+            aria-describedby="channel-create-problem"
             placeholder="new-channel-name"
             value={name}
-            autoFocus
-            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            spellcheck={false}
+            autocomplete="off"
+            onInput={(e) => {
+              setName((e.target as HTMLInputElement).value);
+              actions.clearError();
+            }}
             onKeyDown={(e) => e.key === "Escape" && close()}
           />
-          <button type="submit" class="channel-create-ok">Create</button>
+          <button type="submit" class="channel-create-ok" disabled={clean === "" || problem !== undefined}>
+            Create
+          </button>
           {list.agents.some((a) => !withDirect.has(a)) && (
             <div class="channel-create-directs">
               <span>or talk to</span>
@@ -98,11 +121,9 @@ export function ChannelSwitcher({ list, current, actions }: { list: ChannelListS
               ))}
             </div>
           )}
-          {list.error && (
-            <p class="channel-create-error" role="alert">
-              {list.error}
-            </p>
-          )}
+          <p id="channel-create-problem" class="channel-name-problem channel-create-error" aria-live="polite">
+            {problem ?? list.error}
+          </p>
         </form>
       )}
     </div>

@@ -2,7 +2,7 @@
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { MessageView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
-import { MessageItem, type StopMessage } from "./MessageItem";
+import { MessageItem, type TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
 
 /** How close to the bottom (px) still counts as "at the bottom". */
@@ -13,9 +13,9 @@ export function History(props: {
   channelName: string;
   messages: readonly MessageView[];
   answerPermission: AnswerPermission;
-  stop: StopMessage;
+  turn: TurnControls;
 }) {
-  const { channelName, messages, answerPermission, stop } = props;
+  const { channelName, messages, answerPermission, turn } = props;
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   /** The id of the newest user message seen at the last render (`null` before the first render). */
@@ -68,7 +68,7 @@ export function History(props: {
           <p>{channelName.startsWith("@") ? `Everything you write here goes to ${channelName}.` : "Mention an agent with @name to ask it something."}</p>
         </div>
       ) : (
-        messages.map((m) => <MessageItem key={m.id} message={m} answerPermission={answerPermission} stop={stop} />)
+        messages.map((m) => <MessageItem key={m.id} message={m} answerPermission={answerPermission} turn={turn} />)
       )}
     </div>
   );

@@ -5,13 +5,20 @@ import { Markdown } from "./Markdown";
 import { type AnswerPermission, PermissionCard } from "./PermissionCard";
 import { ToolCallCard } from "./ToolCallCard";
 
-/** Stops a streaming or queued agent message (`turn/cancel`). */
-export type StopMessage = (messageId: string) => void;
+/** What the user can do to an agent message's turn (`turn/cancel`, `turn/retry`, `turn/sendNow`). */
+export interface TurnControls {
+  /** Stops a streaming answer, or removes a queued one from the queue. */
+  stop(messageId: string): void;
+  /** Runs a new attempt of an interrupted or failed answer. */
+  retry(messageId: string): void;
+  /** Runs a queued message now, stopping the agent's running answer in this channel. */
+  sendNow(messageId: string): void;
+}
 
 interface Props {
   message: MessageView;
   answerPermission: AnswerPermission;
-  stop: StopMessage;
+  turn: TurnControls;
 }
 
 const STOP_NOTES: Record<string, string> = {
@@ -24,10 +31,10 @@ const STOP_NOTES: Record<string, string> = {
 /** A message; re-renders only when its `MessageView` object changed (the store replaces changed messages). */
 export class MessageItem extends Component<Props> {
   shouldComponentUpdate(next: Props): boolean {
-    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission || next.stop !== this.props.stop;
+    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission || next.turn !== this.props.turn;
   }
 
-  render({ message, answerPermission, stop }: Props) {
+  render({ message, answerPermission, turn }: Props) {
     const streaming = message.status === "streaming";
     const queued = message.status === "queued";
     const stopNote = message.stopReason ? STOP_NOTES[message.stopReason] : undefined;
@@ -38,6 +45,7 @@ export class MessageItem extends Component<Props> {
         data-message-id={message.id}
         data-author={message.author.kind}
         data-status={message.status}
+        data-outcome={message.outcome}
         aria-busy={streaming}
       >
         <header class="message-meta">
@@ -55,12 +63,22 @@ export class MessageItem extends Component<Props> {
               delegated by @{message.delegatedBy}
             </span>
           )}
+          {message.attempt && message.attempt > 1 && (
+            <span class="message-attempt" title="Retried: the answer below the divider is a new attempt of the same turn">
+              attempt {message.attempt}
+            </span>
+          )}
+          {queued && (
+            <button type="button" class="message-send-now" title="Stop the agent's current answer in this channel and run this one now" onClick={() => turn.sendNow(message.id)}>
+              Send now
+            </button>
+          )}
           {(streaming || queued) && (
             <button
               type="button"
               class="message-stop"
               title={queued ? "Remove this message from the queue" : "Stop this answer (ACP session/cancel)"}
-              onClick={() => stop(message.id)}
+              onClick={() => turn.stop(message.id)}
             >
               {queued ? "Cancel" : "Stop"}
             </button>
@@ -82,13 +100,23 @@ export class MessageItem extends Component<Props> {
           )}
           {!streaming && !queued && empty && !message.error && !stopNote && <p class="message-empty">(no content)</p>}
           {message.error && (
-            <div class="message-error" title={message.error.code}>
+            <div class={`message-error${message.outcome === "interrupted" ? " message-interrupted" : ""}`} title={message.error.code}>
               <div class="message-error-text">
                 <span class="message-error-icon" aria-hidden="true">!</span>
                 {message.error.message}
               </div>
               {message.error.detail && <pre class="message-error-detail">{message.error.detail}</pre>}
+              {message.retryable && (
+                <vscode-button class="message-retry" secondary onClick={() => turn.retry(message.id)} title="Run this request again in this message; the agent is told what the earlier attempt did">
+                  Retry
+                </vscode-button>
+              )}
             </div>
+          )}
+          {message.retryable && !message.error && (
+            <vscode-button class="message-retry" secondary onClick={() => turn.retry(message.id)}>
+              Retry
+            </vscode-button>
           )}
           {stopNote && !message.error && <div class="message-note">{stopNote}</div>}
         </div>
@@ -105,6 +133,12 @@ function renderPart(part: Part, index: number, streaming: boolean, answer: Answe
       return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} />;
     case "permission":
       return <PermissionCard key={`p:${part.requestId}`} part={part} live={streaming} answer={answer} />;
+    case "retry":
+      return (
+        <div key={`r${index}`} class="retry-divider" role="separator" title={part.note}>
+          <span>Retry — attempt {part.attempt}</span>
+        </div>
+      );
   }
 }
 

@@ -1,0 +1,86 @@
+// Durable turns as the user sees them: an interrupted answer keeps what arrived, says "interrupted" (a warning, not an
+// error), marks the agent's unfinished tool call "outcome unknown" and offers Retry; a retried answer shows where the
+// new attempt begins; a queued message offers Send now. Screenshots in light and dark.
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { message, openResult, openView, withBrowser } from "./harness.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const outDir = path.join(root, "test-results");
+
+function interrupted() {
+  return {
+    ...message({
+      id: "a1",
+      agentName: "demo",
+      parts: [
+        { type: "text", text: "I am halfway through the **refactor**:" },
+        { type: "toolCall", toolCallId: "t1", title: "Edit src/main.ts", kind: "edit", status: "in_progress", outcomeUnknown: true },
+      ],
+      status: "error",
+      error: { code: "turn/interrupted", message: "Interrupted: the window closed or Sidekicks restarted while @demo was answering (attempt 1). What arrived before is kept; Retry runs it again." },
+    }),
+    outcome: "interrupted",
+    retryable: true,
+  };
+}
+
+describe("durable turns in the view", () => {
+  const env = withBrowser();
+
+  for (const theme of ["dark", "light"]) {
+    it(`an interrupted answer (${theme}): its text, "outcome unknown" on the unfinished tool call, and Retry, which asks the host`, async () => {
+      const user = message({ id: "u1", author: "user", text: "@demo refactor main.ts", to: ["demo"] });
+      const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [user, interrupted()] }), theme, width: 360 });
+      const { page, host } = view;
+      const card = ".message[data-message-id='a1'] .tool-call";
+      await page.waitForSelector(card);
+      assert.equal(await page.getAttribute(card, "data-outcome-unknown"), "true");
+      assert.equal((await page.innerText(`${card} .status-badge`)).trim(), "outcome unknown");
+      assert.match(await page.innerText(".message[data-message-id='a1'] .message-interrupted"), /Interrupted: .*Retry runs it again/);
+      assert.equal(await page.getAttribute(".message[data-message-id='a1']", "data-outcome"), "interrupted");
+      mkdirSync(outDir, { recursive: true });
+      await page.screenshot({ path: path.join(outDir, `webview-interrupted-${theme}.png`) });
+      await page.click(".message[data-message-id='a1'] .message-retry");
+      assert.deepEqual(await host.waitForRequests("turn/retry"), [{ messageId: "a1" }]);
+      assert.deepEqual(await view.problems(), []);
+    });
+  }
+
+  it("a retry streams into the same message below a divider; the earlier attempt stays above it", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [interrupted()] }), width: 360 });
+    const { page, host } = view;
+    await page.waitForSelector(".message-retry");
+    const note = "[Sidekicks: this is attempt 2 of this request. …]";
+    const restarted = { ...interrupted(), status: "streaming", error: undefined, outcome: undefined, retryable: undefined, attempt: 2, parts: [...interrupted().parts, { type: "retry", attempt: 2, note }] };
+    await host.emit("message/started", restarted);
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "a1", appendText: "Starting again: the edit was not applied." });
+    await page.waitForSelector(".message[data-message-id='a1'] .retry-divider");
+    assert.equal(await page.$(".message[data-message-id='a1'] .message-retry"), null, "no Retry while it runs");
+    const order = await page.$$eval(".message[data-message-id='a1'] .message-body > *", (els) => els.map((e) => e.className.split(" ")[0]));
+    assert.deepEqual(order.slice(0, 4), ["markdown", "tool-call", "retry-divider", "markdown"]);
+    assert.equal(await page.getAttribute(".message[data-message-id='a1'] .retry-divider", "title"), note);
+    assert.match(await page.innerText(".message[data-message-id='a1'] .message-attempt"), /attempt 2/);
+    await host.emit("message/finished", { ...restarted, status: "done", outcome: "completed", stopReason: "end_turn", parts: [...restarted.parts, { type: "text", text: "Starting again: the edit was not applied." }] });
+    await page.waitForSelector(".message[data-message-id='a1'][data-status='done']");
+    assert.equal(await page.$(".message[data-message-id='a1'] .message-interrupted"), null);
+    await page.screenshot({ path: path.join(outDir, "webview-retried.png") });
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("a queued message offers Send now and Cancel; Send now asks the host", async () => {
+    const running = message({ id: "r1", agentName: "demo", text: "Working on the first one", status: "streaming" });
+    const queued = message({ id: "q1", agentName: "demo", status: "queued" });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [running, queued] }), width: 300 });
+    const { page, host } = view;
+    await page.waitForSelector(".message[data-message-id='q1'] .message-send-now");
+    assert.equal(await page.$(".message[data-message-id='r1'] .message-send-now"), null, "only queued messages can be sent now");
+    assert.equal((await page.innerText(".message[data-message-id='q1'] .message-stop")).trim(), "Cancel");
+    await page.click(".message[data-message-id='q1'] .message-send-now");
+    assert.deepEqual(await host.waitForRequests("turn/sendNow"), [{ messageId: "q1" }]);
+    assert.deepEqual(await view.problems(), []);
+  });
+});
