@@ -222,6 +222,9 @@ async function main(): Promise<void> {
       open100Ms: opening.samples.smallMs,
     },
   };
+  const turnFigures = await (await import("./turnWrites")).turnWriteFigures(); // turn.storeWritesPerTurn: bench/turnWrites.ts
+  Object.assign(results, turnFigures);
+  Object.assign(results, await (await import("./terminal")).terminalFigures()); // terminal.throughputMBps: bench/terminal.ts
   mkdirSync(path.join(__dirname), { recursive: true });
   writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(results, null, 2) + "\n");
   console.log(`machine: ${results.machine}`);
@@ -236,6 +239,7 @@ async function main(): Promise<void> {
   console.log(`| channel.open100kMs / open100Ms (channel/open, latest 50, loaded and posted) | ${opening.bigMs} / ${opening.smallMs} | |`);
   console.log(`| channel.open100kRatio | ${opening.ratio} | ≤ 2 |`);
   console.log(`| channel.open100k heap / RSS growth (KB) | ${opening.heapDeltaKB} / ${opening.rssDeltaKB} | |`);
+  console.log(`| turn.storeWritesPerTurn (3 tool calls, 150 chunks over ~${Math.round(Number(turnFigures["turn.durationMs"]) / 1000)} s) | ${turnFigures["turn.storeWritesPerTurn"]} | ≤ 10 |`);
 }
 
 void main().catch((err) => {
