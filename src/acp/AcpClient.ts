@@ -22,7 +22,7 @@ export interface AcpClientOptions {
 const DROPPED_LINES_LOGGED = 50;
 
 /**
- * One agent process and its ACP connection, from the client side (ACP `initialize`, `session/new`,
+ * One agent process and its ACP connection, from the client side (ACP `initialize`, `session/new`, `session/load`,
  * `session/prompt`, `session/cancel`; `session/update` and `session/request_permission` come back through
  * {@link AcpClientHandlers}).
  *
@@ -35,6 +35,8 @@ export class AcpClient {
   readonly exited: Promise<ExitInfo>;
   private readonly exitRejection: Promise<never>;
   private readonly sessions = new Set<string>();
+  /** Sessions being opened with `session/load` → how many replayed updates were dropped so far. */
+  private readonly loading = new Map<string, { dropped: number }>();
   private exitInfo: ExitInfo | undefined;
   private spawnError: Error | undefined;
   private droppedLines = 0;
@@ -141,10 +143,35 @@ export class AcpClient {
    * @throws SidekicksError `agent/exited`, `agent/request` (an `AuthRequiredError` when authentication is required)
    */
   async newSession(cwd: string, mcpServers: McpServerSpec[] = []): Promise<string> {
-    const servers = mcpServers.map((m): acp.McpServer => ("type" in m ? (m.type === "http" ? { ...m, type: "http" } : { ...m, type: "sse" }) : m));
-    const response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: servers }));
+    const response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: toAcpServers(mcpServers) }));
     this.sessions.add(response.sessionId);
     return response.sessionId;
+  }
+
+  /**
+   * ACP `session/load`: reopens a session the agent stored earlier. Only for an agent whose `initialize` advertised
+   * `agentCapabilities.loadSession` ({@link info}`.loadSession`). `cwd` (absolute) and `mcpServers` as for
+   * {@link newSession}.
+   *
+   * The agent replays the session's history as `session/update` notifications before it answers. Every update for
+   * `sessionId` that arrives while the request is in flight is dropped here, in the order the agent wrote it (so none
+   * can slip past the answer): it never reaches `handlers.onUpdate`, and how many were dropped is logged at debug.
+   * `available_commands_update` is kept (the agent's commands, not history).
+   * @returns how many replayed updates were dropped
+   * @throws SidekicksError `agent/request` when the agent refuses (an unknown or expired session; an
+   *   `AuthRequiredError` when authentication is required), `agent/exited` when the process dies meanwhile
+   */
+  async loadSession(sessionId: string, cwd: string, mcpServers: McpServerSpec[] = []): Promise<{ replayed: number }> {
+    const load = { dropped: 0 };
+    this.loading.set(sessionId, load);
+    try {
+      await this.call("session/load", this.connection.agent.request("session/load", { sessionId, cwd, mcpServers: toAcpServers(mcpServers) }));
+      this.sessions.add(sessionId);
+    } finally {
+      if (this.loading.get(sessionId) === load) this.loading.delete(sessionId);
+      if (load.dropped > 0) this.handlers.onLog("debug", `session/load ${sessionId}: ${load.dropped} replayed session/update(s) dropped (history already shown)`);
+    }
+    return { replayed: load.dropped };
   }
 
   /**
@@ -218,6 +245,14 @@ export class AcpClient {
         }
       },
     });
+    // The replay of a `session/load` is dropped before the SDK sees it: messages pass here in the order the agent
+    // wrote them, so every update sent before the load's answer is judged while the load is still in flight.
+    const replayFilter = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
+      transform: (message, controller) => {
+        if (!this.isReplay(message)) controller.enqueue(message);
+      },
+    });
+    const filtered: acp.Stream = { readable: stream.readable.pipeThrough(replayFilter), writable: stream.writable };
     this.connection = acp
       .client({ name: "sidekicks" })
       .onNotification("session/update", ({ params }) => {
@@ -237,7 +272,17 @@ export class AcpClient {
         const answer = await handlers.onPermissionRequest(toPermissionRequest(params), signal);
         return { outcome: answer };
       })
-      .connect(stream);
+      .connect(filtered);
+  }
+
+  /** True for a `session/update` of a session being loaded (its replayed history); counts it. */
+  private isReplay(message: acp.AnyMessage): boolean {
+    if (this.loading.size === 0 || !("method" in message) || message.method !== "session/update" || "id" in message) return false;
+    const params = message.params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | undefined;
+    const load = typeof params?.sessionId === "string" ? this.loading.get(params.sessionId) : undefined;
+    if (!load || params?.update?.sessionUpdate === "available_commands_update") return false;
+    load.dropped += 1;
+    return true;
   }
 
   private async initialize(launch: AgentLaunch): Promise<void> {
@@ -369,6 +414,11 @@ export class AcpClient {
     if (tail) lines.push(`stderr:\n${tail}`);
     return lines.length > 0 ? lines.join("\n") : undefined;
   }
+}
+
+/** Sidekicks' MCP server shapes → the SDK's `McpServer` (for `session/new` and `session/load`). */
+function toAcpServers(mcpServers: McpServerSpec[]): acp.McpServer[] {
+  return mcpServers.map((m): acp.McpServer => ("type" in m ? (m.type === "http" ? { ...m, type: "http" } : { ...m, type: "sse" }) : m));
 }
 
 function delay(ms: number): Promise<undefined> {

@@ -61,6 +61,8 @@ export interface PermissionRequest {
   sessionId: string;
   toolCallId: string;
   title: string;
+  /** The tool call's ACP `ToolKind` as the request states it (`read`, `edit`, `execute`, …), when it does. */
+  toolKind?: string;
   options: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[];
 }
 

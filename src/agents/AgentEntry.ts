@@ -14,16 +14,29 @@ export interface SessionSink {
 /** An open ACP session of one agent, used by one owner (a channel). */
 export interface AgentSession {
   readonly agent: string;
-  /** The current ACP session id (a new one after the process was restarted under this owner). */
+  /**
+   * The current ACP session id: the resumed one when ACP `session/load` succeeded, else the one `session/new`
+   * returned (a new one after the process was restarted under this owner and could not resume). Store it to pass
+   * back as `resumeSessionId` after a reload.
+   */
   readonly sessionId: string;
   /**
-   * True until the first prompt on the current ACP session: the agent remembers nothing of this owner yet (a first
-   * use, or a new process after a crash, an idle stop or a reload).
+   * True when the agent remembers nothing of this owner yet: a new session (`session/new`: a first use, a new process
+   * after a crash, an idle stop or a reload, or a resume that failed) not prompted so far, or a session whose process
+   * has gone since (the next prompt opens another). False for a resumed session (`session/load`: the agent
+   * remembers) and after the first prompt on a new one.
    */
   readonly fresh: boolean;
   /**
-   * ACP `session/prompt`; the agent is `busy` while it runs. When Sidekicks stopped the process since the session
-   * was opened (idle stop, eviction, a roster change), a new process and session are opened first.
+   * True when the current session was opened with ACP `session/load` (the agent had stored it and resumed it); false
+   * for a session opened with `session/new`, and once the session's process has gone.
+   */
+  readonly resumed: boolean;
+  /**
+   * ACP `session/prompt`; the agent is `busy` while it runs. When the process has gone since the session was opened
+   * (idle stop, eviction, a roster change, a crash), a new process is started and the session reopened first: resumed
+   * with ACP `session/load` when the agent offers it and this session had been used (prompted or resumed), else
+   * a new one (`session/new`).
    * @returns the stop reason
    * @throws SidekicksError `agent/exited` (the process died), `agent/request`, and what starting throws
    */
@@ -51,7 +64,10 @@ export interface SessionRecord {
   sessionId: string;
   /** Set by the first `session/prompt` on this session. */
   prompted?: boolean;
-  opening?: Promise<string>;
+  /** Set when the session was opened with ACP `session/load` (the agent remembers it). */
+  resumed?: boolean;
+  /** Pending while `session/load` or `session/new` runs; `sessionId` and `resumed` are set when it resolves. */
+  opening?: Promise<void>;
   client: AcpClient;
 }
 

@@ -1,3 +1,4 @@
+import type { AcpClient } from "../acp/AcpClient";
 import { AuthRequiredError } from "../acp/auth";
 import type { AgentInfo, AuthRequired } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
@@ -12,6 +13,16 @@ import { checkLimits, DEFAULT_LIMITS, processKey, type AgentLimits } from "./pol
 
 export type { AgentSession, AgentSummary, SessionSink } from "./AgentEntry";
 export type { AgentLimits } from "./policy";
+
+/** Options of {@link AgentManager.session}. */
+export interface SessionOptions {
+  /**
+   * ACP session id to resume with `session/load` when the owner has no session on the running process yet and the
+   * agent advertised `agentCapabilities.loadSession` (typically the id stored for this owner before a reload).
+   * Ignored otherwise; a failed load falls back to `session/new`.
+   */
+  resumeSessionId?: string;
+}
 
 /** Options of the manager. Durations in milliseconds. */
 export interface AgentManagerOptions {
@@ -156,18 +167,29 @@ export class AgentManager {
   }
 
   /**
-   * Returns the session `owner` uses with `agent`, starting the process and opening the session (ACP
-   * `session/new` with `cwd` = the agent's workspace) if needed.
+   * Returns the session `owner` uses with `agent`, starting the process and opening the session if needed. An owner
+   * that already has a session on the running process gets it back (`options` are then ignored).
+   *
+   * Opening a session: with `options.resumeSessionId` (say, the id stored for this owner before a reload) and an
+   * agent whose ACP `initialize` advertised `agentCapabilities.loadSession`, ACP `session/load` with that id, `cwd` =
+   * the agent's workspace and its MCP servers. The history the agent replays meanwhile (`session/update`s sent before
+   * its answer) never reaches `sink`: it is dropped, and the count logged at debug. The session is then `resumed`
+   * (not `fresh`: the agent remembers). When the agent does not offer `session/load`, or the load fails (an error
+   * answer, such as an unknown or expired session), the reason goes to the agent's log and a new session is opened
+   * instead with ACP `session/new` (`fresh`, `resumed` false): the caller re-injects what the agent must know. A
+   * process that dies during the load is not retried: its error is thrown.
+   * @param options `resumeSessionId`: the ACP session id to resume, if the agent can
+   * @returns the session; its `sessionId` is the resumed id or the new one (store it for the next resume)
    * @throws SidekicksError `channel/unknownMember`, `agent/spawn`, `agent/exited`, `agent/protocol`,
    *   `agent/request` (an `AuthRequiredError` when the agent needs a sign-in), `agent/untrusted`, `agent/limit`,
    *   `agent/backoff`, `agent/unsupported`
    */
-  async session(agent: string, owner: string, sink: SessionSink): Promise<AgentSession> {
+  async session(agent: string, owner: string, sink: SessionSink, options: SessionOptions = {}): Promise<AgentSession> {
     const entry = this.require(agent);
     entry.using += 1;
     this.processes.touch(entry);
     try {
-      const record = await this.openSession(entry, owner);
+      const record = await this.openSession(entry, owner, options.resumeSessionId);
       entry.sinks.set(record.sessionId, sink);
       return this.handle(entry, owner, record, sink);
     } finally {
@@ -261,18 +283,22 @@ export class AgentManager {
     return entry;
   }
 
-  private async openSession(entry: AgentEntry, owner: string): Promise<SessionRecord> {
+  private async openSession(entry: AgentEntry, owner: string, resumeSessionId: string | undefined): Promise<SessionRecord> {
     const client = await this.processes.ensureStarted(entry, false);
-    let record = entry.sessions.get(owner);
-    if (record && record.client === client) {
-      if (record.opening) await record.opening;
-      return record;
+    const existing = entry.sessions.get(owner);
+    if (existing && existing.client === client) {
+      if (existing.opening) await existing.opening;
+      return existing;
     }
-    const opening = client.newSession(entry.config.workspace ?? this.options.launch.workspaceFolder, entry.config.mcpServers);
-    record = { sessionId: "", opening, client };
+    const record: SessionRecord = { sessionId: "", client };
+    const opening = this.openAcpSession(entry, client, resumeSessionId).then(({ sessionId, resumed }) => {
+      record.sessionId = sessionId;
+      record.resumed = resumed;
+    });
+    record.opening = opening;
     entry.sessions.set(owner, record);
     try {
-      record.sessionId = await opening;
+      await opening;
       record.opening = undefined;
       return record;
     } catch (err) {
@@ -281,23 +307,53 @@ export class AgentManager {
     }
   }
 
+  /**
+   * ACP `session/load` of `resumeSessionId` when given and the agent offers it, else (or when the load fails)
+   * `session/new`. @throws what `session/new` throws, or the load's error when the process died meanwhile
+   */
+  private async openAcpSession(entry: AgentEntry, client: AcpClient, resumeSessionId: string | undefined): Promise<{ sessionId: string; resumed: boolean }> {
+    const cwd = entry.config.workspace ?? this.options.launch.workspaceFolder;
+    if (resumeSessionId !== undefined) {
+      if (!client.info?.loadSession) {
+        this.processes.log(entry, "info", `session ${resumeSessionId} not resumed: the agent does not offer ACP session/load; opening a new session`);
+      } else {
+        try {
+          await client.loadSession(resumeSessionId, cwd, entry.config.mcpServers);
+          this.processes.log(entry, "info", `session ${resumeSessionId} resumed (ACP session/load)`);
+          return { sessionId: resumeSessionId, resumed: true };
+        } catch (err) {
+          const error = asSidekicksError(err, "agent/protocol");
+          if (client.hasExited || error.code === "agent/exited" || error.code === "agent/stopped") throw error;
+          this.processes.log(entry, "warn", `session ${resumeSessionId} could not be resumed (${error.message}); opening a new session`);
+        }
+      }
+    }
+    return { sessionId: await client.newSession(cwd, entry.config.mcpServers), resumed: false };
+  }
+
   private handle(entry: AgentEntry, owner: string, first: SessionRecord, sink: SessionSink): AgentSession {
     let record = first;
     const name = entry.config.name;
+    const current = () => entry.client === record.client && entry.sessions.get(owner) === record;
     return {
       agent: name,
       get sessionId() {
         return record.sessionId;
       },
       get fresh() {
-        return !record.prompted || entry.client !== record.client || entry.sessions.get(owner) !== record;
+        return !current() || (!record.resumed && !record.prompted);
+      },
+      get resumed() {
+        return current() && record.resumed === true;
       },
       prompt: async (text) => {
-        if (entry.client !== record.client || entry.sessions.get(owner) !== record) {
-          // Sidekicks stopped that process since (idle stop, eviction, roster change): open a fresh session.
-          const fresh = await this.session(name, owner, sink);
+        if (!current()) {
+          // The process has gone since (idle stop, eviction, roster change, crash): reopen on a new process,
+          // resuming this session when it was used and the agent can load it.
+          const previous = record.prompted || record.resumed ? record.sessionId : undefined;
+          const reopened = await this.session(name, owner, sink, { resumeSessionId: previous });
           record = entry.sessions.get(owner) ?? record;
-          return fresh.prompt(text);
+          return reopened.prompt(text);
         }
         return this.runPrompt(entry, record, text);
       },

@@ -209,3 +209,35 @@ test("available_commands_update is mapped to name, description and hint, even fo
     await client.stop();
   }
 });
+
+test("session/load: the replayed history never reaches onUpdate and is counted at debug; the session then streams", async () => {
+  const rec = recordingHandlers();
+  const replay = ["Earlier: ", "a long answer ", "about lasagna."];
+  const client = await AcpClient.start(fakeAgentLaunch({ loadSession: true, replay, prompt: [{ reportSession: true }] }), rec.handlers, opts);
+  try {
+    assert.equal(client.info?.loadSession, true);
+    assert.deepEqual(await client.loadSession("s-stored", process.cwd()), { replayed: 3 });
+    assert.deepEqual(rec.updates, [], "no replayed update was delivered");
+    assert.ok(rec.logs.includes("debug: session/load s-stored: 3 replayed session/update(s) dropped (history already shown)"), rec.logs.join("\n"));
+    assert.ok(!rec.logs.some((l) => l.includes("unknown session")), "the replay is not mistaken for stray updates");
+    assert.equal(await client.prompt("s-stored", "which session?"), "end_turn");
+    assert.deepEqual(JSON.parse(rec.text()), { cwd: process.cwd(), mcpServers: [], loaded: true });
+  } finally {
+    await client.stop();
+  }
+});
+
+test("session/load refused by the agent rejects with agent/request quoting its message", async () => {
+  const rec = recordingHandlers();
+  const client = await AcpClient.start(fakeAgentLaunch({ loadSession: true, failLoad: "no such session on disk" }), rec.handlers, opts);
+  try {
+    await assert.rejects(client.loadSession("s-gone", process.cwd()), (err: unknown) => {
+      assert.ok(err instanceof SidekicksError);
+      assert.equal(err.code, "agent/request");
+      assert.match(err.message, /answered session\/load with an error/);
+      return true;
+    });
+  } finally {
+    await client.stop();
+  }
+});

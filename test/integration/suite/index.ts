@@ -1,6 +1,7 @@
 /**
  * Mocha entry of the integration suite, run inside the real extension host (code-server, or VS Code via
- * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in, the channel switcher.
+ * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in, the channel switcher,
+ * two demo agents answering one message.
  */
 import { runMocha } from "./runMocha";
 
@@ -11,5 +12,6 @@ export function run(): Promise<void> {
     await import("./config.test.js");
     await import("./signin.test.js");
     await import("./channels.test.js");
+    await import("./twoAgents.test.js");
   });
 }

@@ -34,7 +34,9 @@ describe("signing in to an agent", () => {
       authRequired: true,
       authFile,
       authMethods: [{ id: "login", name: "Log in with fake-agent" }],
-      prompt: [{ echo: true }],
+      // Echoed without "@": the catch-up block it quotes names @example and @demo, which would otherwise be
+      // delegated to (and the example agent would then wait on its permission request for the rest of the run).
+      prompt: [{ echoWithoutMentions: true }],
     };
     const entry = [
       "  - name: locked",
