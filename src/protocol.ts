@@ -71,6 +71,10 @@ export interface PermissionPart {
   options: PermissionOption[];
   /** The chosen `optionId`, `"cancelled"` when the request was cancelled, absent while pending. */
   outcome?: string;
+  /** The tool kind the request is about (ACP `ToolKind`), when known: what an "always" choice is remembered for. */
+  toolKind?: string;
+  /** Set when Sidekicks answered without asking: why (the agent's policy, or a remembered "always" choice). */
+  auto?: string;
 }
 
 /**

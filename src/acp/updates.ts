@@ -49,6 +49,7 @@ export function toPermissionRequest(params: acp.RequestPermissionRequest): Permi
     sessionId: params.sessionId,
     toolCallId: params.toolCall.toolCallId,
     title: params.toolCall.title ?? "Permission requested",
+    ...(params.toolCall.kind ? { toolKind: params.toolCall.kind } : {}),
     options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
   };
 }

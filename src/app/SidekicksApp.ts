@@ -8,6 +8,7 @@ import { SidekicksError } from "../errors";
 import { EventBus } from "../events/events";
 import type { ConfigStatus, HostEventName, HostEvents, WebviewRequests } from "../protocol";
 import { Store } from "../store/Store";
+import type { PermissionMemory } from "../turns/permissionMemory";
 import type { WebviewRequestHandlers } from "./WebviewBridge";
 
 /** What the app needs from the editor, implemented in `src/vscode/` (a port: the app never imports `vscode`). */
@@ -144,6 +145,14 @@ export class SidekicksApp {
     return this.channelDirectory!;
   }
 
+  /**
+   * Remembered "always" permission choices (list, forget).
+   * @throws SidekicksError `store/locked` or `store/corrupt` when the history store is not open
+   */
+  get permissionMemory(): PermissionMemory {
+    return this.requireChannels().permissions;
+  }
+
   /** Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`). */
   webviewHandlers(): WebviewRequestHandlers {
     const text = (value: unknown, what: string): string => {
@@ -257,6 +266,7 @@ export class SidekicksApp {
       this.storeError = undefined;
       this.channels = new ChannelService(this.store, this.agents, this.events, (line) => this.options.editor.log("warn", line), Date.now, undefined, {
         moderatorOf: (channel) => this.roster?.channels.find((c) => c.name === channel.name)?.moderator,
+        policyOf: (agent) => this.roster?.agents.find((a) => a.name === agent)?.permissions,
       });
       this.channelDirectory = new ChannelDirectory(this.store, this.agents, this.events);
       if (this.roster || this.config.state !== "missing") await this.channels.syncGeneral(this.agents.names());

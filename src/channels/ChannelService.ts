@@ -7,6 +7,8 @@ import type { Store } from "../store/Store";
 import type { ChannelRecord, MessageRecord, TurnRecord } from "../store/records";
 import { CANCEL_GRACE_MS, isActive, statusOf, type Admission, type RoundAnswer } from "../turns/reducer";
 import { IntentLog, describeIntent, intentPart } from "../turns/intents";
+import { PermissionMemory } from "../turns/permissionMemory";
+import type { PermissionPolicy } from "../turns/permissionPolicy";
 import { TurnExecutor, type SessionSource } from "../turns/TurnExecutor";
 import { toView } from "../turns/view";
 import { AgentCommands } from "./AgentCommands";
@@ -30,6 +32,8 @@ export interface ChannelOptions {
   owner?: string;
   /** The moderator of a channel (from the roster's `channels[].moderator`), if it has one. */
   moderatorOf?: (channel: ChannelRecord) => string | undefined;
+  /** An agent's `permissions` policy (from the roster; default `ask`). */
+  policyOf?: (agent: string) => PermissionPolicy | undefined;
   /** Period of the checkpoint/heartbeat tick, in ms (tests shorten it). */
   tickMs?: number;
 }
@@ -57,6 +61,8 @@ export class ChannelService {
   readonly commands: AgentCommands;
   /** Tool intents: effects run for agents, recorded around the effect (brief, "Tool intents"). */
   readonly intents: IntentLog;
+  /** Remembered "always" permission choices per agent and tool kind. */
+  readonly permissions: PermissionMemory;
   /** Delegations each user message may still cause (its id → count), for the most recent ones. */
   private readonly delegationsLeft = new Map<string, number>();
 
@@ -72,6 +78,7 @@ export class ChannelService {
   ) {
     this.commands = new AgentCommands(store);
     this.intents = new IntentLog(store, () => this.ulid(), () => this.now());
+    this.permissions = new PermissionMemory(store);
     this.executor = new TurnExecutor(
       {
         store,
@@ -82,6 +89,8 @@ export class ChannelService {
         context: (turn, fresh) => this.unseenContext(turn.channelId, turn.agent, turn.requestMessageId, fresh),
         settled: (turn, message) => this.delegate(turn, message),
         roundSettled: (channelId, root, answers) => this.wakeModerator(channelId, root, answers),
+        policyOf: (agent) => options.policyOf?.(agent) ?? "ask",
+        permissions: this.permissions,
       },
       { owner: options.owner ?? this.ulid(), cancelGraceMs, tickMs: options.tickMs },
     );

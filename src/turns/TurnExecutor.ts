@@ -4,6 +4,9 @@ import { asSidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { MembershipRecord, MessageRecord, TurnRecord } from "../store/records";
+import { toolKindOf } from "./answer";
+import type { PermissionMemory } from "./permissionMemory";
+import { autoAnswer, type PermissionPolicy } from "./permissionPolicy";
 import { CANCEL_GRACE_MS, CHECKPOINT_MS, initialState, isActive, reduce, type EngineEffect, type EngineInput, type EngineState, type RoundAnswer } from "./reducer";
 
 /** What the executor needs of the agent manager: a session per (agent, channel). */
@@ -32,6 +35,10 @@ export interface TurnPorts {
   settled(turn: TurnRecord, message: MessageRecord): Promise<void>;
   /** Every turn started by one user message has settled (the panel's moderator wakes here). */
   roundSettled(channelId: string, rootMessageId: string, answers: RoundAnswer[]): Promise<void>;
+  /** The agent's `permissions` policy from the roster (`ask` when unknown). */
+  policyOf(agent: string): PermissionPolicy;
+  /** Remembered "always" choices. */
+  permissions: PermissionMemory;
 }
 
 /** Options of the executor. */
@@ -144,6 +151,9 @@ export class TurnExecutor {
         reply?.(effect.optionId === undefined ? { outcome: "cancelled" } : { outcome: "selected", optionId: effect.optionId });
         return;
       }
+      case "remember":
+        await ports.permissions.remember(effect.agent, effect.toolKind, effect.decision).catch((err) => ports.log("warn", `permission choice not remembered: ${String(err)}`));
+        return;
       case "schedule": {
         const timer = setTimeout(() => {
           this.timers.delete(timer);
@@ -182,7 +192,14 @@ export class TurnExecutor {
           const requestId = `${turnId}-${attempt}-${++this.idCounter}`;
           this.permissionReplies.set(requestId, resolve);
           signal.addEventListener("abort", () => void this.submit({ type: "permissionWithdrawn", requestId }), { once: true });
-          void this.submit({ type: "permissionRequested", at: ports.now(), turnId, attempt, requestId, request });
+          void (async () => {
+            // The policy and remembered choices may answer without asking (the card says so).
+            const live = this.current.turns[turnId];
+            const toolKind = live ? toolKindOf(live.message, request) : request.toolKind;
+            const remembered = await ports.permissions.of(turn.agent).catch(() => ({}));
+            const auto = autoAnswer(turn.agent, ports.policyOf(turn.agent), toolKind, remembered, request.options);
+            await this.submit({ type: "permissionRequested", at: ports.now(), turnId, attempt, requestId, request, ...(auto ? { auto } : {}) });
+          })();
         }),
     };
     const end = (result: { stopReason?: string; error?: { code: string; message: string; detail?: string } }) =>

@@ -53,10 +53,33 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
   return { message: { ...message, parts }, delta: { part }, boundary: !existing || finished };
 }
 
-/** Adds a pending permission request to the answer (ACP `session/request_permission`). */
-export function addPermission(message: MessageRecord, requestId: string, request: PermissionRequest): { message: MessageRecord; part: PermissionPart } {
+/** The tool kind of the tool call a permission request is about: from the request, else from its tool-call part. */
+export function toolKindOf(message: MessageRecord, request: PermissionRequest): string | undefined {
   const tool = message.parts.find((p): p is ToolCallPart => p.type === "toolCall" && p.toolCallId === request.toolCallId);
-  const part: PermissionPart = { type: "permission", requestId, toolCallId: request.toolCallId, title: tool?.title || request.title, options: request.options };
+  return request.toolKind ?? tool?.kind;
+}
+
+/**
+ * Adds a permission request to the answer (ACP `session/request_permission`): pending, or already answered when
+ * `auto` says so (the policy or a remembered choice; the card says why).
+ */
+export function addPermission(
+  message: MessageRecord,
+  requestId: string,
+  request: PermissionRequest,
+  auto?: { optionId: string; reason: string },
+): { message: MessageRecord; part: PermissionPart } {
+  const tool = message.parts.find((p): p is ToolCallPart => p.type === "toolCall" && p.toolCallId === request.toolCallId);
+  const toolKind = toolKindOf(message, request);
+  const part: PermissionPart = {
+    type: "permission",
+    requestId,
+    toolCallId: request.toolCallId,
+    title: tool?.title || request.title,
+    options: request.options,
+    ...(toolKind ? { toolKind } : {}),
+    ...(auto ? { outcome: auto.optionId, auto: auto.reason } : {}),
+  };
   return { message: { ...message, parts: [...message.parts, part] }, part };
 }
 

@@ -19,6 +19,7 @@
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../protocol";
 import type { MessageRecord, TurnRecord } from "../store/records";
+import { kindKey, rememberedBy, type AutoAnswer } from "./permissionPolicy";
 import { addPermission, answerPermissionPart, applyUpdate, closeOpenParts, describeEarlierAttempt, pendingPermissions } from "./answer";
 import { RETRYABLE_OUTCOMES, toView } from "./view";
 
@@ -95,7 +96,16 @@ export interface Admission {
 export type EngineInput =
   | { type: "admit"; at: number; message?: MessageRecord; turns: Admission[] }
   | { type: "update"; at: number; turnId: string; attempt: number; update: AgentUpdate }
-  | { type: "permissionRequested"; at: number; turnId: string; attempt: number; requestId: string; request: PermissionRequest }
+  | {
+      type: "permissionRequested";
+      at: number;
+      turnId: string;
+      attempt: number;
+      requestId: string;
+      request: PermissionRequest;
+      /** Set when the policy or a remembered choice answers it without asking (`permissionPolicy.ts`). */
+      auto?: AutoAnswer;
+    }
   | { type: "permissionWithdrawn"; requestId: string }
   | { type: "answer"; requestId: string; optionId: string }
   | { type: "cancel"; messageId: string; at: number }
@@ -123,6 +133,8 @@ export type EngineEffect =
   | { type: "prompt"; turn: TurnRecord; note?: string }
   | { type: "cancelPrompt"; turnId: string }
   | { type: "answerPermission"; requestId: string; optionId?: string }
+  /** The user chose an "always" option: remember it for the agent and tool kind. */
+  | { type: "remember"; agent: string; toolKind: string; decision: "allow" | "reject" }
   | { type: "schedule"; ms: number; input: EngineInput }
   | { type: "log"; level: "debug" | "warn" | "error"; line: string }
   | { type: "settled"; turn: TurnRecord; message: MessageRecord }
@@ -381,9 +393,10 @@ class Builder {
       if (!t?.cancelRequested) this.log("warn", `permission request from turn ${input.turnId} attempt ${input.attempt} cancelled: that attempt is not running`);
       return;
     }
-    const { message, part } = addPermission(t.message, input.requestId, input.request);
-    let next: LiveTurn = { ...t, message, record: { ...t.record, state: "awaiting_input" }, dirty: true };
+    const { message, part } = addPermission(t.message, input.requestId, input.request, input.auto);
+    let next: LiveTurn = { ...t, message, record: input.auto ? t.record : { ...t.record, state: "awaiting_input" }, dirty: true };
     this.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part });
+    if (input.auto) this.effects.push({ type: "answerPermission", requestId: input.requestId, optionId: input.auto.optionId });
     if (input.at - t.checkpointAt >= CHECKPOINT_MS) next = this.checkpoint(next, input.at);
     this.put(next);
   }
@@ -400,6 +413,8 @@ class Builder {
     this.put({ ...t, message: answered.message, record, dirty: true });
     this.effects.push({ type: "answerPermission", requestId, optionId });
     if (answered.part) this.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part: answered.part });
+    const decision = part?.type === "permission" ? rememberedBy(part.options.find((o) => o.optionId === optionId)) : undefined;
+    if (decision && part?.type === "permission") this.effects.push({ type: "remember", agent: t.record.agent, toolKind: kindKey(part.toolKind), decision });
     return true;
   }
 

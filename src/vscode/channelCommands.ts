@@ -13,7 +13,7 @@ const label = (c: ChannelSummary) => (c.kind === "direct" ? c.name : `#${c.name}
 /**
  * Registers the channel commands of the palette: `Sidekicks: New channel`, `Open channel…`, `Open direct
  * conversation…`, `Rename channel…`, `Set channel description…`, `Delete channel…` (modal confirmation), `Add member…` and
- * `Remove member…`.
+ * `Remove member…`, and `Remembered permissions…` (list and forget "always" choices).
  * Each calls the app's {@link ChannelDirectory}; the channel view follows through `follow`. Errors are shown as
  * notifications with the domain's sentence.
  */
@@ -34,6 +34,27 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
         }
       }),
     );
+
+  command("sidekicks.rememberedPermissions", async (_directory, app) => {
+    const choices = await app.permissionMemory.list(app.agents.names());
+    if (choices.length === 0) {
+      void vscode.window.showInformationMessage(
+        "No remembered permission choices. Choosing “Always allow” or “Always reject” on a request remembers it for that agent and tool kind.",
+      );
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      choices.map((choice) => ({
+        label: `@${choice.agent}: always ${choice.decision} ${choice.toolKind} tools`,
+        description: "select to forget",
+        choice,
+      })),
+      { title: "Remembered permissions: select the choices to forget", canPickMany: true },
+    );
+    if (!picked || picked.length === 0) return;
+    for (const { choice } of picked) await app.permissionMemory.forget(choice.agent, choice.toolKind);
+    void vscode.window.showInformationMessage(`Forgot ${picked.length === 1 ? "1 choice" : `${picked.length} choices`}: those requests are asked again.`);
+  });
 
   command("sidekicks.newChannel", async (directory, app) => {
     const name = await vscode.window.showInputBox({

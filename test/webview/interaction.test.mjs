@@ -40,6 +40,18 @@ describe("interaction", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
+  it("a request answered by the policy shows the choice and why, with no button to press", async () => {
+    const view = await openView(env.browser, env.server.origin);
+    const { page, host } = view;
+    const auto = { ...PERMISSION, toolKind: "read", outcome: "allow", auto: "Allowed automatically: a read tool, and @demo's permissions are allow-reads." };
+    await host.emit("message/started", message({ id: "pa", status: "streaming", parts: [auto] }));
+    await page.waitForSelector(".permission[data-state='auto']");
+    assert.match(await page.innerText(".permission-outcome"), /Chosen: Allow once/);
+    assert.match(await page.innerText(".permission-auto"), /allow-reads/);
+    assert.deepEqual(await page.$$eval("button.permission-option", (bs) => bs.map((b) => b.disabled)), [true, true, true]);
+    assert.deepEqual(await view.problems(), []);
+  });
+
   it("shows Cancelled for a cancelled permission and never re-enables its buttons", async () => {
     const { page, host } = await openView(env.browser, env.server.origin);
     await host.emit("message/started", message({ id: "p2", status: "streaming", parts: [PERMISSION] }));

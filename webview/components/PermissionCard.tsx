@@ -39,7 +39,7 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
     <div
       class="permission card"
       data-request-id={part.requestId}
-      data-state={outcome === undefined ? (live ? "pending" : "unanswered") : outcome === "cancelled" ? "cancelled" : "answered"}
+      data-state={outcome === undefined ? (live ? "pending" : "unanswered") : outcome === "cancelled" ? "cancelled" : part.auto ? "auto" : "answered"}
       role="group"
       aria-label={`Permission request: ${part.title}`}
     >
@@ -65,6 +65,11 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
         ))}
       </div>
       {result && <div class="permission-outcome">{result}</div>}
+      {part.auto && (
+        <div class="permission-auto" title="Set by the agent's permissions in sidekicks.yaml, or by an 'always' choice (Sidekicks: Remembered permissions…). Not a safety check.">
+          {part.auto}
+        </div>
+      )}
       {note && <div class="permission-note">{note}</div>}
     </div>
   );
