@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as acp from "@agentclientprotocol/sdk";
-import { SidekicksError } from "../errors";
+import { SidekicksError, asSidekicksError } from "../errors";
 import { AuthRequiredError, describeAuthMethod, parseAuthMethods } from "./auth";
 import { StderrTail } from "./StderrTail";
 import { stdioStream } from "./stdioStream";
 import { toAgentUpdate, toPermissionRequest } from "./updates";
-import type { AcpClientHandlers, AgentInfo, AgentLaunch, ExitInfo, McpServerSpec } from "./types";
+import type { AcpClientHandlers, AgentInfo, AgentLaunch, ClientRequest, ExitInfo, McpServerSpec } from "./types";
 
 /** Options of {@link AcpClient.start}. Durations in milliseconds. */
 export interface AcpClientOptions {
@@ -272,7 +272,56 @@ export class AcpClient {
         const answer = await handlers.onPermissionRequest(toPermissionRequest(params), signal);
         return { outcome: answer };
       })
+      .onRequest("fs/read_text_file", ({ params }) => this.clientRequest(handlers, { method: "fs/read_text_file", sessionId: params.sessionId, path: params.path, line: params.line, limit: params.limit }) as Promise<acp.ReadTextFileResponse>)
+      .onRequest("fs/write_text_file", async ({ params }) => {
+        await this.clientRequest(handlers, { method: "fs/write_text_file", sessionId: params.sessionId, path: params.path, content: params.content });
+        return {};
+      })
+      .onRequest("terminal/create", ({ params }) =>
+        this.clientRequest(handlers, {
+          method: "terminal/create",
+          sessionId: params.sessionId,
+          command: params.command,
+          args: params.args ?? [],
+          env: params.env ?? [],
+          cwd: params.cwd,
+          outputByteLimit: params.outputByteLimit,
+        }) as Promise<acp.CreateTerminalResponse>,
+      )
+      .onRequest("terminal/output", ({ params }) => this.clientRequest(handlers, { method: "terminal/output", sessionId: params.sessionId, terminalId: params.terminalId }) as Promise<acp.TerminalOutputResponse>)
+      .onRequest("terminal/wait_for_exit", ({ params }) =>
+        this.clientRequest(handlers, { method: "terminal/wait_for_exit", sessionId: params.sessionId, terminalId: params.terminalId }) as Promise<acp.WaitForTerminalExitResponse>,
+      )
+      .onRequest("terminal/kill", async ({ params }) => {
+        await this.clientRequest(handlers, { method: "terminal/kill", sessionId: params.sessionId, terminalId: params.terminalId });
+        return {};
+      })
+      .onRequest("terminal/release", async ({ params }) => {
+        await this.clientRequest(handlers, { method: "terminal/release", sessionId: params.sessionId, terminalId: params.terminalId });
+        return {};
+      })
       .connect(filtered);
+    this.servesWorkspace = handlers.onClientRequest !== undefined;
+  }
+
+  /** Whether `initialize` advertises files and terminals (the handlers serve them). */
+  private servesWorkspace = false;
+
+  /**
+   * Serves one `fs/*` or `terminal/*` request through the handlers: refused with "method not found" when they do
+   * not serve files and terminals (nothing was advertised), for an unknown session, and as a JSON-RPC error carrying
+   * the sentence of a `SidekicksError` (`workspace/outside` as invalid params).
+   */
+  private async clientRequest(handlers: AcpClientHandlers, request: ClientRequest): Promise<unknown> {
+    if (!handlers.onClientRequest) throw acp.RequestError.methodNotFound(request.method);
+    if (!this.sessions.has(request.sessionId)) throw acp.RequestError.sessionNotFound(request.sessionId);
+    try {
+      return await handlers.onClientRequest(request);
+    } catch (err) {
+      const e = asSidekicksError(err, "agent/request");
+      handlers.onLog("warn", `${request.method} refused: ${e.message}`);
+      throw new acp.RequestError(e.code === "workspace/outside" || e.code === "terminal/unknown" ? -32602 : -32603, e.message, { code: e.code });
+    }
   }
 
   /** True for a `session/update` of a session being loaded (its replayed history); counts it. */
@@ -305,7 +354,11 @@ export class AcpClient {
           this.connection.agent.request("initialize", {
             protocolVersion: acp.PROTOCOL_VERSION,
             // auth.terminal: Sidekicks can run the agent's own command in a VS Code terminal for a terminal login.
-            clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } },
+            clientCapabilities: {
+              fs: { readTextFile: this.servesWorkspace, writeTextFile: this.servesWorkspace },
+              terminal: this.servesWorkspace,
+              auth: { terminal: true },
+            },
             clientInfo: { name: "sidekicks", title: "Sidekicks for VS Code", version: "0.1.0" },
           }),
         ),

@@ -66,12 +66,36 @@ export interface PermissionRequest {
   options: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[];
 }
 
+/**
+ * A request the agent makes of the client for one of its sessions: files (ACP `fs/read_text_file`,
+ * `fs/write_text_file`) and terminals (ACP `terminal/*`). Shapes follow ACP's params without `_meta`.
+ */
+export type ClientRequest =
+  | { method: "fs/read_text_file"; sessionId: string; path: string; line?: number | null; limit?: number | null }
+  | { method: "fs/write_text_file"; sessionId: string; path: string; content: string }
+  | {
+      method: "terminal/create";
+      sessionId: string;
+      command: string;
+      args: string[];
+      env: { name: string; value: string }[];
+      cwd?: string | null;
+      outputByteLimit?: number | null;
+    }
+  | { method: "terminal/output" | "terminal/wait_for_exit" | "terminal/kill" | "terminal/release"; sessionId: string; terminalId: string };
+
 /** The client's answer (ACP `RequestPermissionOutcome`). */
 export type PermissionAnswer = { outcome: "selected"; optionId: string } | { outcome: "cancelled" };
 
 /** Callbacks from a running agent connection; all are called in the order the agent sent the messages. */
 export interface AcpClientHandlers {
   onUpdate(sessionId: string, update: AgentUpdate): void;
+  /**
+   * Files and terminals for the agent. When present, `initialize` advertises `fs.readTextFile`,
+   * `fs.writeTextFile` and `terminal`; when absent, none of them (client capabilities are truthful).
+   * Resolves with the ACP response object; a thrown `SidekicksError` becomes a JSON-RPC error carrying its sentence.
+   */
+  onClientRequest?(request: ClientRequest): Promise<unknown>;
   /** Must eventually resolve; `signal` aborts when the agent cancels the request or the connection closes. */
   onPermissionRequest(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
   /** One line of the agent's stderr, without the newline. */

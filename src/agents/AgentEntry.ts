@@ -1,14 +1,31 @@
 import type { AcpClient } from "../acp/AcpClient";
-import type { AgentUpdate, PermissionAnswer, PermissionRequest } from "../acp/types";
+import type { AgentUpdate, ClientRequest, PermissionAnswer, PermissionRequest } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
 import type { AgentState, ErrorInfo } from "../protocol";
 import type { TimerHandle } from "./Clock";
+
+/**
+ * An effect the client runs for the agent (ACP `fs/write_text_file`, `terminal/create`), handed to the session's
+ * sink so it can be recorded around its execution (brief, "Tool intents").
+ */
+export interface ClientEffect {
+  request: Extract<ClientRequest, { method: "fs/write_text_file" | "terminal/create" }>;
+  /** For a write: the target's text before it (undefined: the file did not exist). */
+  before?: string;
+  /**
+   * Runs the effect. `response` is the ACP response; for `terminal/create`, `exited` resolves with the command's
+   * exit status.
+   */
+  perform(): Promise<{ response: unknown; exited?: Promise<{ exitCode: number | null; signal: string | null }> }>;
+}
 
 /** Receives what an agent sends for one ACP session. */
 export interface SessionSink {
   onUpdate(update: AgentUpdate): void;
   /** Must resolve; `signal` aborts when the agent withdraws the request or its process ends. */
   onPermissionRequest(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
+  /** Runs an effect for the agent (default: just runs it); resolves with the ACP response. */
+  onEffect?(effect: ClientEffect): Promise<unknown>;
 }
 
 /** An open ACP session of one agent, used by one owner (a channel). */

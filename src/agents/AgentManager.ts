@@ -7,11 +7,12 @@ import type { Emitter } from "../events/events";
 import type { AgentState } from "../protocol";
 import { holdsSlot, isIdle, newEntry, type AgentEntry, type AgentSession, type AgentSummary, type SessionRecord, type SessionSink } from "./AgentEntry";
 import { AgentProcesses } from "./AgentProcesses";
+import { AgentWorkspaces, type WorkspaceHost } from "./AgentWorkspaces";
 import { systemClock, type Clock } from "./Clock";
 import type { LaunchContext } from "./launch";
 import { checkLimits, DEFAULT_LIMITS, processKey, type AgentLimits } from "./policy";
 
-export type { AgentSession, AgentSummary, SessionSink } from "./AgentEntry";
+export type { AgentSession, AgentSummary, ClientEffect, SessionSink } from "./AgentEntry";
 export type { AgentLimits } from "./policy";
 
 /** Options of {@link AgentManager.session}. */
@@ -34,6 +35,11 @@ export interface AgentManagerOptions {
   clock?: Clock;
   /** Initial limits (default {@link DEFAULT_LIMITS}); see {@link AgentManager.setLimits}. */
   limits?: AgentLimits;
+  /**
+   * Serve agents' files and terminals (ACP `fs/*`, `terminal/*`, advertised in `initialize`) through the editor:
+   * its open documents and where its terminals show. Without it, agents get no files or terminals from Sidekicks.
+   */
+  workspace?: WorkspaceHost;
 }
 
 /**
@@ -73,6 +79,7 @@ export class AgentManager {
       forget: (entry) => {
         if (this.entries.get(entry.config.name) === entry) this.entries.delete(entry.config.name);
       },
+      workspaces: options.workspace ? new AgentWorkspaces(options.workspace) : undefined,
     });
   }
 

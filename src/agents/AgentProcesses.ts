@@ -1,9 +1,10 @@
 import { AcpClient } from "../acp/AcpClient";
-import type { ExitInfo } from "../acp/types";
+import type { ClientRequest, ExitInfo } from "../acp/types";
 import { asSidekicksError, SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
 import type { AgentState, ErrorInfo } from "../protocol";
 import { formatDuration, holdsSlot, isIdle, type AgentEntry } from "./AgentEntry";
+import type { AgentWorkspaces } from "./AgentWorkspaces";
 import type { Clock } from "./Clock";
 import { resolveLaunch, type LaunchContext } from "./launch";
 import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, processKey, unsupportedRuntime, type AgentLimits } from "./policy";
@@ -22,6 +23,8 @@ export interface AgentProcessesHost {
   entries(): Iterable<AgentEntry>;
   /** Drops a removed agent once its process is gone. */
   forget(entry: AgentEntry): void;
+  /** Files and terminals for agents; without it, none are advertised (`initialize` stays truthful). */
+  workspaces?: AgentWorkspaces;
 }
 
 /**
@@ -101,6 +104,14 @@ export class AgentProcesses {
             const sink = current() ? entry.sinks.get(request.sessionId) : undefined;
             return sink ? sink.onPermissionRequest(request, signal) : Promise.resolve({ outcome: "cancelled" });
           },
+          ...(this.host.workspaces
+            ? {
+                onClientRequest: (request: ClientRequest) => {
+                  const sink = current() ? entry.sinks.get(request.sessionId) : undefined;
+                  return this.host.workspaces!.handle(entry.config, launch.cwd, launch.env, sink, request);
+                },
+              }
+            : {}),
           onStderr: (line) => this.emitter.emit("agent:log", { agent: name, level: "info", line }),
           onLog: (level, line) => this.emitter.emit("agent:log", { agent: name, level, line }),
         },
@@ -204,6 +215,8 @@ export class AgentProcesses {
     entry.client = undefined;
     entry.sessions.clear();
     entry.sinks.clear();
+    // The agent's terminals die with it (their commands are killed).
+    void this.host.workspaces?.release(entry.config.name);
     if (client) {
       if (entry.upSince !== undefined && this.clock.now() - entry.upSince >= BACKOFF_RESET_AFTER_MS) entry.crashes = 0;
       entry.upSince = undefined;
@@ -223,6 +236,7 @@ export class AgentProcesses {
     entry.client = undefined;
     entry.sessions.clear();
     entry.sinks.clear();
+    void this.host.workspaces?.release(entry.config.name);
     this.clock.clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;
     this.recordCrash(entry);

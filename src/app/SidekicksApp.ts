@@ -9,6 +9,8 @@ import { EventBus } from "../events/events";
 import type { ConfigStatus, HostEventName, HostEvents, WebviewRequests } from "../protocol";
 import { Store } from "../store/Store";
 import type { PermissionMemory } from "../turns/permissionMemory";
+import type { DocumentPort } from "../workspace/fsAccess";
+import type { Terminal } from "../workspace/terminals";
 import type { WebviewRequestHandlers } from "./WebviewBridge";
 
 /** What the app needs from the editor, implemented in `src/vscode/` (a port: the app never imports `vscode`). */
@@ -21,6 +23,10 @@ export interface EditorPort {
   log(level: "debug" | "info" | "warn" | "error", line: string): void;
   /** Shows the config problems where the editor shows problems (an empty list clears them). */
   showProblems(file: string, problems: ConfigProblem[]): void;
+  /** The editor's open documents, for agents' `fs/*` (unsaved buffers, undoable edits); absent: the disk only. */
+  documents?: DocumentPort;
+  /** Shows an agent's command as an editor terminal. */
+  showTerminal?(agent: string, terminal: Terminal): void;
 }
 
 /** Where the app lives. Paths are absolute. */
@@ -58,6 +64,7 @@ export class SidekicksApp {
     this.config = { state: "missing", path: options.configPath, problems: [] };
     this.agents = new AgentManager(this.events, {
       launch: options.launch,
+      workspace: { documents: options.editor.documents, onTerminal: (agent, terminal) => options.editor.showTerminal?.(agent, terminal) },
       initializeTimeoutMs: options.initializeTimeoutMs,
       canStart: () =>
         options.editor.isTrusted()

@@ -91,6 +91,7 @@ export class ChannelService {
         roundSettled: (channelId, root, answers) => this.wakeModerator(channelId, root, answers),
         policyOf: (agent) => options.policyOf?.(agent) ?? "ask",
         permissions: this.permissions,
+        intents: this.intents,
       },
       { owner: options.owner ?? this.ulid(), cancelGraceMs, tickMs: options.tickMs },
     );

@@ -1,10 +1,11 @@
 import type { PermissionAnswer } from "../acp/types";
-import type { AgentSession, SessionSink } from "../agents/AgentManager";
+import type { AgentSession, ClientEffect, SessionSink } from "../agents/AgentManager";
 import { asSidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { MembershipRecord, MessageRecord, TurnRecord } from "../store/records";
 import { toolKindOf } from "./answer";
+import { hashText, type IntentLog } from "./intents";
 import type { PermissionMemory } from "./permissionMemory";
 import { autoAnswer, type PermissionPolicy } from "./permissionPolicy";
 import { CANCEL_GRACE_MS, CHECKPOINT_MS, initialState, isActive, reduce, type EngineEffect, type EngineInput, type EngineState, type RoundAnswer } from "./reducer";
@@ -39,6 +40,8 @@ export interface TurnPorts {
   policyOf(agent: string): PermissionPolicy;
   /** Remembered "always" choices. */
   permissions: PermissionMemory;
+  /** Tool intents: writes and commands run for an agent are recorded around their execution. */
+  intents: IntentLog;
 }
 
 /** Options of the executor. */
@@ -202,6 +205,7 @@ export class TurnExecutor {
           })();
         }),
     };
+    sink.onEffect = (effect) => this.runEffect(turn, effect);
     const end = (result: { stopReason?: string; error?: { code: string; message: string; detail?: string } }) =>
       this.submit({ type: "promptEnded", at: ports.now(), turnId, attempt, ...result });
     try {
@@ -222,6 +226,33 @@ export class TurnExecutor {
     } catch (err) {
       const e = asSidekicksError(err, "agent/protocol");
       await end({ error: { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) } });
+    }
+  }
+
+  /**
+   * Runs an effect for the agent as a tool intent of this attempt (brief, "Tool intents"): `intended` (with the
+   * write's before/after hashes, or the command), `running` as it starts, `settled` with its result — for a command,
+   * when it exits. Recovery classifies whatever a crash left unsettled.
+   */
+  private async runEffect(turn: TurnRecord, effect: ClientEffect): Promise<unknown> {
+    const { intents } = this.ports;
+    const { request } = effect;
+    const base = { turnId: turn.id, attempt: turn.attempt, agent: turn.agent };
+    if (request.method === "fs/write_text_file") {
+      const intent = await intents.intend({ ...base, kind: "write", path: request.path, beforeHash: hashText(effect.before), afterHash: hashText(request.content)! });
+      return (await intents.around(intent, effect.perform)).response;
+    }
+    const intent = await intents.intend({ ...base, kind: "terminal", command: request.command, args: request.args, ...(request.cwd ? { cwd: request.cwd } : {}) });
+    const running = await intents.start(intent);
+    try {
+      const { response, exited } = await effect.perform();
+      void exited?.then((status) =>
+        intents.settle(running, status.exitCode === 0 ? "done" : "failed", status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`).catch(() => undefined),
+      );
+      return response;
+    } catch (err) {
+      await intents.settle(running, "failed", err instanceof Error ? err.message : String(err));
+      throw err;
     }
   }
 

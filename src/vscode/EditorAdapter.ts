@@ -2,12 +2,23 @@ import * as vscode from "vscode";
 import type { EditorPort } from "../app/SidekicksApp";
 import type { ConfigProblem } from "../config/roster";
 import type { WebviewRequests } from "../protocol";
+import type { Terminal } from "../workspace/terminals";
+import { editorDocuments, showAgentTerminal } from "./AgentTerminals";
 
-/** The editor side of the app's {@link EditorPort}: trust, commands, the log, and the Problems panel. */
+/**
+ * The editor side of the app's {@link EditorPort}: trust, commands, the log, the Problems panel, and agents' open
+ * documents and terminals.
+ */
 export class EditorAdapter implements EditorPort, vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection("sidekicks");
 
+  readonly documents = editorDocuments;
+
   constructor(readonly logChannel: vscode.LogOutputChannel) {}
+
+  showTerminal(agent: string, terminal: Terminal): void {
+    showAgentTerminal(agent, terminal);
+  }
 
   isTrusted(): boolean {
     return vscode.workspace.isTrusted;

@@ -1,0 +1,106 @@
+import type { ClientRequest } from "../acp/types";
+import type { AgentConfig } from "../config/roster";
+import { SidekicksError } from "../errors";
+import { Confinement } from "../workspace/confinement";
+import { type DocumentPort, WorkspaceFiles } from "../workspace/fsAccess";
+import { type Terminal, TerminalManager } from "../workspace/terminals";
+import type { ClientEffect, SessionSink } from "./AgentEntry";
+
+/** What the agent workspaces need from the editor. */
+export interface WorkspaceHost {
+  /** The editor's open documents (unsaved buffers, undoable edits); without it, the disk only. */
+  documents?: DocumentPort;
+  /** A terminal was created for an agent: the editor shows it (a `Pseudoterminal` named after agent and command). */
+  onTerminal?(agent: string, terminal: Terminal): void;
+}
+
+interface Workspace {
+  /** What the workspace was built for; a change rebuilds it. */
+  key: string;
+  files: WorkspaceFiles;
+  terminals: TerminalManager;
+}
+
+/**
+ * Each agent's workspace as ACP client methods (issue 7; ADR 0003 `internal/workspace`): `fs/read_text_file` and
+ * `fs/write_text_file` confined to the agent's folder (the roster's `workspace`, else the workspace folder), through
+ * the editor's buffers when a file is open; `terminal/*` on node-pty in that folder, each shown in the editor.
+ * Effects with consequences (a write, a command) go through the session's sink (`onEffect`), which records them as
+ * tool intents of the turn running in that session.
+ */
+export class AgentWorkspaces {
+  private readonly byAgent = new Map<string, Promise<Workspace>>();
+
+  constructor(private readonly host: WorkspaceHost) {}
+
+  /**
+   * Serves one request of `agent` (`folder`: its workspace, absolute; `env`: its launch environment).
+   * @returns the ACP response object
+   * @throws SidekicksError `workspace/outside`, `workspace/notFound`, `workspace/writeFailed`, `terminal/unknown`
+   */
+  async handle(agent: AgentConfig, folder: string, env: Record<string, string>, sink: SessionSink | undefined, request: ClientRequest): Promise<unknown> {
+    const { files, terminals } = await this.workspace(agent, folder, env);
+    const run = (effect: ClientEffect) => (sink?.onEffect ? sink.onEffect(effect) : effect.perform().then((r) => r.response));
+    switch (request.method) {
+      case "fs/read_text_file":
+        return { content: await files.readTextFile(request.path, { line: request.line, limit: request.limit }) };
+      case "fs/write_text_file": {
+        const before = await files.readTextFile(request.path).catch((err: unknown) => {
+          if (err instanceof SidekicksError && err.code === "workspace/notFound") return undefined;
+          throw err; // outside the workspace: refused before anything is recorded
+        });
+        return run({ request, before, perform: async () => ({ response: (await files.writeTextFile(request.path, request.content), {}) }) });
+      }
+      case "terminal/create":
+        return run({
+          request,
+          perform: async () => {
+            const terminal = await terminals.create({ command: request.command, args: request.args, env: request.env, cwd: request.cwd, outputByteLimit: request.outputByteLimit }, request.sessionId);
+            this.host.onTerminal?.(agent.name, terminal);
+            return { response: { terminalId: terminal.id }, exited: terminal.waitForExit() };
+          },
+        });
+      case "terminal/output":
+        return terminals.output(request.terminalId);
+      case "terminal/wait_for_exit":
+        return terminals.waitForExit(request.terminalId);
+      case "terminal/kill":
+        await terminals.kill(request.terminalId);
+        return {};
+      case "terminal/release":
+        await terminals.release(request.terminalId);
+        return {};
+    }
+  }
+
+  /** Releases (kills) every terminal of `agent` (its process stopped). */
+  async release(agent: string): Promise<void> {
+    const workspace = this.byAgent.get(agent);
+    if (workspace) await (await workspace.catch(() => undefined))?.terminals.releaseAll();
+  }
+
+  /** Releases every terminal of every agent (shutdown). */
+  async releaseAll(): Promise<void> {
+    await Promise.all([...this.byAgent.keys()].map((agent) => this.release(agent)));
+  }
+
+  private workspace(agent: AgentConfig, folder: string, env: Record<string, string>): Promise<Workspace> {
+    const key = `${folder}\n${JSON.stringify(env)}`;
+    const existing = this.byAgent.get(agent.name);
+    const build = async (): Promise<Workspace> => {
+      const confinement = await Confinement.create([folder]);
+      return {
+        key,
+        files: new WorkspaceFiles({ confinement, documents: this.host.documents }),
+        terminals: new TerminalManager({ cwd: folder, env: { ...process.env, ...env }, confinement }),
+      };
+    };
+    const next = (existing?.catch(() => undefined) ?? Promise.resolve(undefined)).then(async (w) => {
+      if (w && w.key === key) return w;
+      await w?.terminals.releaseAll();
+      return build();
+    });
+    this.byAgent.set(agent.name, next);
+    return next;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The agent's workspace through ACP client methods, end to end: a fake agent (a real subprocess) reads and writes
+ * files and runs commands through Sidekicks; what the user would notice — the unsaved buffer is what the agent reads,
+ * a write to an open file goes through the editor, a path outside the workspace is refused with a sentence, the
+ * command shows up as a terminal — and the tool intents recorded around the effects.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import test from "node:test";
+import { AgentManager } from "../../src/agents/AgentManager";
+import { ChannelService } from "../../src/channels/ChannelService";
+import { Recorder } from "../../src/events/events";
+import type { MessageView } from "../../src/protocol";
+import { Store } from "../../src/store/Store";
+import type { Terminal } from "../../src/workspace/terminals";
+import { hashText } from "../../src/turns/intents";
+import { textOf } from "./channelHarness";
+import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
+
+async function setup(steps: (folder: string) => object[], withWorkspace = true) {
+  const { dir, cleanup } = tempDir();
+  const folder = path.join(dir, "my project");
+  mkdirSync(folder);
+  const open = new Map<string, string>();
+  const edits: [string, string][] = [];
+  const terminals: { agent: string; terminal: Terminal; seen: string[] }[] = [];
+  const events = new Recorder();
+  const agents = new AgentManager(events, {
+    launch: { workspaceFolder: folder, nodePath: process.execPath, demoAgentPath: "", env: process.env },
+    ...(withWorkspace
+      ? {
+          workspace: {
+            documents: {
+              openText: (p: string) => open.get(p),
+              applyEdit: async (p: string, text: string) => {
+                edits.push([p, text]);
+                open.set(p, text);
+                return true;
+              },
+            },
+            onTerminal: (agent: string, terminal: Terminal) => {
+              const seen: string[] = [];
+              terminal.onData((t) => seen.push(t));
+              terminals.push({ agent, terminal, seen });
+            },
+          },
+        }
+      : {}),
+  });
+  agents.setRoster([{ name: "a", command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_SCRIPT: JSON.stringify({ prompt: steps(folder) }) } } as never]);
+  const store = await Store.open(path.join(dir, "store"));
+  const channels = new ChannelService(store, agents, events);
+  const general = await channels.syncGeneral(["a"]);
+  const answer = async (text = "@a go"): Promise<MessageView> => {
+    const before = events.of("message:finished").filter((m) => m.author.kind === "agent").length;
+    await channels.send(general.id, text);
+    return waitFor(() => events.of("message:finished").filter((m) => m.author.kind === "agent")[before], 15_000, "the answer");
+  };
+  return {
+    dir, folder, open, edits, terminals, store, answer,
+    async teardown() {
+      await channels.close();
+      await store.close();
+      await agents.stopAll();
+      cleanup();
+    },
+  };
+}
+
+test("initialize advertises files and terminals only when Sidekicks serves them", async () => {
+  for (const served of [true, false]) {
+    const s = await setup(() => [{ capabilities: true }], served);
+    try {
+      const caps = JSON.parse(textOf(await s.answer()));
+      assert.deepEqual([caps.fs.readTextFile, caps.fs.writeTextFile, caps.terminal], [served, served, served]);
+    } finally {
+      await s.teardown();
+    }
+  }
+});
+
+test("fs/read_text_file: the open editor's unsaved text wins over the disk; line and limit; paths outside the workspace are refused with a sentence", async () => {
+  const s = await setup((folder) => [
+    { readFile: { path: path.join(folder, "notes.md") } },
+    { chunk: "\n" },
+    { readFile: { path: path.join(folder, "lines.txt"), line: 2, limit: 2 } },
+    { chunk: "\n" },
+    { readFile: { path: path.join(folder, "..", "secret.txt") } },
+    { chunk: "\n" },
+    { readFile: { path: "/etc/passwd" } },
+  ]);
+  try {
+    const notes = path.join(s.folder, "notes.md");
+    writeFileSync(notes, "on disk\n");
+    s.open.set(notes, "one\ntwo (unsaved)\n");
+    writeFileSync(path.join(s.folder, "lines.txt"), "1\n2\n3\n4\n");
+    writeFileSync(path.join(s.dir, "secret.txt"), "TOP-SECRET-CONTENT");
+    const said = textOf(await s.answer());
+    assert.doesNotMatch(said, /TOP-SECRET-CONTENT/, "nothing outside the workspace was read");
+    const lines = said.split("\n");
+    assert.deepEqual(JSON.parse(lines[0]!.slice("read: ".length)), { content: "one\ntwo (unsaved)\n" });
+    assert.deepEqual(JSON.parse(lines[1]!.slice("read: ".length)), { content: "2\n3\n" });
+    for (const refused of [lines[2]!, lines[3]!]) {
+      const { error } = JSON.parse(refused.slice("read: ".length));
+      assert.match(error, /outside the agent's workspace/, refused);
+    }
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("fs/write_text_file: an open file is edited through the editor, a closed one on disk; each is a settled write intent with before and after hashes", async () => {
+  const s = await setup((folder) => [
+    { writeFile: { path: path.join(folder, "open.ts"), content: "export const v = 2;\n" } },
+    { writeFile: { path: path.join(folder, "new dir", "fresh.ts"), content: "fresh\n" } },
+    { writeFile: { path: path.join(folder, "..", "escape.ts"), content: "no" } },
+  ]);
+  try {
+    const opened = path.join(s.folder, "open.ts");
+    writeFileSync(opened, "export const v = 1;\n");
+    s.open.set(opened, "export const v = 1; // unsaved\n");
+    const answer = await s.answer();
+    const said = textOf(answer);
+    assert.deepEqual(s.edits, [[opened, "export const v = 2;\n"]], "through the editor (undoable)");
+    assert.equal(readFileSync(path.join(s.folder, "new dir", "fresh.ts"), "utf8"), "fresh\n", "a closed file is written to disk, folders created");
+    assert.match(said, /write: \{"error":".*outside the agent's workspace/);
+    const turnId = (await s.store.message(answer.channelId, answer.id))!.turnId!;
+    const intents = await s.store.intentsOf(turnId);
+    assert.deepEqual(
+      intents.map((i) => [i.kind, path.basename(i.path!), i.phase, i.result, i.beforeHash, i.afterHash]),
+      [
+        ["write", "open.ts", "settled", "done", hashText("export const v = 1; // unsaved\n"), hashText("export const v = 2;\n")],
+        ["write", "fresh.ts", "settled", "done", null, hashText("fresh\n")],
+      ],
+      "the refused write was never intended",
+    );
+    assert.deepEqual(await s.store.openIntents(), []);
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("terminal/*: a command with spaces in its arguments runs in the workspace, shows as an editor terminal, its output and exit reach the agent; recorded as a command intent", async () => {
+  const script = "process.stdout.write(process.argv[1] + ' ' + process.cwd() + ' é✓'); process.exit(3)";
+  const s = await setup(() => [{ terminal: { command: process.execPath, args: ["-e", script, "two words"] } }]);
+  try {
+    const answer = await s.answer();
+    const said = textOf(answer);
+    const [, exit, output] = /^terminal: (\{.*?\}) (\{.*\})$/s.exec(said) ?? [];
+    assert.deepEqual(JSON.parse(exit!), { exitCode: 3, signal: null });
+    const out = JSON.parse(output!);
+    assert.equal(out.output, `two words ${s.folder} é✓`);
+    assert.equal(out.truncated, false);
+    assert.equal(s.terminals.length, 1);
+    assert.equal(s.terminals[0]!.agent, "a");
+    assert.match(s.terminals[0]!.terminal.title, /two words/);
+    const turnId = (await s.store.message(answer.channelId, answer.id))!.turnId!;
+    let found = await s.store.intentsOf(turnId);
+    for (let i = 0; i < 100 && found[0]?.phase !== "settled"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      found = await s.store.intentsOf(turnId);
+    }
+    const [intent] = found;
+    assert.deepEqual([intent!.kind, intent!.command, intent!.args?.[2], intent!.result, intent!.detail], ["terminal", process.execPath, "two words", "failed", "exit code 3"]);
+  } finally {
+    await s.teardown();
+  }
+});
