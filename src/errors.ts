@@ -27,6 +27,7 @@ export type ErrorCode =
   | "workspace/outside" // a path outside the agent's workspace roots (`..`, elsewhere, an escaping symlink) or not mapped into its container
   | "workspace/notFound" // a file or folder an agent asked for does not exist
   | "workspace/writeFailed" // an agent's write was not applied (the editor refused the edit, the path is a folder)
+  | "terminal/unavailable" // node-pty does not load on this platform: terminals are not offered
   | "terminal/unknown" // a terminal id that was never created here or was released
   | "store/locked" // the history is open in another window
   | "store/corrupt"

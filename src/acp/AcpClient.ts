@@ -301,11 +301,12 @@ export class AcpClient {
         return {};
       })
       .connect(filtered);
-    this.servesWorkspace = handlers.onClientRequest !== undefined;
+    const served = handlers.onClientRequest !== undefined;
+    this.serves = handlers.serves ?? { fs: served, terminal: served };
   }
 
-  /** Whether `initialize` advertises files and terminals (the handlers serve them). */
-  private servesWorkspace = false;
+  /** What `initialize` advertises: files and terminals only when the handlers serve them. */
+  private serves = { fs: false, terminal: false };
 
   /**
    * Serves one `fs/*` or `terminal/*` request through the handlers: refused with "method not found" when they do
@@ -313,7 +314,8 @@ export class AcpClient {
    * the sentence of a `SidekicksError` (`workspace/outside` as invalid params).
    */
   private async clientRequest(handlers: AcpClientHandlers, request: ClientRequest): Promise<unknown> {
-    if (!handlers.onClientRequest) throw acp.RequestError.methodNotFound(request.method);
+    const advertised = request.method.startsWith("fs/") ? this.serves.fs : this.serves.terminal;
+    if (!handlers.onClientRequest || !advertised) throw acp.RequestError.methodNotFound(request.method);
     if (!this.sessions.has(request.sessionId)) throw acp.RequestError.sessionNotFound(request.sessionId);
     try {
       return await handlers.onClientRequest(request);
@@ -355,8 +357,8 @@ export class AcpClient {
             protocolVersion: acp.PROTOCOL_VERSION,
             // auth.terminal: Sidekicks can run the agent's own command in a VS Code terminal for a terminal login.
             clientCapabilities: {
-              fs: { readTextFile: this.servesWorkspace, writeTextFile: this.servesWorkspace },
-              terminal: this.servesWorkspace,
+              fs: { readTextFile: this.serves.fs, writeTextFile: this.serves.fs },
+              terminal: this.serves.terminal,
               auth: { terminal: true },
             },
             clientInfo: { name: "sidekicks", title: "Sidekicks for VS Code", version: "0.1.0" },

@@ -96,6 +96,8 @@ export interface AcpClientHandlers {
    * Resolves with the ACP response object; a thrown `SidekicksError` becomes a JSON-RPC error carrying its sentence.
    */
   onClientRequest?(request: ClientRequest): Promise<unknown>;
+  /** What `onClientRequest` serves, advertised in `initialize` (default: files and terminals when it is present). */
+  serves?: { fs: boolean; terminal: boolean };
   /** Must eventually resolve; `signal` aborts when the agent cancels the request or the connection closes. */
   onPermissionRequest(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
   /** One line of the agent's stderr, without the newline. */

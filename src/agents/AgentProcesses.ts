@@ -4,6 +4,7 @@ import { asSidekicksError, SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
 import type { AgentState, ErrorInfo } from "../protocol";
 import { formatDuration, holdsSlot, isIdle, type AgentEntry } from "./AgentEntry";
+import { terminalsAvailable } from "../workspace/terminals";
 import type { AgentWorkspaces } from "./AgentWorkspaces";
 import type { Clock } from "./Clock";
 import { resolveLaunch, type LaunchContext } from "./launch";
@@ -106,6 +107,7 @@ export class AgentProcesses {
           },
           ...(this.host.workspaces
             ? {
+                serves: { fs: true, terminal: terminalsAvailable() },
                 onClientRequest: (request: ClientRequest) => {
                   const sink = current() ? entry.sinks.get(request.sessionId) : undefined;
                   return this.host.workspaces!.handle(entry.config, launch.cwd, launch.env, sink, request);

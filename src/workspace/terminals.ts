@@ -18,7 +18,7 @@ import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import * as pty from "node-pty";
+import type * as Pty from "node-pty";
 import { SidekicksError } from "../errors";
 import type { Confinement } from "./confinement";
 import { OutputBuffer } from "./outputBuffer";
@@ -146,6 +146,30 @@ export function localPlanner(defaults: { cwd: string; env?: NodeJS.ProcessEnv; c
 
 type Listener<T> = (value: T) => void;
 
+let pty: typeof Pty | Error | undefined;
+
+/**
+ * `node-pty`, loaded on first use (it is a native module: a package built for another platform, or a missing build,
+ * must not stop the extension from loading — terminals alone are then unavailable, and said so).
+ * @returns the module, or the Error that loading it raised
+ */
+export function loadPty(): typeof Pty | Error {
+  if (pty === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      pty = require("node-pty") as typeof Pty;
+    } catch (err) {
+      pty = err instanceof Error ? err : new Error(String(err));
+    }
+  }
+  return pty;
+}
+
+/** Whether terminals can run here (node-pty loads). */
+export function terminalsAvailable(): boolean {
+  return !(loadPty() instanceof Error);
+}
+
 /**
  * One running (or finished) command. Created by {@link TerminalManager.create}; the editor layer may listen to its
  * output and forward keystrokes.
@@ -163,7 +187,7 @@ export class Terminal {
 
   /** @internal built by the manager */
   constructor(
-    private readonly proc: pty.IPty,
+    private readonly proc: Pty.IPty,
     /** The command as the agent asked for it (before any `docker exec` wrapping). */
     readonly request: Readonly<PlannedCommand>,
     /** What was started. */
@@ -319,6 +343,13 @@ export class TerminalManager {
     if (!(limit >= 0) || !Number.isFinite(limit)) throw new SidekicksError("agent/request", `Invalid outputByteLimit ${String(request.outputByteLimit)}: it must be a whole number ≥ 0.`);
     if (typeof request.command !== "string" || request.command.length === 0) throw new SidekicksError("agent/request", "terminal/create needs a command.");
     const cmd: PlannedCommand = { command: request.command, args: [...(request.args ?? [])], cwd: request.cwd ?? undefined, env: envMap(request.env) };
+    const pty = loadPty();
+    if (pty instanceof Error) {
+      throw new SidekicksError(
+        "terminal/unavailable",
+        `Terminals are not available here: node-pty did not load (${pty.message.split("\n")[0]}). Install the Sidekicks package built for this platform (linux-x64, darwin-arm64, win32-x64).`,
+      );
+    }
     const plan = await this.planner(cmd);
     const proc = pty.spawn(plan.file, plan.args, {
       name: plan.env.TERM || "xterm-256color",
