@@ -6,7 +6,7 @@ import { ChannelService, GENERAL } from "../channels/ChannelService";
 import { formatProblem, parseRoster, type ConfigProblem, type Roster } from "../config/roster";
 import { SidekicksError } from "../errors";
 import { EventBus } from "../events/events";
-import type { ConfigStatus, HostEventName, HostEvents, WebviewRequests } from "../protocol";
+import type { ConfigStatus, HostEventName, HostEvents, ToolCallDiff, ToolCallLocation, WebviewRequests } from "../protocol";
 import { Store } from "../store/Store";
 import type { PermissionMemory } from "../turns/permissionMemory";
 import type { DocumentPort } from "../workspace/fsAccess";
@@ -27,7 +27,21 @@ export interface EditorPort {
   documents?: DocumentPort;
   /** Shows an agent's command as an editor terminal. */
   showTerminal?(agent: string, terminal: Terminal): void;
+  /** Opens a tool call's diff in the diff editor (virtual documents: `oldText` null is an empty left side). */
+  openDiff?(diff: ToolCallDiff): Promise<boolean>;
+  /** Opens a file at a 1-based line (the first line when absent); false when the file cannot be opened. */
+  openLocation?(location: ToolCallLocation): Promise<boolean>;
+  /** Inserts text at the cursor(s) of the active text editor, replacing a selection; false when no editor is open. */
+  insertText?(text: string): Promise<boolean>;
+  /**
+   * Opens a link from agent text: `http(s):`/`mailto:` externally, file links and relative paths in the editor;
+   * false for anything else (refused, and logged), which never opens.
+   */
+  openLink?(href: string): Promise<boolean>;
 }
+
+/** The longest text the webview may hand to the editor in one request (diff sides, inserted text), in characters. */
+export const EDITOR_TEXT_LIMIT = 16 * 1024 * 1024;
 
 /** Where the app lives. Paths are absolute. */
 export interface AppOptions {
@@ -58,6 +72,8 @@ export class SidekicksApp {
   private roster: Roster | undefined;
   private config: ConfigStatus;
   private lockedRetry: ReturnType<typeof setInterval> | undefined;
+  /** The channel the view opened last (`channel/open`): where `Sidekicks: Mention agent…` sends. */
+  private currentChannelId: string | undefined;
   private disposed = false;
 
   private constructor(private readonly options: AppOptions) {
@@ -160,6 +176,21 @@ export class SidekicksApp {
     return this.requireChannels().permissions;
   }
 
+  /**
+   * `Sidekicks: Mention agent…` (issue 4): sends `@agent text` to the channel the view shows (else #general). When
+   * the agent is not a member there, it goes to the agent's direct conversation instead.
+   * @returns the channel it went to (by name, for the view to follow) and the message id
+   * @throws SidekicksError like `ChannelService.send`, and `store/locked` / `store/corrupt`
+   */
+  async mention(agent: string, text: string): Promise<{ channel: string; messageId: string }> {
+    const channels = this.requireChannels();
+    const list = await this.directory.list();
+    let target = list.find((c) => c.id === this.currentChannelId) ?? list.find((c) => c.name === GENERAL);
+    if (!target || !target.members.includes(agent)) target = await this.directory.direct(agent);
+    const { messageId } = await channels.send(target.id, `@${agent} ${text}`);
+    return { channel: target.name, messageId };
+  }
+
   /** Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`). */
   webviewHandlers(): WebviewRequestHandlers {
     const text = (value: unknown, what: string): string => {
@@ -172,6 +203,7 @@ export class SidekicksApp {
         // A channel deleted meanwhile (the view remembered it, or a command deleted it) opens #general instead.
         const target = await this.directory.resolve(typeof id === "string" ? { id } : { name: name ?? GENERAL }).catch(() => undefined);
         const { channel, messages } = await channels.open(target?.name ?? GENERAL);
+        this.currentChannelId = channel.id;
         const commands = await channels.commands.ofAll(channel.members.map((m) => m.name));
         return { channel, messages, config: this.config, commands };
       },
@@ -207,6 +239,40 @@ export class SidekicksApp {
       "command/run": async ({ command }) => {
         await this.options.editor.runCommand(command);
         return { done: true };
+      },
+      ...this.editorHandlers(),
+    };
+  }
+
+  /**
+   * The webview's editor requests (`editor/*`), validated here (the webview is a trust boundary) and handed to the
+   * `EditorPort`. Malformed params, or an editor without the method, answer `false` instead of throwing.
+   */
+  private editorHandlers(): Pick<WebviewRequestHandlers, "editor/openDiff" | "editor/openLocation" | "editor/insert" | "editor/openLink"> {
+    const editor = this.options.editor;
+    const isText = (v: unknown): v is string => typeof v === "string" && v.length <= EDITOR_TEXT_LIMIT;
+    const isPath = (v: unknown): v is string => typeof v === "string" && v.trim() !== "" && v.length <= 4096 && !v.includes("\0");
+    const refuse = (what: string): false => {
+      editor.log("warn", `webview: ${what} refused: malformed request`);
+      return false;
+    };
+    return {
+      "editor/openDiff": async ({ path, oldText, newText }) => {
+        if (!isPath(path) || !isText(newText) || !(oldText === null || isText(oldText))) return { opened: refuse("open diff") };
+        return { opened: (await editor.openDiff?.({ path, oldText, newText })) ?? false };
+      },
+      "editor/openLocation": async ({ path, line }) => {
+        const validLine = line === undefined || (typeof line === "number" && Number.isInteger(line) && line >= 1);
+        if (!isPath(path) || !validLine) return { opened: refuse("open location") };
+        return { opened: (await editor.openLocation?.(line === undefined ? { path } : { path, line })) ?? false };
+      },
+      "editor/insert": async ({ text }) => {
+        if (!isText(text) || text === "") return { inserted: refuse("insert") };
+        return { inserted: (await editor.insertText?.(text)) ?? false };
+      },
+      "editor/openLink": async ({ href }) => {
+        if (typeof href !== "string" || href.trim() === "" || href.length > 8192) return { opened: refuse("open link") };
+        return { opened: (await editor.openLink?.(href)) ?? false };
       },
     };
   }

@@ -13,7 +13,7 @@ const label = (c: ChannelSummary) => (c.kind === "direct" ? c.name : `#${c.name}
 /**
  * Registers the channel commands of the palette: `Sidekicks: New channel`, `Open channel…`, `Open direct
  * conversation…`, `Rename channel…`, `Set channel description…`, `Delete channel…` (modal confirmation), `Add member…` and
- * `Remove member…`, and `Remembered permissions…` (list and forget "always" choices).
+ * `Remove member…`, and `Remembered permissions…` (list and forget "always" choices), and `Mention agent…`.
  * Each calls the app's {@link ChannelDirectory}; the channel view follows through `follow`. Errors are shown as
  * notifications with the domain's sentence.
  */
@@ -74,6 +74,17 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
   command("sidekicks.openChannel", async (directory) => {
     const picked = await pickChannel(directory, "Open which channel?", () => true);
     if (picked) show(picked.name);
+  });
+
+  command("sidekicks.mention", async (_directory, app) => {
+    const names = app.agents.names();
+    if (names.length === 0) return void vscode.window.showWarningMessage("No agents yet: declare one in sidekicks.yaml (Sidekicks: Add agent…).");
+    const agent = await vscode.window.showQuickPick(names, { title: "Mention agent", placeHolder: "Which agent?" });
+    if (!agent) return;
+    const text = await vscode.window.showInputBox({ title: `Message for @${agent}`, prompt: "Sent to the channel the Sidekicks view shows (the agent's direct conversation if it is not a member there)" });
+    if (!text || text.trim() === "") return;
+    const { channel } = await app.mention(agent, text.trim());
+    show(channel);
   });
 
   command("sidekicks.openDirect", async (directory, app) => {

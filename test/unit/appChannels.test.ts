@@ -134,3 +134,24 @@ test("two windows, one store: the second says the history is open elsewhere, wri
     await s.teardown();
   }
 });
+
+test("Mention agent… sends @agent text to the channel the view shows, or to the agent's direct conversation when it is not a member there", async () => {
+  const s = await setup();
+  try {
+    const { channels } = await s.handlers["channels/list"]({});
+    const review = channels.find((c) => c.name === "review")!;
+    await s.handlers["channel/create"]({ name: "solo", members: ["odie"] });
+    await s.handlers["channel/open"]({ id: review.id });
+    const first = await s.app.mention("garfield", "look at this");
+    assert.equal(first.channel, "review");
+    const opened = await s.handlers["channel/open"]({ id: review.id });
+    const sent = opened.messages.find((m) => m.id === first.messageId);
+    assert.deepEqual([sent?.parts[0]?.type === "text" && sent.parts[0].text, sent?.to], ["@garfield look at this", ["garfield"]]);
+    const solo = (await s.handlers["channels/list"]({})).channels.find((c) => c.name === "solo")!;
+    await s.handlers["channel/open"]({ id: solo.id });
+    const second = await s.app.mention("garfield", "and this");
+    assert.equal(second.channel, "@garfield", "garfield is not in #solo: its direct conversation");
+  } finally {
+    await s.teardown();
+  }
+});
