@@ -1,5 +1,14 @@
 import type { AgentCommand, AgentState, ChannelSummary, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part } from "../protocol";
 
+/** One permission request waiting for the user. */
+export interface PendingPermission {
+  channelId: string;
+  messageId: string;
+  agent: string;
+  requestId: string;
+  title: string;
+}
+
 /**
  * The domain's events and their payloads (ADR 0003, "Events from Go to the UI", Amendment 3 names). Emitted by the
  * domain through an {@link Emitter}; `src/app/` projects them to the webview.
@@ -17,6 +26,11 @@ export interface SidekicksEvents {
   "message:delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
   /** Emitted only after the message is committed to the store (settlement first, projection second). */
   "message:finished": MessageView;
+  /**
+   * Permission requests waiting for the user changed (any agent, any channel), oldest first: the status bar item,
+   * the view's badge and `Sidekicks: Go to next permission request` follow it.
+   */
+  "permissions:pending": { waiting: PendingPermission[] };
   /** The history store opened after another window let go of it (it was `store/locked`). */
   "store:opened": { storageDir: string };
 }

@@ -68,6 +68,8 @@ export class TurnExecutor {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private ticker: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
+  /** The pending permission requests last reported (`permissions:pending`), as a key. */
+  private pendingKey = "";
   private idCounter = 0;
 
   constructor(
@@ -113,6 +115,7 @@ export class TurnExecutor {
     this.current = state;
     for (const effect of effects) await this.apply(effect);
     this.updateTicker();
+    this.reportPending();
     return result;
   }
 
@@ -254,6 +257,21 @@ export class TurnExecutor {
       await intents.settle(running, "failed", err instanceof Error ? err.message : String(err));
       throw err;
     }
+  }
+
+  /** Emits `permissions:pending` when the set of requests waiting for the user changed. */
+  private reportPending(): void {
+    const waiting = Object.values(this.current.turns)
+      .flatMap((t) =>
+        t.message.parts
+          .filter((p) => p.type === "permission" && p.outcome === undefined)
+          .map((p) => ({ channelId: t.record.channelId, messageId: t.record.messageId, agent: t.record.agent, requestId: p.type === "permission" ? p.requestId : "", title: p.type === "permission" ? p.title : "" })),
+      )
+      .sort((a, b) => (a.requestId < b.requestId ? -1 : 1));
+    const key = waiting.map((w) => w.requestId).join(",");
+    if (key === this.pendingKey) return;
+    this.pendingKey = key;
+    this.ports.emitter.emit("permissions:pending", { waiting });
   }
 
   /** Ticks (checkpoints, heartbeats) only while an attempt runs. */

@@ -11,6 +11,8 @@ import { webviewHtml } from "./webviewHtml";
 export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = "sidekicks.channel";
   private bridge: WebviewBridge | undefined;
+  private view: vscode.WebviewView | undefined;
+  private badge: vscode.ViewBadge | undefined;
   /** A channel to show once the view says `ready` (a command ran while the view was not loaded). */
   private pendingChannel: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -40,6 +42,8 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
       (line) => this.log.warn(line),
     );
     this.bridge = bridge;
+    this.view = view;
+    view.badge = this.badge;
     const disconnect = app.connectWebview((name, payload) => bridge.event(name, payload));
     const onMessage = view.webview.onDidReceiveMessage((message) => bridge.receive(message));
     view.webview.html = webviewHtml(view.webview, this.extensionUri);
@@ -48,7 +52,14 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
       onMessage.dispose();
       bridge.dispose();
       if (this.bridge === bridge) this.bridge = undefined;
+      if (this.view === view) this.view = undefined;
     }, undefined, this.disposables);
+  }
+
+  /** The view's badge (permission requests waiting), kept for a view resolved later. */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    this.badge = badge;
+    if (this.view) this.view.badge = badge;
   }
 
   /** Posts an event to the live view, if any. */

@@ -68,7 +68,11 @@ test("end to end: allow-reads answers a read request itself and says so; an edit
       const auto = events.of("message:delta").find((d) => d.part?.type === "permission" && d.part.toolCallId === "r1")?.part;
       assert.ok(auto?.type === "permission" && auto.outcome === "ok" && /allow-reads/.test(auto.auto ?? ""), "the read request was answered by the policy, and says so");
       assert.ok(asked.type === "permission" && asked.toolKind === "edit" && asked.auto === undefined, "the edit is asked, its kind taken from the tool call");
+      const waiting = events.of("permissions:pending").at(-1)!.waiting;
+      assert.deepEqual(waiting.map((w) => [w.agent, w.requestId, w.title]), [["a", asked.requestId, "Edit main.ts"]], "the status bar and the badge show one request waiting");
+      assert.ok(!events.of("permissions:pending").some((p) => p.waiting.some((w) => w.title === "Read README")), "the auto-answered read never waited");
       assert.equal(await channels.answerPermission(asked.requestId, "always"), true);
+      assert.deepEqual(events.of("permissions:pending").at(-1)!.waiting, [], "nothing waits once answered");
       const first = await waitFor(() => events.of("message:finished").find((m) => m.author.kind === "agent"), 10_000, "the first answer");
       assert.match(textOf(first), /\[chose ok\].*\[chose always\]/s, "the agent received both answers");
       assert.deepEqual(await channels.permissions.list(["a"]), [{ agent: "a", toolKind: "edit", decision: "allow" }]);

@@ -1,0 +1,66 @@
+import * as vscode from "vscode";
+import type { SidekicksApp } from "../app/SidekicksApp";
+import type { PendingPermission } from "../events/events";
+import type { ChannelViewProvider } from "./ChannelViewProvider";
+
+/**
+ * Every permission request waiting for the user, across agents and channels, visible at once (issue 6): a status bar
+ * item ("2 agents waiting"), a badge on the channel view, and `Sidekicks: Go to next permission request`, which opens
+ * the channel of the oldest one. Follows the app's `permissions:pending` event.
+ */
+export class PermissionStatus implements vscode.Disposable {
+  static readonly nextCommand = "sidekicks.nextPermission";
+  private readonly item = vscode.window.createStatusBarItem("sidekicks.permissions", vscode.StatusBarAlignment.Left, 100);
+  private waiting: PendingPermission[] = [];
+  private off: (() => void) | undefined;
+  private readonly command: vscode.Disposable;
+
+  constructor(
+    private readonly view: ChannelViewProvider,
+    private readonly follow: (name: string) => void,
+    private readonly getApp: () => SidekicksApp | undefined,
+  ) {
+    this.item.name = "Sidekicks: permission requests";
+    this.item.command = PermissionStatus.nextCommand;
+    this.command = vscode.commands.registerCommand(PermissionStatus.nextCommand, () => this.next());
+  }
+
+  /** Follows `app`'s pending permission requests. */
+  attach(app: SidekicksApp): void {
+    this.off?.();
+    this.off = app.events.on("permissions:pending", ({ waiting }) => this.show(waiting));
+  }
+
+  private show(waiting: PendingPermission[]): void {
+    this.waiting = waiting;
+    const agents = new Set(waiting.map((w) => w.agent));
+    if (waiting.length === 0) {
+      this.item.hide();
+      this.view.setBadge(undefined);
+      return;
+    }
+    const who = agents.size === 1 ? `@${[...agents][0]} is waiting` : `${agents.size} agents waiting`;
+    this.item.text = `$(bell-dot) ${who}`;
+    this.item.tooltip = `${waiting.length === 1 ? "A permission request waits" : `${waiting.length} permission requests wait`} for your answer:\n${waiting.map((w) => `@${w.agent}: ${w.title}`).join("\n")}\nClick to go to the oldest.`;
+    this.item.show();
+    this.view.setBadge({ value: waiting.length, tooltip: `${waiting.length} permission request${waiting.length === 1 ? "" : "s"} waiting` });
+  }
+
+  private async next(): Promise<void> {
+    const first = this.waiting[0];
+    const app = this.getApp();
+    if (!first || !app) {
+      void vscode.window.showInformationMessage("No permission request is waiting.");
+      return;
+    }
+    const channel = (await app.directory.list()).find((c) => c.id === first.channelId);
+    if (channel) this.follow(channel.name);
+    await vscode.commands.executeCommand("sidekicks.channel.focus");
+  }
+
+  dispose(): void {
+    this.off?.();
+    this.item.dispose();
+    this.command.dispose();
+  }
+}
