@@ -43,7 +43,7 @@ const cpuMs = (start: NodeJS.CpuUsage) => {
 };
 
 /** Bare SDK client: spawn, initialize, session/new, then CPU time of one prompt that only concatenates text. */
-async function baseline(): Promise<number> {
+export async function baseline(): Promise<number> {
   const child = spawn(process.execPath, [FAKE_AGENT], { env: { ...process.env, FAKE_AGENT_SCRIPT: script }, stdio: ["pipe", "pipe", "inherit"] });
   let text = "";
   const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
@@ -66,7 +66,7 @@ async function baseline(): Promise<number> {
 }
 
 /** Sidekicks' pipeline, from `channel/send` to the committed `message:finished`. */
-async function pipeline(): Promise<number> {
+export async function pipeline(): Promise<number> {
   const { dir, cleanup } = tempDir("sidekicks-bench-");
   const events = new EventBus();
   const agents = new AgentManager(events, { launch: { workspaceFolder: process.cwd(), nodePath: process.execPath, demoAgentPath: "", env: process.env } });
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
   console.log(`| turn.storeWritesPerTurn (3 tool calls, 150 chunks over ~${Math.round(Number(turnFigures["turn.durationMs"]) / 1000)} s) | ${turnFigures["turn.storeWritesPerTurn"]} | ≤ 10 |`);
 }
 
-void main().catch((err) => {
+if (require.main === module) void main().catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -143,12 +143,13 @@ async function integration() {
     summary.push({ stage: "integration", passed: 0, failed: 1, seconds: since(started), note: "no tools (see above)" });
     return;
   }
-  // Two runs: the main suite, then Workspace Trust on with the folder untrusted. The harness has its own 5 min
+  // Three runs: the main suite, Workspace Trust on with the folder untrusted, and a window reload in the middle of an
+  // answer (two extension hosts, one after the other). The harness has its own 5 min
   // timeout; this one only catches a harness that hangs itself.
   let passed = 0;
   let failed = 0;
   const notes = [];
-  for (const args of [[], ["--suite", "trust"]]) {
+  for (const args of [[], ["--suite", "trust"], ["--suite", "reload"]]) {
     const { code, output } = await run(node, ["test/integration/runCodeServer.mjs", ...args], 10 * MINUTE);
     const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);
     passed += counts ? Number(counts[1]) : 0;
@@ -156,7 +157,7 @@ async function integration() {
     failed += runFailed;
     if (code !== 0 && runFailed === 0) {
       failed += 1;
-      notes.push(`${args.length ? "trust run" : "main run"}: ${counts ? `exit ${code}` : `exit ${code} without counts`}`);
+      notes.push(`${args[1] ?? "main"} run: ${counts ? `exit ${code}` : `exit ${code} without counts`}`);
     }
   }
   summary.push({ stage: "integration", passed, failed, seconds: since(started), note: notes.join("; ") });

@@ -89,9 +89,31 @@ export class TurnExecutor {
    * @returns the reducer's `result` for the input (accepted, cancelled, retried, sent)
    */
   submit(input: EngineInput): Promise<boolean | undefined> {
-    const run = this.queue.then(() => this.step(input));
-    this.queue = run.catch(() => undefined);
-    return run;
+    // Fast path (a streamed chunk, most of the time): nothing in flight, so the input is reduced now and its effects
+    // applied synchronously up to the first one that writes; only then does the step continue asynchronously.
+    if (this.inFlight === 0) {
+      this.inFlight++; // an input submitted by an effect meanwhile waits for this one
+      let step: ReturnType<TurnExecutor["stepNow"]>;
+      try {
+        step = this.stepNow(input);
+      } catch (err) {
+        this.inFlight--;
+        return Promise.reject(err);
+      }
+      this.inFlight--;
+      return step instanceof Promise ? this.track(step) : Promise.resolve(step);
+    }
+    return this.track(this.queue.then(() => this.stepNow(input)));
+  }
+
+  /** Inputs queued or running; 0 means the next input may be reduced synchronously. */
+  private inFlight = 0;
+
+  private track(run: Promise<boolean | undefined>): Promise<boolean | undefined> {
+    this.inFlight++;
+    const done = run.finally(() => this.inFlight--);
+    this.queue = done.catch(() => undefined);
+    return done;
   }
 
   /**
@@ -109,34 +131,68 @@ export class TurnExecutor {
     this.permissionReplies.clear();
   }
 
-  private async step(input: EngineInput): Promise<boolean | undefined> {
+  /** Reduces `input` and applies its effects in order; synchronous until an effect has to be awaited. */
+  private stepNow(input: EngineInput): boolean | undefined | Promise<boolean | undefined> {
     if (this.stopped) return false;
     const { state, effects, result } = reduce(this.current, input, this.options.cancelGraceMs ?? CANCEL_GRACE_MS);
     this.current = state;
-    for (const effect of effects) await this.apply(effect);
-    this.updateTicker();
-    this.reportPending();
+    for (let i = 0; i < effects.length; i++) {
+      const pending = this.apply(effects[i]!);
+      if (pending) return this.finishAsync(pending, effects.slice(i + 1), input, result);
+    }
+    this.afterStep(input);
     return result;
   }
 
-  private async apply(effect: EngineEffect): Promise<void> {
+  private async finishAsync(pending: Promise<void>, rest: EngineEffect[], input: EngineInput, result: boolean | undefined): Promise<boolean | undefined> {
+    await pending;
+    for (const effect of rest) await this.apply(effect);
+    this.afterStep(input);
+    return result;
+  }
+
+  private afterStep(input: EngineInput): void {
+    this.updateTicker();
+    // A streamed chunk or a tick never changes which permission requests wait.
+    if (input.type !== "update" && input.type !== "tick") this.reportPending();
+  }
+
+  /** Applies one effect; returns a promise only for effects that must complete before the next (writes, cancel). */
+  private apply(effect: EngineEffect): Promise<void> | undefined {
+    switch (effect.type) {
+      case "persist":
+        return this.persist(effect);
+      case "cancelPrompt": {
+        const running = this.sessions.get(effect.turnId);
+        return running?.session.cancel().catch((err) => this.ports.log("warn", `session/cancel failed: ${String(err)}`));
+      }
+      case "remember":
+        return this.ports.permissions.remember(effect.agent, effect.toolKind, effect.decision).catch((err) => this.ports.log("warn", `permission choice not remembered: ${String(err)}`));
+      default:
+        this.applySync(effect);
+        return undefined;
+    }
+  }
+
+  private async persist(effect: Extract<EngineEffect, { type: "persist" }>): Promise<void> {
+    const { ports } = this;
+    const members: MembershipRecord[] = [];
+    if (effect.advanceMember) {
+      const { channelId, agent, lastSeenMessageId } = effect.advanceMember;
+      const member = (await ports.store.members(channelId)).find((m) => m.agentName === agent);
+      if (member) members.push({ ...member, lastSeenMessageId });
+    }
+    try {
+      await ports.store.commit({ messages: effect.messages, turns: effect.turns, members, fence: effect.fence });
+    } catch (err) {
+      const e = asSidekicksError(err, "store/corrupt");
+      ports.log("error", `not saved (${e.code}): ${e.message}`);
+    }
+  }
+
+  private applySync(effect: EngineEffect): void {
     const { ports } = this;
     switch (effect.type) {
-      case "persist": {
-        const members: MembershipRecord[] = [];
-        if (effect.advanceMember) {
-          const { channelId, agent, lastSeenMessageId } = effect.advanceMember;
-          const member = (await ports.store.members(channelId)).find((m) => m.agentName === agent);
-          if (member) members.push({ ...member, lastSeenMessageId });
-        }
-        try {
-          await ports.store.commit({ messages: effect.messages, turns: effect.turns, members, fence: effect.fence });
-        } catch (err) {
-          const e = asSidekicksError(err, "store/corrupt");
-          ports.log("error", `not saved (${e.code}): ${e.message}`);
-        }
-        return;
-      }
       case "broadcast":
         ports.emitter.emit(effect.name, effect.message);
         return;
@@ -146,20 +202,12 @@ export class TurnExecutor {
       case "prompt":
         void this.runPrompt(effect.turn, effect.note);
         return;
-      case "cancelPrompt": {
-        const running = this.sessions.get(effect.turnId);
-        if (running) await running.session.cancel().catch((err) => ports.log("warn", `session/cancel failed: ${String(err)}`));
-        return;
-      }
       case "answerPermission": {
         const reply = this.permissionReplies.get(effect.requestId);
         this.permissionReplies.delete(effect.requestId);
         reply?.(effect.optionId === undefined ? { outcome: "cancelled" } : { outcome: "selected", optionId: effect.optionId });
         return;
       }
-      case "remember":
-        await ports.permissions.remember(effect.agent, effect.toolKind, effect.decision).catch((err) => ports.log("warn", `permission choice not remembered: ${String(err)}`));
-        return;
       case "schedule": {
         const timer = setTimeout(() => {
           this.timers.delete(timer);

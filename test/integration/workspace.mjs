@@ -17,6 +17,9 @@ export const suiteEntry = path.join(root, "out", "integration", "index.js");
 /** Compiled Workspace Trust suite (test/integration/suite/trustIndex.ts), run with trust on and the folder untrusted. */
 export const trustSuiteEntry = path.join(root, "out", "integration", "trust.js");
 
+/** Compiled reload suite (test/integration/suite/reloadIndex.ts): reloads the window mid-answer, in two phases. */
+export const reloadSuiteEntry = path.join(root, "out", "integration", "reload.js");
+
 /** A YAML double-quoted scalar: JSON strings are valid YAML, so paths with spaces, quotes or `#` stay intact. */
 const quote = (value) => JSON.stringify(value);
 

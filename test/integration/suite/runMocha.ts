@@ -4,9 +4,10 @@ import Mocha from "mocha";
  * Runs the test modules `load` imports under mocha (bdd, 60 s per test), inside the extension host. The modules are
  * imported after mocha's `pre-require` has put `describe`/`it` on the global object: esbuild bundles them into one
  * file, so they are imported, not globbed. Prints `SIDEKICKS_RESULT {"passed":N,"failed":M}` for the harness and a
- * `SIDEKICKS_SCREENSHOT failed-<title>` line for each failing test; rejects when a test failed.
+ * `SIDEKICKS_SCREENSHOT failed-<title>` line for each failing test; rejects when a test failed. `earlier` adds the
+ * counts of a phase that ran in an extension host before a window reload (test/integration/suite/reloadIndex.ts).
  */
-export async function runMocha(load: () => Promise<unknown>): Promise<void> {
+export async function runMocha(load: () => Promise<unknown>, earlier = { passed: 0, failed: 0 }): Promise<void> {
   const mocha = new Mocha({ ui: "bdd", timeout: 60_000, color: false, reporter: "spec" });
   mocha.suite.emit("pre-require", globalThis, "bundle", mocha);
   mocha.suite.afterEach(async function () {
@@ -18,7 +19,9 @@ export async function runMocha(load: () => Promise<unknown>): Promise<void> {
   });
   await load();
   const { passed, failed } = await new Promise<{ passed: number; failed: number }>((resolve) => {
-    const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0 }));
+    const runner = mocha.run(() =>
+      resolve({ passed: earlier.passed + (runner.stats?.passes ?? 0), failed: earlier.failed + (runner.stats?.failures ?? 0) }),
+    );
   });
   console.log(`SIDEKICKS_RESULT ${JSON.stringify({ passed, failed })}`);
   if (failed > 0) throw new Error(`${failed} integration test(s) failed`);

@@ -1,0 +1,72 @@
+/**
+ * Reload suite, phase 1 (issue 5): a demo agent slowed down by its roster entry (`SIDEKICKS_DEMO_DELAY_MS`, the pause
+ * between streamed words) answers a long request; after it has streamed for a while, the window reloads for real
+ * (`workbench.action.reloadWindow`). Phase 2 (reloadAfter.test.ts) checks what the new window shows.
+ */
+import * as vscode from "vscode";
+import * as assert from "node:assert/strict";
+import type { HostRequests } from "../../../src/protocol";
+import { poll } from "./poll";
+import { writeMarker } from "./reloadPhase";
+
+interface SidekicksTestApi {
+  webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+}
+
+/** The request: long enough that the demo agent, at 100 ms a word, quotes it for about 6 s. */
+export const REQUEST =
+  "please read this long request back to me slowly, one word at a time, so that the window can be reloaded " +
+  "while you are still in the middle of it: the first part arrives, is saved as a checkpoint, and the rest never " +
+  "comes until I press Retry in the new window after the reload has finished and the history is open again";
+
+describe("reloading the window in the middle of an answer (phase 1)", () => {
+  let api: SidekicksTestApi;
+  const last = ".history > .message:nth-last-child(1)";
+  const text = async (selector: string) => (await api.webview("test/text", { selector })).text;
+  const attribute = async (selector: string, name: string) => (await api.webview("test/attribute", { selector, name })).text;
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<{ testing?: SidekicksTestApi }>("sidekicks.sidekicks")!;
+    api = (await extension.activate()).testing!;
+    assert.ok(api, "the extension exports no test API");
+    const roster = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, "sidekicks.yaml");
+    const slowDemo = [
+      "# The demo agent, slowed down: 100 ms between streamed words, so an answer takes several seconds.",
+      "agents:",
+      "  - name: demo",
+      "    command: sidekicks:demo",
+      "    env:",
+      '      SIDEKICKS_DEMO_DELAY_MS: "100"',
+      "",
+    ].join("\n");
+    await vscode.workspace.fs.writeFile(roster, new TextEncoder().encode(slowDemo));
+    await vscode.commands.executeCommand("sidekicks.focus");
+    await poll("#general to show demo as a member", async () => ((await text(".channel-header"))?.includes("demo") ? true : undefined));
+  });
+
+  it("reloads the window while the demo agent is answering, after more than a second of streaming", async () => {
+    assert.equal((await api.webview("test/compose", { text: `@demo ${REQUEST}` })).sent, true, "the composer did not send");
+    // The answer streams: wait until part of the quote is shown.
+    const early = await poll(
+      "the demo agent's answer to start streaming",
+      async () => {
+        if ((await attribute(last, "data-author")) !== "agent" || (await attribute(last, "data-status")) !== "streaming") return undefined;
+        const body = await text(`${last} .message-body`);
+        return body && /You said:[\s\S]*read this long request/.test(body) ? body : undefined;
+      },
+      30_000,
+    );
+    // Let it stream on for 1.5 s: the checkpoint (at most once a second) has caught up with `early` by then.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(await attribute(last, "data-status"), "streaming", "the answer is still streaming when the window reloads");
+    const atReload = (await text(`${last} .message-body`)) ?? "";
+    assert.ok(atReload.length > early.length, "more text streamed meanwhile");
+    assert.doesNotMatch(atReload, /Try `?@demo/, "the answer is not finished yet");
+    writeMarker({ passedBefore: 1, shownEarly: early, shownAtReload: atReload, request: REQUEST, reloadedAt: Date.now() });
+    console.log(`reload suite: reloading the window with ${atReload.length} characters shown`);
+    await vscode.commands.executeCommand("workbench.action.reloadWindow");
+    // This extension host ends with the reload; if it does not, the test times out and fails.
+    await new Promise((resolve) => setTimeout(resolve, 120_000));
+    assert.fail("the window did not reload");
+  }).timeout(90_000);
+});
