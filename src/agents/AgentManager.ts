@@ -271,7 +271,7 @@ export class AgentManager {
     entry.using += 1;
     try {
       const client = await this.processes.ensureStarted(entry, true);
-      await client.newSession(entry.config.workspace ?? this.options.launch.workspaceFolder, entry.config.mcpServers);
+      await client.newSession(this.sessionCwd(entry), entry.config.mcpServers);
     } finally {
       entry.using -= 1;
       this.processes.settleIdle(entry);
@@ -282,6 +282,11 @@ export class AgentManager {
   onAuthRequired(listener: (auth: AuthRequired) => void): () => void {
     this.authListeners.add(listener);
     return () => this.authListeners.delete(listener);
+  }
+
+  /** The session `cwd`: the container's folder for a container runtime, else the agent's workspace on this machine. */
+  private sessionCwd(entry: AgentEntry): string {
+    return entry.container?.cwd ?? entry.config.workspace ?? this.options.launch.workspaceFolder;
   }
 
   private require(name: string): AgentEntry {
@@ -319,7 +324,7 @@ export class AgentManager {
    * `session/new`. @throws what `session/new` throws, or the load's error when the process died meanwhile
    */
   private async openAcpSession(entry: AgentEntry, client: AcpClient, resumeSessionId: string | undefined): Promise<{ sessionId: string; resumed: boolean }> {
-    const cwd = entry.config.workspace ?? this.options.launch.workspaceFolder;
+    const cwd = this.sessionCwd(entry);
     if (resumeSessionId !== undefined) {
       if (!client.info?.loadSession) {
         this.processes.log(entry, "info", `session ${resumeSessionId} not resumed: the agent does not offer ACP session/load; opening a new session`);

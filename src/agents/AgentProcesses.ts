@@ -6,6 +6,7 @@ import type { AgentState, ErrorInfo } from "../protocol";
 import { formatDuration, holdsSlot, isIdle, type AgentEntry } from "./AgentEntry";
 import { terminalsAvailable } from "../workspace/terminals";
 import type { AgentWorkspaces } from "./AgentWorkspaces";
+import { inspectContainer } from "./containerRuntime";
 import type { Clock } from "./Clock";
 import { resolveLaunch, type LaunchContext } from "./launch";
 import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, processKey, unsupportedRuntime, type AgentLimits } from "./policy";
@@ -91,6 +92,7 @@ export class AgentProcesses {
       await Promise.all(victims.map((v) => this.stopEntry(v, `least recently used idle agent, stopped to make room for "${name}" (limits.maxRunningAgents is ${max})`)));
       await entry.stopping;
       const launch = resolveLaunch(entry.config, this.host.launch);
+      entry.container = entry.config.runtime?.type === "container" ? await inspectContainer(entry.config, launch.env) : undefined;
       const client = await AcpClient.start(
         launch,
         {
@@ -110,7 +112,7 @@ export class AgentProcesses {
                 serves: { fs: true, terminal: terminalsAvailable() },
                 onClientRequest: (request: ClientRequest) => {
                   const sink = current() ? entry.sinks.get(request.sessionId) : undefined;
-                  return this.host.workspaces!.handle(entry.config, launch.cwd, launch.env, sink, request);
+                  return this.host.workspaces!.handle(entry.config, { folder: launch.cwd, env: launch.env, container: entry.container }, sink, request);
                 },
               }
             : {}),

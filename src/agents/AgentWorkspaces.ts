@@ -1,10 +1,20 @@
 import type { ClientRequest } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../errors";
+import { containerPlanner } from "../workspace/container";
 import { Confinement } from "../workspace/confinement";
 import { type DocumentPort, WorkspaceFiles } from "../workspace/fsAccess";
 import { type Terminal, TerminalManager } from "../workspace/terminals";
 import type { ClientEffect, SessionSink } from "./AgentEntry";
+import type { ContainerPlace } from "./containerRuntime";
+
+/** Where an agent works: its folder on this machine, its launch environment, and its container if it has one. */
+export interface AgentPlace {
+  /** Absolute host folder (the roster's `workspace`, else the workspace folder). */
+  folder: string;
+  env: Record<string, string>;
+  container?: ContainerPlace;
+}
 
 /** What the agent workspaces need from the editor. */
 export interface WorkspaceHost {
@@ -34,12 +44,13 @@ export class AgentWorkspaces {
   constructor(private readonly host: WorkspaceHost) {}
 
   /**
-   * Serves one request of `agent` (`folder`: its workspace, absolute; `env`: its launch environment).
+   * Serves one request of `agent`. For a container agent, paths are container paths, mapped to the host through the
+   * container's bind mounts (files confined to the mounted folders), and commands run in the container.
    * @returns the ACP response object
    * @throws SidekicksError `workspace/outside`, `workspace/notFound`, `workspace/writeFailed`, `terminal/unknown`
    */
-  async handle(agent: AgentConfig, folder: string, env: Record<string, string>, sink: SessionSink | undefined, request: ClientRequest): Promise<unknown> {
-    const { files, terminals } = await this.workspace(agent, folder, env);
+  async handle(agent: AgentConfig, place: AgentPlace, sink: SessionSink | undefined, request: ClientRequest): Promise<unknown> {
+    const { files, terminals } = await this.workspace(agent, place);
     const run = (effect: ClientEffect) => (sink?.onEffect ? sink.onEffect(effect) : effect.perform().then((r) => r.response));
     switch (request.method) {
       case "fs/read_text_file":
@@ -84,10 +95,20 @@ export class AgentWorkspaces {
     await Promise.all([...this.byAgent.keys()].map((agent) => this.release(agent)));
   }
 
-  private workspace(agent: AgentConfig, folder: string, env: Record<string, string>): Promise<Workspace> {
-    const key = `${folder}\n${JSON.stringify(env)}`;
+  private workspace(agent: AgentConfig, place: AgentPlace): Promise<Workspace> {
+    const { folder, env, container } = place;
+    const key = `${folder}\n${JSON.stringify(env)}\n${JSON.stringify(container ? { ...container, paths: container.paths.mounts } : null)}`;
     const existing = this.byAgent.get(agent.name);
     const build = async (): Promise<Workspace> => {
+      if (container) {
+        const confinement = await Confinement.create(container.hostRoots);
+        const paths = container.paths;
+        return {
+          key,
+          files: new WorkspaceFiles({ confinement, documents: this.host.documents, toHost: (p) => paths.toHost(p) }),
+          terminals: new TerminalManager({ cwd: folder, env: { ...process.env, ...env }, planner: containerPlanner(container.runtime, { cwd: folder, env: { ...process.env, ...env }, paths }) }),
+        };
+      }
       const confinement = await Confinement.create([folder]);
       return {
         key,

@@ -1,5 +1,6 @@
 import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../errors";
+import { DEMO_COMMAND } from "./launch";
 
 /** How many agent processes may run at once, and when an idle one stops (sidekicks.yaml `limits`). */
 export interface AgentLimits {
@@ -54,8 +55,8 @@ export function processKey(config: AgentConfig): string {
 
 /**
  * Refuses runtimes Sidekicks cannot run yet (sidekicks.yaml `agents[].runtime`; absent means `local`).
- * @returns `agent/unsupported` for `sbx` (never supported) and `container` (arrives with the workspaces issue),
- *   else undefined
+ * @returns `agent/unsupported` for `sbx` (never supported) and for the demo agent in a container (it is a script
+ *   of this extension, not a program in the container), else undefined
  */
 export function unsupportedRuntime(config: AgentConfig): SidekicksError | undefined {
   const type = config.runtime?.type ?? "local";
@@ -65,10 +66,10 @@ export function unsupportedRuntime(config: AgentConfig): SidekicksError | undefi
       `Agent "${config.name}" uses runtime "sbx", which Sidekicks does not support. Use runtime "local" (or remove "runtime") in sidekicks.yaml.`,
     );
   }
-  if (type === "container") {
+  if (type === "container" && config.command === DEMO_COMMAND) {
     return new SidekicksError(
       "agent/unsupported",
-      `Agent "${config.name}" uses runtime "container", which is not supported yet: the container runtime arrives with the workspaces issue. Use runtime "local" for now.`,
+      `Agent "${config.name}" is the demo agent (sidekicks:demo), which runs in VS Code, not in a container. Remove its runtime, or give it the command of an agent installed in the container.`,
     );
   }
   return undefined;

@@ -1,7 +1,7 @@
 /**
  * Agent manager, roster changes and refusals with scripted fake agents (real subprocesses): new agents appear
  * stopped, removed ones stop after their turn, changed ones restart when idle, unchanged ones keep their process;
- * sbx/container runtimes are refused; "authentication required" carries the agent's auth methods.
+ * sbx (and the demo agent in a container) is refused; "authentication required" carries the agent's auth methods.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -86,12 +86,12 @@ test("an agent in error whose definition is fixed becomes stopped and starts wit
   assert.equal(sink.text(), "You said: fixed");
 });
 
-test("runtime sbx is refused at start with agent/unsupported; container waits for the workspaces issue", async (t) => {
+test("runtime sbx is refused at start with agent/unsupported; so is the demo agent in a container", async (t) => {
   const { manager } = harness();
   t.after(() => manager.stopAll());
   manager.setRoster([
     { ...fakeAgent("sandboxed"), runtime: { type: "sbx" } },
-    { ...fakeAgent("boxed"), runtime: { type: "container", container: "dev" } },
+    { ...fakeAgent("boxed"), command: "sidekicks:demo", runtime: { type: "container", container: "dev" } },
   ]);
   await assert.rejects(manager.session("sandboxed", "ch", textSink()), (err: unknown) => {
     assert.ok(err instanceof SidekicksError);
@@ -101,7 +101,7 @@ test("runtime sbx is refused at start with agent/unsupported; container waits fo
   });
   assert.equal(manager.state("sandboxed"), "error");
   assert.equal(manager.processId("sandboxed"), undefined);
-  await assert.rejects(manager.start("boxed"), /container runtime arrives with the workspaces issue/);
+  await assert.rejects(manager.start("boxed"), /is the demo agent \(sidekicks:demo\), which runs in VS Code, not in a container/);
 });
 
 test("authentication required: the error and the listener carry the agent's auth methods; sign-in then works", async (t) => {
