@@ -63,7 +63,18 @@ export function registerAgentUi(context: vscode.ExtensionContext, getApp: () => 
     "sidekicks.openAgentWorkspace",
     withAgent("Open the workspace of which agent?", () => true, async (app, name) => {
       const agent = app.agentSummaries().find((a) => a.name === name);
-      if (agent) await vscode.commands.executeCommand("vscode.openFolder", vscode.Uri.file(agent.workspace), { forceNewWindow: true });
+      if (!agent) return;
+      const uri = vscode.Uri.file(agent.workspace);
+      const already = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath === uri.fsPath;
+      const choice = await vscode.window.showQuickPick(
+        [
+          { label: "Open in a new window", action: "window" as const },
+          ...(already ? [] : [{ label: "Add to this workspace", description: "as another folder of this window", action: "add" as const }]),
+        ],
+        { title: `Workspace of @${name}: ${agent.workspace}`, placeHolder: already ? "This folder is already open in this window" : undefined },
+      );
+      if (choice?.action === "window") await vscode.commands.executeCommand("vscode.openFolder", uri, { forceNewWindow: true });
+      else if (choice?.action === "add") vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders?.length ?? 0, 0, { uri, name: `@${name}` });
     }),
   );
 
