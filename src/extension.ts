@@ -10,7 +10,9 @@ import type { HostRequestMethod, HostRequests } from "./protocol";
 import { registerAgentUi, type AgentItemSnapshot } from "./vscode/agentCommands";
 import { registerChannelCommands } from "./vscode/channelCommands";
 import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
+import { DIFF_SCHEME } from "./vscode/DiffDocuments";
 import { EditorAdapter } from "./vscode/EditorAdapter";
+import { PermissionStatus } from "./vscode/PermissionStatus";
 import { registerRosterCommands } from "./vscode/rosterCommands";
 
 /** What `activate` returns outside production mode, for the integration tests. */
@@ -33,12 +35,14 @@ let app: SidekicksApp | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<{ testing?: SidekicksTestApi }> {
   const log = vscode.window.createOutputChannel("Sidekicks", { log: true });
   const editor = new EditorAdapter(log);
-  context.subscriptions.push(log, editor);
+  context.subscriptions.push(log, editor, vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, editor.diffs));
   const view = new ChannelViewProvider(context.extensionUri, () => app, log);
   context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(ChannelViewProvider.viewType, view));
   registerCommands(context, log);
   const agentUi = registerAgentUi(context, () => app);
   registerChannelCommands(context, () => app, (name) => view.showChannel(name));
+  const permissionStatus = new PermissionStatus(view, (name) => view.showChannel(name), () => app);
+  context.subscriptions.push(permissionStatus);
   try {
     const configPath = resolveConfigPath();
     const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -55,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ test
       },
     });
     agentUi.attach(app);
+    permissionStatus.attach(app);
     log.info(`roster ${configPath}: ${app.configStatus.state}; history in ${storageDir}`);
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.file(path.dirname(configPath)), path.basename(configPath)),

@@ -53,13 +53,65 @@ export interface ToolCallPart {
   /** ACP `ToolKind` (read, edit, execute, …) when the agent gave one. */
   kind?: string;
   status: ToolCallStatus;
-  /** Plain text summary of the tool call's content blocks, if any. */
+  /** Plain text of the tool call's `content` and `terminal` blocks, if any (diffs are in `diffs`). */
   content?: string;
+  /** The tool call's `diff` content blocks, in order (ACP `Diff`): replaced with `content`, kept when omitted. */
+  diffs?: ToolCallDiff[];
+  /** The files the tool call reads or changes (ACP `ToolCallLocation`): replaced when an update carries them. */
+  locations?: ToolCallLocation[];
   /**
    * Set when the turn was interrupted while this tool call was still `pending` or `in_progress`: the agent ran it
    * itself, so whether it finished is not known (brief, "Tool intents"). `status` keeps the last known value.
    */
   outcomeUnknown?: boolean;
+}
+
+/** A file change a tool call reports (ACP tool call content of type `diff`). */
+export interface ToolCallDiff {
+  /** The file, absolute as the agent names it. */
+  path: string;
+  /** The text before the change; `null` for a new file. */
+  oldText: string | null;
+  newText: string;
+}
+
+/** A file a tool call reads or changes (ACP `ToolCallLocation`). */
+export interface ToolCallLocation {
+  /** Absolute as the agent names it. */
+  path: string;
+  /** 1-based line, when the agent gave one. */
+  line?: number;
+}
+
+/**
+ * The agent's reasoning (ACP `agent_thought_chunk`), shown collapsed. Consecutive thought chunks coalesce into one
+ * part, as text chunks do; a thought after other parts starts a new one.
+ */
+export interface ThoughtPart {
+  type: "thought";
+  text: string;
+}
+
+/** ACP `PlanEntryStatus`. */
+export type PlanEntryStatus = "pending" | "in_progress" | "completed";
+
+/** ACP `PlanEntryPriority`. */
+export type PlanEntryPriority = "high" | "medium" | "low";
+
+/** One task of the agent's plan (ACP `PlanEntry`). */
+export interface PlanEntry {
+  content: string;
+  priority: PlanEntryPriority;
+  status: PlanEntryStatus;
+}
+
+/**
+ * The agent's plan (ACP `plan`): at most one per message, where the first plan update put it; each update replaces
+ * every entry (ACP: "the client replaces the entire plan with each update").
+ */
+export interface PlanPart {
+  type: "plan";
+  entries: PlanEntry[];
 }
 
 /** A permission request (`session/request_permission`), keyed by `requestId`. */
@@ -89,7 +141,7 @@ export interface RetryPart {
 }
 
 /** A part of a message (ADR 0003 data model, `Part`). */
-export type Part = TextPart | ToolCallPart | PermissionPart | RetryPart;
+export type Part = TextPart | ToolCallPart | PermissionPart | RetryPart | ThoughtPart | PlanPart;
 
 /**
  * How a turn ended (brief, "durable turns"): `completed` (the agent ended its turn), `cancelled` (the user's Stop),
@@ -231,6 +283,21 @@ export interface WebviewRequests {
   "channel/read": [{ channelId: string; messageId: string }, { unread: number }];
   /** Runs a host command the webview offers as a button. */
   "command/run": [{ command: "createConfig" | "openConfig" | "showLog" | "manageTrust" }, { done: boolean }];
+  /**
+   * Opens a tool call's diff in the editor's diff view (read-only virtual documents for both sides; `oldText` null:
+   * a new file, shown against an empty document). `opened` is false when the editor cannot.
+   */
+  "editor/openDiff": [ToolCallDiff, { opened: boolean }];
+  /** Opens a file (a tool call location) at its 1-based line; `opened` is false when there is no such file. */
+  "editor/openLocation": [ToolCallLocation, { opened: boolean }];
+  /** Inserts text (a code block) at the cursor of the active text editor; `inserted` is false when none is open. */
+  "editor/insert": [{ text: string }, { inserted: boolean }];
+  /**
+   * Opens a link from agent text: `http(s):` and `mailto:` outside the editor (its `openExternal` rules), a file link
+   * or a relative path in the editor; anything else (`javascript:`, `data:`, `command:`, …) is refused
+   * (`opened: false`). The webview itself never navigates.
+   */
+  "editor/openLink": [{ href: string }, { opened: boolean }];
 }
 
 /** Events from the host to the webview: `name → payload`. */
@@ -246,7 +313,9 @@ export interface HostEvents {
   "message/started": MessageView;
   /**
    * A change to a streaming message: `appendText` goes to its last text part (a new one when the last part is not
-   * text); `part` replaces the part with the same `toolCallId`/`requestId`, or is appended.
+   * text); `part` replaces the part with the same `toolCallId`/`requestId`, or is appended. A `thought` part
+   * replaces the message's last part when that is a thought (thoughts coalesce), else is appended; a `plan` part
+   * replaces the message's plan, else is appended. `part` is applied before `appendText`.
    */
   "message/delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
   "message/finished": MessageView;

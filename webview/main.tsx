@@ -7,6 +7,7 @@ import { ChannelList } from "./channelList";
 import { ChannelStore, type PersistedState, storeStats } from "./channelStore";
 import { type AppActions, App } from "./components/App";
 import type { ChannelSummary } from "../src/protocol";
+import { hostEditorActions } from "./editorActions";
 import { HostConnection, vsCodePort } from "./host";
 import { markdownStats } from "./markdown";
 import { createTestHandlers } from "./testHooks";
@@ -14,6 +15,7 @@ import "./styles/base.css";
 import "./styles/messages.css";
 import "./styles/cards.css";
 import "./styles/switcher.css";
+import "./styles/parts.css";
 
 const vscode = acquireVsCodeApi();
 let persisted = readPersisted(vscode.getState());
@@ -44,6 +46,7 @@ const actions: AppActions = {
     join: (channelId, agent) => void list.join(channelId, agent),
     leave: (channelId, agent) => void list.leave(channelId, agent),
   },
+  editor: hostEditorActions(host),
 };
 
 const root = document.getElementById("root") ?? document.body;

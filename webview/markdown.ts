@@ -4,7 +4,8 @@
  * `marked` turns text into HTML, showing raw HTML tags as text; `DOMPurify` then keeps only inert HTML (defence in
  * depth, as links and images still come from Markdown syntax): no scripts, no event handlers, no
  * `javascript:` links, no inline styles (the CSP would block them anyway), no ids/names/classes an agent could use
- * to spoof or clobber the UI, images only from `https:` or `data:` (what the CSP allows).
+ * to spoof or clobber the UI, images only from `https:` or `data:` (what the CSP allows), links only to `http(s):`,
+ * `mailto:`, `file:` or a path (their clicks go to the host, `editor/openLink`).
  *
  * `StreamingMarkdown` renders a growing text without re-rendering all of it on every frame: blocks the lexer has
  * already closed (a later block follows them) are rendered once and kept; only the open tail is re-rendered.
@@ -60,6 +61,13 @@ function installHooks(): void {
   });
 }
 
+/**
+ * URLs an `href` or `src` may keep: `http(s):`, `mailto:`, `file:`, and scheme-less paths (relative, absolute,
+ * `#anchor`). Narrower than DOMPurify's default (no `tel:`, `ftp:`, `xmpp:`, …), plus `file:`, which the host opens in
+ * the editor. Links never navigate the view: the host decides what opens (`editor/openLink`).
+ */
+const ALLOWED_URI = /^(?:(?:https?|mailto|file):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
+
 /** Sanitizes HTML produced from untrusted Markdown; returns an HTML string safe to assign to `innerHTML`. */
 export function sanitize(html: string): string {
   installHooks();
@@ -68,6 +76,7 @@ export function sanitize(html: string): string {
     FORBID_TAGS: ["style", "form", "button", "textarea", "select", "option", "dialog", "template", "slot"],
     FORBID_ATTR: ["style", "id", "name", "tabindex", "autofocus", "popover", "form"],
     ALLOW_DATA_ATTR: false,
+    ALLOWED_URI_REGEXP: ALLOWED_URI,
   });
 }
 

@@ -41,7 +41,7 @@ export function applyDelta(messages: MessageView[], drafts: Map<string, Draft>, 
   if (delta.part) {
     flushText(draft);
     const part = delta.part;
-    const at = draft.parts.findIndex((p) => samePart(p, part));
+    const at = indexOfPart(draft.parts, part);
     if (at >= 0) draft.parts[at] = part;
     else draft.parts.push(part);
   }
@@ -66,6 +66,16 @@ function flushText(draft: Draft): void {
   const part = draft.parts[last];
   if (part?.type === "text") draft.parts[last] = { type: "text", text: part.text + draft.pendingText.join("") };
   draft.pendingText = [];
+}
+
+/**
+ * Where a delta's part goes: a thought replaces the last part when that is a thought (thoughts coalesce, as the
+ * host's `applyUpdate` does); a plan replaces the message's plan; tool calls and permissions match by id.
+ */
+function indexOfPart(parts: readonly Part[], part: Part): number {
+  if (part.type === "thought") return parts[parts.length - 1]?.type === "thought" ? parts.length - 1 : -1;
+  if (part.type === "plan") return parts.findIndex((p) => p.type === "plan");
+  return parts.findIndex((p) => samePart(p, part));
 }
 
 function samePart(a: Part, b: Part): boolean {

@@ -26,9 +26,35 @@ export interface ExitInfo {
   stderrTail: string;
 }
 
+/** A file change in a tool call's content (ACP `Diff`). */
+export interface ToolDiffInfo {
+  path: string;
+  /** `null` for a new file (ACP: omitted or null). */
+  oldText: string | null;
+  newText: string;
+}
+
+/** A file a tool call touches (ACP `ToolCallLocation`). */
+export interface ToolLocationInfo {
+  path: string;
+  /** 1-based. */
+  line?: number;
+}
+
+/** One task of the agent's plan (ACP `PlanEntry`, without `_meta`). */
+export interface PlanEntryInfo {
+  content: string;
+  priority: "high" | "medium" | "low";
+  status: "pending" | "in_progress" | "completed";
+}
+
 /** A `session/update` reduced to what the channel shows (ACP `SessionUpdate`). */
 export type AgentUpdate =
   | { kind: "text"; text: string }
+  /** ACP `agent_thought_chunk`: a piece of the agent's reasoning, as text. */
+  | { kind: "thought"; text: string }
+  /** ACP `plan`: the complete plan, replacing the last one. */
+  | { kind: "plan"; entries: PlanEntryInfo[] }
   | {
       kind: "toolCall";
       /** `tool_call` creates or replaces; `tool_call_update` patches the fields it carries. */
@@ -37,8 +63,15 @@ export type AgentUpdate =
       title?: string;
       toolKind?: string;
       status?: "pending" | "in_progress" | "completed" | "failed";
-      /** Text rendering of the content blocks, when the update carried content. */
+      /**
+       * Text of the `content` and `terminal` blocks, when the update carried content. A `tool_call_update` whose
+       * content holds none (only diffs, or an empty list) carries `""`, so the earlier text is replaced.
+       */
       content?: string;
+      /** The `diff` blocks, when the update carried content (then always set, possibly empty: they replace). */
+      diffs?: ToolDiffInfo[];
+      /** The locations, when the update carried them (they replace the earlier ones). */
+      locations?: ToolLocationInfo[];
     }
   | {
       /** ACP `available_commands_update`: the complete list of commands the agent offers now (replaces the last). */

@@ -1,14 +1,22 @@
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AgentUpdate, PermissionRequest } from "./types";
+import type { AgentUpdate, PermissionRequest, PlanEntryInfo, ToolDiffInfo, ToolLocationInfo } from "./types";
 
 /**
- * Reduces an ACP `SessionUpdate` to the shapes the channel shows. Kinds the skeleton does not render yet
- * (thoughts, plans, modes, usage) come back as `ignored` so the caller can log them.
+ * Reduces an ACP `SessionUpdate` to the shapes the channel shows: message and thought chunks, tool calls (with their
+ * diffs and locations kept as structures), plans and commands. Kinds not rendered yet (modes, usage, …) come back
+ * as `ignored` so the caller can log them.
+ *
+ * `tool_call_update` (ACP: "only the fields being changed"): `content` and `locations` are set only when the update
+ * carries them, and then replace the earlier ones whole (field case 2); `null` counts as omitted.
  */
 export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
   switch (update.sessionUpdate) {
     case "agent_message_chunk":
       return { kind: "text", text: contentBlockText(update.content) };
+    case "agent_thought_chunk":
+      return { kind: "thought", text: contentBlockText(update.content) };
+    case "plan":
+      return { kind: "plan", entries: planEntries(update.entries) };
     case "tool_call":
       return {
         kind: "toolCall",
@@ -17,7 +25,8 @@ export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
         title: update.title,
         toolKind: update.kind ?? undefined,
         status: update.status ?? "pending",
-        content: toolContentText(update.content),
+        ...toolContent(update.content, false),
+        ...toolLocations(update.locations),
       };
     case "tool_call_update":
       return {
@@ -27,7 +36,8 @@ export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
         title: update.title ?? undefined,
         toolKind: update.kind ?? undefined,
         status: update.status ?? undefined,
-        content: toolContentText(update.content),
+        ...toolContent(update.content, true),
+        ...toolLocations(update.locations),
       };
     case "available_commands_update":
       return {
@@ -67,13 +77,44 @@ function contentBlockText(block: acp.ContentBlock): string {
   }
 }
 
-function toolContentText(content: acp.ToolCallContent[] | null | undefined): string | undefined {
-  if (!content || content.length === 0) return undefined;
-  return content
-    .map((c) => {
-      if (c.type === "content") return contentBlockText(c.content);
-      if (c.type === "diff") return `diff ${c.path}`;
-      return `terminal ${c.terminalId}`;
-    })
-    .join("\n");
+/**
+ * Splits a tool call's content into the text of its `content`/`terminal` blocks and its `diff` blocks. Nothing when
+ * the content is omitted; otherwise `diffs` is always set, and `content` too for an update (`""` when no block is
+ * text), so that the update replaces what an earlier one said.
+ */
+function toolContent(content: acp.ToolCallContent[] | null | undefined, isUpdate: boolean): { content?: string; diffs?: ToolDiffInfo[] } {
+  if (!Array.isArray(content)) return {};
+  const texts: string[] = [];
+  const diffs: ToolDiffInfo[] = [];
+  for (const c of content) {
+    if (c.type === "content") texts.push(contentBlockText(c.content));
+    else if (c.type === "diff") {
+      if (typeof c.path === "string" && typeof c.newText === "string") diffs.push({ path: c.path, oldText: typeof c.oldText === "string" ? c.oldText : null, newText: c.newText });
+    } else if (c.type === "terminal") texts.push(`terminal ${c.terminalId}`);
+  }
+  const text = texts.length > 0 ? texts.join("\n") : isUpdate ? "" : undefined;
+  return text === undefined ? { diffs } : { content: text, diffs };
+}
+
+/** ACP `ToolCallLocation`s without `_meta`; a line that is not a positive integer is left out. */
+function toolLocations(locations: acp.ToolCallLocation[] | null | undefined): { locations?: ToolLocationInfo[] } {
+  if (!Array.isArray(locations)) return {};
+  return {
+    locations: locations
+      .filter((l) => typeof l.path === "string" && l.path !== "")
+      .map((l) => (typeof l.line === "number" && Number.isInteger(l.line) && l.line >= 1 ? { path: l.path, line: l.line } : { path: l.path })),
+  };
+}
+
+const PRIORITIES = new Set(["high", "medium", "low"]);
+const PLAN_STATUSES = new Set(["pending", "in_progress", "completed"]);
+
+/** ACP `PlanEntry`s without `_meta`; an unknown priority reads `medium`, an unknown status `pending`. */
+function planEntries(entries: acp.PlanEntry[] | null | undefined): PlanEntryInfo[] {
+  if (!Array.isArray(entries)) return [];
+  return entries.map((e) => ({
+    content: typeof e.content === "string" ? e.content : String(e.content),
+    priority: PRIORITIES.has(e.priority) ? e.priority : "medium",
+    status: PLAN_STATUSES.has(e.status) ? e.status : "pending",
+  }));
 }

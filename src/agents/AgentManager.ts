@@ -149,6 +149,12 @@ export class AgentManager {
     return this.entries.get(name)?.state ?? "stopped";
   }
 
+  /** The folder on this machine an agent works in (its `workspace`, else the workspace folder); undefined if unknown. */
+  workspaceOf(name: string): string | undefined {
+    const entry = this.entries.get(name);
+    return entry ? (entry.config.workspace ?? this.options.launch.workspaceFolder) : undefined;
+  }
+
   /** Every agent with its state, in roster order; agents removed but still finishing a turn come last. */
   summaries(): AgentSummary[] {
     return [...this.entries.values()].map((e) => ({

@@ -173,5 +173,6 @@ export class WebviewBridge {
 }
 
 function partKey(part: NonNullable<Delta["part"]>): string {
-  return part.type === "toolCall" ? `t:${part.toolCallId}` : part.type === "permission" ? `p:${part.requestId}` : "text";
+  // Tool calls and permissions by id; a thought or a plan by type (each delta carries the whole part).
+  return part.type === "toolCall" ? `t:${part.toolCallId}` : part.type === "permission" ? `p:${part.requestId}` : part.type;
 }

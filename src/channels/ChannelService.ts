@@ -103,24 +103,28 @@ export class ChannelService {
    * activation was running are settled `interrupted` with their last checkpoint, queued ones are dispatched.
    */
   private async recover(): Promise<void> {
-    // Tool intents first: what an unsettled effect did is decided from the files, and shown in its turn's answer.
-    const intents = await this.intents.recover((file) => readFile(file, "utf8").catch(() => undefined));
+    // Tool intents first: what an unsettled effect did is decided from the files. Each settled intent is written in
+    // the same batch as the card that shows it in its turn's answer, so a crash during recovery loses neither.
+    const intents = await this.intents.classifyOpen((file) => readFile(file, "utf8").catch(() => undefined));
     const open = await this.store.openTurns();
     const turns = await Promise.all(
-      open.map(async (record) => {
-        const message = await this.store.message(record.channelId, record.messageId);
-        const found = intents.get(record.id) ?? [];
-        intents.delete(record.id);
-        return { record, message: message && found.length > 0 ? { ...message, parts: [...message.parts, ...found.map(intentPart)] } : message };
-      }),
+      open
+        .filter((record) => record.state !== "pending" || !intents.has(record.id))
+        .map(async (record) => {
+          const message = await this.store.message(record.channelId, record.messageId);
+          const found = intents.get(record.id) ?? [];
+          intents.delete(record.id);
+          return { record, message: message && found.length > 0 ? { ...message, parts: [...message.parts, ...found.map(intentPart)] } : message, intents: found };
+        }),
     );
-    // Intents of turns that had settled already (the host died between the turn's end and the intent's): their cards
-    // go to the settled answer.
+    // Intents of turns not being settled now (settled already, or queued again): card and intents in one batch.
     for (const [turnId, found] of intents) {
       const turn = await this.store.turn(turnId);
       const message = turn && (await this.store.message(turn.channelId, turn.messageId));
-      if (message) await this.store.commit({ messages: [{ ...message, parts: [...message.parts, ...found.map(intentPart)] }] });
+      await this.store.commit({ intents: found, messages: message ? [{ ...message, parts: [...message.parts, ...found.map(intentPart)] }] : [] });
     }
+    const pendingWithIntents = open.filter((record) => record.state === "pending" && !turns.some((t) => t.record.id === record.id));
+    for (const record of pendingWithIntents) turns.push({ record, message: await this.store.message(record.channelId, record.messageId), intents: [] });
     if (turns.length > 0) await this.executor.submit({ type: "recover", at: this.now(), turns });
   }
 

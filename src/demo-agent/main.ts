@@ -15,6 +15,7 @@
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { CONTEXT_FOOTER } from "../channels/context";
+import { RETRY_NOTE_END } from "../turns/answer";
 import { DEMO_COMMANDS, explainIdiom } from "./idioms";
 
 const delayMs = Number(process.env.SIDEKICKS_DEMO_DELAY_MS ?? 30);
@@ -36,7 +37,7 @@ const sessions = new Map<string, AbortController | undefined>();
 let nextSession = 1;
 
 /** Answers one prompt: `text` is the user's own text, `context` how many channel messages came before it. */
-async function runPrompt(sessionId: string, text: string, context: number, client: acp.AgentContext, signal: AbortSignal): Promise<void> {
+async function runPrompt(sessionId: string, text: string, context: number, client: acp.AgentContext, signal: AbortSignal, attempt?: string): Promise<void> {
   const update = (u: acp.SessionUpdate) => client.notify("session/update", { sessionId, update: u });
   const say = async (markdown: string) => {
     for (const word of markdown.match(/\S+\s*|\s+/g) ?? []) {
@@ -48,7 +49,8 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
   if (command?.[1] === "idioms") return say(explainIdiom(command[2] ?? ""));
   if (command?.[1] === "help") return say("I am the offline demo agent. Try `/idioms Il pleut`, `show a tool call` or `ask permission`.");
   const words = new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
-  const caughtUp = context ? ` (Sidekicks also passed me ${context} earlier channel message${context === 1 ? "" : "s"} as context.)` : "";
+  const retried = attempt ? ` (This is attempt ${attempt}: Sidekicks told me what my earlier attempt did.)` : "";
+  const caughtUp = (context ? ` (Sidekicks also passed me ${context} earlier channel message${context === 1 ? "" : "s"} as context.)` : "") + retried;
   await say(`Hello from the **demo agent**. You said:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n${caughtUp ? caughtUp.trim() + "\n\n" : ""}`);
   if (words.has("crash")) {
     process.stderr.write("demo agent: crashing on purpose, as asked\n");
@@ -110,10 +112,14 @@ acp
     const prompt = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
     // The channel's catch-up block (src/channels/context.ts) comes first; the demo answers the user's own text.
     const cut = prompt.lastIndexOf(CONTEXT_FOOTER);
-    const text = cut === -1 ? prompt : prompt.slice(cut + CONTEXT_FOOTER.length).trim();
+    let text = cut === -1 ? prompt : prompt.slice(cut + CONTEXT_FOOTER.length).trim();
+    // A retry's note (src/turns/answer.ts) comes next: the demo answers the request itself, saying it is a retry.
+    const retry = text.lastIndexOf(RETRY_NOTE_END);
+    const attempt = retry === -1 ? undefined : /this is attempt (\d+) of this request/.exec(text)?.[1];
+    if (retry !== -1) text = text.slice(retry + RETRY_NOTE_END.length).trim();
     const context = cut === -1 ? 0 : (prompt.slice(0, cut).match(/^(?:@[\w-]+|user):$/gm) ?? []).length;
     try {
-      await runPrompt(params.sessionId, text, context, client, controller.signal);
+      await runPrompt(params.sessionId, text, context, client, controller.signal, attempt);
       return { stopReason: "end_turn" as const };
     } catch (err) {
       if (controller.signal.aborted) return { stopReason: "cancelled" as const };

@@ -5,6 +5,7 @@ import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { MembershipRecord, MessageRecord, TurnRecord } from "../store/records";
 import { toolKindOf } from "./answer";
+import type { ChangedFile, TurnFiles } from "../workspace/turnFiles";
 import { hashText, type IntentLog } from "./intents";
 import type { PermissionMemory } from "./permissionMemory";
 import { autoAnswer, type PermissionPolicy } from "./permissionPolicy";
@@ -17,6 +18,8 @@ export interface SessionSource {
    * ACP `session/load` resumes that session instead of starting a new one.
    */
   session(agent: string, owner: string, sink: SessionSink, options?: { resumeSessionId?: string }): Promise<AgentSession>;
+  /** The folder on this machine the agent works in (where the files it changes are tracked). */
+  workspaceOf?(agent: string): string | undefined;
 }
 
 /** The executor's surroundings. */
@@ -42,6 +45,10 @@ export interface TurnPorts {
   permissions: PermissionMemory;
   /** Tool intents: writes and commands run for an agent are recorded around their execution. */
   intents: IntentLog;
+  /** Files changed under the agent's workspace during each turn (fed by the editor's file watcher). */
+  files?: TurnFiles;
+  /** A settled turn changed files: keep them (with their text from before) and show them in its answer. */
+  filesChanged?(turn: TurnRecord, message: MessageRecord, files: ChangedFile[]): Promise<void>;
 }
 
 /** Options of the executor. */
@@ -106,6 +113,9 @@ export class TurnExecutor {
     return this.track(this.queue.then(() => this.stepNow(input)));
   }
 
+  /** Why the current step's last write failed, if it did: what it broadcasts afterwards says so. */
+  private unsaved: string | undefined;
+
   /** Inputs queued or running; 0 means the next input may be reduced synchronously. */
   private inFlight = 0;
 
@@ -136,6 +146,7 @@ export class TurnExecutor {
     if (this.stopped) return false;
     const { state, effects, result } = reduce(this.current, input, this.options.cancelGraceMs ?? CANCEL_GRACE_MS);
     this.current = state;
+    this.unsaved = undefined;
     for (let i = 0; i < effects.length; i++) {
       const pending = this.apply(effects[i]!);
       if (pending) return this.finishAsync(pending, effects.slice(i + 1), input, result);
@@ -183,10 +194,11 @@ export class TurnExecutor {
       if (member) members.push({ ...member, lastSeenMessageId });
     }
     try {
-      await ports.store.commit({ messages: effect.messages, turns: effect.turns, members, fence: effect.fence });
+      await ports.store.commit({ messages: effect.messages, turns: effect.turns, intents: effect.intents, members, fence: effect.fence });
     } catch (err) {
       const e = asSidekicksError(err, "store/corrupt");
       ports.log("error", `not saved (${e.code}): ${e.message}`);
+      this.unsaved = e.message;
     }
   }
 
@@ -194,7 +206,13 @@ export class TurnExecutor {
     const { ports } = this;
     switch (effect.type) {
       case "broadcast":
-        ports.emitter.emit(effect.name, effect.message);
+        // Settlement first: an answer whose settling batch failed is not shown as if it were saved.
+        ports.emitter.emit(
+          effect.name,
+          this.unsaved && effect.name === "message:finished"
+            ? { ...effect.message, status: "error", error: { code: "store/corrupt", message: `This answer could not be saved (${this.unsaved}). It is shown here, but will not be after a reload.`, ...(effect.message.error ? { detail: effect.message.error.message } : {}) } }
+            : effect.message,
+        );
         return;
       case "delta":
         ports.emitter.emit("message:delta", { channelId: effect.channelId, messageId: effect.messageId, appendText: effect.appendText, part: effect.part });
@@ -220,8 +238,12 @@ export class TurnExecutor {
       case "log":
         ports.log(effect.level, effect.line);
         return;
-      case "settled":
+      case "settled": {
         this.sessions.delete(effect.turn.id);
+        const changed = ports.files?.end(effect.turn.id) ?? [];
+        if (changed.length > 0 && ports.filesChanged) {
+          void ports.filesChanged(effect.turn, effect.message, changed).catch((err) => ports.log("warn", `changed files of turn ${effect.turn.id} not kept: ${String(err)}`));
+        }
         if (this.current.closed) return;
         // Not awaited: delegation submits inputs of its own, which queue behind this one.
         void ports
@@ -229,6 +251,7 @@ export class TurnExecutor {
           .catch((err) => ports.log("warn", `after turn ${effect.turn.id}: ${String(err)}`))
           .then(() => this.submit({ type: "roundCheck", rootMessageId: effect.turn.rootMessageId }));
         return;
+      }
       case "roundSettled":
         void ports.roundSettled(effect.channelId, effect.rootMessageId, effect.answers).catch((err) => ports.log("warn", `after round ${effect.rootMessageId}: ${String(err)}`));
         return;
@@ -271,6 +294,9 @@ export class TurnExecutor {
         await end({ stopReason: "cancelled" });
         return;
       }
+      // What the workspace holds before the agent acts: the base of the turn's "files changed" diffs.
+      const folder = ports.agents.workspaceOf?.(turn.agent);
+      if (folder && ports.files) await ports.files.begin(turnId, folder);
       const context = turn.command ? "" : await ports.context(turn, session.fresh);
       const stopReason = await session.prompt(context + (note ?? "") + turn.prompt);
       await end({ stopReason });

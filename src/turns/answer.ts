@@ -3,13 +3,13 @@
  * and the delta the webview gets. Nothing here mutates its input (the reducer keeps every state it returns).
  */
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
-import type { PermissionPart, ToolCallPart } from "../protocol";
+import type { Part, PermissionPart, PlanPart, ThoughtPart, ToolCallPart } from "../protocol";
 import type { MessageRecord } from "../store/records";
 
 /** What one update did: the next message, the delta to broadcast, and whether it was a tool-call boundary. */
 export interface Applied {
   message: MessageRecord;
-  delta?: { appendText?: string; part?: ToolCallPart };
+  delta?: { appendText?: string; part?: Part };
   /** A tool call started or finished (`completed`/`failed`): a checkpoint is due (brief, "Recovery"). */
   boundary: boolean;
   /** Set when the update was dropped, for the log (a `tool_call_update` for an unknown id: field case 2). */
@@ -17,9 +17,11 @@ export interface Applied {
 }
 
 /**
- * Applies one `session/update` (ACP `agent_message_chunk`, `tool_call`, `tool_call_update`) to `message`.
- * Repeated `tool_call` ids update the same part; a `tool_call_update` keeps the fields it omits; an unknown id
- * creates nothing. Other kinds leave the message as it is.
+ * Applies one `session/update` (ACP `agent_message_chunk`, `agent_thought_chunk`, `plan`, `tool_call`,
+ * `tool_call_update`) to `message`. Repeated `tool_call` ids update the same part; a `tool_call_update` keeps the
+ * fields it omits (`content` with its diffs, `locations`) and replaces those it carries; an unknown id creates
+ * nothing. Thought chunks coalesce into the last part when it is a thought; a plan replaces the message's plan.
+ * Other kinds leave the message as it is.
  */
 export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applied {
   if (update.kind === "text") {
@@ -30,6 +32,8 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
     else parts.push({ type: "text", text: update.text });
     return { message: { ...message, parts }, delta: { appendText: update.text }, boundary: false };
   }
+  if (update.kind === "thought") return applyThought(message, update.text);
+  if (update.kind === "plan") return applyPlan(message, update.entries);
   if (update.kind !== "toolCall") return { message, boundary: false };
   const index = message.parts.findIndex((p) => p.type === "toolCall" && p.toolCallId === update.toolCallId);
   const existing = index === -1 ? undefined : (message.parts[index] as ToolCallPart);
@@ -46,11 +50,40 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
     if (update.status !== undefined) part.status = update.status;
     if (update.content !== undefined) part.content = update.content;
   }
+  if (!update.isUpdate || update.diffs !== undefined) setList(part, "diffs", update.diffs);
+  if (!update.isUpdate || update.locations !== undefined) setList(part, "locations", update.locations);
   const parts = message.parts.slice();
   if (existing) parts[index] = part;
   else parts.push(part);
   const finished = (part.status === "completed" || part.status === "failed") && existing?.status !== part.status;
   return { message: { ...message, parts }, delta: { part }, boundary: !existing || finished };
+}
+
+/** A thought chunk: appended to the last part when that is a thought, else a new thought part. */
+function applyThought(message: MessageRecord, text: string): Applied {
+  if (text === "") return { message, boundary: false };
+  const parts = message.parts.slice();
+  const last = parts[parts.length - 1];
+  const part: ThoughtPart = { type: "thought", text: last?.type === "thought" ? last.text + text : text };
+  if (last?.type === "thought") parts[parts.length - 1] = part;
+  else parts.push(part);
+  return { message: { ...message, parts }, delta: { part }, boundary: false };
+}
+
+/** A plan (ACP `plan`): replaces the message's plan part where it is, or adds one. */
+function applyPlan(message: MessageRecord, entries: PlanPart["entries"]): Applied {
+  const part: PlanPart = { type: "plan", entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
+  const parts = message.parts.slice();
+  const index = parts.findIndex((p) => p.type === "plan");
+  if (index === -1) parts.push(part);
+  else parts[index] = part;
+  return { message: { ...message, parts }, delta: { part }, boundary: false };
+}
+
+/** Sets `part[key]` to a copy of `list`, or removes the key when the list is absent or empty. */
+function setList<K extends "diffs" | "locations">(part: ToolCallPart, key: K, list: readonly NonNullable<ToolCallPart[K]>[number][] | undefined): void {
+  if (list && list.length > 0) part[key] = list.map((item) => ({ ...item })) as ToolCallPart[K];
+  else delete part[key];
 }
 
 /** The tool kind of the tool call a permission request is about: from the request, else from its tool-call part. */
@@ -119,6 +152,9 @@ export function closeOpenParts(message: MessageRecord, how: "failed" | "unknown"
   return changed ? { ...message, parts } : message;
 }
 
+/** The line that ends a retry note; what follows is the request itself (the demo agent splits on it). */
+export const RETRY_NOTE_END = "Check before repeating anything with side effects.]";
+
 /** How much of the earlier attempt's text a retry quotes back to the agent, in characters. */
 export const RETRY_TEXT_LIMIT = 2_000;
 
@@ -153,5 +189,5 @@ export function describeEarlierAttempt(message: MessageRecord, attempt: number, 
     text.trim() === ""
       ? "\nIt had written no text yet."
       : `\nThe text it had written${text.length > RETRY_TEXT_LIMIT ? ` (last ${RETRY_TEXT_LIMIT} characters)` : ""}:\n> ${text.slice(-RETRY_TEXT_LIMIT).replace(/\n/g, "\n> ")}`;
-  return `${head}${done}${quoted}\nCheck before repeating anything with side effects.]\n\n`;
+  return `${head}${done}${quoted}\n${RETRY_NOTE_END}\n\n`;
 }

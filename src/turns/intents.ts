@@ -121,14 +121,16 @@ export class IntentLog {
   }
 
   /**
-   * Recovery: classifies and settles every unsettled intent from evidence. Never re-runs anything.
+   * Recovery: classifies every unsettled intent from evidence and returns it settled, WITHOUT writing it: the caller
+   * writes each settled intent in the same batch as the card that shows it (so a crash during recovery cannot settle
+   * an intent whose card was never written). Never re-runs anything.
    * @returns the settled intents, grouped by turn id
    */
-  async recover(readFile: (path: string) => Promise<string | undefined>): Promise<Map<string, IntentRecord[]>> {
+  async classifyOpen(readFile: (path: string) => Promise<string | undefined>): Promise<Map<string, IntentRecord[]>> {
     const byTurn = new Map<string, IntentRecord[]>();
     for (const intent of await this.store.openIntents()) {
       const { result, detail } = await classifyIntent(intent, readFile);
-      const settled = await this.settle(intent, result, detail);
+      const settled: IntentRecord = { ...intent, phase: "settled", result, detail, updatedAt: this.now() };
       byTurn.set(intent.turnId, [...(byTurn.get(intent.turnId) ?? []), settled]);
     }
     return byTurn;

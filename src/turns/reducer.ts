@@ -18,7 +18,7 @@
  */
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../protocol";
-import type { MessageRecord, TurnRecord } from "../store/records";
+import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
 import { kindKey, rememberedBy, type AutoAnswer } from "./permissionPolicy";
 import { addPermission, answerPermissionPart, applyUpdate, closeOpenParts, describeEarlierAttempt, pendingPermissions } from "./answer";
 import { RETRYABLE_OUTCOMES, toView } from "./view";
@@ -112,7 +112,12 @@ export type EngineInput =
   | { type: "cancelGrace"; at: number; turnId: string; attempt: number }
   | { type: "promptEnded"; at: number; turnId: string; attempt: number; stopReason?: string; error?: ErrorInfo }
   | { type: "tick"; at: number }
-  | { type: "recover"; at: number; turns: { record: TurnRecord; message?: MessageRecord }[] }
+  | {
+      type: "recover";
+      at: number;
+      /** Open turns; `intents`: their unsettled tool intents, classified, written with the turn's settlement. */
+      turns: { record: TurnRecord; message?: MessageRecord; intents?: IntentRecord[] }[];
+    }
   | { type: "retry"; at: number; record: TurnRecord; message: MessageRecord; known?: string[] }
   | { type: "sendNow"; at: number; messageId: string }
   | { type: "roundCheck"; rootMessageId: string }
@@ -124,6 +129,8 @@ export type EngineEffect =
       type: "persist";
       messages?: MessageRecord[];
       turns?: TurnRecord[];
+      /** Tool intents settled by recovery, written with the card that shows them. */
+      intents?: IntentRecord[];
       /** Moves the member's `lastSeenMessageId` in the same batch (a completed turn, not a command). */
       advanceMember?: { channelId: string; agent: string; lastSeenMessageId: string; turnId: string };
       fence?: { turnId: string; attempt: number; owner: string };
@@ -465,7 +472,7 @@ class Builder {
    * a completed turn that was not a command, the member's `lastSeenMessageId` — one fenced batch — then broadcasts
    * `message:finished` and claims the lane's next turn.
    */
-  settle(t: LiveTurn, outcome: TurnOutcome, end: { stopReason?: string; error?: ErrorInfo }, at: number): void {
+  settle(t: LiveTurn, outcome: TurnOutcome, end: { stopReason?: string; error?: ErrorInfo }, at: number, intents?: IntentRecord[]): void {
     const how = outcome === "interrupted" ? "unknown" : outcome === "failed" || outcome === "cancelled" ? "failed" : undefined;
     let message = how ? closeOpenParts(t.message, how) : t.message;
     message = { ...message, outcome, attempt: t.record.attempt || undefined, stopReason: end.stopReason, error: end.error };
@@ -480,6 +487,7 @@ class Builder {
       type: "persist",
       messages: [message],
       turns: [record],
+      ...(intents && intents.length > 0 ? { intents } : {}),
       ...(advance ? { advanceMember: { channelId: record.channelId, agent: record.agent, lastSeenMessageId: record.requestMessageId, turnId: record.id } } : {}),
       ...(t.record.attempt > 0 ? { fence: this.fenceOf(t) } : {}),
     });
@@ -518,7 +526,7 @@ class Builder {
    */
   recover(input: Extract<EngineInput, { type: "recover" }>): void {
     const lanes = new Set<string>();
-    for (const { record, message: stored } of input.turns) {
+    for (const { record, message: stored, intents } of input.turns) {
       if (this.state.turns[record.id]) continue;
       const message: MessageRecord = stored ?? { version: 1, id: record.messageId, channelId: record.channelId, author: { kind: "agent", agentName: record.agent }, parts: [], createdAt: record.createdAt, turnId: record.id };
       const t: LiveTurn = { record, message, cancelRequested: false, urgent: false, dirty: false, checkpointAt: input.at };
@@ -531,7 +539,7 @@ class Builder {
       const since = record.heartbeatAt ? `; its last heartbeat was ${Math.round((input.at - record.heartbeatAt) / 1000)} s before this recovery` : "";
       this.log("warn", `recovery: turn ${record.id} (@${record.agent}, attempt ${record.attempt}) was ${record.state} under an owner that is gone${since}: settled interrupted`);
       this.put(t);
-      this.settle(t, "interrupted", { error: interruptedError(record) }, input.at);
+      this.settle(t, "interrupted", { error: interruptedError(record) }, input.at, intents);
     }
     for (const lane of lanes) this.dispatchQueued(lane, input.at);
   }

@@ -1,20 +1,43 @@
 import * as vscode from "vscode";
 import type { EditorPort } from "../app/SidekicksApp";
 import type { ConfigProblem } from "../config/roster";
-import type { WebviewRequests } from "../protocol";
+import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../protocol";
 import type { Terminal } from "../workspace/terminals";
 import { editorDocuments, showAgentTerminal } from "./AgentTerminals";
+import { DiffDocuments } from "./DiffDocuments";
+import { EditorActions } from "./EditorActions";
 
 /**
- * The editor side of the app's {@link EditorPort}: trust, commands, the log, the Problems panel, and agents' open
- * documents and terminals.
+ * The editor side of the app's {@link EditorPort}: trust, commands, the log, the Problems panel, agents' open
+ * documents and terminals, and the channel view's editor actions (diffs, locations, insert, links).
  */
 export class EditorAdapter implements EditorPort, vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection("sidekicks");
 
   readonly documents = editorDocuments;
 
+  /** Both sides of opened diffs; `extension.ts` registers it for the `sidekicks-diff:` scheme. */
+  readonly diffs = new DiffDocuments();
+
+  private readonly actions = new EditorActions((level, line) => this.logChannel[level](line));
+
   constructor(readonly logChannel: vscode.LogOutputChannel) {}
+
+  openDiff(diff: ToolCallDiff): Promise<boolean> {
+    return this.diffs.open(diff);
+  }
+
+  openLocation(location: ToolCallLocation): Promise<boolean> {
+    return this.actions.openLocation(location);
+  }
+
+  insertText(text: string): Promise<boolean> {
+    return this.actions.insertText(text);
+  }
+
+  openLink(href: string): Promise<boolean> {
+    return this.actions.openLink(href);
+  }
 
   showTerminal(agent: string, terminal: Terminal): void {
     showAgentTerminal(agent, terminal);

@@ -48,7 +48,7 @@ const unused = async (): Promise<never> => {
   throw new Error("unused");
 };
 
-/** Webview handlers for the channel directory requests, for bridges whose test does not use them. */
+/** Webview handlers for the channel directory and editor requests, for bridges whose test does not use them. */
 export const unusedDirectoryHandlers = {
   "channels/list": unused,
   "channel/create": unused,
@@ -58,6 +58,10 @@ export const unusedDirectoryHandlers = {
   "channel/leave": unused,
   "channel/direct": unused,
   "channel/read": unused,
+  "editor/openDiff": unused,
+  "editor/openLocation": unused,
+  "editor/insert": unused,
+  "editor/openLink": unused,
 } as const;
 
 /**

@@ -84,6 +84,11 @@ export function installFakeHost(init) {
       "turn/retry": () => ({ retried: true }),
       "turn/sendNow": () => ({ sent: true }),
       "command/run": () => ({ done: true }),
+      // Editor actions succeed; the tests read what was asked from `posted` (`requests("editor/…")`).
+      "editor/openDiff": () => ({ opened: true }),
+      "editor/openLocation": () => ({ opened: true }),
+      "editor/insert": () => ({ inserted: true }),
+      "editor/openLink": () => ({ opened: true }),
       "channels/list": () => ({ channels: host.channels, agents: init.agents ?? host.open.channel.members.map((m) => m.name) }),
       // Rename and delete as the host does them: the change, then `channel/changed` / `channels/changed`, then the
       // answer. Refusals (#general, busy, taken names) are set up by the tests that need them.

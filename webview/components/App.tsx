@@ -1,6 +1,8 @@
 /** The channel view: header, config banner, history, composer, and a status line for screen readers. */
 import "@vscode-elements/elements/dist/vscode-button/index.js";
+import { h } from "preact";
 import { channelLabel } from "../channelLabel";
+import { EditorContext, type EditorActions } from "../editorActions";
 import type { ChannelListState } from "../channelList";
 import type { HostCommand, ViewState } from "../channelStore";
 import { type ChannelManagement, ChannelHeader, type MemberEditing } from "./ChannelHeader";
@@ -20,13 +22,18 @@ export interface AppActions {
   reopen: () => void;
   saveDraft: (draft: string) => void;
   switcher: SwitcherActions;
+  /** Diffs, locations, code insertion and links, through the host (`editor/*`). */
+  editor: EditorActions;
 }
 
 /** Renders one `ViewState` and the channel list; `initialDraft` is the composer text restored from the webview state. */
 export function App({ state, list, actions, initialDraft }: { state: ViewState; list: ChannelListState; actions: AppActions; initialDraft: string }) {
   const channelName = state.channel?.name ?? "general";
   const editing = memberEditing(state, list, actions);
-  return (
+  // `h`, not JSX: Preact 11 types a context provider's result as `ComponentChildren`, which JSX does not accept.
+  return h(
+    EditorContext.Provider,
+    { value: actions.editor },
     <div class="app" data-phase={state.phase} data-snapshot={state.snapshot}>
       <ChannelSwitcher list={list} current={state.channel?.id} actions={actions.switcher} />
       <ChannelHeader key={state.channel?.id} channel={state.channel} editing={editing} manage={management(state, list, actions)} />
@@ -55,7 +62,7 @@ export function App({ state, list, actions, initialDraft }: { state: ViewState; 
       <div class="visually-hidden" role="status" aria-live="polite">
         {state.announcement}
       </div>
-    </div>
+    </div>,
   );
 }
 

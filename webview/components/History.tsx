@@ -1,14 +1,15 @@
 /** The scrolling message list (`role="log"`), kept pinned to the bottom while the user is at the bottom. */
-import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
+import { useContext, useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { MessageView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
+import { EditorContext, type EditorActions } from "../editorActions";
 import { MessageItem, type TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
 
 /** How close to the bottom (px) still counts as "at the bottom". */
 const STICK_THRESHOLD_PX = 40;
 
-/** Renders the messages; clicks on links inside messages never navigate the webview. */
+/** Renders the messages; links inside messages never navigate the webview: the host opens them (`editor/openLink`). */
 export function History(props: {
   channelName: string;
   messages: readonly MessageView[];
@@ -17,6 +18,7 @@ export function History(props: {
 }) {
   const { channelName, messages, answerPermission, turn } = props;
   const ref = useRef<HTMLDivElement>(null);
+  const editor = useContext(EditorContext);
   const stick = useRef(true);
   /** The id of the newest user message seen at the last render (`null` before the first render). */
   const lastUserMessage = useRef<string | undefined | null>(null);
@@ -59,8 +61,8 @@ export function History(props: {
       aria-label={`Messages in ${channelLabel(channelName)}`}
       tabIndex={0}
       onScroll={onScroll}
-      onClick={preventLinkNavigation}
-      onAuxClick={preventLinkNavigation}
+      onClick={(event) => routeLink(event, editor)}
+      onAuxClick={(event) => routeLink(event, undefined)}
     >
       {messages.length === 0 ? (
         <div class="history-empty">
@@ -74,8 +76,15 @@ export function History(props: {
   );
 }
 
-/** Links in agent text do nothing for now (a later issue routes them through the host). */
-function preventLinkNavigation(event: MouseEvent): void {
+/**
+ * A click on a link inside a message: the webview's own navigation is always prevented; a (primary) click asks the
+ * host to open the link, which decides what may open (`editor/openLink`). Middle clicks open nothing.
+ */
+function routeLink(event: MouseEvent, editor: EditorActions | undefined): void {
   const target = event.target;
-  if (target instanceof Element && target.closest("a")) event.preventDefault();
+  const link = target instanceof Element ? target.closest("a") : null;
+  if (!link) return;
+  event.preventDefault();
+  const href = link.getAttribute("href");
+  if (editor && href && link.closest(".markdown")) void editor.openLink(href);
 }

@@ -1,14 +1,19 @@
 /** Renders Markdown text as sanitized HTML, incrementally while the message streams. */
-import { useMemo, useRef } from "preact/hooks";
+import { Component, createRef } from "preact";
+import { useContext, useMemo, useRef } from "preact/hooks";
 import { stripAnsi } from "../ansi";
+import { decorateCodeBlocks, handleCodeAction } from "../codeBlocks";
+import { EditorContext } from "../editorActions";
 import { renderMarkdown, StreamingMarkdown } from "../markdown";
 
 /**
  * One text part. While `streaming`, closed blocks keep their DOM and only the open tail is re-rendered; once the
  * message is final the whole text is rendered once more, so the committed message is exactly what marked makes.
+ * Code blocks get Copy and Insert buttons (`codeBlocks.ts`); links are routed to the host by `History`.
  */
 export function Markdown({ text: raw, streaming }: { text: string; streaming: boolean }) {
   const text = stripAnsi(raw);
+  const editor = useContext(EditorContext);
   const incremental = useRef<StreamingMarkdown | null>(null);
   const chunks = useMemo(() => {
     if (!streaming) {
@@ -19,10 +24,39 @@ export function Markdown({ text: raw, streaming }: { text: string; streaming: bo
     return incremental.current.update(text);
   }, [text, streaming]);
   return (
-    <div class="markdown">
+    <div class="markdown" onClick={(event) => handleCodeAction(event, editor)}>
       {chunks.map((html, i) => (
-        <div key={i} class="md-chunk" dangerouslySetInnerHTML={{ __html: html }} />
+        <MarkdownChunk key={i} html={html} />
       ))}
     </div>
   );
+}
+
+/**
+ * One rendered chunk. Preact sets its `innerHTML` only when `html` changed; the code blocks it holds are then
+ * decorated once, so a frame of streaming touches the tail chunk only.
+ */
+class MarkdownChunk extends Component<{ html: string }> {
+  private readonly ref = createRef<HTMLDivElement>();
+
+  shouldComponentUpdate(next: { html: string }): boolean {
+    return next.html !== this.props.html;
+  }
+
+  componentDidMount(): void {
+    this.decorate();
+  }
+
+  componentDidUpdate(): void {
+    this.decorate();
+  }
+
+  private decorate(): void {
+    const el = this.ref.current;
+    if (el?.querySelector("pre")) decorateCodeBlocks(el);
+  }
+
+  render({ html }: { html: string }) {
+    return <div ref={this.ref} class="md-chunk" dangerouslySetInnerHTML={{ __html: html }} />;
+  }
 }

@@ -3,6 +3,8 @@ import { Component } from "preact";
 import type { Author, MessageView, Part } from "../../src/protocol";
 import { Markdown } from "./Markdown";
 import { type AnswerPermission, PermissionCard } from "./PermissionCard";
+import { PlanCard } from "./PlanCard";
+import { ThoughtBlock } from "./ThoughtBlock";
 import { ToolCallCard } from "./ToolCallCard";
 
 /** What the user can do to an agent message's turn (`turn/cancel`, `turn/retry`, `turn/sendNow`). */
@@ -85,7 +87,7 @@ export class MessageItem extends Component<Props> {
           )}
         </header>
         <div class="message-body">
-          {message.parts.map((part, i) => renderPart(part, i, streaming, answerPermission))}
+          {message.parts.map((part, i) => renderPart(part, i, streaming, answerPermission, i === message.parts.length - 1))}
           {streaming && (
             <span class="typing" role="img" aria-label={`${authorName(message.author)} is typing`}>
               <span />
@@ -125,8 +127,12 @@ export class MessageItem extends Component<Props> {
   }
 }
 
-function renderPart(part: Part, index: number, streaming: boolean, answer: AnswerPermission) {
+function renderPart(part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean) {
   switch (part.type) {
+    case "thought":
+      return <ThoughtBlock key={`th${index}`} part={part} live={streaming && last} />;
+    case "plan":
+      return <PlanCard key="plan" part={part} />;
     case "text":
       return <Markdown key={`t${index}`} text={part.text} streaming={streaming} />;
     case "toolCall":

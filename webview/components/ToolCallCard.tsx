@@ -1,6 +1,9 @@
 /** A tool call the agent reported (ACP `tool_call` / `tool_call_update`). */
-import type { ToolCallPart, ToolCallStatus } from "../../src/protocol";
+import { useContext } from "preact/hooks";
+import type { ToolCallDiff, ToolCallLocation, ToolCallPart, ToolCallStatus } from "../../src/protocol";
 import { stripAnsi } from "../ansi";
+import { diffStats, type DiffStats } from "../diffStats";
+import { EditorContext } from "../editorActions";
 
 const STATUS_LABEL: Record<ToolCallStatus, string> = {
   pending: "pending",
@@ -9,8 +12,12 @@ const STATUS_LABEL: Record<ToolCallStatus, string> = {
   failed: "failed",
 };
 
-/** Card with the tool kind, title, a status badge and, when present, the content as preformatted text. */
+/**
+ * Card with the tool kind, title and a status badge; then, when present, the files it touches (links that open the
+ * file at the line), its diffs (file, `+added −removed`, "Open diff" in the editor's diff view) and its text content.
+ */
 export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean }) {
+  const editor = useContext(EditorContext);
   return (
     <div class="tool-call card" data-tool-call-id={part.toolCallId} data-status={part.status} data-outcome-unknown={part.outcomeUnknown ? "true" : undefined}>
       <div class="card-header">
@@ -26,7 +33,60 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
           <span class={`status-badge status-${part.status}${live ? " live" : ""}`}>{STATUS_LABEL[part.status]}</span>
         )}
       </div>
+      {part.locations && part.locations.length > 0 && (
+        <ul class="tool-locations" aria-label="Files">
+          {part.locations.map((location, i) => (
+            <li key={i}>
+              <button type="button" class="tool-location" title={`Open ${locationText(location)}`} onClick={() => void editor.openLocation(location)}>
+                {shortPath(location.path)}
+                {location.line !== undefined && <span class="tool-location-line">:{location.line}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {part.diffs?.map((diff, i) => (
+        <DiffSummary key={i} diff={diff} open={() => void editor.openDiff(diff)} />
+      ))}
       {part.content && <pre class="tool-content">{stripAnsi(part.content)}</pre>}
     </div>
   );
+}
+
+/** One diff: the file, its line counts, and a button that opens it in the editor's diff view. */
+function DiffSummary({ diff, open }: { diff: ToolCallDiff; open: () => void }) {
+  const { added, removed } = statsOf(diff);
+  const created = diff.oldText === null;
+  return (
+    <div class="tool-diff" data-path={diff.path}>
+      <span class="diff-file" title={diff.path}>
+        {shortPath(diff.path)}
+      </span>
+      {created && <span class="diff-new">new</span>}
+      <span class="diff-stat" aria-label={`${added} ${added === 1 ? "line" : "lines"} added, ${removed} removed`}>
+        <span class={`diff-added${added === 0 ? " zero" : ""}`}>+{added}</span> <span class={`diff-removed${removed === 0 ? " zero" : ""}`}>−{removed}</span>
+      </span>
+      <button type="button" class="diff-open" aria-label={`Open diff of ${diff.path}`} title="Open in the diff editor" onClick={open}>
+        Open diff
+      </button>
+    </div>
+  );
+}
+
+/** Diffs are immutable once received: their counts are computed once per object. */
+const statsCache = new WeakMap<ToolCallDiff, DiffStats>();
+function statsOf(diff: ToolCallDiff): DiffStats {
+  let stats = statsCache.get(diff);
+  if (!stats) statsCache.set(diff, (stats = diffStats(diff.oldText, diff.newText)));
+  return stats;
+}
+
+/** The last two segments of a path (`src/a.ts`), enough to tell files apart in a narrow sidebar. */
+function shortPath(file: string): string {
+  const segments = file.split(/[\\/]/).filter(Boolean);
+  return segments.length <= 2 ? file : `…/${segments.slice(-2).join("/")}`;
+}
+
+function locationText(location: ToolCallLocation): string {
+  return location.line === undefined ? location.path : `${location.path}:${location.line}`;
 }

@@ -1,0 +1,43 @@
+import * as vscode from "vscode";
+import type { ToolCallDiff } from "../protocol";
+
+/** The URI scheme of the read-only documents that show both sides of an agent's diff. */
+export const DIFF_SCHEME = "sidekicks-diff";
+
+/** How many diffs keep their text for documents opened later; the oldest are forgotten first. */
+export const DIFF_HISTORY = 64;
+
+/**
+ * Both sides of the tool-call diffs the user opened (issue 6: "a diff opens in VS Code's diff editor, virtual
+ * documents for old and new text"), served as `sidekicks-diff:` documents. A URI keeps the file's own path, so the
+ * editor picks the language from its extension, and carries `<id>/old` or `<id>/new` in its query.
+ */
+export class DiffDocuments implements vscode.TextDocumentContentProvider {
+  private readonly sides = new Map<string, { old: string; new: string }>();
+  private nextId = 1;
+
+  /** The text of one side; an empty document when the diff was forgotten (after {@link DIFF_HISTORY} newer ones). */
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const [id, side] = uri.query.split("/");
+    const diff = id === undefined ? undefined : this.sides.get(id);
+    if (!diff) return "";
+    return side === "old" ? diff.old : diff.new;
+  }
+
+  /**
+   * Opens `diff` in the diff editor (`vscode.diff`), titled after the file; a new file (`oldText` null) is shown
+   * against an empty document. Resolves true once the command ran.
+   */
+  async open(diff: ToolCallDiff): Promise<boolean> {
+    const id = String(this.nextId++);
+    this.sides.set(id, { old: diff.oldText ?? "", new: diff.newText });
+    while (this.sides.size > DIFF_HISTORY) this.sides.delete(this.sides.keys().next().value!);
+    const file = vscode.Uri.file(diff.path);
+    const left = file.with({ scheme: DIFF_SCHEME, query: `${id}/old` });
+    const right = file.with({ scheme: DIFF_SCHEME, query: `${id}/new` });
+    const name = file.path.split("/").pop() || diff.path;
+    const title = diff.oldText === null ? `${name} (new file, agent's change)` : `${name} (agent's change)`;
+    await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: true });
+    return true;
+  }
+}

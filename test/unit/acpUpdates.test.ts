@@ -1,0 +1,86 @@
+// ACP session/update → AgentUpdate (src/acp/updates.ts): thoughts, plans, tool call diffs and locations.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type * as acp from "@agentclientprotocol/sdk";
+import { toAgentUpdate } from "../../src/acp/updates";
+
+const u = (update: object) => toAgentUpdate(update as acp.SessionUpdate);
+
+test("agent_thought_chunk becomes a thought with the chunk's text", () => {
+  assert.deepEqual(u({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "Let me look" } }), { kind: "thought", text: "Let me look" });
+  assert.deepEqual(u({ sessionUpdate: "agent_thought_chunk", content: { type: "image", data: "", mimeType: "image/png" } }), { kind: "thought", text: "[image]" });
+});
+
+test("plan becomes the complete list of entries, without _meta; odd values read as medium / pending", () => {
+  const update = u({
+    sessionUpdate: "plan",
+    entries: [
+      { content: "Read the failing test", priority: "high", status: "completed", _meta: { x: 1 } },
+      { content: "Pin TZ", priority: "medium", status: "in_progress" },
+      { content: "Run the suite", priority: "urgent", status: "later" },
+    ],
+  });
+  assert.deepEqual(update, {
+    kind: "plan",
+    entries: [
+      { content: "Read the failing test", priority: "high", status: "completed" },
+      { content: "Pin TZ", priority: "medium", status: "in_progress" },
+      { content: "Run the suite", priority: "medium", status: "pending" },
+    ],
+  });
+  assert.deepEqual(u({ sessionUpdate: "plan", entries: [] }), { kind: "plan", entries: [] });
+});
+
+test("tool_call keeps diffs and locations as structures, apart from the text content", () => {
+  const update = u({
+    sessionUpdate: "tool_call",
+    toolCallId: "t1",
+    title: "Edit src/a.ts",
+    kind: "edit",
+    status: "in_progress",
+    content: [
+      { type: "content", content: { type: "text", text: "Applying" } },
+      { type: "diff", path: "/w/src/a.ts", oldText: "a\n", newText: "b\n", _meta: {} },
+      { type: "diff", path: "/w/src/new.ts", newText: "x\n" },
+      { type: "diff", path: "/w/src/gone.ts", oldText: null, newText: "" },
+      { type: "terminal", terminalId: "term-1" },
+    ],
+    locations: [{ path: "/w/src/a.ts", line: 3 }, { path: "/w/src/b.ts" }, { path: "/w/c.ts", line: 0 }, { path: "/w/d.ts", line: 2.5 }],
+  });
+  assert.deepEqual(update, {
+    kind: "toolCall",
+    isUpdate: false,
+    toolCallId: "t1",
+    title: "Edit src/a.ts",
+    toolKind: "edit",
+    status: "in_progress",
+    content: "Applying\nterminal term-1",
+    diffs: [
+      { path: "/w/src/a.ts", oldText: "a\n", newText: "b\n" },
+      { path: "/w/src/new.ts", oldText: null, newText: "x\n" },
+      { path: "/w/src/gone.ts", oldText: null, newText: "" },
+    ],
+    locations: [{ path: "/w/src/a.ts", line: 3 }, { path: "/w/src/b.ts" }, { path: "/w/c.ts" }, { path: "/w/d.ts" }],
+  });
+});
+
+test("tool_call without content or locations carries neither", () => {
+  const update = u({ sessionUpdate: "tool_call", toolCallId: "t1", title: "Read" });
+  assert.equal(update.kind, "toolCall");
+  if (update.kind !== "toolCall") return;
+  assert.equal("content" in update && update.content !== undefined, false);
+  assert.equal(update.diffs, undefined);
+  assert.equal(update.locations, undefined);
+});
+
+test("field case 2: tool_call_update carries content and locations only when present (null = omitted), and then whole", () => {
+  const omitted = u({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" });
+  assert.equal(omitted.kind === "toolCall" && (omitted.content ?? omitted.diffs ?? omitted.locations), undefined);
+  const nulls = u({ sessionUpdate: "tool_call_update", toolCallId: "t1", content: null, locations: null });
+  assert.equal(nulls.kind === "toolCall" && (nulls.content ?? nulls.diffs ?? nulls.locations), undefined);
+  // Present: a diff-only content replaces the earlier text with "" and the diffs with its own; [] clears both.
+  const diffOnly = u({ sessionUpdate: "tool_call_update", toolCallId: "t1", content: [{ type: "diff", path: "/w/a", oldText: "1", newText: "2" }] });
+  assert.deepEqual(diffOnly.kind === "toolCall" && [diffOnly.content, diffOnly.diffs], ["", [{ path: "/w/a", oldText: "1", newText: "2" }]]);
+  const cleared = u({ sessionUpdate: "tool_call_update", toolCallId: "t1", content: [], locations: [] });
+  assert.deepEqual(cleared.kind === "toolCall" && [cleared.content, cleared.diffs, cleared.locations], ["", [], []]);
+});

@@ -1,0 +1,72 @@
+// Issue 6 end to end on the domain side: a real fake agent (subprocess, real SDK) sends thoughts, a plan and a tool
+// call with a diff and locations; the answer shows them as parts, streamed and committed, and the same after reopening.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { MessageView } from "../../src/protocol";
+import { channelSetup, fakeAgent } from "./channelHarness";
+
+const update = (u: object) => ({ update: u });
+const chunk = (kind: "agent_thought_chunk" | "agent_message_chunk", text: string) => update({ sessionUpdate: kind, content: { type: "text", text } });
+
+const SCRIPT = {
+  prompt: [
+    chunk("agent_thought_chunk", "The test builds dates "),
+    chunk("agent_thought_chunk", "in local time."),
+    update({ sessionUpdate: "plan", entries: [{ content: "Read the test", priority: "high", status: "in_progress" }, { content: "Pin TZ", priority: "medium", status: "pending" }] }),
+    {
+      toolCall: {
+        toolCallId: "t1",
+        title: "Edit test/setup.ts",
+        kind: "edit",
+        status: "in_progress",
+        content: [{ type: "diff", path: "/w/test/setup.ts", oldText: "a\n", newText: "a\nprocess.env.TZ = \"UTC\";\n" }],
+        locations: [{ path: "/w/test/setup.ts", line: 2 }],
+      },
+    },
+    // Status only: the diff and the locations stay (field case 2).
+    { toolCallUpdate: { toolCallId: "t1", status: "completed" } },
+    { toolCallUpdate: { toolCallId: "nope_1", status: "completed", content: [{ type: "diff", path: "/w/x", newText: "x" }] } },
+    update({ sessionUpdate: "plan", entries: [{ content: "Read the test", priority: "high", status: "completed" }, { content: "Pin TZ", priority: "medium", status: "completed" }] }),
+    chunk("agent_message_chunk", "Pinned TZ."),
+  ],
+};
+
+const EXPECTED = [
+  { type: "thought", text: "The test builds dates in local time." },
+  { type: "plan", entries: [{ content: "Read the test", priority: "high", status: "completed" }, { content: "Pin TZ", priority: "medium", status: "completed" }] },
+  {
+    type: "toolCall",
+    toolCallId: "t1",
+    title: "Edit test/setup.ts",
+    kind: "edit",
+    status: "completed",
+    diffs: [{ path: "/w/test/setup.ts", oldText: "a\n", newText: "a\nprocess.env.TZ = \"UTC\";\n" }],
+    locations: [{ path: "/w/test/setup.ts", line: 2 }],
+  },
+  { type: "text", text: "Pinned TZ." },
+];
+
+/** JSON round trip: what the store and the webview see (`undefined` fields vanish). */
+const plain = (m: MessageView) => JSON.parse(JSON.stringify(m.parts));
+
+test("thoughts, a plan and a tool call's diff and locations become parts, streamed, committed and reopened alike", async () => {
+  const s = await channelSetup([fakeAgent("demo", SCRIPT)]);
+  try {
+    await s.channels.send(s.general.id, "@demo fix the test");
+    const answer = await s.finished((m) => m.author.kind === "agent");
+    assert.deepEqual(plain(answer), EXPECTED);
+    // The deltas the view got: thoughts and plans as whole parts, the unknown tool call nowhere.
+    const deltas = s.events.of("message:delta").filter((d) => d.messageId === answer.id);
+    assert.deepEqual(deltas.filter((d) => d.part?.type === "thought").map((d) => d.part), [
+      { type: "thought", text: "The test builds dates " },
+      { type: "thought", text: "The test builds dates in local time." },
+    ]);
+    assert.equal(deltas.filter((d) => d.part?.type === "plan").length, 2);
+    assert.equal(deltas.some((d) => d.part?.type === "toolCall" && d.part.toolCallId === "nope_1"), false);
+    await s.reopen();
+    const { messages } = await s.channels.open("general");
+    assert.deepEqual(plain(messages.find((m) => m.id === answer.id)!), EXPECTED);
+  } finally {
+    await s.teardown();
+  }
+});

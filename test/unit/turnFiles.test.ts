@@ -1,0 +1,79 @@
+/**
+ * Files a turn changed (issue 7, "File watching"): which files, how, and their text from before the turn — what the
+ * "Files changed" list and its diffs show. Real folders; the watcher's events are fed as the editor would.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import test from "node:test";
+import { SNAPSHOT_FILE_BYTES, TurnFiles, isTracked } from "../../src/workspace/turnFiles";
+import { tempDir } from "./helpers";
+
+test("created, modified and deleted files are listed with their text from before the turn; build output and dependencies are not", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    mkdirSync(path.join(dir, "src"));
+    mkdirSync(path.join(dir, "node_modules", "x"), { recursive: true });
+    writeFileSync(path.join(dir, "src", "a.ts"), "export const a = 1;\n");
+    writeFileSync(path.join(dir, "old.txt"), "to be removed\n");
+    writeFileSync(path.join(dir, "big.log"), "x".repeat(SNAPSHOT_FILE_BYTES + 1));
+    const files = new TurnFiles();
+    await files.begin("T1", dir);
+    writeFileSync(path.join(dir, "src", "a.ts"), "export const a = 2;\n");
+    writeFileSync(path.join(dir, "src", "new.ts"), "new\n");
+    rmSync(path.join(dir, "old.txt"));
+    writeFileSync(path.join(dir, "big.log"), "y");
+    writeFileSync(path.join(dir, "temp.txt"), "t");
+    rmSync(path.join(dir, "temp.txt"));
+    await files.changed([
+      { path: path.join(dir, "src", "a.ts"), kind: "changed" },
+      { path: path.join(dir, "src", "new.ts"), kind: "created" },
+      { path: path.join(dir, "old.txt"), kind: "deleted" },
+      { path: path.join(dir, "big.log"), kind: "changed" },
+      { path: path.join(dir, "temp.txt"), kind: "created" },
+      { path: path.join(dir, "temp.txt"), kind: "deleted" },
+      { path: path.join(dir, "node_modules", "x", "index.js"), kind: "created" },
+      { path: path.join(path.dirname(dir), "elsewhere.txt"), kind: "created" },
+    ]);
+    const changed = files.end("T1").map((f) => [path.relative(dir, f.path), f.kind, f.before]);
+    assert.deepEqual(changed, [
+      ["big.log", "modified", undefined],
+      ["old.txt", "deleted", "to be removed\n"],
+      [path.join("src", "a.ts"), "modified", "export const a = 1;\n"],
+      [path.join("src", "new.ts"), "created", null],
+    ]);
+    assert.deepEqual(files.end("T1"), [], "a turn is tracked once");
+  } finally {
+    cleanup();
+  }
+});
+
+test("two turns in the same folder both list a change; a turn elsewhere does not", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    mkdirSync(path.join(dir, "one"));
+    mkdirSync(path.join(dir, "two"));
+    const files = new TurnFiles();
+    await Promise.all([files.begin("A", path.join(dir, "one")), files.begin("B", path.join(dir, "one")), files.begin("C", path.join(dir, "two"))]);
+    await files.changed([{ path: path.join(dir, "one", "f.txt"), kind: "created" }]);
+    assert.equal(files.end("A").length, 1);
+    assert.equal(files.end("B").length, 1);
+    assert.equal(files.end("C").length, 0);
+  } finally {
+    cleanup();
+  }
+});
+
+test("isTracked: inside the folder, not under .git or node_modules, not the folder itself", () => {
+  const root = path.join(path.sep, "work", "p");
+  const cases: [string, boolean][] = [
+    [path.join(root, "a.ts"), true],
+    [path.join(root, "src", "deep", "b.ts"), true],
+    [path.join(root, ".git", "HEAD"), false],
+    [path.join(root, "packages", "x", "node_modules", "y.js"), false],
+    [root, false],
+    [path.join(root, "..", "q", "a.ts"), false],
+    [path.join(path.sep, "work", "pp", "a.ts"), false],
+  ];
+  for (const [file, expected] of cases) assert.equal(isTracked(root, file), expected, file);
+});
