@@ -1,4 +1,4 @@
-// `npm test`: build, typecheck, lint, unit tests, webview tests, integration tests in a real VS Code (code-server),
+// `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), webview tests, integration tests in a real VS Code (code-server),
 // real ACP agents (claude-agent-acp, codex-acp) offline, in that order, streaming each stage's output. Build,
 // typecheck and lint count as one check each; the test stages count their tests. The very last line printed is `N passed, N failed`; the exit code is 1 when anything failed.
 //
@@ -163,6 +163,25 @@ async function integration() {
   summary.push({ stage: "integration", passed, failed, seconds: since(started), note: notes.join("; ") });
 }
 
+/**
+ * The crash suite (test/crash, issue 5): the channel core killed at ≥ 300 kill points, each recovered and checked.
+ * Each kill point counts as one test; its last line is `kill points: N, violations: V`.
+ */
+async function crash() {
+  banner("crash");
+  const started = Date.now();
+  const { code, output } = await run(node, ["--import", "tsx", "test/crash/run.ts"], 15 * MINUTE);
+  const counts = [...output.matchAll(/^kill points: (\d+), violations: (\d+)$/gm)].at(-1);
+  const points = counts ? Number(counts[1]) : 0;
+  let failed = counts ? Number(counts[2]) : 0;
+  let note = "";
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    note = `exit ${code}${counts ? "" : " without counts"}`;
+  }
+  summary.push({ stage: "crash", passed: Math.max(0, points - failed), failed, seconds: since(started), note });
+}
+
 /** Real ACP agents (claude-agent-acp, codex-acp) through the manager; they are installed into .tools/ first. */
 async function realAgents() {
   const tools = await run(node, ["scripts/tools.mjs", "ensure"], 20 * MINUTE);
@@ -174,7 +193,7 @@ async function realAgents() {
   await nodeTests("realagents", testFiles("test/realagents", ".test.ts"), ["--import", "tsx"]);
 }
 
-const all = ["build", "typecheck", "lint", "unit", "webview", "integration", "realagents"];
+const all = ["build", "typecheck", "lint", "unit", "crash", "webview", "integration", "realagents"];
 const stages = new Set(process.env.SIDEKICKS_TEST_STAGES ? process.env.SIDEKICKS_TEST_STAGES.split(",") : all);
 
 let built = true;
@@ -182,6 +201,7 @@ if (stages.has("build")) built = await check("build", node, ["scripts/build.mjs"
 if (stages.has("typecheck")) await check("typecheck", npm, ["run", "--silent", "typecheck"]);
 if (stages.has("lint")) await check("lint", npm, ["run", "--silent", "lint"]);
 if (stages.has("unit")) await nodeTests("unit", testFiles("test/unit", ".test.ts"), ["--import", "tsx"]);
+if (stages.has("crash")) await crash();
 for (const stage of ["webview", "integration"]) {
   if (!stages.has(stage)) continue;
   if (!built) {
