@@ -12,6 +12,7 @@ import { registerChannelCommands } from "./vscode/channelCommands";
 import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
 import { DIFF_SCHEME } from "./vscode/DiffDocuments";
 import { EditorAdapter } from "./vscode/EditorAdapter";
+import { FileWatchers } from "./vscode/FileWatchers";
 import { PermissionStatus } from "./vscode/PermissionStatus";
 import { registerRosterCommands } from "./vscode/rosterCommands";
 
@@ -42,7 +43,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ test
   const agentUi = registerAgentUi(context, () => app);
   registerChannelCommands(context, () => app, (name) => view.showChannel(name));
   const permissionStatus = new PermissionStatus(view, (name) => view.showChannel(name), () => app);
-  context.subscriptions.push(permissionStatus);
+  const fileWatchers = new FileWatchers(() => app);
+  context.subscriptions.push(permissionStatus, fileWatchers);
   try {
     const configPath = resolveConfigPath();
     const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -60,6 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ test
     });
     agentUi.attach(app);
     permissionStatus.attach(app);
+    fileWatchers.attach(app);
     log.info(`roster ${configPath}: ${app.configStatus.state}; history in ${storageDir}`);
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.file(path.dirname(configPath)), path.basename(configPath)),

@@ -141,7 +141,22 @@ export interface RetryPart {
 }
 
 /** A part of a message (ADR 0003 data model, `Part`). */
-export type Part = TextPart | ToolCallPart | PermissionPart | RetryPart | ThoughtPart | PlanPart;
+/** One file a turn changed (issue 7, "File watching"). */
+export interface ChangedFileView {
+  /** Absolute path on this machine. */
+  path: string;
+  kind: "created" | "modified" | "deleted";
+  /** False when its text from before the turn is not known (too large, or not captured): no diff to open. */
+  beforeKnown: boolean;
+}
+
+/** The files the agent changed in its workspace during this turn, seen by the editor's file watcher. */
+export interface FilesPart {
+  type: "files";
+  files: ChangedFileView[];
+}
+
+export type Part = TextPart | ToolCallPart | PermissionPart | RetryPart | ThoughtPart | PlanPart | FilesPart;
 
 /**
  * How a turn ended (brief, "durable turns"): `completed` (the agent ended its turn), `cancelled` (the user's Stop),
@@ -265,6 +280,11 @@ export interface WebviewRequests {
   "turn/retry": [{ messageId: string }, { retried: boolean }];
   /** A queued message goes now: the agent's running answer in that channel is stopped (`cancelled`), then it runs. */
   "turn/sendNow": [{ messageId: string }, { sent: boolean }];
+  /**
+   * Opens the diff of a file the turn of `messageId` changed: its text from before the turn against the file now.
+   * `opened` is false when the file is not in that turn's list or its earlier text is not known.
+   */
+  "turn/fileDiff": [{ messageId: string; path: string }, { opened: boolean }];
   /** Every channel and direct conversation (general first), and the roster's agents (for a new direct conversation). */
   "channels/list": [Record<string, never>, { channels: ChannelSummary[]; agents: string[] }];
   /** Creates a channel; `channel/exists`, `channel/invalidName` or `channel/unknownMember` when it cannot. */

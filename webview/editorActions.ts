@@ -13,6 +13,8 @@ export interface EditorActions {
   openLocation(location: ToolCallLocation): Promise<boolean>;
   insert(text: string): Promise<boolean>;
   openLink(href: string): Promise<boolean>;
+  /** Opens the diff of a file a turn changed (`turn/fileDiff`): its text before the turn against the file now. */
+  fileDiff(messageId: string, path: string): Promise<boolean>;
 }
 
 /** Does nothing: the default outside an `EditorContext.Provider` (tests of single components). */
@@ -21,6 +23,7 @@ const NONE: EditorActions = {
   openLocation: async () => false,
   insert: async () => false,
   openLink: async () => false,
+  fileDiff: async () => false,
 };
 
 /** The editor actions of the view (`main.tsx` provides the host's). */
@@ -40,5 +43,6 @@ export function hostEditorActions(host: HostConnection): EditorActions {
     openLocation: (location) => ask(async () => (await host.request("editor/openLocation", location.line === undefined ? { path: location.path } : { path: location.path, line: location.line })).opened),
     insert: (text) => ask(async () => (await host.request("editor/insert", { text })).inserted),
     openLink: (href) => ask(async () => (await host.request("editor/openLink", { href })).opened),
+    fileDiff: (messageId, path) => ask(async () => (await host.request("turn/fileDiff", { messageId, path })).opened),
   };
 }

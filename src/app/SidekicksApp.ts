@@ -191,6 +191,14 @@ export class SidekicksApp {
     return { channel: target.name, messageId };
   }
 
+  /**
+   * The editor's file watcher saw files change under the workspace (throttled): they join the "files changed" list of
+   * the turns running there.
+   */
+  async filesChanged(events: readonly { path: string; kind: "created" | "changed" | "deleted" }[]): Promise<void> {
+    await this.channels?.filesChanged(events);
+  }
+
   /** Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`). */
   webviewHandlers(): WebviewRequestHandlers {
     const text = (value: unknown, what: string): string => {
@@ -233,6 +241,10 @@ export class SidekicksApp {
       "turn/cancel": async ({ messageId }) => ({ cancelled: (await this.channels?.cancel(messageId)) ?? false }),
       "turn/retry": async ({ messageId }) => ({ retried: await this.requireChannels().retryMessage(text(messageId, "message id")) }),
       "turn/sendNow": async ({ messageId }) => ({ sent: await this.requireChannels().sendNow(text(messageId, "message id")) }),
+      "turn/fileDiff": async ({ messageId, path }) => {
+        const diff = await this.requireChannels().fileDiff(text(messageId, "message id"), text(path, "path"));
+        return { opened: diff ? ((await this.options.editor.openDiff?.(diff)) ?? false) : false };
+      },
       "permission/answer": async ({ requestId, optionId }) => ({
         accepted: (await this.channels?.answerPermission(requestId, optionId)) ?? false,
       }),

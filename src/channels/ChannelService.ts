@@ -7,6 +7,7 @@ import type { Store } from "../store/Store";
 import type { ChannelRecord, MessageRecord, TurnRecord } from "../store/records";
 import { CANCEL_GRACE_MS, isActive, statusOf, type Admission, type RoundAnswer } from "../turns/reducer";
 import { IntentLog, describeIntent, intentPart } from "../turns/intents";
+import { TurnFiles, type ChangedFile } from "../workspace/turnFiles";
 import { PermissionMemory } from "../turns/permissionMemory";
 import type { PermissionPolicy } from "../turns/permissionPolicy";
 import { TurnExecutor, type SessionSource } from "../turns/TurnExecutor";
@@ -19,6 +20,20 @@ import { moderatorPrompt, shouldWakeModerator } from "./panel";
 
 export { toView } from "../turns/view";
 export { CANCEL_GRACE_MS } from "../turns/reducer";
+
+/** Most bytes of earlier file texts kept per turn for its "files changed" diffs. */
+export const TURN_FILES_BYTES = 2 * 1024 * 1024;
+
+/** `value/` key of a turn's changed files with their earlier texts. */
+const turnFilesKey = (turnId: string) => `turnFiles/${turnId}`;
+
+/** Validates a stored list of changed files (a value read back from LevelDB is a trust boundary). */
+function asChangedFiles(value: unknown): ChangedFile[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (f): f is ChangedFile => typeof f === "object" && f !== null && typeof f.path === "string" && ["created", "modified", "deleted"].includes(f.kind) && (f.before === undefined || f.before === null || typeof f.before === "string"),
+  );
+}
 
 /** What channels need of the agent manager (ADR 0003 Amendment 3, `AgentSource`). */
 export interface AgentSource extends SessionSource {
@@ -63,6 +78,8 @@ export class ChannelService {
   readonly intents: IntentLog;
   /** Remembered "always" permission choices per agent and tool kind. */
   readonly permissions: PermissionMemory;
+  /** Files changed under each running turn's workspace (fed by the editor's file watcher: {@link filesChanged}). */
+  private readonly files = new TurnFiles();
   /** Delegations each user message may still cause (its id → count), for the most recent ones. */
   private readonly delegationsLeft = new Map<string, number>();
 
@@ -92,6 +109,8 @@ export class ChannelService {
         policyOf: (agent) => options.policyOf?.(agent) ?? "ask",
         permissions: this.permissions,
         intents: this.intents,
+        files: this.files,
+        filesChanged: (turn, message, files) => this.keepChangedFiles(turn, message, files),
       },
       { owner: options.owner ?? this.ulid(), cancelGraceMs, tickMs: options.tickMs },
     );
@@ -246,6 +265,52 @@ export class ChannelService {
   /** "Send now": a queued answer runs now; the agent's running answer in that channel is stopped first. */
   async sendNow(messageId: string): Promise<boolean> {
     return (await this.executor.submit({ type: "sendNow", messageId, at: this.now() })) ?? false;
+  }
+
+  /**
+   * The editor's file watcher saw files change (throttled): each joins the list of every turn running in a workspace
+   * that holds it (issue 7, "File watching").
+   */
+  async filesChanged(events: readonly { path: string; kind: "created" | "changed" | "deleted" }[]): Promise<void> {
+    await this.files.changed(events);
+  }
+
+  /**
+   * The two sides of a changed file's diff: its text from before the turn of `messageId`, and its text now (`""` once
+   * deleted). Undefined when the file is not in that turn's list or its earlier text is not known.
+   */
+  async fileDiff(messageId: string, file: string): Promise<{ path: string; oldText: string | null; newText: string } | undefined> {
+    for (const channel of await this.store.channels()) {
+      const message = await this.store.message(channel.id, messageId);
+      if (!message?.turnId) continue;
+      const kept = asChangedFiles(await this.store.getValue(turnFilesKey(message.turnId))).find((f) => f.path === file);
+      if (!kept || kept.before === undefined) return undefined;
+      const now = kept.kind === "deleted" ? "" : await readFile(file, "utf8").catch(() => "");
+      return { path: file, oldText: kept.before, newText: now };
+    }
+    return undefined;
+  }
+
+  /**
+   * A settled turn changed files: their earlier texts are kept under `value/turnFiles/<turnId>` (within
+   * {@link TURN_FILES_BYTES}; beyond, a file's earlier text is dropped and its diff is not offered) and a "files"
+   * part is added to the answer, shown again.
+   */
+  private async keepChangedFiles(turn: TurnRecord, message: MessageRecord, files: ChangedFile[]): Promise<void> {
+    let budget = TURN_FILES_BYTES;
+    const kept = files.map((f) => {
+      const size = typeof f.before === "string" ? Buffer.byteLength(f.before) : 0;
+      if (size > budget) return { path: f.path, kind: f.kind };
+      budget -= size;
+      return f;
+    });
+    await this.store.putValue(turnFilesKey(turn.id), kept);
+    const latest = (await this.store.message(message.channelId, message.id)) ?? message;
+    const part = { type: "files" as const, files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined })) };
+    const updated: MessageRecord = { ...latest, parts: [...latest.parts.filter((p) => p.type !== "files"), part] };
+    await this.store.commit({ messages: [updated] });
+    const live = this.executor.state.turns[turn.id];
+    this.emitter.emit("message:finished", live ? toView({ ...live.message, parts: updated.parts }, statusOf(live)) : toView(updated));
   }
 
   /** Whether an agent has an open (running or queued) turn in a channel. */

@@ -58,7 +58,7 @@ async function setup(steps: (folder: string) => object[], withWorkspace = true) 
     return waitFor(() => events.of("message:finished").filter((m) => m.author.kind === "agent")[before], 15_000, "the answer");
   };
   return {
-    dir, folder, open, edits, terminals, store, answer,
+    dir, folder, open, edits, terminals, store, answer, channels, events,
     async teardown() {
       await channels.close();
       await store.close();
@@ -163,6 +163,34 @@ test("terminal/*: a command with spaces in its arguments runs in the workspace, 
     }
     const [intent] = found;
     assert.deepEqual([intent!.kind, intent!.command, intent!.args?.[2], intent!.result, intent!.detail], ["terminal", process.execPath, "two words", "failed", "exit code 3"]);
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("files the agent changed during a turn are listed on its answer, and each diff is its text before the turn against the file now", async () => {
+  const s = await setup((folder) => [{ writeFile: { path: path.join(folder, "main.ts"), content: "export const v = 2;\n" } }, { sleep: 600 }, { chunk: "done" }]);
+  try {
+    const main = path.join(s.folder, "main.ts");
+    writeFileSync(main, "export const v = 1;\n");
+    const answering = s.answer();
+    // The editor's watcher: the agent's write, and a file its own tool created.
+    for (let i = 0; i < 100 && readFileSync(main, "utf8") !== "export const v = 2;\n"; i++) await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(path.join(s.folder, "NOTES.md"), "made by a tool\n");
+    await s.channels.filesChanged([
+      { path: main, kind: "changed" },
+      { path: path.join(s.folder, "NOTES.md"), kind: "created" },
+      { path: path.join(s.folder, "node_modules", "x.js"), kind: "created" },
+    ]);
+    const answer = await answering;
+    const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
+    assert.ok(withFiles?.type === "files");
+    assert.deepEqual(withFiles.files.map((f) => [path.basename(f.path), f.kind, f.beforeKnown]), [["NOTES.md", "created", true], ["main.ts", "modified", true]], "sorted by path; node_modules never listed");
+    assert.deepEqual(await s.channels.fileDiff(answer.id, main), { path: main, oldText: "export const v = 1;\n", newText: "export const v = 2;\n" });
+    assert.deepEqual(await s.channels.fileDiff(answer.id, path.join(s.folder, "NOTES.md")), { path: path.join(s.folder, "NOTES.md"), oldText: null, newText: "made by a tool\n" });
+    assert.equal(await s.channels.fileDiff(answer.id, path.join(s.folder, "other.ts")), undefined);
+    const reopened = (await s.channels.open("general")).messages.find((m) => m.id === answer.id)!;
+    assert.ok(reopened.parts.some((p) => p.type === "files"), "kept in the store");
   } finally {
     await s.teardown();
   }

@@ -59,6 +59,7 @@ export const unusedDirectoryHandlers = {
   "channel/direct": unused,
   "channel/read": unused,
   "editor/openDiff": unused,
+  "turn/fileDiff": unused,
   "editor/openLocation": unused,
   "editor/insert": unused,
   "editor/openLink": unused,

@@ -83,6 +83,7 @@ export function installFakeHost(init) {
       "turn/cancel": () => ({ cancelled: true }),
       "turn/retry": () => ({ retried: true }),
       "turn/sendNow": () => ({ sent: true }),
+      "turn/fileDiff": () => ({ opened: true }),
       "command/run": () => ({ done: true }),
       // Editor actions succeed; the tests read what was asked from `posted` (`requests("editor/…")`).
       "editor/openDiff": () => ({ opened: true }),

@@ -1,6 +1,7 @@
 /** One message of the history: author line, parts, typing indicator, error block. */
 import { Component } from "preact";
 import type { Author, MessageView, Part } from "../../src/protocol";
+import { FilesCard } from "./FilesCard";
 import { Markdown } from "./Markdown";
 import { type AnswerPermission, PermissionCard } from "./PermissionCard";
 import { PlanCard } from "./PlanCard";
@@ -87,7 +88,7 @@ export class MessageItem extends Component<Props> {
           )}
         </header>
         <div class="message-body">
-          {message.parts.map((part, i) => renderPart(part, i, streaming, answerPermission, i === message.parts.length - 1))}
+          {message.parts.map((part, i) => renderPart(message.id, part, i, streaming, answerPermission, i === message.parts.length - 1))}
           {streaming && (
             <span class="typing" role="img" aria-label={`${authorName(message.author)} is typing`}>
               <span />
@@ -127,8 +128,10 @@ export class MessageItem extends Component<Props> {
   }
 }
 
-function renderPart(part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean) {
+function renderPart(messageId: string, part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean) {
   switch (part.type) {
+    case "files":
+      return <FilesCard key="files" messageId={messageId} part={part} />;
     case "thought":
       return <ThoughtBlock key={`th${index}`} part={part} live={streaming && last} />;
     case "plan":

@@ -46,6 +46,8 @@ describe("an agent's files and terminals through the editor", () => {
         { chunk: "\n\n" },
         { writeFile: { path: file.fsPath, content: WRITTEN } },
         { chunk: "\n\n" },
+        // As a real agent takes its time: the editor's file watcher reports the write while the turn still runs.
+        { sleep: 1500 },
         { terminal: { command: "echo", args: ["sidekicks-terminal-output", "42"] } },
       ],
     };
@@ -100,6 +102,11 @@ describe("an agent's files and terminals through the editor", () => {
     assert.equal(doc.getText(), WRITTEN, "the open document shows the agent's write");
     assert.equal(doc.isDirty, false, "and it was saved");
     assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)), WRITTEN, "the file on disk too");
+
+    // The editor's file watcher saw the write during the turn: the answer lists the file, with a diff to open.
+    const changed = `${answer} .files-item[data-path=${JSON.stringify(file.fsPath)}]`;
+    await poll("notes.txt in the answer's files changed", async () => ((await attribute(changed, "data-kind")) === "modified" ? true : undefined), 10_000);
+    assert.ok((await text(`${changed} button.diff-open`))?.includes("Diff"), "with its diff");
 
     // terminal/create: a VS Code terminal named after the agent and the command; the agent got its exit and output.
     const name = "worker: echo sidekicks-terminal-output 42";

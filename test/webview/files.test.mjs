@@ -1,0 +1,41 @@
+// The files an agent changed during a turn (issue 7): listed on its answer, each with a Diff that asks the host, or a
+// note when its earlier text is not known.
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { message, openResult, openView, withBrowser } from "./harness.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+describe("files changed", () => {
+  const env = withBrowser();
+
+  it("lists the files with what happened to each; Diff asks the host for that message and file", async () => {
+    const files = {
+      type: "files",
+      files: [
+        { path: "/work/project/src/parser.ts", kind: "modified", beforeKnown: true },
+        { path: "/work/project/NOTES.md", kind: "created", beforeKnown: true },
+        { path: "/work/project/big.log", kind: "modified", beforeKnown: false },
+        { path: "/work/project/old.txt", kind: "deleted", beforeKnown: true },
+      ],
+    };
+    const answer = message({ id: "f1", parts: [{ type: "text", text: "Done: parser fixed." }, files] });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [answer] }), width: 320 });
+    const { page, host } = view;
+    await page.waitForSelector(".files.card");
+    assert.match(await page.innerText(".files .files-title"), /4 files changed/);
+    assert.deepEqual(
+      await page.$$eval(".files-item", (items) => items.map((i) => [i.getAttribute("data-kind"), i.querySelector(".files-kind")?.textContent, !!i.querySelector("button.diff-open")])),
+      [["modified", "changed", true], ["created", "new", true], ["modified", "changed", false], ["deleted", "deleted", true]],
+    );
+    assert.match(await page.innerText(".files-item[data-path='/work/project/big.log']"), /no earlier text/);
+    mkdirSync(path.join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: path.join(root, "test-results", "webview-files-changed.png") });
+    await page.click(".files-item[data-path='/work/project/src/parser.ts'] button.diff-open");
+    assert.deepEqual(await host.waitForRequests("turn/fileDiff"), [{ messageId: "f1", path: "/work/project/src/parser.ts" }]);
+    assert.deepEqual(await view.problems(), []);
+  });
+});
