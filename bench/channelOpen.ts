@@ -13,7 +13,7 @@ import { EventBus } from "../src/events/events";
 import { PROTOCOL_VERSION, type HostToWebview } from "../src/protocol";
 import { Store } from "../src/store/Store";
 import type { MessageRecord } from "../src/store/records";
-import { tempDir, unusedDirectoryHandlers } from "../test/unit/helpers";
+import { tempDir, stubHandlers } from "../test/unit/helpers";
 
 const BIG = Number(process.env.BENCH_OPEN_MESSAGES ?? 100_000);
 const SMALL = 100;
@@ -70,16 +70,10 @@ export async function channelOpenBench(): Promise<ChannelOpenResult> {
     void general;
 
     let waiting: ((bytes: number) => void) | undefined;
-    const bridge = new WebviewBridge((m: HostToWebview) => waiting?.(JSON.stringify(m).length), {
-      "channel/open": async ({ name }) => ({ ...(await channels.open(name ?? "general")), config: { state: "ok", path: "/bench", problems: [] } }),
-      "channel/send": async () => { throw new Error("unused"); },
-      "permission/answer": async () => ({ accepted: false }),
-      "turn/cancel": async () => ({ cancelled: false }),
-      "turn/retry": async () => ({ retried: false }),
-      "turn/sendNow": async () => ({ sent: false }),
-      "command/run": async () => ({ done: false }),
-      ...unusedDirectoryHandlers,
-    });
+    const bridge = new WebviewBridge(
+      (m: HostToWebview) => waiting?.(JSON.stringify(m).length),
+      stubHandlers({ "channel/open": async ({ name }) => ({ ...(await channels.open(name ?? "general")), config: { state: "ok", path: "/bench", problems: [] } }) }),
+    );
     bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
     let id = 0;
     const open = async (name: string): Promise<number> => {

@@ -28,7 +28,7 @@ import { ChannelService, type AgentSource } from "../src/channels/ChannelService
 import { WebviewBridge } from "../src/app/WebviewBridge";
 import { EventBus } from "../src/events/events";
 import { Store } from "../src/store/Store";
-import { FAKE_AGENT, tempDir, unusedDirectoryHandlers } from "../test/unit/helpers";
+import { FAKE_AGENT, tempDir, stubHandlers } from "../test/unit/helpers";
 import { channelOpenBench } from "./channelOpen";
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20_000);
@@ -75,16 +75,7 @@ export async function pipeline(): Promise<number> {
   const channels = new ChannelService(store, agents, events);
   const general = await channels.syncGeneral(["fake"]);
   let posted = 0;
-  const bridge = new WebviewBridge((m) => (posted += JSON.stringify(m).length), {
-    "channel/open": async () => { throw new Error("unused"); },
-    "channel/send": async () => { throw new Error("unused"); },
-    "permission/answer": async () => ({ accepted: false }),
-    "turn/cancel": async () => ({ cancelled: false }),
-    "turn/retry": async () => ({ retried: false }),
-    "turn/sendNow": async () => ({ sent: false }),
-    "command/run": async () => ({ done: false }),
-    ...unusedDirectoryHandlers,
-  });
+  const bridge = new WebviewBridge((m) => (posted += JSON.stringify(m).length), stubHandlers());
   bridge.receive({ kind: "ready", protocolVersion: 1 });
   events.on("message:delta", (p) => bridge.event("message/delta", p));
   // Warm the agent up (start + session) outside the measurement, as the baseline does.

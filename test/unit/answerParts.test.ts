@@ -9,7 +9,7 @@ import { DELTA_FLUSH_MS, WebviewBridge } from "../../src/app/WebviewBridge";
 import type { HostEvents, HostToWebview, Part, ToolCallPart } from "../../src/protocol";
 import type { MessageRecord } from "../../src/store/records";
 import { applyUpdate } from "../../src/turns/answer";
-import { unusedDirectoryHandlers } from "./helpers";
+import { stubHandlers } from "./helpers";
 
 function freeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
@@ -134,16 +134,7 @@ test("field case 2: a tool_call_update for an unknown id creates nothing, diffs 
 
 test("thought and plan deltas reach the webview through the bridge, however close together", async () => {
   const posted: HostToWebview[] = [];
-  const bridge = new WebviewBridge((m) => posted.push(m), {
-    "channel/open": async () => { throw new Error("unused"); },
-    "channel/send": async () => { throw new Error("unused"); },
-    "permission/answer": async () => ({ accepted: false }),
-    "turn/cancel": async () => ({ cancelled: false }),
-    "turn/retry": async () => ({ retried: false }),
-    "turn/sendNow": async () => ({ sent: false }),
-    "command/run": async () => ({ done: false }),
-    ...unusedDirectoryHandlers,
-  });
+  const bridge = new WebviewBridge((m) => posted.push(m), stubHandlers());
   bridge.receive({ kind: "ready", protocolVersion: 1 });
   const { deltas } = apply(empty(), thought("hmm"), plan("pending"), thought("ok"), text("A"), text("B"), plan("completed"));
   for (const delta of deltas) bridge.event("message/delta", { channelId: "C1", messageId: "M1", ...delta });

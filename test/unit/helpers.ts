@@ -1,3 +1,5 @@
+import type { WebviewRequestHandlers } from "../../src/app/WebviewBridge";
+import type { WebviewRequestMethod } from "../../src/protocol";
 import path from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -48,22 +50,18 @@ const unused = async (): Promise<never> => {
   throw new Error("unused");
 };
 
-/** Webview handlers for the channel directory and editor requests, for bridges whose test does not use them. */
-export const unusedDirectoryHandlers = {
-  "channels/list": unused,
-  "channel/create": unused,
-  "channel/rename": unused,
-  "channel/delete": unused,
-  "channel/join": unused,
-  "channel/leave": unused,
-  "channel/direct": unused,
-  "channel/read": unused,
-  "editor/openDiff": unused,
-  "turn/fileDiff": unused,
-  "editor/openLocation": unused,
-  "editor/insert": unused,
-  "editor/openLink": unused,
-} as const;
+/**
+ * A complete set of webview request handlers for a bridge whose test (or bench) uses only some: every method not in
+ * `overrides` rejects with "unused".
+ */
+export function stubHandlers(overrides: Partial<WebviewRequestHandlers> = {}): WebviewRequestHandlers {
+  const methods: WebviewRequestMethod[] = [
+    "channel/open", "channel/send", "permission/answer", "turn/cancel", "turn/retry", "turn/sendNow", "turn/fileDiff", "command/run",
+    "channels/list", "channel/create", "channel/rename", "channel/delete", "channel/join", "channel/leave", "channel/direct", "channel/read",
+    "editor/openDiff", "editor/openLocation", "editor/insert", "editor/openLink",
+  ];
+  return { ...(Object.fromEntries(methods.map((m) => [m, unused])) as unknown as WebviewRequestHandlers), ...overrides };
+}
 
 /**
  * Polls `get` every 10 ms until it returns a value other than `undefined`; rejects after `timeoutMs` (ms) naming

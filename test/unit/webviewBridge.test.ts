@@ -3,22 +3,19 @@ import assert from "node:assert/strict";
 import { DELTA_FLUSH_MS, WebviewBridge, type WebviewRequestHandlers } from "../../src/app/WebviewBridge";
 import { SidekicksError } from "../../src/errors";
 import { PROTOCOL_VERSION, type HostToWebview } from "../../src/protocol";
-import { unusedDirectoryHandlers } from "./helpers";
+import { stubHandlers } from "./helpers";
 
-const handlers = (overrides: Partial<WebviewRequestHandlers> = {}): WebviewRequestHandlers => ({
-  "channel/open": async () => { throw new Error("unused"); },
-  "channel/send": async ({ text }) => {
-    if (text.startsWith("@nobody")) throw new SidekicksError("channel/unknownMember", "No member named @nobody.");
-    return { messageId: "m1" };
-  },
-  "permission/answer": async () => ({ accepted: true }),
-  "turn/cancel": async () => ({ cancelled: true }),
-  "turn/retry": async () => ({ retried: true }),
-  "turn/sendNow": async () => ({ sent: true }),
-  "command/run": async () => ({ done: true }),
-  ...unusedDirectoryHandlers,
-  ...overrides,
-});
+const handlers = (overrides: Partial<WebviewRequestHandlers> = {}): WebviewRequestHandlers =>
+  stubHandlers({
+    "channel/send": async ({ text }) => {
+      if (text.startsWith("@nobody")) throw new SidekicksError("channel/unknownMember", "No member named @nobody.");
+      return { messageId: "m1" };
+    },
+    "permission/answer": async () => ({ accepted: true }),
+    "turn/cancel": async () => ({ cancelled: true }),
+    "command/run": async () => ({ done: true }),
+    ...overrides,
+  });
 
 const setup = () => {
   const posted: HostToWebview[] = [];
