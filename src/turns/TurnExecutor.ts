@@ -241,10 +241,11 @@ export class TurnExecutor {
       case "settled": {
         this.sessions.delete(effect.turn.id);
         const changed = ports.files?.end(effect.turn.id) ?? [];
+        // Closing: the store closes right after, so nothing more is written (the answer keeps what it has).
+        if (this.current.closed) return;
         if (changed.length > 0 && ports.filesChanged) {
           void ports.filesChanged(effect.turn, effect.message, changed).catch((err) => ports.log("warn", `changed files of turn ${effect.turn.id} not kept: ${String(err)}`));
         }
-        if (this.current.closed) return;
         // Not awaited: delegation submits inputs of its own, which queue behind this one.
         void ports
           .settled(effect.turn, effect.message)
