@@ -163,7 +163,8 @@ export class TurnExecutor {
   }
 
   private afterStep(input: EngineInput): void {
-    this.updateTicker();
+    // A streamed chunk never starts or ends a turn: the ticker stays as it is.
+    if (input.type !== "update") this.updateTicker();
     // A streamed chunk or a tick never changes which permission requests wait.
     if (input.type !== "update" && input.type !== "tick") this.reportPending();
   }
@@ -263,10 +264,31 @@ export class TurnExecutor {
   private async runPrompt(turn: TurnRecord, note: string | undefined): Promise<void> {
     const { ports } = this;
     const { id: turnId, attempt } = turn;
+    // Text chunks that arrive together (one read of the agent's stdout holds many) reach the reducer as one update:
+    // the same text, the same order, one step instead of hundreds. Anything else flushes them first.
+    let text = "";
+    let flushing: ReturnType<typeof setImmediate> | undefined;
+    const flushText = () => {
+      if (flushing) clearImmediate(flushing);
+      flushing = undefined;
+      if (text === "") return;
+      const chunk = text;
+      text = "";
+      void this.submit({ type: "update", at: ports.now(), turnId, attempt, update: { kind: "text", text: chunk } });
+    };
     const sink: SessionSink = {
-      onUpdate: (update) => void this.submit({ type: "update", at: ports.now(), turnId, attempt, update }),
+      onUpdate: (update) => {
+        if (update.kind === "text") {
+          text += update.text;
+          flushing ??= setImmediate(flushText);
+          return;
+        }
+        flushText();
+        void this.submit({ type: "update", at: ports.now(), turnId, attempt, update });
+      },
       onPermissionRequest: (request, signal) =>
         new Promise<PermissionAnswer>((resolve) => {
+          flushText();
           const requestId = `${turnId}-${attempt}-${++this.idCounter}`;
           this.permissionReplies.set(requestId, resolve);
           signal.addEventListener("abort", () => void this.submit({ type: "permissionWithdrawn", requestId }), { once: true });
@@ -280,9 +302,14 @@ export class TurnExecutor {
           })();
         }),
     };
-    sink.onEffect = (effect) => this.runEffect(turn, effect);
-    const end = (result: { stopReason?: string; error?: { code: string; message: string; detail?: string } }) =>
-      this.submit({ type: "promptEnded", at: ports.now(), turnId, attempt, ...result });
+    sink.onEffect = (effect) => {
+      flushText();
+      return this.runEffect(turn, effect);
+    };
+    const end = (result: { stopReason?: string; error?: { code: string; message: string; detail?: string } }) => {
+      flushText();
+      return this.submit({ type: "promptEnded", at: ports.now(), turnId, attempt, ...result });
+    };
     try {
       const member = (await ports.store.members(turn.channelId)).find((m) => m.agentName === turn.agent);
       const session = await ports.agents.session(turn.agent, turn.channelId, sink, member?.acpSessionId ? { resumeSessionId: member.acpSessionId } : undefined);
