@@ -1,0 +1,152 @@
+// The XSS corpus (issue 6): hostile payloads sent as everything an agent controls — answer text (Markdown), thoughts,
+// plan entries, tool call titles, tool output, file paths of locations, diffs and changed files, permission titles,
+// error text — rendered from history and while streaming, then every link clicked and every element hovered and
+// focused. A trap function counts what executes; the test fails on any call. The count is printed.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
+
+const T = "top.__trap()";
+const PAYLOADS = [
+  `<script>${T}</script>`,
+  `<img src=x onerror=${T}>`,
+  `<img src="x" onerror="${T}">`,
+  `<img srcset="x" onerror=${T}>`,
+  `<svg onload=${T}>`,
+  `<svg><script>${T}</script></svg>`,
+  `<svg><animate onbegin=${T} attributeName=x dur=1s>`,
+  `<svg><a xlink:href="javascript:${T}"><text y=20>svg link</text></a></svg>`,
+  `<iframe src="javascript:${T}"></iframe>`,
+  `<iframe srcdoc="<script>${T}</script>"></iframe>`,
+  `<body onload=${T}>`,
+  `<details open ontoggle=${T}>`,
+  `<video><source onerror=${T}></video>`,
+  `<audio src=x onerror=${T}>`,
+  `<input autofocus onfocus=${T}>`,
+  `<select autofocus onfocus=${T}></select>`,
+  `<textarea autofocus onfocus=${T}></textarea>`,
+  `<marquee onstart=${T}>m</marquee>`,
+  `<object data="javascript:${T}"></object>`,
+  `<embed src="javascript:${T}">`,
+  `<a href="javascript:${T}">js link</a>`,
+  `<a href="JaVaScRiPt:${T}">mixed case</a>`,
+  `<a href="&#106;avascript:${T}">entity</a>`,
+  `<a href="java\tscript:${T}">tab</a>`,
+  `[md link](javascript:${T})`,
+  `[md upper](JAVASCRIPT:${T})`,
+  `[md data](data:text/html,<script>${T}</script>)`,
+  `[md vbscript](vbscript:msgbox(1))`,
+  `![md image](javascript:${T})`,
+  `<a href="data:text/html;base64,PHNjcmlwdD50b3AuX190cmFwKCk8L3NjcmlwdD4=">data link</a>`,
+  `<form action="javascript:${T}"><button>go</button></form>`,
+  `<math><mtext><table><mglyph><style><img src=x onerror=${T}>`,
+  `<noscript><p title="</noscript><img src=x onerror=${T}>">`,
+  `<style>@import 'javascript:${T}';</style>`,
+  `<div style="background:url(javascript:${T})">css url</div>`,
+  `<div style="width: expression(${T})">css expression</div>`,
+  `<link rel=stylesheet href="javascript:${T}">`,
+  `<meta http-equiv="refresh" content="0;url=javascript:${T}">`,
+  `<base href="javascript:${T}//">`,
+  `[title trick](https://example.com "t" onclick=${T})`,
+  `<a href="https://example.com" onclick="${T}">handler on a good link</a>`,
+  `<template><script>${T}</script></template>`,
+  `<x onclick=${T} onmouseover=${T}>custom element</x>`,
+  `<scr<script>ipt>${T}</script>`,
+  `<<img src=x onerror=${T}>`,
+  `"><img src=x onerror=${T}>`,
+  `'><svg onload=${T}>`,
+  "`<img src=x onerror=top.__trap()>` in a code span",
+  "```html\n<script>top.__trap()</script>\n```",
+  `\u001b]8;;javascript:${T}\u001b\\ansi hyperlink\u001b]8;;\u001b\\`,
+  `<a href="command:workbench.action.reloadWindow">command link</a>`,
+  `<img src="file:///etc/passwd" onerror=${T}>`,
+];
+
+/** A message carrying `payload` in every place an agent controls. */
+function hostile(payload, i) {
+  return {
+    ...message({
+      id: `x${i}`,
+      agentName: "demo",
+      parts: [
+        { type: "thought", text: payload },
+        { type: "text", text: `Answer ${i}: ${payload}` },
+        { type: "plan", entries: [{ content: payload, priority: "high", status: "in_progress" }] },
+        {
+          type: "toolCall",
+          toolCallId: `t${i}`,
+          title: payload,
+          kind: "edit",
+          status: "completed",
+          content: payload,
+          locations: [{ path: `/w/${payload}`, line: 3 }],
+          diffs: [{ path: `/w/${payload}.ts`, oldText: payload, newText: `${payload}\n` }],
+        },
+        { type: "permission", requestId: `p${i}`, toolCallId: `t${i}`, title: payload, options: [{ optionId: "ok", name: payload, kind: "allow_once" }], outcome: "ok" },
+        { type: "files", files: [{ path: `/w/${payload}`, kind: "modified", beforeKnown: true }] },
+      ],
+      error: { code: "agent/exited", message: payload, detail: payload },
+      status: "error",
+    }),
+  };
+}
+
+async function provoke(page) {
+  // Open every thought, hover and focus everything, click every link and button in the history.
+  for (const toggle of await page.$$(".history .thought button, .history .thought summary")) await toggle.click().catch(() => {});
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll(".history *")) {
+      for (const type of ["mouseover", "mouseenter", "focus", "animationstart", "toggle", "load", "error"]) el.dispatchEvent(new Event(type));
+      if (el instanceof HTMLElement) el.focus();
+    }
+  });
+  const url = page.url();
+  for (const link of await page.$$(".history .message-body a")) await link.click({ timeout: 2_000 }).catch(() => {});
+  await frames(page, 5);
+  assert.equal(page.url(), url, "nothing navigated the webview");
+}
+
+describe("XSS corpus", () => {
+  const env = withBrowser();
+  const places = 11;
+
+  it(`${PAYLOADS.length} payloads × ${places} places an agent controls, from history: nothing executes`, async () => {
+    assert.ok(PAYLOADS.length >= 40);
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: PAYLOADS.map(hostile) }), height: 900 });
+    const { page } = view;
+    await page.evaluate(() => {
+      /** @type {any} */ (window).__calls = 0;
+      /** @type {any} */ (window).__trap = () => (/** @type {any} */ (window).__calls += 1);
+    });
+    await page.waitForSelector(`.message[data-message-id='x${PAYLOADS.length - 1}']`);
+    await provoke(page);
+    const calls = await page.evaluate(() => /** @type {any} */ (window).__calls);
+    const problems = await view.problems();
+    console.log(`XSS corpus: ${PAYLOADS.length} payloads × ${places} places rendered from history; executed: ${calls}; CSP reports: ${problems.filter((p) => p.startsWith("CSP")).length}`);
+    assert.equal(calls, 0, "no payload ran");
+    assert.equal(await page.$$eval(".history script, .history iframe, .history object, .history embed, .history form, .history base, .history meta, .history link", (els) => els.length), 0);
+    // The CSP would block an inline handler anyway; the sanitizer must not leave one for it to block.
+    const handlers = await page.$$eval(".history *", (els) => els.flatMap((el) => [...el.attributes].map((a) => a.name)).filter((n) => n.startsWith("on") || n === "srcdoc" || n === "xlink:href"));
+    assert.deepEqual(handlers, [], "no event handler, srcdoc or xlink:href attribute survives");
+    const hrefs = await page.$$eval(".history .message-body a[href]", (els) => els.map((a) => a.getAttribute("href")));
+    assert.ok(hrefs.every((h) => /^(https?:|mailto:|file:|\/|\.|#)/i.test(h ?? "")), `only safe link targets remain: ${hrefs.filter((h) => !/^(https?:|mailto:|file:|\/|\.|#)/i.test(h ?? ""))}`);
+  });
+
+  it(`${PAYLOADS.length} payloads streamed in small pieces: nothing executes`, async () => {
+    const view = await openView(env.browser, env.server.origin, { height: 900 });
+    const { page, host } = view;
+    await page.evaluate(() => {
+      /** @type {any} */ (window).__calls = 0;
+      /** @type {any} */ (window).__trap = () => (/** @type {any} */ (window).__calls += 1);
+    });
+    const all = PAYLOADS.join("\n\n");
+    await host.emit("message/started", message({ id: "s1", status: "streaming" }));
+    for (const piece of all.match(/[\s\S]{1,9}/g) ?? []) await host.emit("message/delta", { channelId: "ch-general", messageId: "s1", appendText: piece });
+    await host.emit("message/finished", message({ id: "s1", text: all }));
+    await page.waitForSelector(".message[data-message-id='s1'][data-status='done']");
+    await provoke(page);
+    const calls = await page.evaluate(() => /** @type {any} */ (window).__calls);
+    console.log(`XSS corpus: ${PAYLOADS.length} payloads streamed in 9-character pieces; executed: ${calls}`);
+    assert.equal(calls, 0, "no payload ran");
+  });
+});
