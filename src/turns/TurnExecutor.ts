@@ -71,7 +71,8 @@ export class TurnExecutor {
   private current: EngineState;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly sessions = new Map<string, { attempt: number; session: AgentSession }>();
-  private readonly permissionReplies = new Map<string, (answer: PermissionAnswer) => void>();
+  /** Pending permission requests: how to answer each, and the attempt it belongs to (for its tool intent). */
+  private readonly permissionReplies = new Map<string, { resolve: (answer: PermissionAnswer) => void; turn: { id: string; attempt: number; agent: string } }>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private ticker: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
@@ -137,7 +138,7 @@ export class TurnExecutor {
     this.timers.clear();
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = undefined;
-    for (const reply of this.permissionReplies.values()) reply({ outcome: "cancelled" });
+    for (const reply of this.permissionReplies.values()) reply.resolve({ outcome: "cancelled" });
     this.permissionReplies.clear();
   }
 
@@ -186,6 +187,26 @@ export class TurnExecutor {
     }
   }
 
+  /**
+   * Sends a permission answer to the agent, recorded as a tool intent (`intended → running → settled`, brief "Tool
+   * intents"): after a crash, one that never left `intended` was not sent; one `running` may or may not have reached
+   * the agent (`uncertain`). The answer goes out once its intent is written (one small batch).
+   */
+  private answerPermission(requestId: string, optionId: string | undefined): void {
+    const pending = this.permissionReplies.get(requestId);
+    if (!pending) return;
+    this.permissionReplies.delete(requestId);
+    const { intents } = this.ports;
+    const send = () => pending.resolve(optionId === undefined ? { outcome: "cancelled" } : { outcome: "selected", optionId });
+    void intents
+      .intend({ turnId: pending.turn.id, attempt: pending.turn.attempt, agent: pending.turn.agent, kind: "permission", requestId, optionId: optionId ?? "cancelled" })
+      .then((intent) => intents.around(intent, async () => send()))
+      .catch((err) => {
+        this.ports.log("warn", `permission answer not recorded: ${String(err)}`);
+        send();
+      });
+  }
+
   private async persist(effect: Extract<EngineEffect, { type: "persist" }>): Promise<void> {
     const { ports } = this;
     const members: MembershipRecord[] = [];
@@ -221,12 +242,9 @@ export class TurnExecutor {
       case "prompt":
         void this.runPrompt(effect.turn, effect.note);
         return;
-      case "answerPermission": {
-        const reply = this.permissionReplies.get(effect.requestId);
-        this.permissionReplies.delete(effect.requestId);
-        reply?.(effect.optionId === undefined ? { outcome: "cancelled" } : { outcome: "selected", optionId: effect.optionId });
+      case "answerPermission":
+        this.answerPermission(effect.requestId, effect.optionId);
         return;
-      }
       case "schedule": {
         const timer = setTimeout(() => {
           this.timers.delete(timer);
@@ -290,7 +308,7 @@ export class TurnExecutor {
         new Promise<PermissionAnswer>((resolve) => {
           flushText();
           const requestId = `${turnId}-${attempt}-${++this.idCounter}`;
-          this.permissionReplies.set(requestId, resolve);
+          this.permissionReplies.set(requestId, { resolve, turn: { id: turnId, attempt, agent: turn.agent } });
           signal.addEventListener("abort", () => void this.submit({ type: "permissionWithdrawn", requestId }), { once: true });
           void (async () => {
             // The policy and remembered choices may answer without asking (the card says so).

@@ -189,5 +189,5 @@ export function describeEarlierAttempt(message: MessageRecord, attempt: number, 
     text.trim() === ""
       ? "\nIt had written no text yet."
       : `\nThe text it had written${text.length > RETRY_TEXT_LIMIT ? ` (last ${RETRY_TEXT_LIMIT} characters)` : ""}:\n> ${text.slice(-RETRY_TEXT_LIMIT).replace(/\n/g, "\n> ")}`;
-  return `${head}${done}${quoted}\n${RETRY_NOTE_END}\n\n`;
+  return `${head}${done}${quoted}\n\n${RETRY_NOTE_END}\n\n`;
 }
