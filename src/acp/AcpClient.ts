@@ -244,15 +244,11 @@ export class AcpClient {
           handlers.onLog("warn", `more stdout lines skipped; only the first ${DROPPED_LINES_LOGGED} are logged`);
         }
       },
+      // The replay of a `session/load` is dropped before the SDK sees it: messages are judged in the order the agent
+      // wrote them, so every update sent before the load's answer is judged while the load is still in flight.
+      keep: (message) => !this.isReplay(message),
     });
-    // The replay of a `session/load` is dropped before the SDK sees it: messages pass here in the order the agent
-    // wrote them, so every update sent before the load's answer is judged while the load is still in flight.
-    const replayFilter = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
-      transform: (message, controller) => {
-        if (!this.isReplay(message)) controller.enqueue(message);
-      },
-    });
-    const filtered: acp.Stream = { readable: stream.readable.pipeThrough(replayFilter), writable: stream.writable };
+    const filtered: acp.Stream = stream;
     this.connection = acp
       .client({ name: "sidekicks" })
       .onNotification("session/update", ({ params }) => {

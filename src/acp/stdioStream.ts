@@ -12,6 +12,11 @@ const LEADING_ESCAPES = /^(?:\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b\
 export interface StdioStreamHooks {
   /** A stdout line that is not a JSON-RPC object (a banner, a log line, a truncated message). */
   onDroppedLine(line: string, reason: "not-json" | "too-long"): void;
+  /**
+   * Decides, per message, in the order the agent wrote them, whether it goes on to the SDK (false: dropped here, such
+   * as the replayed history of a `session/load`). Cheaper than another stream stage on every message.
+   */
+  keep?(message: AnyMessage): boolean;
 }
 
 /**
@@ -40,7 +45,7 @@ export function stdioStream(stdout: Readable, stdin: Writable, hooks: StdioStrea
           try {
             const message: unknown = JSON.parse(text);
             if (message !== null && typeof message === "object" && !Array.isArray(message)) {
-              controller.enqueue(message as AnyMessage);
+              if (!hooks.keep || hooks.keep(message as AnyMessage)) controller.enqueue(message as AnyMessage);
               return;
             }
           } catch {

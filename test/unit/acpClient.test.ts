@@ -89,7 +89,8 @@ test("field case 6: an agent that never answers initialize fails with a clear er
   await assert.rejects(
     AcpClient.start(fakeAgentLaunch({ banner: ["Please run with --acp"], silent: true }), rec.handlers, {
       ...opts,
-      initializeTimeoutMs: 800,
+      // Long enough for the agent to start and print its banner on a loaded machine.
+      initializeTimeoutMs: 3_000,
     }),
     (err: unknown) => {
       assert.ok(err instanceof SidekicksError);
