@@ -53,10 +53,12 @@ export interface ToolCallPart {
   /** ACP `ToolKind` (read, edit, execute, …) when the agent gave one. */
   kind?: string;
   status: ToolCallStatus;
-  /** Plain text of the tool call's `content` and `terminal` blocks, if any (diffs are in `diffs`). */
+  /** Plain text of the tool call's `content` blocks, if any (diffs are in `diffs`, terminals in `terminals`). */
   content?: string;
   /** The tool call's `diff` content blocks, in order (ACP `Diff`): replaced with `content`, kept when omitted. */
   diffs?: ToolCallDiff[];
+  /** The terminals its `terminal` content blocks embed (ACP terminal ids): their live output shows in the card. */
+  terminals?: string[];
   /** The files the tool call reads or changes (ACP `ToolCallLocation`): replaced when an update carries them. */
   locations?: ToolCallLocation[];
   /**
@@ -285,6 +287,13 @@ export interface WebviewRequests {
    * `opened` is false when the file is not in that turn's list or its earlier text is not known.
    */
   "turn/fileDiff": [{ messageId: string; path: string }, { opened: boolean }];
+  /**
+   * What a terminal embedded in a tool call printed so far (ACP `terminal/output` semantics: within its byte limit),
+   * and its exit status once it exited; `known` is false when this window has no such terminal (it ran before a reload).
+   */
+  "terminal/snapshot": [{ terminalId: string }, { known: boolean; output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } }];
+  /** Shows the VS Code terminal that mirrors an agent's terminal; `shown` is false when it is gone. */
+  "terminal/show": [{ terminalId: string }, { shown: boolean }];
   /** Every channel and direct conversation (general first), and the roster's agents (for a new direct conversation). */
   "channels/list": [Record<string, never>, { channels: ChannelSummary[]; agents: string[] }];
   /** Creates a channel; `channel/exists`, `channel/invalidName` or `channel/unknownMember` when it cannot. */
@@ -339,6 +348,8 @@ export interface HostEvents {
    */
   "message/delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
   "message/finished": MessageView;
+  /** Output of an agent's terminal as it arrives (gathered for up to 50 ms), and its exit status when it exits. */
+  "terminal/output": { terminalId: string; text: string; exitStatus?: { exitCode: number | null; signal: string | null } };
   /** The host asks the webview to drop its state and re-open the channel (store reopened, channel switched). */
   "channel/reload": { name: string };
 }

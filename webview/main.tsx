@@ -8,6 +8,7 @@ import { ChannelStore, type PersistedState, storeStats } from "./channelStore";
 import { type AppActions, App } from "./components/App";
 import type { ChannelSummary } from "../src/protocol";
 import { hostEditorActions } from "./editorActions";
+import { TerminalOutputs } from "./terminalOutputs";
 import { HostConnection, vsCodePort } from "./host";
 import { markdownStats } from "./markdown";
 import { createTestHandlers } from "./testHooks";
@@ -47,6 +48,7 @@ const actions: AppActions = {
     leave: (channelId, agent) => void list.leave(channelId, agent),
   },
   editor: hostEditorActions(host),
+  terminals: new TerminalOutputs(host),
 };
 
 const root = document.getElementById("root") ?? document.body;

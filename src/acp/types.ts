@@ -64,12 +64,14 @@ export type AgentUpdate =
       toolKind?: string;
       status?: "pending" | "in_progress" | "completed" | "failed";
       /**
-       * Text of the `content` and `terminal` blocks, when the update carried content. A `tool_call_update` whose
+       * Text of the `content` blocks, when the update carried content. A `tool_call_update` whose
        * content holds none (only diffs, or an empty list) carries `""`, so the earlier text is replaced.
        */
       content?: string;
       /** The `diff` blocks, when the update carried content (then always set, possibly empty: they replace). */
       diffs?: ToolDiffInfo[];
+      /** The ids of its `terminal` blocks (ACP `terminal/create` ids), when the update carried content; they replace. */
+      terminals?: string[];
       /** The locations, when the update carried them (they replace the earlier ones). */
       locations?: ToolLocationInfo[];
     }

@@ -78,22 +78,23 @@ function contentBlockText(block: acp.ContentBlock): string {
 }
 
 /**
- * Splits a tool call's content into the text of its `content`/`terminal` blocks and its `diff` blocks. Nothing when
- * the content is omitted; otherwise `diffs` is always set, and `content` too for an update (`""` when no block is
- * text), so that the update replaces what an earlier one said.
+ * Splits a tool call's content into the text of its `content` blocks, its `diff` blocks and its `terminal` blocks (by
+ * id). Nothing when the content is omitted; otherwise `diffs` and `terminals` are always set, and `content` too for an
+ * update (`""` when no block is text), so that the update replaces what an earlier one said.
  */
-function toolContent(content: acp.ToolCallContent[] | null | undefined, isUpdate: boolean): { content?: string; diffs?: ToolDiffInfo[] } {
+function toolContent(content: acp.ToolCallContent[] | null | undefined, isUpdate: boolean): { content?: string; diffs?: ToolDiffInfo[]; terminals?: string[] } {
   if (!Array.isArray(content)) return {};
   const texts: string[] = [];
   const diffs: ToolDiffInfo[] = [];
+  const terminals: string[] = [];
   for (const c of content) {
     if (c.type === "content") texts.push(contentBlockText(c.content));
     else if (c.type === "diff") {
       if (typeof c.path === "string" && typeof c.newText === "string") diffs.push({ path: c.path, oldText: typeof c.oldText === "string" ? c.oldText : null, newText: c.newText });
-    } else if (c.type === "terminal") texts.push(`terminal ${c.terminalId}`);
+    } else if (c.type === "terminal" && typeof c.terminalId === "string") terminals.push(c.terminalId);
   }
   const text = texts.length > 0 ? texts.join("\n") : isUpdate ? "" : undefined;
-  return text === undefined ? { diffs } : { content: text, diffs };
+  return text === undefined ? { diffs, terminals } : { content: text, diffs, terminals };
 }
 
 /** ACP `ToolCallLocation`s without `_meta`; a line that is not a positive integer is left out. */

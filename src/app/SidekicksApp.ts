@@ -11,6 +11,7 @@ import { Store } from "../store/Store";
 import type { PermissionMemory } from "../turns/permissionMemory";
 import type { DocumentPort } from "../workspace/fsAccess";
 import type { Terminal } from "../workspace/terminals";
+import { AgentTerminalOutputs } from "./AgentTerminalOutputs";
 import type { WebviewRequestHandlers } from "./WebviewBridge";
 
 /** What the app needs from the editor, implemented in `src/vscode/` (a port: the app never imports `vscode`). */
@@ -27,6 +28,8 @@ export interface EditorPort {
   documents?: DocumentPort;
   /** Shows an agent's command as an editor terminal. */
   showTerminal?(agent: string, terminal: Terminal): void;
+  /** Brings the editor terminal of an agent's terminal to the front; false when it is gone. */
+  revealTerminal?(terminalId: string): boolean;
   /** Opens a tool call's diff in the diff editor (virtual documents: `oldText` null is an empty left side). */
   openDiff?(diff: ToolCallDiff): Promise<boolean>;
   /** Opens a file at a 1-based line (the first line when absent); false when the file cannot be opened. */
@@ -64,6 +67,8 @@ export const LOCKED_RETRY_MS = 3_000;
  */
 export class SidekicksApp {
   readonly events = new EventBus();
+  /** Agents' terminal output, for the tool call cards that embed it. */
+  private readonly terminalOutputs = new AgentTerminalOutputs(this.events);
   readonly agents: AgentManager;
   private store: Store | undefined;
   private channels: ChannelService | undefined;
@@ -80,7 +85,13 @@ export class SidekicksApp {
     this.config = { state: "missing", path: options.configPath, problems: [] };
     this.agents = new AgentManager(this.events, {
       launch: options.launch,
-      workspace: { documents: options.editor.documents, onTerminal: (agent, terminal) => options.editor.showTerminal?.(agent, terminal) },
+      workspace: {
+        documents: options.editor.documents,
+        onTerminal: (agent, terminal) => {
+          this.terminalOutputs.follow(terminal);
+          options.editor.showTerminal?.(agent, terminal);
+        },
+      },
       initializeTimeoutMs: options.initializeTimeoutMs,
       canStart: () =>
         options.editor.isTrusted()
@@ -241,6 +252,11 @@ export class SidekicksApp {
       "turn/cancel": async ({ messageId }) => ({ cancelled: (await this.channels?.cancel(messageId)) ?? false }),
       "turn/retry": async ({ messageId }) => ({ retried: await this.requireChannels().retryMessage(text(messageId, "message id")) }),
       "turn/sendNow": async ({ messageId }) => ({ sent: await this.requireChannels().sendNow(text(messageId, "message id")) }),
+      "terminal/snapshot": async ({ terminalId }) => {
+        const kept = this.terminalOutputs.snapshot(text(terminalId, "terminal id"));
+        return kept ? { known: true, ...kept } : { known: false, output: "", truncated: false };
+      },
+      "terminal/show": async ({ terminalId }) => ({ shown: this.options.editor.revealTerminal?.(text(terminalId, "terminal id")) ?? false }),
       "turn/fileDiff": async ({ messageId, path }) => {
         const diff = await this.requireChannels().fileDiff(text(messageId, "message id"), text(path, "path"));
         return { opened: diff ? ((await this.options.editor.openDiff?.(diff)) ?? false) : false };
@@ -301,6 +317,7 @@ export class SidekicksApp {
       this.events.on("message:finished", (p) => sink("message/finished", p)),
       this.events.on("agent:commands", (p) => sink("commands/changed", p)),
       this.events.on("store:opened", () => sink("channel/reload", { name: GENERAL })),
+      this.events.on("terminal:output", (p) => sink("terminal/output", p)),
     ];
     return () => offs.forEach((off) => off());
   }

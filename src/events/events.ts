@@ -31,6 +31,8 @@ export interface SidekicksEvents {
    * the view's badge and `Sidekicks: Go to next permission request` follow it.
    */
   "permissions:pending": { waiting: PendingPermission[] };
+  /** Output of an agent's terminal (gathered), and its exit status when it exits. */
+  "terminal:output": { terminalId: string; text: string; exitStatus?: { exitCode: number | null; signal: string | null } };
   /** The history store opened after another window let go of it (it was `store/locked`). */
   "store:opened": { storageDir: string };
 }

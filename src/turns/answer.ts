@@ -52,6 +52,10 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
   }
   if (!update.isUpdate || update.diffs !== undefined) setList(part, "diffs", update.diffs);
   if (!update.isUpdate || update.locations !== undefined) setList(part, "locations", update.locations);
+  if (!update.isUpdate || update.terminals !== undefined) {
+    if (update.terminals && update.terminals.length > 0) part.terminals = [...update.terminals];
+    else delete part.terminals;
+  }
   const parts = message.parts.slice();
   if (existing) parts[index] = part;
   else parts.push(part);

@@ -39,8 +39,23 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
     return this.actions.openLink(href);
   }
 
+  /** Editor terminals of agents' terminals, by ACP terminal id (forgotten when the user closes one). */
+  private readonly terminals = new Map<string, vscode.Terminal>();
+
   showTerminal(agent: string, terminal: Terminal): void {
-    showAgentTerminal(agent, terminal);
+    const shown = showAgentTerminal(agent, terminal);
+    this.terminals.set(terminal.id, shown);
+    const closed = vscode.window.onDidCloseTerminal((t) => {
+      if (t !== shown) return;
+      this.terminals.delete(terminal.id);
+      closed.dispose();
+    });
+  }
+
+  revealTerminal(terminalId: string): boolean {
+    const shown = this.terminals.get(terminalId);
+    shown?.show(false);
+    return shown !== undefined;
   }
 
   isTrusted(): boolean {

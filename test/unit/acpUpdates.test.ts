@@ -54,7 +54,8 @@ test("tool_call keeps diffs and locations as structures, apart from the text con
     title: "Edit src/a.ts",
     toolKind: "edit",
     status: "in_progress",
-    content: "Applying\nterminal term-1",
+    content: "Applying",
+    terminals: ["term-1"],
     diffs: [
       { path: "/w/src/a.ts", oldText: "a\n", newText: "b\n" },
       { path: "/w/src/new.ts", oldText: null, newText: "x\n" },

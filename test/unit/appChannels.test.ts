@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { SidekicksApp, type EditorPort } from "../../src/app/SidekicksApp";
-import type { ChannelSummary } from "../../src/protocol";
+import type { ChannelSummary, MessageView } from "../../src/protocol";
 import { FAKE_AGENT, tempDir } from "./helpers";
 
 const FAKE_SCRIPT = JSON.stringify({ prompt: [{ chunk: "Hi. " }, { sleep: 50 }, { echo: true }] });
@@ -153,5 +153,44 @@ test("Mention agent… sends @agent text to the channel the view shows, or to th
     assert.equal(second.channel, "@garfield", "garfield is not in #solo: its direct conversation");
   } finally {
     await s.teardown();
+  }
+});
+
+test("a tool call that embeds a terminal: the part names it, its output streams to the view as terminal/output, and a snapshot holds it after the agent released it", async () => {
+  const { dir, cleanup } = tempDir();
+  const configPath = path.join(dir, "sidekicks.yaml");
+  const script = JSON.stringify({ prompt: [{ terminal: { command: process.execPath, args: ["-e", "console.log('first line'); setTimeout(() => console.log('second line'), 200)"] }, embed: "run1" }] });
+  writeFileSync(configPath, `version: 1\nagents:\n  - name: worker\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FAKE_AGENT)}]\n    env:\n      FAKE_AGENT_SCRIPT: ${JSON.stringify(script)}\n`);
+  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
+  const app = await SidekicksApp.create({ configPath, storageDir: path.join(dir, "store"), editor, launch: { workspaceFolder: dir, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
+  const outputs: { terminalId: string; text: string; exitStatus?: unknown }[] = [];
+  const finished: MessageView[] = [];
+  const off = app.connectWebview((name, payload) => {
+    if (name === "terminal/output") outputs.push(payload as (typeof outputs)[number]);
+    if (name === "message/finished") finished.push(payload as MessageView);
+  });
+  try {
+    assert.deepEqual(app.configStatus.problems, [], "the roster is valid");
+    const handlers = app.webviewHandlers();
+    const general = await handlers["channel/open"]({ name: "general" });
+    await handlers["channel/send"]({ channelId: general.channel.id, text: "@worker run it" });
+    const deadline = Date.now() + 15_000;
+    while (!finished.some((m) => m.author.kind === "agent") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const answer = finished.find((m) => m.author.kind === "agent")!;
+    const tool = answer.parts.find((p) => p.type === "toolCall");
+    assert.ok(tool?.type === "toolCall" && tool.terminals?.length === 1, "the tool call part names its terminal");
+    const terminalId = tool.terminals[0]!;
+    const streamed = outputs.filter((o) => o.terminalId === terminalId);
+    assert.match(streamed.map((o) => o.text).join(""), /first line\r?\n.*second line/s, "the output reached the view as it came");
+    assert.deepEqual(streamed.at(-1)?.exitStatus, { exitCode: 0, signal: null }, "and its exit");
+    const snapshot = await handlers["terminal/snapshot"]({ terminalId });
+    assert.equal(snapshot.known, true);
+    assert.match(snapshot.output, /first line.*second line/s, "released by the agent, still shown");
+    assert.deepEqual(await handlers["terminal/snapshot"]({ terminalId: "term_unknown" }), { known: false, output: "", truncated: false });
+    assert.deepEqual(await handlers["terminal/show"]({ terminalId }), { shown: false }, "no editor terminal in this test");
+  } finally {
+    off();
+    await app.dispose();
+    cleanup();
   }
 });

@@ -84,6 +84,8 @@ export function installFakeHost(init) {
       "turn/retry": () => ({ retried: true }),
       "turn/sendNow": () => ({ sent: true }),
       "turn/fileDiff": () => ({ opened: true }),
+      "terminal/snapshot": () => ({ known: false, output: "", truncated: false }),
+      "terminal/show": () => ({ shown: true }),
       "command/run": () => ({ done: true }),
       // Editor actions succeed; the tests read what was asked from `posted` (`requests("editor/…")`).
       "editor/openDiff": () => ({ opened: true }),

@@ -3,6 +3,7 @@ import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { h } from "preact";
 import { channelLabel } from "../channelLabel";
 import { EditorContext, type EditorActions } from "../editorActions";
+import { TerminalContext, type TerminalOutputs } from "../terminalOutputs";
 import type { ChannelListState } from "../channelList";
 import type { HostCommand, ViewState } from "../channelStore";
 import { type ChannelManagement, ChannelHeader, type MemberEditing } from "./ChannelHeader";
@@ -24,6 +25,8 @@ export interface AppActions {
   switcher: SwitcherActions;
   /** Diffs, locations, code insertion and links, through the host (`editor/*`). */
   editor: EditorActions;
+  /** Live output of agents' terminals embedded in tool calls. */
+  terminals: TerminalOutputs;
 }
 
 /** Renders one `ViewState` and the channel list; `initialDraft` is the composer text restored from the webview state. */
@@ -32,6 +35,9 @@ export function App({ state, list, actions, initialDraft }: { state: ViewState; 
   const editing = memberEditing(state, list, actions);
   // `h`, not JSX: Preact 11 types a context provider's result as `ComponentChildren`, which JSX does not accept.
   return h(
+    TerminalContext.Provider,
+    { value: actions.terminals },
+    h(
     EditorContext.Provider,
     { value: actions.editor },
     <div class="app" data-phase={state.phase} data-snapshot={state.snapshot}>
@@ -63,6 +69,7 @@ export function App({ state, list, actions, initialDraft }: { state: ViewState; 
         {state.announcement}
       </div>
     </div>,
+    ),
   );
 }
 

@@ -4,6 +4,7 @@ import type { ToolCallDiff, ToolCallLocation, ToolCallPart, ToolCallStatus } fro
 import { stripAnsi } from "../ansi";
 import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
+import { EmbeddedTerminal } from "./EmbeddedTerminal";
 
 const STATUS_LABEL: Record<ToolCallStatus, string> = {
   pending: "pending",
@@ -49,6 +50,7 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
         <DiffSummary key={i} diff={diff} open={() => void editor.openDiff(diff)} />
       ))}
       {part.content && <pre class="tool-content">{stripAnsi(part.content)}</pre>}
+      {part.terminals?.map((terminalId) => <EmbeddedTerminal key={terminalId} terminalId={terminalId} />)}
     </div>
   );
 }

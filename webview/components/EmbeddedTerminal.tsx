@@ -1,0 +1,40 @@
+/** A terminal an agent's tool call embeds (ACP content of type `terminal`): its live output and "Open in terminal". */
+import { useContext, useEffect, useState } from "preact/hooks";
+import { stripAnsi } from "../ansi";
+import { TerminalContext } from "../terminalOutputs";
+
+/**
+ * The output so far (ANSI stripped; the start dropped beyond the kept size, and said so), then live; the exit status
+ * once the command exited; a button that brings its VS Code terminal to the front.
+ */
+export function EmbeddedTerminal({ terminalId }: { terminalId: string }) {
+  const terminals = useContext(TerminalContext);
+  const [, setVersion] = useState(0);
+  useEffect(() => {
+    const off = terminals.subscribe(terminalId, () => setVersion((v) => v + 1));
+    setVersion((v) => v + 1); // the snapshot may have arrived between the render and this subscription
+    return off;
+  }, [terminals, terminalId]);
+  const view = terminals.get(terminalId);
+  const [gone, setGone] = useState(false);
+  const exit = view.exitStatus ? (view.exitStatus.signal ? `killed by ${view.exitStatus.signal}` : `exited with code ${view.exitStatus.exitCode}`) : undefined;
+  return (
+    <div class="tool-terminal" data-terminal-id={terminalId} data-exited={exit ? "true" : undefined}>
+      <div class="tool-terminal-header">
+        <span class="tool-terminal-state">{!view.known ? "terminal output not available in this window" : exit ?? (view.loading ? "…" : "running")}</span>
+        {view.known && (
+          <button type="button" class="terminal-open" title="Show this command in VS Code's terminal panel" onClick={() => void terminals.show(terminalId).then((shown) => setGone(!shown))}>
+            Open in terminal
+          </button>
+        )}
+      </div>
+      {gone && <div class="tool-terminal-note">That terminal was closed.</div>}
+      {view.output !== "" && (
+        <pre class="tool-content tool-terminal-output" aria-live="off">
+          {view.truncated ? "…\n" : ""}
+          {stripAnsi(view.output)}
+        </pre>
+      )}
+    </div>
+  );
+}
