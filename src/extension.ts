@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import * as vscode from "vscode";
@@ -47,8 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ test
   context.subscriptions.push(permissionStatus, fileWatchers);
   try {
     const configPath = resolveConfigPath();
-    const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
-    const storageDir = path.join(storageRoot, createHash("sha256").update(configPath).digest("hex").slice(0, 12));
+    const storageDir = historyFolder(context, configPath);
     app = await SidekicksApp.create({
       configPath,
       storageDir,
@@ -95,6 +94,27 @@ export async function deactivate(): Promise<void> {
   const current = app;
   app = undefined;
   await current?.dispose();
+}
+
+/**
+ * Where the history of a roster lives: the extension's global storage, one folder per roster file (the first 12 hex
+ * of its path's SHA-256). Global, not per window: two windows on the same roster then share one store, so the second
+ * finds it locked and says so (a per-window folder would give it a separate, empty history). A history kept in the
+ * window's workspace storage by an earlier version is moved here once.
+ */
+function historyFolder(context: vscode.ExtensionContext, configPath: string): string {
+  const key = createHash("sha256").update(configPath).digest("hex").slice(0, 12);
+  const folder = path.join(context.globalStorageUri.fsPath, "histories", key);
+  const earlier = context.storageUri ? path.join(context.storageUri.fsPath, key) : undefined;
+  if (earlier && existsSync(earlier) && !existsSync(folder)) {
+    try {
+      mkdirSync(path.dirname(folder), { recursive: true });
+      renameSync(earlier, folder);
+    } catch {
+      return earlier; // another filesystem, or in use: keep reading it where it is
+    }
+  }
+  return folder;
 }
 
 /** The roster file: setting `sidekicks.configPath`, else `sidekicks.yaml`, else `.vscode/sidekicks.yaml` (src/config/location.ts). */

@@ -114,11 +114,13 @@ export class SidekicksApp {
     this.events.on("message:finished", (m) => this.channelDirectory?.observe("finished", m));
   }
 
-  /** Creates the app: reads the roster (if any) and opens the store. Never throws: problems become state. */
+  /** Creates the app: reads the roster (if any), then opens the store. Never throws: problems become state. */
   static async create(options: AppOptions): Promise<SidekicksApp> {
     const app = new SidekicksApp(options);
-    await app.openStore();
+    // The roster first: opening the store starts recovery, which runs the turns a reload left queued — their agents
+    // must be known by then (and #general's members must not be emptied and re-added at every start).
     await app.reloadConfig();
+    await app.openStore();
     return app;
   }
 

@@ -194,3 +194,40 @@ test("a tool call that embeds a terminal: the part names it, its output streams 
     cleanup();
   }
 });
+
+test("a message still queued when the window closes runs when it opens again, its agent known from the roster", async () => {
+  const { dir, cleanup } = tempDir();
+  const configPath = path.join(dir, "sidekicks.yaml");
+  const script = JSON.stringify({ prompt: [{ chunk: "Working" }, { sleep: 1500 }, { echo: true }] });
+  writeFileSync(configPath, `version: 1\nagents:\n  - name: worker\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FAKE_AGENT)}]\n    env:\n      FAKE_AGENT_SCRIPT: ${JSON.stringify(script)}\n`);
+  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
+  const options = { configPath, storageDir: path.join(dir, "store"), editor, launch: { workspaceFolder: dir, nodePath: process.execPath, demoAgentPath: "", env: process.env } };
+  const first = await SidekicksApp.create(options);
+  let second: SidekicksApp | undefined;
+  try {
+    const handlers = first.webviewHandlers();
+    const general = await handlers["channel/open"]({ name: "general" });
+    await handlers["channel/send"]({ channelId: general.channel.id, text: "@worker first" });
+    const { messageId } = await handlers["channel/send"]({ channelId: general.channel.id, text: "@worker second, queued" });
+    await new Promise((r) => setTimeout(r, 300));
+    await first.dispose(); // the window closes (reload)
+    second = await SidekicksApp.create(options);
+    const finished: MessageView[] = [];
+    const off = second.connectWebview((name, payload) => {
+      if (name === "message/finished") finished.push(payload as MessageView);
+    });
+    const deadline = Date.now() + 15_000;
+    const answerTo = (m: MessageView) => m.author.kind === "agent" && m.parts.some((p) => p.type === "text" && p.text.includes("second, queued"));
+    while (!finished.some(answerTo) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    off();
+    const answer = finished.find(answerTo);
+    assert.ok(answer, `the queued message ran after the reopen: ${JSON.stringify(finished.map((m) => [m.outcome, m.error?.message]))}`);
+    assert.equal(answer.outcome, "completed");
+    const reopened = await second.webviewHandlers()["channel/open"]({ name: "general" });
+    assert.ok(reopened.messages.some((m) => m.id === messageId));
+    assert.deepEqual(reopened.channel.members.map((m) => m.name), ["worker"]);
+  } finally {
+    await second?.dispose();
+    cleanup();
+  }
+});
