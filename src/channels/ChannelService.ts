@@ -348,7 +348,8 @@ export class ChannelService {
     if (!from || !text.includes("@")) return;
     const members = (await this.store.members(answer.channelId)).map((m) => m.agentName);
     const remaining = this.delegationsLeft.get(turn.rootMessageId) ?? MAX_DELEGATIONS;
-    const plan = planDelegation({ from, text, delegatedBy: answer.delegatedBy }, members, remaining);
+    const root = await this.store.message(answer.channelId, turn.rootMessageId);
+    const plan = planDelegation({ from, text, delegatedBy: answer.delegatedBy, addressed: root?.author.kind === "user" ? root.to : undefined }, members, remaining);
     if (plan.to.length === 0 && plan.refused.length === 0) return;
     this.delegationsLeft.set(turn.rootMessageId, remaining - plan.to.length);
     if (this.delegationsLeft.size > 1_000) this.delegationsLeft.delete(this.delegationsLeft.keys().next().value!);

@@ -16,6 +16,16 @@ export interface DelegatingAnswer {
   text: string;
   /** The agent that delegated to `from`, when `from` was itself delegated to. */
   delegatedBy?: string;
+  /** The agents the user's message already addressed: they are answering it already, and are not handed it again. */
+  addressed?: readonly string[];
+}
+
+/** `text` without its Markdown blockquotes: quoting the request (`> @odie, say hi`) does not hand it on. */
+export function withoutQuotes(text: string): string {
+  return text
+    .split("\n")
+    .filter((line) => !/^\s{0,3}>/.test(line))
+    .join("\n");
 }
 
 /** Where an answer delegates to, and what was refused (one sentence each). */
@@ -25,8 +35,9 @@ export interface DelegationPlan {
 }
 
 /**
- * The members `answer` mentions (not its author; names matched case-insensitively, roster spelling; in order,
- * once each), within `remaining` delegations left for the user message. Refused, with a reason: a mention of the
+ * The members `answer` mentions (not its author, not inside a blockquote, not an agent the user's message already
+ * addressed; names matched case-insensitively, roster spelling; in order, once each), within `remaining` delegations
+ * left for the user message. Refused, with a reason: a mention of the
  * agent that delegated to `from` (two agents would bounce between each other), and mentions beyond the limit.
  *
  * @param members the channel's members
@@ -34,9 +45,11 @@ export interface DelegationPlan {
  */
 export function planDelegation(answer: DelegatingAnswer, members: readonly string[], remaining: number): DelegationPlan {
   const byLower = new Map(members.map((m) => [m.toLowerCase(), m]));
-  const mentioned = findMentions(answer.text)
+  const addressed = new Set((answer.addressed ?? []).map((a) => a.toLowerCase()));
+  const mentioned = findMentions(withoutQuotes(answer.text))
     .map((m) => byLower.get(m.name.toLowerCase()))
-    .filter((m): m is string => !!m && m !== answer.from);
+    // The agent that delegated is refused with a reason below (loop guard); other addressed agents are left out.
+    .filter((m): m is string => !!m && m !== answer.from && (m === answer.delegatedBy || !addressed.has(m.toLowerCase())));
   const plan: DelegationPlan = { to: [], refused: [] };
   for (const agent of new Set(mentioned)) {
     if (agent === answer.delegatedBy) {

@@ -26,3 +26,13 @@ for (const [what, answer, remaining, expected] of cases) {
     expected.refused.forEach((re, i) => assert.match(plan.refused[i]!, re));
   });
 }
+
+test("a mention inside a blockquote (the agent quoting the request) hands nothing on", () => {
+  const plan = planDelegation({ from: "garfield", text: "You said:\n\n> please ask @odie to say hi\n\nDone." }, ["garfield", "odie"], MAX_DELEGATIONS);
+  assert.deepEqual(plan, { to: [], refused: [] });
+});
+
+test("an agent the user's message already addressed is not handed the same request again", () => {
+  const plan = planDelegation({ from: "garfield", text: "@odie and @nermal, over to you", addressed: ["garfield", "Odie"] }, ["garfield", "odie", "nermal"], MAX_DELEGATIONS);
+  assert.deepEqual(plan.to, ["nermal"]);
+});
