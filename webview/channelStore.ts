@@ -37,6 +37,9 @@ export type HostCommand = WebviewRequests["command/run"][0]["command"];
 /** What the store remembers across webview reloads (VS Code `setState`). */
 export interface PersistedState {
   channel?: string;
+  /** Composer drafts by channel id: each channel and direct conversation keeps its own. */
+  drafts?: Record<string, string>;
+  /** Before drafts were per channel: the one draft, given to the first channel opened. */
   draft?: string;
 }
 

@@ -36,7 +36,12 @@ const actions: AppActions = {
   },
   runCommand: (command) => void store.runCommand(command),
   reopen: () => void store.open(persisted.channel),
-  saveDraft: (draft) => persist({ draft }),
+  saveDraft: (channelId, draft) => {
+    const drafts = { ...(persisted.drafts ?? {}) };
+    if (draft === "") delete drafts[channelId];
+    else drafts[channelId] = draft;
+    persist({ drafts, draft: undefined });
+  },
   switcher: {
     open: (name) => void store.open(name),
     create: async (name) => opened(await list.create(name)),
@@ -52,8 +57,19 @@ const actions: AppActions = {
 };
 
 const root = document.getElementById("root") ?? document.body;
-const initialDraft = persisted.draft ?? "";
-const paint = (): void => render(<App state={store.current} list={list.current} actions={actions} initialDraft={initialDraft} />, root);
+/** The composer's text for a channel: its own draft, or (once, from before drafts were per channel) the one draft. */
+const draftOf = (channelId: string | undefined): string => {
+  if (!channelId) return "";
+  const own = persisted.drafts?.[channelId];
+  if (own !== undefined) return own;
+  if (persisted.draft) {
+    const legacy = persisted.draft;
+    persist({ drafts: { ...(persisted.drafts ?? {}), [channelId]: legacy }, draft: undefined });
+    return legacy;
+  }
+  return "";
+};
+const paint = (): void => render(<App state={store.current} list={list.current} actions={actions} draftOf={draftOf} />, root);
 store.subscribe(() => {
   paint();
   markRead();
@@ -110,5 +126,9 @@ function readPersisted(value: unknown): PersistedState {
   return {
     channel: typeof v.channel === "string" ? v.channel : undefined,
     draft: typeof v.draft === "string" ? v.draft : undefined,
+    drafts:
+      typeof v.drafts === "object" && v.drafts !== null && !Array.isArray(v.drafts)
+        ? Object.fromEntries(Object.entries(v.drafts).filter((e): e is [string, string] => typeof e[1] === "string"))
+        : undefined,
   };
 }

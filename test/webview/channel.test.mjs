@@ -154,3 +154,29 @@ describe("channel view", () => {
     assert.equal(await page.evaluate(() => /** @type {any} */ (window).__beforeReload), undefined);
   });
 });
+
+describe("drafts", () => {
+  const env = withBrowser();
+
+  it("each channel keeps its own draft: switching away and back restores it, and the other channel's box is empty", async () => {
+    const { page, host } = await openView(env.browser, env.server.origin);
+    await page.fill("#composer textarea", "typed for general");
+    // Switch to another channel (as the switcher or a command does), before the save delay has even passed.
+    await page.evaluate(() => {
+      const h = /** @type {any} */ (window).__host;
+      h.open = { ...h.open, channel: { id: "ch-random", name: "random", members: h.open.channel.members }, messages: [] };
+    });
+    await host.emit("channel/reload", { name: "random" });
+    await page.waitForFunction(() => document.querySelector("#composer textarea")?.getAttribute("placeholder")?.includes("random"));
+    assert.equal(await page.inputValue("#composer textarea"), "", "the other channel does not get #general's draft");
+    await page.fill("#composer textarea", "typed for random");
+    await page.evaluate(() => {
+      const h = /** @type {any} */ (window).__host;
+      h.open = { ...h.open, channel: { id: "ch-general", name: "general", members: h.open.channel.members }, messages: [] };
+    });
+    await host.emit("channel/reload", { name: "general" });
+    await page.waitForFunction(() => document.querySelector("#composer textarea")?.getAttribute("placeholder")?.includes("general"));
+    assert.equal(await page.inputValue("#composer textarea"), "typed for general");
+    assert.deepEqual((await host.state()).drafts, { "ch-general": "typed for general", "ch-random": "typed for random" });
+  });
+});

@@ -112,7 +112,7 @@ describe("interaction", () => {
     await page.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.querySelector("#composer textarea")).value === "");
     await page.waitForSelector(".message[data-author='user']");
     assert.match(await page.innerText(".message[data-author='user'] .message-body"), /@demo please help/);
-    assert.equal((await host.state()).draft, "", "the saved draft is cleared with the text");
+    assert.equal((await host.state()).drafts?.["ch-general"], undefined, "the saved draft is cleared with the text");
     assert.deepEqual(await view.problems(), []);
   });
 

@@ -21,7 +21,8 @@ export interface AppActions {
   turn: TurnControls;
   runCommand: (command: HostCommand) => void;
   reopen: () => void;
-  saveDraft: (draft: string) => void;
+  /** Saves the composer's text for a channel (`""` clears it). */
+  saveDraft: (channelId: string, draft: string) => void;
   switcher: SwitcherActions;
   /** Diffs, locations, code insertion and links, through the host (`editor/*`). */
   editor: EditorActions;
@@ -29,8 +30,9 @@ export interface AppActions {
   terminals: TerminalOutputs;
 }
 
-/** Renders one `ViewState` and the channel list; `initialDraft` is the composer text restored from the webview state. */
-export function App({ state, list, actions, initialDraft }: { state: ViewState; list: ChannelListState; actions: AppActions; initialDraft: string }) {
+/** Renders one `ViewState` and the channel list; `draftOf` gives a channel's saved composer text. */
+export function App({ state, list, actions, draftOf }: { state: ViewState; list: ChannelListState; actions: AppActions; draftOf: (channelId: string | undefined) => string }) {
+  const channelId = state.channel?.id;
   const channelName = state.channel?.name ?? "general";
   const editing = memberEditing(state, list, actions);
   // `h`, not JSX: Preact 11 types a context provider's result as `ComponentChildren`, which JSX does not accept.
@@ -57,10 +59,11 @@ export function App({ state, list, actions, initialDraft }: { state: ViewState; 
         <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} />
       )}
       <Composer
+        key={channelId ?? "none"}
         channelName={channelName}
-        initialDraft={initialDraft}
+        initialDraft={draftOf(channelId)}
         send={actions.send}
-        saveDraft={actions.saveDraft}
+        saveDraft={(draft) => channelId && actions.saveDraft(channelId, draft)}
         sendError={state.sendError}
         members={members(state)}
         commands={state.commands}

@@ -34,6 +34,8 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
   const inFlight = useRef(false);
   const [empty, setEmpty] = useState(initialDraft.trim() === "");
   const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** The text a waiting save will store (read at unmount, when the textarea may be gone). */
+  const typed = useRef(initialDraft);
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
   const [active, setActive] = useState(0);
   /** The input hint of the command just accepted, shown in the toolbar while the text still starts with it. */
@@ -61,11 +63,23 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
     onInput();
   };
 
-  useEffect(() => () => clearTimeout(saveTimer.current), []);
+  // Leaving the channel (the composer is keyed by it): a save still waiting is done now, not dropped.
+  useEffect(
+    () => () => {
+      if (saveTimer.current === undefined) return;
+      clearTimeout(saveTimer.current);
+      saveDraft(typed.current);
+    },
+    [],
+  );
 
   const scheduleSave = (): void => {
+    typed.current = textarea.current?.value ?? "";
     clearTimeout(saveTimer.current);
-    saveTimer.current = setTimeout(() => saveDraft(textarea.current?.value ?? ""), DRAFT_SAVE_DELAY_MS);
+    saveTimer.current = setTimeout(() => {
+      saveTimer.current = undefined;
+      saveDraft(textarea.current?.value ?? "");
+    }, DRAFT_SAVE_DELAY_MS);
   };
 
   const submit = async (): Promise<void> => {
@@ -81,6 +95,7 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
         el.value = "";
         setEmpty(true);
         clearTimeout(saveTimer.current);
+        saveTimer.current = undefined;
         saveDraft("");
       }
     } finally {
