@@ -170,6 +170,7 @@ describe("drafts", () => {
     await page.waitForFunction(() => document.querySelector("#composer textarea")?.getAttribute("placeholder")?.includes("random"));
     assert.equal(await page.inputValue("#composer textarea"), "", "the other channel does not get #general's draft");
     await page.fill("#composer textarea", "typed for random");
+    await page.waitForFunction(() => /** @type {any} */ (window).__host.state?.drafts?.["ch-random"] === "typed for random");
     await page.evaluate(() => {
       const h = /** @type {any} */ (window).__host;
       h.open = { ...h.open, channel: { id: "ch-general", name: "general", members: h.open.channel.members }, messages: [] };
