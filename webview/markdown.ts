@@ -10,6 +10,7 @@
  * `StreamingMarkdown` renders a growing text without re-rendering all of it on every frame: blocks the lexer has
  * already closed (a later block follows them) are rendered once and kept; only the open tail is re-rendered.
  */
+import { showBidiControls } from "./ansi";
 import DOMPurify from "dompurify";
 import { Marked, type Token } from "marked";
 
@@ -71,13 +72,13 @@ const ALLOWED_URI = /^(?:(?:https?|mailto|file):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|
 /** Sanitizes HTML produced from untrusted Markdown; returns an HTML string safe to assign to `innerHTML`. */
 export function sanitize(html: string): string {
   installHooks();
-  return DOMPurify.sanitize(html, {
+  return showBidiControls(DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ["style", "form", "button", "textarea", "select", "option", "dialog", "template", "slot"],
     FORBID_ATTR: ["style", "id", "name", "tabindex", "autofocus", "popover", "form"],
     ALLOW_DATA_ATTR: false,
     ALLOWED_URI_REGEXP: ALLOWED_URI,
-  });
+  }));
 }
 
 /** Renders Markdown `text` to sanitized HTML (one full render). */

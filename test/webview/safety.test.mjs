@@ -104,3 +104,19 @@ describe("sanitizing agent text", () => {
     assert.ok((await view.problems()).some((p) => p.startsWith("CSP style-src")), "an inline style attribute is reported");
   });
 });
+
+describe("bidirectional controls", () => {
+  const env = withBrowser();
+
+  it("shows bidi override characters as visible markers in text, titles and output, so agent text cannot read reversed", async () => {
+    const evil = "evil \u202eRTL\u202c text";
+    const tool = { type: "toolCall", toolCallId: "b1", title: `Run ${evil}`, kind: "execute", status: "completed", content: evil };
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "bd", parts: [{ type: "text", text: evil }, tool] })] }) });
+    const { page } = view;
+    await page.waitForSelector(".message[data-message-id='bd'] .tool-call");
+    const all = await page.innerText(".message[data-message-id='bd']");
+    assert.doesNotMatch(all, /[\u202a-\u202e\u2066-\u2069]/, "no bidi control reaches the page");
+    assert.match(all, /evil \[U\+202E\]RTL\[U\+202C\] text/);
+    assert.match(await page.innerText(".message[data-message-id='bd'] .tool-title"), /\[U\+202E\]/);
+  });
+});

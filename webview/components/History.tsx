@@ -15,8 +15,10 @@ export function History(props: {
   messages: readonly MessageView[];
   answerPermission: AnswerPermission;
   turn: TurnControls;
+  /** How many agents are members (an empty channel says how to add one). */
+  memberCount?: number;
 }) {
-  const { channelName, messages, answerPermission, turn } = props;
+  const { channelName, messages, answerPermission, turn, memberCount } = props;
   const ref = useRef<HTMLDivElement>(null);
   const editor = useContext(EditorContext);
   const stick = useRef(true);
@@ -67,7 +69,13 @@ export function History(props: {
       {messages.length === 0 ? (
         <div class="history-empty">
           <p class="history-empty-title">This is the start of {channelLabel(channelName)}.</p>
-          <p>{channelName.startsWith("@") ? `Everything you write here goes to ${channelName}.` : "Mention an agent with @name to ask it something."}</p>
+          <p>
+            {channelName.startsWith("@")
+              ? `Everything you write here goes to ${channelName}.`
+              : memberCount === 0
+                ? "No agent is a member yet: add one with + member in the header, then mention it with @name."
+                : "Mention an agent with @name to ask it something."}
+          </p>
         </div>
       ) : (
         messages.map((m) => <MessageItem key={m.id} message={m} answerPermission={answerPermission} turn={turn} />)
