@@ -143,6 +143,8 @@ export class SidekicksApp {
     }
     let problems: ConfigProblem[] = [];
     if (text === undefined) {
+      // The file is gone (deleted, moved): its agents go too — after their running turns — as the banner says.
+      this.roster = undefined;
       this.config = { state: "missing", path: file, problems: [] };
     } else {
       const parsed = parseRoster(text, file);

@@ -231,3 +231,22 @@ test("a message still queued when the window closes runs when it opens again, it
     cleanup();
   }
 });
+
+test("deleting sidekicks.yaml takes its agents away (the banner says there is none), and restoring it brings them back", async () => {
+  const s = await setup();
+  try {
+    const configPath = (s.app as unknown as { options: { configPath: string } }).options.configPath;
+    const { rmSync, readFileSync } = await import("node:fs");
+    const roster = readFileSync(configPath, "utf8");
+    rmSync(configPath);
+    const status = await s.app.reloadConfig();
+    assert.equal(status.state, "missing");
+    assert.deepEqual(s.app.agents.names(), []);
+    assert.deepEqual((await s.handlers["channel/open"]({ name: "general" })).channel.members, [], "#general has no member left");
+    writeFileSync(configPath, roster);
+    await s.app.reloadConfig();
+    assert.deepEqual(s.app.agents.names(), ["garfield", "odie"]);
+  } finally {
+    await s.teardown();
+  }
+});
