@@ -25,8 +25,6 @@ export interface WorkspaceHost {
 }
 
 interface Workspace {
-  /** What the workspace was built for; a change rebuilds it. */
-  key: string;
   files: WorkspaceFiles;
   terminals: TerminalManager;
 }
@@ -39,7 +37,8 @@ interface Workspace {
  * tool intents of the turn running in that session.
  */
 export class AgentWorkspaces {
-  private readonly byAgent = new Map<string, Promise<Workspace>>();
+  /** Per agent: the place its workspace was built for (compared by identity) and the workspace. */
+  private readonly byAgent = new Map<string, { place: AgentPlace; ready: Promise<Workspace> }>();
 
   constructor(private readonly host: WorkspaceHost) {}
 
@@ -87,7 +86,7 @@ export class AgentWorkspaces {
   /** Releases (kills) every terminal of `agent` (its process stopped). */
   async release(agent: string): Promise<void> {
     const workspace = this.byAgent.get(agent);
-    if (workspace) await (await workspace.catch(() => undefined))?.terminals.releaseAll();
+    if (workspace) await (await workspace.ready.catch(() => undefined))?.terminals.releaseAll();
   }
 
   /** Releases every terminal of every agent (shutdown). */
@@ -95,33 +94,39 @@ export class AgentWorkspaces {
     await Promise.all([...this.byAgent.keys()].map((agent) => this.release(agent)));
   }
 
+  /**
+   * The agent's workspace for `place`, built once per place: requests of the same process reuse it (no per-request
+   * work); a new process or a changed folder builds it again and releases the old one's terminals.
+   */
   private workspace(agent: AgentConfig, place: AgentPlace): Promise<Workspace> {
-    const { folder, env, container } = place;
-    const key = `${folder}\n${JSON.stringify(env)}\n${JSON.stringify(container ? { ...container, paths: container.paths.mounts } : null)}`;
     const existing = this.byAgent.get(agent.name);
+    if (existing?.place && samePlace(existing.place, place)) return existing.ready;
     const build = async (): Promise<Workspace> => {
+      const { folder, env, container } = place;
+      const fullEnv = { ...process.env, ...env };
       if (container) {
         const confinement = await Confinement.create(container.hostRoots);
         const paths = container.paths;
         return {
-          key,
           files: new WorkspaceFiles({ confinement, documents: this.host.documents, toHost: (p) => paths.toHost(p) }),
-          terminals: new TerminalManager({ cwd: folder, env: { ...process.env, ...env }, planner: containerPlanner(container.runtime, { cwd: folder, env: { ...process.env, ...env }, paths }) }),
+          terminals: new TerminalManager({ cwd: folder, env: fullEnv, planner: containerPlanner(container.runtime, { cwd: folder, env: fullEnv, paths }) }),
         };
       }
       const confinement = await Confinement.create([folder]);
-      return {
-        key,
-        files: new WorkspaceFiles({ confinement, documents: this.host.documents }),
-        terminals: new TerminalManager({ cwd: folder, env: { ...process.env, ...env }, confinement }),
-      };
+      return { files: new WorkspaceFiles({ confinement, documents: this.host.documents }), terminals: new TerminalManager({ cwd: folder, env: fullEnv, confinement }) };
     };
-    const next = (existing?.catch(() => undefined) ?? Promise.resolve(undefined)).then(async (w) => {
-      if (w && w.key === key) return w;
-      await w?.terminals.releaseAll();
+    const previous = existing?.ready;
+    const ready = (async () => {
+      await (await previous?.catch(() => undefined))?.terminals.releaseAll();
       return build();
-    });
-    this.byAgent.set(agent.name, next);
-    return next;
+    })();
+    this.byAgent.set(agent.name, { place, ready });
+    return ready;
   }
+
+}
+
+/** Same folder, same environment object (one per launch), same container place. */
+function samePlace(a: AgentPlace, b: AgentPlace): boolean {
+  return a.folder === b.folder && a.env === b.env && a.container === b.container;
 }

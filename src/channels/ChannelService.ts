@@ -254,12 +254,19 @@ export class ChannelService {
     return (await this.executor.submit({ type: "retry", at: this.now(), record, message, known })) ?? false;
   }
 
-  /** Finds the channel of a message this service shows (open turns first, then the store's channels). */
+  /** Retry by message id alone (the webview's `turn/retry`). */
   async retryMessage(messageId: string): Promise<boolean> {
+    const message = await this.findMessage(messageId);
+    return message ? this.retry(message.channelId, messageId) : false;
+  }
+
+  /** A message by id alone: the channel it lives in is looked up (messages are keyed by channel). */
+  private async findMessage(messageId: string): Promise<MessageRecord | undefined> {
     for (const channel of await this.store.channels()) {
-      if (await this.store.message(channel.id, messageId)) return this.retry(channel.id, messageId);
+      const message = await this.store.message(channel.id, messageId);
+      if (message) return message;
     }
-    return false;
+    return undefined;
   }
 
   /** "Send now": a queued answer runs now; the agent's running answer in that channel is stopped first. */
@@ -280,15 +287,12 @@ export class ChannelService {
    * deleted). Undefined when the file is not in that turn's list or its earlier text is not known.
    */
   async fileDiff(messageId: string, file: string): Promise<{ path: string; oldText: string | null; newText: string } | undefined> {
-    for (const channel of await this.store.channels()) {
-      const message = await this.store.message(channel.id, messageId);
-      if (!message?.turnId) continue;
-      const kept = asChangedFiles(await this.store.getValue(turnFilesKey(message.turnId))).find((f) => f.path === file);
-      if (!kept || kept.before === undefined) return undefined;
-      const now = kept.kind === "deleted" ? "" : await readFile(file, "utf8").catch(() => "");
-      return { path: file, oldText: kept.before, newText: now };
-    }
-    return undefined;
+    const message = await this.findMessage(messageId);
+    if (!message?.turnId) return undefined;
+    const kept = asChangedFiles(await this.store.getValue(turnFilesKey(message.turnId))).find((f) => f.path === file);
+    if (!kept || kept.before === undefined) return undefined;
+    const now = kept.kind === "deleted" ? "" : await readFile(file, "utf8").catch(() => "");
+    return { path: file, oldText: kept.before, newText: now };
   }
 
   /**

@@ -2,6 +2,7 @@
 import { useContext } from "preact/hooks";
 import type { FilesPart } from "../../src/protocol";
 import { EditorContext } from "../editorActions";
+import { shortPath } from "../shortPath";
 
 const KIND_LABEL = { created: "new", modified: "changed", deleted: "deleted" } as const;
 
@@ -42,7 +43,3 @@ export function FilesCard({ messageId, part }: { messageId: string; part: FilesP
   );
 }
 
-function shortPath(file: string): string {
-  const segments = file.split(/[\\/]/).filter(Boolean);
-  return segments.length <= 2 ? file : `…/${segments.slice(-2).join("/")}`;
-}

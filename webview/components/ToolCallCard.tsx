@@ -5,6 +5,7 @@ import { stripAnsi } from "../ansi";
 import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
 import { EmbeddedTerminal } from "./EmbeddedTerminal";
+import { shortPath } from "../shortPath";
 
 const STATUS_LABEL: Record<ToolCallStatus, string> = {
   pending: "pending",
@@ -83,11 +84,6 @@ function statsOf(diff: ToolCallDiff): DiffStats {
   return stats;
 }
 
-/** The last two segments of a path (`src/a.ts`), enough to tell files apart in a narrow sidebar. */
-function shortPath(file: string): string {
-  const segments = file.split(/[\\/]/).filter(Boolean);
-  return segments.length <= 2 ? file : `…/${segments.slice(-2).join("/")}`;
-}
 
 function locationText(location: ToolCallLocation): string {
   return location.line === undefined ? location.path : `${location.path}:${location.line}`;

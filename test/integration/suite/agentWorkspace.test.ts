@@ -10,8 +10,8 @@
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
-import path from "node:path";
 import type { HostRequests } from "../../../src/protocol";
+import { fakeAgentEntry } from "./fakeAgentEntry";
 import { poll } from "./poll";
 
 interface SidekicksTestApi {
@@ -54,13 +54,7 @@ describe("an agent's files and terminals through the editor", () => {
     const worker = [
       "# The scripted fake agent: reads and writes notes.txt, then runs echo in a terminal.",
       "agents:",
-      "  - name: worker",
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(path.join(extension.extensionPath, "test", "fixtures", "fake-agent.mjs"))}]`,
-      "    env:",
-      `      ELECTRON_RUN_AS_NODE: "1"`,
-      `      FAKE_AGENT_SCRIPT: ${JSON.stringify(JSON.stringify(script))}`,
-      "",
+      ...fakeAgentEntry("worker", script, extension.extensionPath),
     ].join("\n");
     await vscode.workspace.fs.writeFile(roster, new TextEncoder().encode(worker));
     await vscode.commands.executeCommand("sidekicks.focus");

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { existsSync, mkdtempSync } from "node:fs";
 import type { HostRequests } from "../../../src/protocol";
+import { fakeAgentEntry } from "./fakeAgentEntry";
 import { poll } from "./poll";
 
 interface SidekicksTestApi {
@@ -38,15 +39,7 @@ describe("signing in to an agent", () => {
       // delegated to (and the example agent would then wait on its permission request for the rest of the run).
       prompt: [{ echoWithoutMentions: true }],
     };
-    const entry = [
-      "  - name: locked",
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(path.join(extension.extensionPath, "test", "fixtures", "fake-agent.mjs"))}]`,
-      "    env:",
-      `      ELECTRON_RUN_AS_NODE: "1"`,
-      `      FAKE_AGENT_SCRIPT: ${JSON.stringify(JSON.stringify(script))}`,
-      "",
-    ].join("\n");
+    const entry = fakeAgentEntry("locked", script, extension.extensionPath).join("\n");
     await vscode.workspace.fs.writeFile(roster, new TextEncoder().encode(original.trimEnd() + "\n" + entry));
     await poll("the locked agent in #general", async () => ((await text(".channel-header"))?.includes("locked") ? true : undefined));
   });
