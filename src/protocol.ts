@@ -264,8 +264,15 @@ export interface WebviewRequests {
       config: ConfigStatus;
       /** The commands each member announced so far (stored per agent, so known before it starts again). */
       commands?: Record<string, AgentCommand[]>;
+      /** True when older messages exist than the first one returned (fetch them with `channel/older`). */
+      more?: boolean;
     },
   ];
+  /**
+   * The page of messages just before `beforeId` (at most `limit`, default 50, at most 500), oldest first, and whether
+   * still older ones exist: the view scrolls back through the history page by page.
+   */
+  "channel/older": [{ channelId: string; beforeId: string; limit?: number }, { messages: MessageView[]; more: boolean }];
   /** Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it. */
   "channel/send": [{ channelId: string; text: string }, { messageId: string }];
   /** Answers a pending permission request with one of its options; `accepted` is false when it is no longer pending. */

@@ -225,11 +225,13 @@ export class SidekicksApp {
         const channels = this.requireChannels();
         // A channel deleted meanwhile (the view remembered it, or a command deleted it) opens #general instead.
         const target = await this.directory.resolve(typeof id === "string" ? { id } : { name: name ?? GENERAL }).catch(() => undefined);
-        const { channel, messages } = await channels.open(target?.name ?? GENERAL);
+        const { channel, messages, more } = await channels.open(target?.name ?? GENERAL);
         this.currentChannelId = channel.id;
         const commands = await channels.commands.ofAll(channel.members.map((m) => m.name));
-        return { channel, messages, config: this.config, commands };
+        return { channel, messages, config: this.config, commands, more };
       },
+      "channel/older": async ({ channelId, beforeId, limit }) =>
+        this.requireChannels().older(text(channelId, "channel id"), text(beforeId, "message id"), typeof limit === "number" ? limit : undefined),
       "channels/list": async () => ({ channels: await this.directory.list(), agents: this.agents.names() }),
       "channel/create": async ({ name, description, members }) =>
         this.directory.create(text(name, "channel name"), {

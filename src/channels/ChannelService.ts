@@ -56,6 +56,9 @@ export interface ChannelOptions {
 /** How many messages `open` returns (the latest page). */
 export const PAGE_SIZE = 50;
 
+/** The largest page `older` returns, in messages. */
+export const OLDER_PAGE_MAX = 500;
+
 /** The channel every agent of the roster joins. */
 export const GENERAL = "general";
 
@@ -172,17 +175,38 @@ export class ChannelService {
    * The channel named `name` with its latest page of messages, oldest first. Answers whose turn is open show what
    * has streamed so far, `queued` or `streaming`.
    */
-  async open(name: string): Promise<{ channel: ChannelView; messages: MessageView[] }> {
+  async open(name: string): Promise<{ channel: ChannelView; messages: MessageView[]; more: boolean }> {
     await this.ready;
     const channel = await this.store.channelByName(name);
     if (!channel) throw new SidekicksError("channel/noRecipient", `There is no channel #${name}.`);
-    const stored = await this.store.latestMessages(channel.id, PAGE_SIZE);
+    // One record more than the page tells whether older messages exist without a second scan.
+    const stored = await this.store.latestMessages(channel.id, PAGE_SIZE + 1);
+    const more = stored.length > PAGE_SIZE;
+    return { channel: await this.view(channel), messages: this.views(more ? stored.slice(1) : stored), more };
+  }
+
+  /**
+   * The page of messages just before `beforeId` in channel `channelId` (at most `limit`, capped at
+   * {@link OLDER_PAGE_MAX}), oldest first, and whether still older ones exist: the history scrolls back page by page
+   * instead of the view holding all of it.
+   * @throws SidekicksError `channel/noRecipient` when the channel does not exist
+   */
+  async older(channelId: string, beforeId: string, limit = PAGE_SIZE): Promise<{ messages: MessageView[]; more: boolean }> {
+    await this.ready;
+    if (!(await this.store.channelById(channelId))) throw new SidekicksError("channel/noRecipient", "That channel no longer exists.");
+    const size = Math.max(1, Math.min(Math.floor(limit), OLDER_PAGE_MAX));
+    const stored = await this.store.messagesBefore(channelId, beforeId, size + 1);
+    const more = stored.length > size;
+    return { messages: this.views(more ? stored.slice(1) : stored), more };
+  }
+
+  /** Stored messages as views; answers whose turn is open show what has streamed so far, `queued` or `streaming`. */
+  private views(stored: readonly MessageRecord[]): MessageView[] {
     const live = this.executor.state.turns;
-    const messages = stored.map((m) => {
+    return stored.map((m) => {
       const t = m.turnId ? live[m.turnId] : undefined;
       return t ? toView(t.message, statusOf(t)) : toView(m);
     });
-    return { channel: await this.view(channel), messages };
   }
 
   /**

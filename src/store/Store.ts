@@ -310,6 +310,20 @@ export class Store {
     return out.reverse();
   }
 
+  /**
+   * Up to `limit` messages of a channel that come before message `beforeId`, oldest first: a reverse range scan that
+   * ends at `beforeId`, so loading an older page costs the page, however long the history (issue 6, history).
+   */
+  async messagesBefore(channelId: string, beforeId: string, limit: number): Promise<MessageRecord[]> {
+    const prefix = keys.messagePrefix(channelId);
+    const out: MessageRecord[] = [];
+    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: keys.message(channelId, beforeId), reverse: true, limit })) {
+      const record = this.parse(key, value, asMessageRecord);
+      if (record) out.push(record);
+    }
+    return out.reverse();
+  }
+
   private async read<T>(key: string, check: (v: unknown) => T | undefined): Promise<T | undefined> {
     const value = await this.db.get(key);
     return value === undefined ? undefined : this.parse(key, value, check);

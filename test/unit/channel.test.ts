@@ -6,6 +6,7 @@ import { SidekicksError } from "../../src/errors";
 import { Recorder } from "../../src/events/events";
 import type { MessageView } from "../../src/protocol";
 import { Store } from "../../src/store/Store";
+import { monotonicFactory } from "ulid";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 
 /** A channel service over a temp LevelDB and fake agents (real subprocesses), one per script. */
@@ -305,6 +306,39 @@ test("stopping a busy agent (Agents view) ends its answer as cancelled, not as a
     assert.equal(answer.stopReason, "cancelled");
     assert.equal(answer.error, undefined);
     assert.equal(agentText(answer), "Working");
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("a long history scrolls back page by page: 120 messages open as the latest 50, then 50 older, then the first 20", async () => {
+  const s = await setup({});
+  try {
+    const id = monotonicFactory();
+    const written = Array.from({ length: 120 }, (_, i) => ({
+      version: 1 as const, id: id(), channelId: s.general.id, author: { kind: "user" as const }, parts: [{ type: "text" as const, text: `message ${i}` }], createdAt: 1_000 + i,
+    }));
+    await s.store.commit({ messages: written });
+    const texts = (ms: readonly MessageView[]) => ms.map((m) => (m.parts[0]?.type === "text" ? m.parts[0].text : ""));
+
+    const latest = await s.channels.open("general");
+    assert.deepEqual(texts(latest.messages), written.slice(70).map((_, i) => `message ${70 + i}`));
+    assert.equal(latest.more, true, "older messages are announced");
+
+    const middle = await s.channels.older(s.general.id, latest.messages[0]!.id);
+    assert.deepEqual(texts(middle.messages), written.slice(20, 70).map((_, i) => `message ${20 + i}`));
+    assert.equal(middle.more, true);
+
+    const first = await s.channels.older(s.general.id, middle.messages[0]!.id);
+    assert.deepEqual(texts(first.messages), written.slice(0, 20).map((_, i) => `message ${i}`));
+    assert.equal(first.more, false, "the start of the channel is reached");
+
+    const none = await s.channels.older(s.general.id, first.messages[0]!.id);
+    assert.deepEqual(none, { messages: [], more: false });
+
+    const small = await s.channels.older(s.general.id, latest.messages[0]!.id, 5);
+    assert.deepEqual(texts(small.messages), ["message 65", "message 66", "message 67", "message 68", "message 69"]);
+    await assert.rejects(s.channels.older("no-such-channel", latest.messages[0]!.id), (e: unknown) => e instanceof SidekicksError && e.code === "channel/noRecipient");
   } finally {
     await s.teardown();
   }
