@@ -16,6 +16,12 @@ export interface AcpClientOptions {
   initializeTimeoutMs?: number;
   /** How long after SIGTERM before the process group is killed (default 2 000 ms). */
   killGraceMs?: number;
+  /**
+   * How long `initialize` waits after the last stdout line that is not ACP, when the agent has sent no ACP message at
+   * all, before it fails (default 5 000 ms): a CLI started without its ACP flag prints a banner or a prompt and waits
+   * for a person, and saying so at once beats waiting out `initializeTimeoutMs`.
+   */
+  notAcpQuietMs?: number;
 }
 
 /** At most this many dropped stdout lines are logged one by one; the rest are counted. */
@@ -41,6 +47,11 @@ export class AcpClient {
   private spawnError: Error | undefined;
   private droppedLines = 0;
   private lastDroppedLine: string | undefined;
+  /** The first stdout line that was not ACP, and whether any ACP message arrived at all (the not-ACP verdict). */
+  private firstDroppedLine: string | undefined;
+  private sawMessage = false;
+  /** Called on each non-ACP stdout line while `initialize` waits (re-arms the not-ACP timer). */
+  private onNotAcpLine: (() => void) | undefined;
   private stopping = false;
   private connection!: acp.ClientConnection;
   private agentInfo: AgentInfo | undefined;
@@ -92,6 +103,7 @@ export class AcpClient {
       agentName: options.agentName,
       initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
       killGraceMs: options.killGraceMs ?? 2_000,
+      notAcpQuietMs: options.notAcpQuietMs ?? 5_000,
     };
     if (!existsSync(launch.cwd)) {
       throw new SidekicksError(
@@ -238,6 +250,8 @@ export class AcpClient {
       onDroppedLine: (line, reason) => {
         this.droppedLines += 1;
         this.lastDroppedLine = line;
+        this.firstDroppedLine ??= line;
+        this.onNotAcpLine?.();
         if (this.droppedLines <= DROPPED_LINES_LOGGED) {
           handlers.onLog("warn", `stdout line skipped (${reason}, not ACP): ${line.slice(0, 300)}`);
         } else if (this.droppedLines === DROPPED_LINES_LOGGED + 1) {
@@ -246,7 +260,10 @@ export class AcpClient {
       },
       // The replay of a `session/load` is dropped before the SDK sees it: messages are judged in the order the agent
       // wrote them, so every update sent before the load's answer is judged while the load is still in flight.
-      keep: (message) => !this.isReplay(message),
+      keep: (message) => {
+        this.sawMessage = true;
+        return !this.isReplay(message);
+      },
     });
     const filtered: acp.Stream = stream;
     this.connection = acp
@@ -334,7 +351,24 @@ export class AcpClient {
 
   private async initialize(launch: AgentLaunch): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
+    let quiet: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
+      // Text that is not ACP, then silence, and not one ACP message: a CLI waiting for a person (field case 6).
+      this.onNotAcpLine = () => {
+        clearTimeout(quiet);
+        if (this.sawMessage) return;
+        quiet = setTimeout(() => {
+          if (this.sawMessage) return;
+          reject(
+            new SidekicksError(
+              "agent/protocol",
+              `Agent "${this.options.agentName}" printed text that is not ACP ("${(this.firstDroppedLine ?? "").trim().slice(0, 120)}") and did not answer ACP initialize. Is "${launch.command}" an ACP agent (some need a flag such as --acp)?`,
+              this.diagnosticDetail(),
+            ),
+          );
+        }, this.options.notAcpQuietMs);
+      };
+      if (this.firstDroppedLine !== undefined) this.onNotAcpLine();
       timer = setTimeout(() => {
         reject(
           new SidekicksError(
@@ -375,6 +409,8 @@ export class AcpClient {
       throw err;
     } finally {
       clearTimeout(timer);
+      clearTimeout(quiet);
+      this.onNotAcpLine = undefined;
     }
   }
 

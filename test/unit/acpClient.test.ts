@@ -102,6 +102,21 @@ test("field case 6: an agent that never answers initialize fails with a clear er
   );
 });
 
+test("field case 6: a CLI started without its ACP flag (a banner, then silence) fails soon, quoting the banner, not after the full timeout", async () => {
+  const rec = recordingHandlers();
+  await assert.rejects(
+    // The full timeout is far beyond the test runner's: only the not-ACP verdict can end this start.
+    AcpClient.start(fakeAgentLaunch({ banner: ["Welcome to FooCLI 2.1 — type /help"], silent: true }), rec.handlers, { ...opts, initializeTimeoutMs: 600_000, notAcpQuietMs: 300 }),
+    (err: unknown) => {
+      assert.ok(err instanceof SidekicksError);
+      assert.equal(err.code, "agent/protocol");
+      assert.match(err.message, /printed text that is not ACP \("Welcome to FooCLI 2\.1 — type \/help"\)/);
+      assert.match(err.message, /--acp/);
+      return true;
+    },
+  );
+});
+
 test("field case 5: an update for an unknown session is dropped with a debug log; the connection stays", async () => {
   const rec = recordingHandlers();
   const client = await AcpClient.start(
