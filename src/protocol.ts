@@ -66,6 +66,11 @@ export interface ToolCallPart {
    * itself, so whether it finished is not known (brief, "Tool intents"). `status` keeps the last known value.
    */
   outcomeUnknown?: boolean;
+  /**
+   * Set when the user stopped the turn (ACP `session/cancel`) while this tool call was still `pending` or
+   * `in_progress` and the agent did not report its end: shown as cancelled, as the ACP spec asks of clients.
+   */
+  cancelled?: boolean;
 }
 
 /** A file change a tool call reports (ACP tool call content of type `diff`). */

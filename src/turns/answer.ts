@@ -137,10 +137,11 @@ export function pendingPermissions(message: MessageRecord): string[] {
 
 /**
  * Closes what an ended attempt left open: pending permission requests become `cancelled`; tool calls still
- * `pending`/`in_progress` are marked failed when the attempt failed or was cancelled, and "outcome unknown" when it
- * was interrupted (the agent ran them itself; whether they finished is not known — brief, "Tool intents").
+ * `pending`/`in_progress` are marked failed when the attempt failed, cancelled when the user stopped it (ACP
+ * `session/cancel`: the client marks unfinished tool calls cancelled), and "outcome unknown" when it was interrupted
+ * (the agent ran them itself; whether they finished is not known — brief, "Tool intents").
  */
-export function closeOpenParts(message: MessageRecord, how: "failed" | "unknown"): MessageRecord {
+export function closeOpenParts(message: MessageRecord, how: "failed" | "cancelled" | "unknown"): MessageRecord {
   let changed = false;
   const parts = message.parts.map((p) => {
     if (p.type === "permission" && p.outcome === undefined) {
@@ -149,7 +150,8 @@ export function closeOpenParts(message: MessageRecord, how: "failed" | "unknown"
     }
     if (p.type === "toolCall" && (p.status === "pending" || p.status === "in_progress")) {
       changed = true;
-      return how === "failed" ? { ...p, status: "failed" as const } : { ...p, outcomeUnknown: true };
+      if (how === "failed") return { ...p, status: "failed" as const };
+      return how === "cancelled" ? { ...p, cancelled: true } : { ...p, outcomeUnknown: true };
     }
     return p;
   });
@@ -177,7 +179,7 @@ export function describeEarlierAttempt(message: MessageRecord, attempt: number, 
   const lines: string[] = [];
   for (const p of earlier) {
     if (p.type === "toolCall") {
-      const status = p.outcomeUnknown ? `outcome unknown (last seen ${p.status})` : p.status;
+      const status = p.outcomeUnknown ? `outcome unknown (last seen ${p.status})` : p.cancelled ? `cancelled by the user (last seen ${p.status})` : p.status;
       lines.push(`- tool call "${p.title || p.toolCallId}"${p.kind ? ` (${p.kind})` : ""}: ${status}`);
     } else if (p.type === "permission" && p.outcome) {
       const chosen = p.options.find((o) => o.optionId === p.outcome);

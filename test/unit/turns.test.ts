@@ -73,7 +73,8 @@ test("Send now: the queued message runs at once; the agent's running answer is s
     assert.equal(await s.channels.sendNow(queued[1]!.id), true);
     const first = await s.finished((m) => m.author.kind === "agent");
     assert.equal(first.outcome, "cancelled");
-    const next = await waitFor(() => s.events.of("message:started").filter((m) => m.status === "streaming").at(-1));
+    // The next answer to start streaming after the cancelled one (waiting for it, not reading whatever is last now).
+    const next = await waitFor(() => s.events.of("message:started").find((m) => m.status === "streaming" && m.id !== first.id));
     assert.equal(next.id, queued[1]!.id, "the urgent one runs before the older queued one");
   } finally {
     await s.teardown();
