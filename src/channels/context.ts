@@ -55,16 +55,27 @@ export function formatContext(messages: readonly MessageRecord[], options: Conte
   const blocks = messages.map(toBlock);
   const more = options.olderNotRead ?? false;
   const header = options.newSession ? HEADER_NEW_SESSION : HEADER;
-  const size = (dropped: number) => bytes(assemble(header, blocks.slice(dropped), dropped, more));
+  // Sizes are kept as sums (each block's bytes, updated as tool outputs are left out), so fitting a channel that
+  // holds megabytes of answers costs one pass over its text, not one assembly of the whole block per step.
+  const sizes = blocks.map(blockBytes);
+  let total = sizes.reduce((a, b) => a + b, 0);
+  const size = (dropped: number) => bytes(assemble(header, [], dropped, more)) + total;
   // 1. tool outputs, largest first
-  const outputs = blocks.flatMap((b) => b.tools).sort((a, b) => bytes(b.output) - bytes(a.output));
-  for (const tool of outputs) {
+  const outputs = blocks.flatMap((b, i) => b.tools.map((tool) => ({ tool, block: i }))).sort((a, b) => b.tool.outputBytes - a.tool.outputBytes);
+  for (const { tool, block } of outputs) {
     if (size(0) <= maxBytes) break;
+    const before = toolBytes(tool);
     tool.elided = true;
+    const delta = toolBytes(tool) - before;
+    sizes[block]! += delta;
+    total += delta;
   }
   // 2. the oldest messages, keeping at least the newest one
   let dropped = 0;
-  while (size(dropped) > maxBytes && dropped < blocks.length - 1) dropped++;
+  while (size(dropped) > maxBytes && dropped < blocks.length - 1) {
+    total -= sizes[dropped]!;
+    dropped++;
+  }
   // 3. the newest message itself, cut at the end
   const last = blocks[blocks.length - 1]!;
   const over = size(dropped) - maxBytes;
@@ -76,6 +87,8 @@ interface ToolBlock {
   title: string;
   status: string;
   output: string;
+  /** UTF-8 bytes of `output`. */
+  outputBytes: number;
   elided: boolean;
 }
 
@@ -87,6 +100,28 @@ interface Block {
   cut: number;
 }
 
+/** What a block adds to the assembled context, in UTF-8 bytes: `\n\n@author:\n` and its rendered tools and text. */
+function blockBytes(b: Block): number {
+  const parts = b.tools.map(toolBytes);
+  parts.push(bytes(b.text));
+  return 2 + bytes(b.author) + 2 + parts.reduce((a, n) => a + n, 0) + (parts.length - 1);
+}
+
+/** The bytes of one tool call's lines as `render` writes them. */
+function toolBytes(t: ToolBlock): number {
+  const head = bytes(toolHead(t));
+  if (!t.output) return head;
+  return t.elided ? head + bytes(elidedNote(t)) : head + 1 + t.outputBytes;
+}
+
+function toolHead(t: ToolBlock): string {
+  return `[tool call: ${t.title} (${t.status})]`;
+}
+
+function elidedNote(t: ToolBlock): string {
+  return ` [output left out: ${t.outputBytes} bytes]`;
+}
+
 function toBlock(m: MessageRecord): Block {
   const author = m.author.kind === "agent" ? `@${m.author.agentName ?? "agent"}` : m.author.kind;
   const text = m.parts
@@ -94,7 +129,7 @@ function toBlock(m: MessageRecord): Block {
     .map((p) => p.text)
     .join("")
     .trim();
-  const tools = m.parts.flatMap((p) => (p.type === "toolCall" ? [{ title: p.title, status: p.status, output: p.content ?? "", elided: false }] : []));
+  const tools = m.parts.flatMap((p) => (p.type === "toolCall" ? [{ title: p.title, status: p.status, output: p.content ?? "", outputBytes: bytes(p.content ?? ""), elided: false }] : []));
   return { author, text, tools, cut: 0 };
 }
 
@@ -110,9 +145,9 @@ function assemble(header: string, blocks: readonly Block[], omitted: number, mor
 function render(b: Block): string {
   const out: string[] = [];
   for (const t of b.tools) {
-    const head = `[tool call: ${t.title} (${t.status})]`;
+    const head = toolHead(t);
     if (!t.output) out.push(head);
-    else if (t.elided) out.push(`${head} [output left out: ${bytes(t.output)} bytes]`);
+    else if (t.elided) out.push(head + elidedNote(t));
     else out.push(`${head}\n${t.output}`);
   }
   let text = b.text;
@@ -126,19 +161,14 @@ function render(b: Block): string {
 
 /** The longest prefix of `text` within `max` UTF-8 bytes, never splitting a character. */
 function cutToBytes(text: string, max: number): string {
-  let used = 0;
-  let end = 0;
-  for (const ch of text) {
-    const n = bytes(ch);
-    if (used + n > max) break;
-    used += n;
-    end += ch.length;
-  }
-  return text.slice(0, end);
+  const buf = Buffer.from(text, "utf8");
+  if (buf.length <= max) return text;
+  let end = max;
+  // Back up to the first byte of the character that would be split (continuation bytes are 10xxxxxx).
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end).toString("utf8");
 }
 
-const encoder = new TextEncoder();
-
 function bytes(text: string): number {
-  return encoder.encode(text).length;
+  return Buffer.byteLength(text, "utf8");
 }

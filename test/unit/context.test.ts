@@ -89,3 +89,32 @@ test("format: a new session's header says the history is repeated; unseen can ke
   assert.deepEqual(unseenMessages(m, "odie", undefined, "M9999", true).map((x) => x.author.kind), ["user", "agent"]);
   assert.match(formatContext(m, { newSession: true }), /^\[Your session was restarted\. The messages of this channel so far, oldest first, yours included\]\n\nuser:\n@odie sit\n\n@odie:\nSitting\./);
 });
+
+test("bound: a channel holding two heavy answers (field case 9: 60 tool calls and a 1 MB line each) fits the budget, packed to within a note's size", () => {
+  const heavy = (agent: string) =>
+    msg(
+      agent,
+      "x".repeat(1_000_000) + " the end",
+      Array.from({ length: 60 }, (_, i) => ({ type: "toolCall" as const, toolCallId: `${agent}${i}`, title: `step ${i}`, status: "completed" as const, content: "o".repeat(4_000 + i) })),
+    );
+  const messages = [msg("user", "@c9 go"), heavy("c9"), msg("user", "@c9 again"), heavy("c9")];
+  const started = performance.now();
+  const text = formatContext(messages, { maxBytes: 32 * 1024 });
+  console.log(`formatContext over ${(messages.reduce((n, m) => n + JSON.stringify(m).length, 0) / 1e6).toFixed(1)} MB of messages: ${(performance.now() - started).toFixed(0)} ms`);
+  // Sizes computed as sums must match the text assembled: never over the budget, and not far under it.
+  assert.ok(bytes(text) <= 32 * 1024, `${bytes(text)} bytes`);
+  assert.ok(bytes(text) > 32 * 1024 - 200, `${bytes(text)} bytes: the budget is used`);
+  assert.match(text, /\[3 older messages left out\]/);
+  assert.match(text, /\[tool call: step 59 \(completed\)\] \[output left out: 4059 bytes\]/);
+  assert.match(text, /x \[… \d+ bytes left out\]\n\n\[End of channel messages/, "the newest answer is cut at its end");
+});
+
+test("bound: leaving tool outputs out keeps every message when that is enough, and says how large each output was", () => {
+  const tools = Array.from({ length: 3 }, (_, i) => ({ type: "toolCall" as const, toolCallId: `t${i}`, title: `T${i}`, status: "completed" as const, content: "é".repeat(1_000 * (i + 1)) }));
+  const text = formatContext([msg("user", "first"), msg("odie", "answer", tools), msg("user", "last")], { maxBytes: 3_000 });
+  assert.ok(bytes(text) <= 3_000, `${bytes(text)} bytes`);
+  assert.match(text, /user:\nfirst/, "no message dropped");
+  assert.match(text, /\[tool call: T2 \(completed\)\] \[output left out: 6000 bytes\]/);
+  assert.match(text, /\[tool call: T1 \(completed\)\] \[output left out: 4000 bytes\]/);
+  assert.match(text, /\[tool call: T0 \(completed\)\]\né{1000}\n/, "the smallest output still fits");
+});
