@@ -44,6 +44,36 @@ export const CONTEXT_FOOTER = "[End of channel messages. The message for you fol
 const FOOTER = CONTEXT_FOOTER;
 
 /**
+ * `text` without the channel-context blocks Sidekicks itself wrote into prompts (from a header such as
+ * "[Messages in this channel …]" through the footer, or to the end when the footer is missing): an agent that
+ * echoes its prompt repeats other members' names, and those mentions are not the agent's own (delegation).
+ */
+export function withoutInjectedContext(text: string): string {
+  if (!text.includes(HEADER) && !text.includes(HEADER_NEW_SESSION)) return text;
+  const out: string[] = [];
+  let inside = false;
+  for (const line of text.split("\n")) {
+    if (inside) {
+      const end = line.indexOf(FOOTER);
+      if (end !== -1) {
+        inside = false;
+        out.push(line.slice(end + FOOTER.length));
+      }
+      continue;
+    }
+    const start = [line.indexOf(HEADER), line.indexOf(HEADER_NEW_SESSION)].filter((i) => i !== -1);
+    if (start.length === 0) {
+      out.push(line);
+      continue;
+    }
+    // The block may start mid-line ("You said: [Messages in this channel …]"): what precedes it stays.
+    out.push(line.slice(0, Math.min(...start)));
+    inside = true;
+  }
+  return out.join("\n");
+}
+
+/**
  * Writes `messages` (oldest first) as a block to put before the user's text, or "" when there are none. Each
  * message is headed by its author (`user`, `@agent`). When the block exceeds `maxBytes`: tool outputs are left out
  * first (largest first, each replaced by a note with its size), then the oldest messages (one note with their

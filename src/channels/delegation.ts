@@ -3,6 +3,7 @@
  * to its parent, with a hop limit and a loop guard"). Pure: who an agent's final answer delegates to, and what is
  * refused, with a sentence for people.
  */
+import { withoutInjectedContext } from "./context";
 import { findMentions } from "./mentions";
 
 /** How many delegations one user message may cause in all (issue 4: default 3). */
@@ -35,8 +36,8 @@ export interface DelegationPlan {
 }
 
 /**
- * The members `answer` mentions (not its author, not inside a blockquote, not an agent the user's message already
- * addressed; names matched case-insensitively, roster spelling; in order, once each), within `remaining` delegations
+ * The members `answer` mentions (not its author, not inside a blockquote or a channel-context block Sidekicks wrote
+ * into the agent's prompt and the agent echoed, not an agent the user's message already addressed; names matched case-insensitively, roster spelling; in order, once each), within `remaining` delegations
  * left for the user message. Refused, with a reason: a mention of the
  * agent that delegated to `from` (two agents would bounce between each other), and mentions beyond the limit.
  *
@@ -46,7 +47,7 @@ export interface DelegationPlan {
 export function planDelegation(answer: DelegatingAnswer, members: readonly string[], remaining: number): DelegationPlan {
   const byLower = new Map(members.map((m) => [m.toLowerCase(), m]));
   const addressed = new Set((answer.addressed ?? []).map((a) => a.toLowerCase()));
-  const mentioned = findMentions(withoutQuotes(answer.text))
+  const mentioned = findMentions(withoutQuotes(withoutInjectedContext(answer.text)))
     .map((m) => byLower.get(m.name.toLowerCase()))
     // The agent that delegated is refused with a reason below (loop guard); other addressed agents are left out.
     .filter((m): m is string => !!m && m !== answer.from && (m === answer.delegatedBy || !addressed.has(m.toLowerCase())));

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { formatContext } from "../../src/channels/context";
 import { MAX_DELEGATIONS, planDelegation } from "../../src/channels/delegation";
 
 const members = ["garfield", "odie", "nermal", "jon"];
@@ -35,4 +36,18 @@ test("a mention inside a blockquote (the agent quoting the request) hands nothin
 test("an agent the user's message already addressed is not handed the same request again", () => {
   const plan = planDelegation({ from: "garfield", text: "@odie and @nermal, over to you", addressed: ["garfield", "Odie"] }, ["garfield", "odie", "nermal"], MAX_DELEGATIONS);
   assert.deepEqual(plan.to, ["nermal"]);
+});
+
+test("an agent echoing its prompt repeats the channel context Sidekicks injected: the members named there are not handed anything", () => {
+  // The echo agent of the new-user trial: its prompt held other members' messages, and it answered with all of it.
+  const prompt = formatContext([
+    { version: 1, id: "M1", channelId: "c", author: { kind: "user" }, parts: [{ type: "text", text: "@odie fetch" }], createdAt: 1 },
+    { version: 1, id: "M2", channelId: "c", author: { kind: "agent", agentName: "nermal" }, parts: [{ type: "text", text: "@jon look" }], createdAt: 2 },
+  ]);
+  const echoed = `You said: ${prompt}@garfield still works?`;
+  assert.deepEqual(planDelegation({ from: "garfield", text: echoed }, members, MAX_DELEGATIONS), { to: [], refused: [] });
+  // Its own words after the block still count.
+  assert.deepEqual(planDelegation({ from: "garfield", text: `${echoed}\n\nAsk @nermal.` }, members, MAX_DELEGATIONS).to, ["nermal"]);
+  // A header without its footer (a cut echo) hides everything after it.
+  assert.deepEqual(planDelegation({ from: "garfield", text: prompt.slice(0, prompt.indexOf("[End")) }, members, MAX_DELEGATIONS).to, []);
 });
