@@ -79,6 +79,8 @@ export class TurnFiles {
     for (const tracked of this.turns.values()) {
       for (const event of events) {
         if (!isTracked(tracked.folder, event.path)) continue;
+        // A folder is not a file change: its files report their own events.
+        if (event.kind !== "deleted" && isDirectory(event.path)) continue;
         await tracked.ready;
         const existedBefore = tracked.existed.has(event.path);
         if (event.kind === "deleted" && !existedBefore) {
@@ -99,6 +101,14 @@ export class TurnFiles {
     const tracked = this.turns.get(turnId);
     this.turns.delete(turnId);
     return tracked ? [...tracked.changed.values()].sort((a, b) => (a.path < b.path ? -1 : 1)) : [];
+  }
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -77,3 +77,21 @@ test("isTracked: inside the folder, not under .git or node_modules, not the fold
   ];
   for (const [file, expected] of cases) assert.equal(isTracked(root, file), expected, file);
 });
+
+test("a folder created during the turn is not listed as a changed file (its files are)", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const files = new TurnFiles();
+    await files.begin("T1", dir);
+    mkdirSync(path.join(dir, "with space"));
+    writeFileSync(path.join(dir, "with space", "a b.txt"), "x");
+    await files.changed([
+      { path: path.join(dir, "with space"), kind: "created" },
+      { path: path.join(dir, "with space"), kind: "changed" },
+      { path: path.join(dir, "with space", "a b.txt"), kind: "created" },
+    ]);
+    assert.deepEqual(files.end("T1").map((f) => [path.relative(dir, f.path), f.kind]), [[path.join("with space", "a b.txt"), "created"]]);
+  } finally {
+    cleanup();
+  }
+});
