@@ -204,3 +204,43 @@ test("after a window reload the last state shows (not live) and a change reopens
     cleanup();
   }
 });
+
+test("the demo agent offers modes and an effort option, reports usage and a title, and follows a change", async () => {
+  const { dir, cleanup } = tempDir();
+  const configPath = path.join(dir, "sidekicks.yaml");
+  writeFileSync(
+    configPath,
+    `version: 1\nagents:\n  - name: demo\n    command: ${JSON.stringify(process.execPath)}\n    args: ["--import", "tsx", ${JSON.stringify(path.resolve("src/demo-agent/main.ts"))}]\n    env:\n      SIDEKICKS_DEMO_DELAY_MS: "0"\n`,
+  );
+  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
+  const app = await SidekicksApp.create({ configPath, storageDir: path.join(dir, "store"), editor, launch: { workspaceFolder: process.cwd(), nodePath: process.execPath, demoAgentPath: "", env: process.env } });
+  const states: SessionStateView[] = [];
+  const finished: MessageView[] = [];
+  const off = app.connectWebview((name, payload) => {
+    if (name === "session/state") states.push(payload as SessionStateView);
+    if (name === "message/finished") finished.push(payload as MessageView);
+  });
+  try {
+    const handlers = app.webviewHandlers();
+    const general = (await handlers["channel/open"]({})).channel;
+    const answer = async (text: string) => {
+      const before = finished.length;
+      await handlers["channel/send"]({ channelId: general.id, text });
+      return waitFor(() => finished.slice(before).find((m) => m.author.kind === "agent"), 20_000, "the demo's answer");
+    };
+    await answer("@demo hello there");
+    const state = await waitFor(() => states.findLast((s) => s.title !== undefined && s.usage !== undefined), 5000, "usage and title");
+    assert.deepEqual(state.modes?.availableModes.map((m) => m.id), ["ask", "code"]);
+    assert.equal(state.title, "hello there");
+    assert.equal(state.usage?.size, 200_000);
+    assert.equal(state.usage?.cost?.currency, "USD");
+    await handlers["session/configure"]({ channelId: general.id, agent: "demo", change: { kind: "config", configId: "effort", value: "high" } });
+    await handlers["session/configure"]({ channelId: general.id, agent: "demo", change: { kind: "mode", modeId: "code" } });
+    const second = await answer("@demo again");
+    assert.match(second.parts.map((p) => (p.type === "text" ? p.text : "")).join(""), /Mode: code, effort: high/);
+  } finally {
+    off();
+    await app.dispose();
+    cleanup();
+  }
+});
