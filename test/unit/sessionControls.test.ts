@@ -229,7 +229,7 @@ test("the demo agent offers modes and an effort option, reports usage and a titl
       return waitFor(() => finished.slice(before).find((m) => m.author.kind === "agent"), 20_000, "the demo's answer");
     };
     await answer("@demo hello there");
-    const state = await waitFor(() => states.findLast((s) => s.title !== undefined && s.usage !== undefined), 5000, "usage and title");
+    const state = await waitFor(() => [...states].reverse().find((s) => s.title !== undefined && s.usage !== undefined), 5000, "usage and title");
     assert.deepEqual(state.modes?.availableModes.map((m) => m.id), ["ask", "code"]);
     assert.equal(state.title, "hello there");
     assert.equal(state.usage?.size, 200_000);
