@@ -1,6 +1,6 @@
 // Session controls in the channel header (issue 6): each member's compact button (mode and usage), its dialog with the
 // mode, config option and usage, used by keyboard only; a refused change shows why and the control goes back; the
-// badge says "waiting for you" while a permission request waits. Screenshots: test-results/webview-session-{controls,header}.png.
+// badge says "waiting for you" while a permission request waits. Screenshots: test-results/webview-session-{controls,header,refused-light}.png.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -35,7 +35,7 @@ const DEMO = {
 };
 
 /** #general with demo (a session with modes, effort and usage) and odie, whose answer waits on a permission request. */
-function openSessions(browser, origin) {
+function openSessions(browser, origin, theme = "dark") {
   const open = {
     ...openResult({
       members: [{ name: "demo", state: "ready" }, { name: "odie", state: "busy" }],
@@ -51,7 +51,7 @@ function openSessions(browser, origin) {
     }),
     sessions: { demo: DEMO },
   };
-  return openView(browser, origin, { open, width: 360 });
+  return openView(browser, origin, { open, width: 360, theme });
 }
 
 /** Picks the next value of the focused `vscode-single-select` by keyboard: Space opens it, ArrowDown, Enter picks. */
@@ -108,7 +108,7 @@ describe("session controls in the channel header", () => {
   });
 
   it("a change the agent refuses shows why and the control goes back to the session's value", async () => {
-    const { page, host } = await openSessions(env.browser, env.server.origin);
+    const { page, host } = await openSessions(env.browser, env.server.origin, "light");
     const trigger = ".member[data-member='demo'] .session-trigger";
     await page.waitForSelector(trigger);
     await page.evaluate(() => {
@@ -126,5 +126,7 @@ describe("session controls in the channel header", () => {
     assert.match(await page.innerText(".session-error"), /^Not changed: .*effort is locked/);
     assert.equal(await page.$eval("[data-control='config-effort']", (el) => /** @type {any} */ (el).value), "medium", "the select shows the session's value again");
     assert.equal(await activeControl(page), "config-effort", "the focus stays on the control");
+    await frames(page, 3);
+    await page.screenshot({ path: path.join(outDir, "webview-session-refused-light.png"), clip: { x: 0, y: 0, width: 360, height: 360 } });
   });
 });
