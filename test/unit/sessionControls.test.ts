@@ -244,3 +244,28 @@ test("the demo agent offers modes and an effort option, reports usage and a titl
     cleanup();
   }
 });
+
+test("updates sent right behind the session/new answer, before any prompt, still reach the view", async () => {
+  const { dir, cleanup } = tempDir();
+  const s = await setup(dir, {
+    garfield: {
+      modes: MODES,
+      afterNew: [
+        { sessionUpdate: "current_mode_update", currentModeId: "code" },
+        { sessionUpdate: "usage_update", used: 500, size: 1000 },
+        { sessionUpdate: "session_info_update", title: "Fresh" },
+      ],
+      prompt: [{ sleep: 100 }, { chunk: "ok" }],
+    },
+    odie: {},
+  });
+  try {
+    await s.ask("@garfield hi");
+    const state = await waitFor(() => (s.last("garfield")?.title === "Fresh" ? s.last("garfield") : undefined), 5000, "the early title");
+    assert.equal(state.modes?.currentModeId, "code");
+    assert.deepEqual(state.usage, { used: 500, size: 1000 });
+  } finally {
+    await s.close();
+    cleanup();
+  }
+});
