@@ -23,6 +23,7 @@ export type ErrorCode =
   | "channel/notFound" // no channel with that name or id
   | "channel/exists" // a channel already has that name
   | "channel/invalidName" // a channel name that is empty, too long, or has characters outside [a-z0-9_-]
+  | "session/invalidChange" // a session setting (mode, config option, model) the agent's session does not offer
   | "turn/interrupted" // the answer was cut short by a reload or shutdown
   | "workspace/outside" // a path outside the agent's workspace roots (`..`, elsewhere, an escaping symlink) or not mapped into its container
   | "workspace/notFound" // a file or folder an agent asked for does not exist

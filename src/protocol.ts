@@ -248,6 +248,57 @@ export interface AgentCommand {
   hint?: string;
 }
 
+/** One mode an agent's session can be in (ACP `SessionMode`). */
+export interface SessionModeView {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** One value of a select option (ACP `SessionConfigSelectOption`); `group` is the name of its group, if grouped. */
+export interface SessionConfigValueView {
+  value: string;
+  name: string;
+  description?: string;
+  group?: string;
+}
+
+/**
+ * A session configuration option (ACP `SessionConfigOption`): a select or a boolean toggle. `category` is ACP's hint
+ * (`mode`, `model`, `model_config`, `thought_level`, or another string) and orders the controls.
+ */
+export type SessionConfigOptionView =
+  | { type: "select"; id: string; name: string; description?: string; category?: string; currentValue: string; options: SessionConfigValueView[] }
+  | { type: "boolean"; id: string; name: string; description?: string; category?: string; currentValue: boolean };
+
+/**
+ * The settings and meters of one agent's session in one channel (issue 6, "Session controls"), as the host last
+ * heard them: from the `session/new` or `session/load` answer, then ACP `current_mode_update`,
+ * `config_option_update`, `usage_update` and `session_info_update`. Kept per (channel, agent) across reloads.
+ */
+export interface SessionStateView {
+  channelId: string;
+  agent: string;
+  /** ACP `modes`: the modes offered and the current one. */
+  modes?: { currentModeId: string; availableModes: SessionModeView[] };
+  /** ACP `configOptions` (model, effort, …). */
+  configOptions?: SessionConfigOptionView[];
+  /** The legacy, unstable ACP `models`, only when no config option has the `model` category. */
+  models?: { currentModelId: string; availableModels: { modelId: string; name: string; description?: string }[] };
+  /** ACP `usage_update`: tokens in context (`used`) of the context window (`size`); cumulative cost if known. */
+  usage?: { used: number; size: number; cost?: { amount: number; currency: string } };
+  /** ACP `session_info_update` `title`. */
+  title?: string;
+  /** False once the session's process has gone: the values are the last known, a change reopens the session. */
+  live: boolean;
+}
+
+/** A setting the user picks for an agent's session: a mode, a config option's value, or a legacy model. */
+export type SessionChange =
+  | { kind: "mode"; modeId: string }
+  | { kind: "config"; configId: string; value: string | boolean }
+  | { kind: "model"; modelId: string };
+
 /** What the host knows of the roster file. */
 export interface ConfigStatus {
   /** `missing`: no file yet; `invalid`: the last read failed validation; `ok`: loaded. */
@@ -269,6 +320,8 @@ export interface WebviewRequests {
       config: ConfigStatus;
       /** The commands each member announced so far (stored per agent, so known before it starts again). */
       commands?: Record<string, AgentCommand[]>;
+      /** The last known session state of each member that has had a session here, by agent name. */
+      sessions?: Record<string, SessionStateView>;
       /** True when older messages exist than the first one returned (fetch them with `channel/older`). */
       more?: boolean;
     },
@@ -278,6 +331,12 @@ export interface WebviewRequests {
    * still older ones exist: the view scrolls back through the history page by page.
    */
   "channel/older": [{ channelId: string; beforeId: string; limit?: number }, { messages: MessageView[]; more: boolean }];
+  /**
+   * Changes a setting of an agent's session in a channel: ACP `session/set_mode`, `session/set_config_option`, or the
+   * legacy `session/set_model`. Opens (or resumes) the session first when its process has gone. Rejected with
+   * `agent/request` when the agent refuses the value; the host then posts the unchanged state again.
+   */
+  "session/configure": [{ channelId: string; agent: string; change: SessionChange }, { state: SessionStateView }];
   /** Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it. */
   "channel/send": [{ channelId: string; text: string }, { messageId: string }];
   /** Answers a pending permission request with one of its options; `accepted` is false when it is no longer pending. */
@@ -349,6 +408,8 @@ export interface HostEvents {
   "config/changed": ConfigStatus;
   /** An agent announced its commands (ACP `available_commands_update`): the complete list, replacing the last. */
   "commands/changed": { agent: string; commands: AgentCommand[] };
+  /** An agent's session in a channel changed its settings, usage or title (or a refused change left them as they were). */
+  "session/state": SessionStateView;
   /** An agent's process changed state: member badges in any open channel follow. */
   "agent/state": { agent: string; state: AgentState };
   "message/started": MessageView;

@@ -6,7 +6,7 @@
  * The state handed to listeners is immutable: a message object changes identity only when that message changed,
  * so the renderer can skip everything else.
  */
-import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, WebviewRequests } from "../src/protocol";
+import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, SessionChange, SessionStateView, WebviewRequests } from "../src/protocol";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";
 import { applyDelta, type Draft, materialize, upsertMessage } from "./messageDrafts";
@@ -29,6 +29,9 @@ export interface ViewState {
   commandError?: string;
   /** A short sentence for screen readers about the latest change ("demo is answering", …). */
   announcement: string;
+  // --- Session controls (issue 6) ---
+  /** The open channel's members' session states (modes, options, usage, title), by agent name. */
+  sessions: Readonly<Record<string, SessionStateView>>;
 }
 
 /** A host command the view offers as a button (`command/run`). */
@@ -49,7 +52,8 @@ type Op =
   | { type: "channel"; channel: ChannelView }
   | { type: "agent"; agent: string; state: AgentState }
   | { type: "config"; config: ConfigStatus }
-  | { type: "commands"; agent: string; commands: AgentCommand[] };
+  | { type: "commands"; agent: string; commands: AgentCommand[] }
+  | { type: "session"; state: SessionStateView };
 
 /** Schedules `callback` before the next paint (`requestAnimationFrame` in the browser). */
 export type FrameScheduler = (callback: () => void) => void;
@@ -59,7 +63,7 @@ export const storeStats = { flushes: 0 };
 
 /** Owns the channel state; create one per webview and call `start()`. */
 export class ChannelStore {
-  private state: ViewState = { phase: "opening", snapshot: 0, messages: [], commands: {}, announcement: "" };
+  private state: ViewState = { phase: "opening", snapshot: 0, messages: [], commands: {}, announcement: "", sessions: {} };
   private queue: Op[] = [];
   private patch: Partial<ViewState> | undefined;
   private frameRequested = false;
@@ -84,6 +88,7 @@ export class ChannelStore {
     this.host.on("agent/state", ({ agent, state }) => this.enqueue({ type: "agent", agent, state }));
     this.host.on("config/changed", (config) => this.enqueue({ type: "config", config }));
     this.host.on("commands/changed", ({ agent, commands }) => this.enqueue({ type: "commands", agent, commands }));
+    this.host.on("session/state", (state) => this.enqueue({ type: "session", state }));
     this.host.on("channel/reload", ({ name }) => void this.open(name));
     void this.open(channelName);
   }
@@ -118,6 +123,7 @@ export class ChannelStore {
         config: result.config,
         messages: result.messages,
         commands: result.commands ?? {},
+        sessions: result.sessions ?? {},
         sendError: undefined,
         announcement: "",
       });
@@ -191,6 +197,25 @@ export class ChannelStore {
     }
   }
 
+  // --- Session controls (issue 6) ---
+
+  /**
+   * Changes a setting of a member's session in the open channel (`session/configure`). The host posts the resulting
+   * state (`session/state`), also after a refusal, so the controls follow it.
+   * @returns the host's refusal as a sentence, or undefined when the agent accepted
+   */
+  async configureSession(agent: string, change: SessionChange): Promise<string | undefined> {
+    const channel = this.openChannel;
+    if (!channel) return "The channel is not open yet.";
+    try {
+      const { state } = await this.host.request("session/configure", { channelId: channel.id, agent, change });
+      this.enqueue({ type: "session", state });
+      return undefined;
+    } catch (err) {
+      return errorText(err);
+    }
+  }
+
   /** Applies everything queued now instead of at the next frame (used before the host reads the DOM). */
   flushNow(): void {
     this.flush();
@@ -232,7 +257,7 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
   const channelId = state.channel?.id;
   const messages = state.messages.slice();
   const drafts = new Map<string, Draft>();
-  let { channel, config, announcement, commands } = state;
+  let { channel, config, announcement, commands, sessions } = state;
   for (const op of ops) {
     switch (op.type) {
       case "agent":
@@ -259,10 +284,13 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
       case "delta":
         if (op.delta.channelId === channelId) applyDelta(messages, drafts, op.delta);
         break;
+      case "session":
+        if (op.state.channelId === channelId) sessions = { ...sessions, [op.state.agent]: op.state };
+        break;
     }
   }
   for (const draft of drafts.values()) materialize(messages, draft);
-  return { ...state, channel, config, announcement, commands, messages };
+  return { ...state, channel, config, announcement, commands, messages, sessions };
 }
 
 function announce(type: "started" | "finished", message: MessageView): string | undefined {

@@ -13,6 +13,21 @@ declare module "preact" {
         icon?: string;
         type?: "button" | "submit" | "reset";
       };
+      "vscode-single-select": HTMLAttributes<HTMLElement> & {
+        value?: string;
+        label?: string;
+        disabled?: boolean;
+      };
+      "vscode-option": HTMLAttributes<HTMLElement> & {
+        value?: string;
+        description?: string;
+        selected?: boolean;
+      };
+      "vscode-checkbox": HTMLAttributes<HTMLElement> & {
+        checked?: boolean;
+        label?: string;
+        disabled?: boolean;
+      };
     }
   }
 }

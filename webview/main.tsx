@@ -17,6 +17,7 @@ import "./styles/messages.css";
 import "./styles/cards.css";
 import "./styles/switcher.css";
 import "./styles/parts.css";
+import "./styles/session.css";
 
 const vscode = acquireVsCodeApi();
 let persisted = readPersisted(vscode.getState());
@@ -54,6 +55,7 @@ const actions: AppActions = {
   },
   editor: hostEditorActions(host),
   terminals: new TerminalOutputs(host),
+  configureSession: (agent, change) => store.configureSession(agent, change),
 };
 
 const root = document.getElementById("root") ?? document.body;

@@ -5,8 +5,8 @@ import { SidekicksError, asSidekicksError } from "../errors";
 import { AuthRequiredError, describeAuthMethod, parseAuthMethods } from "./auth";
 import { StderrTail } from "./StderrTail";
 import { stdioStream } from "./stdioStream";
-import { toAgentUpdate, toPermissionRequest } from "./updates";
-import type { AcpClientHandlers, AgentInfo, AgentLaunch, ClientRequest, ExitInfo, McpServerSpec } from "./types";
+import { configOptions, toAgentUpdate, toPermissionRequest, toSessionSetup } from "./updates";
+import type { AcpClientHandlers, AgentInfo, AgentLaunch, ClientRequest, ConfigOptionInfo, ExitInfo, McpServerSpec, SessionSetup } from "./types";
 
 /** Options of {@link AcpClient.start}. Durations in milliseconds. */
 export interface AcpClientOptions {
@@ -41,6 +41,8 @@ export class AcpClient {
   readonly exited: Promise<ExitInfo>;
   private readonly exitRejection: Promise<never>;
   private readonly sessions = new Set<string>();
+  /** What each session's `session/new` or `session/load` answer said about its settings. */
+  private readonly setups = new Map<string, SessionSetup>();
   /** Sessions being opened with `session/load` → how many replayed updates were dropped so far. */
   private readonly loading = new Map<string, { dropped: number }>();
   private exitInfo: ExitInfo | undefined;
@@ -157,7 +159,44 @@ export class AcpClient {
   async newSession(cwd: string, mcpServers: McpServerSpec[] = []): Promise<string> {
     const response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: toAcpServers(mcpServers) }));
     this.sessions.add(response.sessionId);
+    this.setups.set(response.sessionId, toSessionSetup(response));
     return response.sessionId;
+  }
+
+  /**
+   * The settings the answer that opened `sessionId` described (ACP `modes`, `configOptions`, the unstable `models`);
+   * empty for a session this process did not open.
+   */
+  sessionSetup(sessionId: string): SessionSetup {
+    return this.setups.get(sessionId) ?? {};
+  }
+
+  /**
+   * ACP `session/set_mode`. The agent may also send `current_mode_update`.
+   * @throws SidekicksError `agent/request` when the agent refuses (an unknown mode), `agent/exited`
+   */
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    await this.call("session/set_mode", this.connection.agent.request("session/set_mode", { sessionId, modeId }));
+  }
+
+  /**
+   * ACP `session/set_config_option` with a select's value id (a string) or a boolean toggle's value.
+   * @returns the complete set of options as the agent answered it
+   * @throws SidekicksError `agent/request` when the agent refuses the value, `agent/exited`
+   */
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<ConfigOptionInfo[]> {
+    const params: acp.SetSessionConfigOptionRequest = typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value };
+    const response = await this.call("session/set_config_option", this.connection.agent.request("session/set_config_option", params));
+    return configOptions(response.configOptions);
+  }
+
+  /**
+   * `session/set_model`: the legacy, unstable way to pick a model, for agents that offer `models` but no model config
+   * option. SDK 2.4.0 types it nowhere, so it goes as an untyped request.
+   * @throws SidekicksError `agent/request` (the agent refuses, or does not know the method), `agent/exited`
+   */
+  async setModel(sessionId: string, modelId: string): Promise<void> {
+    await this.call("session/set_model", this.connection.agent.request<unknown>("session/set_model", { sessionId, modelId }));
   }
 
   /**
@@ -177,8 +216,9 @@ export class AcpClient {
     const load = { dropped: 0 };
     this.loading.set(sessionId, load);
     try {
-      await this.call("session/load", this.connection.agent.request("session/load", { sessionId, cwd, mcpServers: toAcpServers(mcpServers) }));
+      const response = await this.call("session/load", this.connection.agent.request("session/load", { sessionId, cwd, mcpServers: toAcpServers(mcpServers) }));
       this.sessions.add(sessionId);
+      this.setups.set(sessionId, toSessionSetup(response));
     } finally {
       if (this.loading.get(sessionId) === load) this.loading.delete(sessionId);
       if (load.dropped > 0) this.handlers.onLog("debug", `session/load ${sessionId}: ${load.dropped} replayed session/update(s) dropped (history already shown)`);

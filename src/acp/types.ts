@@ -80,7 +80,64 @@ export type AgentUpdate =
       kind: "commands";
       commands: AgentCommandInfo[];
     }
+  /** ACP `current_mode_update`: the agent switched its session mode (by itself, or after `session/set_mode`). */
+  | { kind: "mode"; currentModeId: string }
+  /** ACP `config_option_update`: the complete set of configuration options, replacing the last. */
+  | { kind: "configOptions"; configOptions: ConfigOptionInfo[] }
+  /** ACP `usage_update`: tokens in context, the context window, and the cumulative cost when the agent knows it. */
+  | { kind: "usage"; usage: UsageInfo }
+  /** ACP `session_info_update`: the fields it carries (`null` clears the title). */
+  | { kind: "sessionInfo"; title?: string | null }
   | { kind: "ignored"; sessionUpdate: string };
+
+/** One mode an agent's session can be in (ACP `SessionMode`). */
+export interface ModeInfo {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** One value of a select configuration option (ACP `SessionConfigSelectOption`), with its group's name if grouped. */
+export interface ConfigValueInfo {
+  value: string;
+  name: string;
+  description?: string;
+  group?: string;
+}
+
+/**
+ * A session configuration option (ACP `SessionConfigOption`): a `select` (a dropdown of `options`, `currentValue` one
+ * of their values) or a `boolean` toggle. `category` is ACP's UX hint (`mode`, `model`, `model_config`,
+ * `thought_level`, or another string).
+ */
+export type ConfigOptionInfo =
+  | { type: "select"; id: string; name: string; description?: string; category?: string; currentValue: string; options: ConfigValueInfo[] }
+  | { type: "boolean"; id: string; name: string; description?: string; category?: string; currentValue: boolean };
+
+/** ACP `usage_update`: `used` and `size` in tokens; `cost.amount` in `cost.currency` (ISO 4217, or "credits"…). */
+export interface UsageInfo {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+
+/** A model an agent offers through the legacy, unstable `models` field (ACP `ModelInfo`). */
+export interface ModelInfo {
+  modelId: string;
+  name: string;
+  description?: string;
+}
+
+/**
+ * What a `session/new` or `session/load` answer says about the session's settings: its modes (ACP `modes`), its
+ * configuration options (ACP `configOptions`) and, for agents that only offer them, the legacy models (the unstable
+ * `models`: `availableModels`, `currentModelId`, changed with `session/set_model`).
+ */
+export interface SessionSetup {
+  modes?: { currentModeId: string; availableModes: ModeInfo[] };
+  configOptions?: ConfigOptionInfo[];
+  models?: { currentModelId: string; availableModels: ModelInfo[] };
+}
 
 /** A command an agent announced (ACP `AvailableCommand`), called by sending `/name args` as the prompt. */
 export interface AgentCommandInfo {

@@ -1,10 +1,11 @@
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AgentUpdate, PermissionRequest, PlanEntryInfo, ToolDiffInfo, ToolLocationInfo } from "./types";
+import type { AgentUpdate, ConfigOptionInfo, ConfigValueInfo, ModeInfo, ModelInfo, PermissionRequest, PlanEntryInfo, SessionSetup, ToolDiffInfo, ToolLocationInfo, UsageInfo } from "./types";
 
 /**
  * Reduces an ACP `SessionUpdate` to the shapes the channel shows: message and thought chunks, tool calls (with their
- * diffs and locations kept as structures), plans and commands. Kinds not rendered yet (modes, usage, …) come back
- * as `ignored` so the caller can log them.
+ * diffs and locations kept as structures), plans, commands, and the session's settings and meters (mode, config
+ * options, usage, title). Kinds not rendered (user message replays, notices, …) come back as `ignored` so the caller
+ * can log them.
  *
  * `tool_call_update` (ACP: "only the fields being changed"): `content` and `locations` are set only when the update
  * carries them, and then replace the earlier ones whole (field case 2); `null` counts as omitted.
@@ -48,9 +49,93 @@ export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
           return hint ? { name, description: c.description, hint } : { name, description: c.description };
         }),
       };
+    case "current_mode_update":
+      return { kind: "mode", currentModeId: update.currentModeId };
+    case "config_option_update":
+      return { kind: "configOptions", configOptions: configOptions(update.configOptions) };
+    case "usage_update": {
+      const usage = usageInfo(update);
+      return usage ? { kind: "usage", usage } : { kind: "ignored", sessionUpdate: update.sessionUpdate };
+    }
+    case "session_info_update":
+      return "title" in update && (typeof update.title === "string" || update.title === null) ? { kind: "sessionInfo", title: update.title } : { kind: "sessionInfo" };
     default:
       return { kind: "ignored", sessionUpdate: update.sessionUpdate };
   }
+}
+
+/**
+ * The settings a `session/new` or `session/load` answer describes (ACP `modes`, `configOptions`, and the unstable
+ * `models`, which the SDK does not type: read from the raw answer). Malformed pieces are left out, never thrown.
+ */
+export function toSessionSetup(response: unknown): SessionSetup {
+  const r = (typeof response === "object" && response !== null ? response : {}) as Record<string, unknown>;
+  const setup: SessionSetup = {};
+  const modes = r.modes as { currentModeId?: unknown; availableModes?: unknown } | null | undefined;
+  if (modes && typeof modes.currentModeId === "string" && Array.isArray(modes.availableModes)) {
+    setup.modes = { currentModeId: modes.currentModeId, availableModes: modes.availableModes.filter(isNamed("id")).map((m): ModeInfo => withDescription({ id: m.id, name: m.name }, m.description)) };
+  }
+  if (Array.isArray(r.configOptions)) setup.configOptions = configOptions(r.configOptions);
+  const models = r.models as { currentModelId?: unknown; availableModels?: unknown } | null | undefined;
+  if (models && typeof models.currentModelId === "string" && Array.isArray(models.availableModels)) {
+    setup.models = {
+      currentModelId: models.currentModelId,
+      availableModels: models.availableModels.filter(isNamed("modelId")).map((m): ModelInfo => withDescription({ modelId: m.modelId, name: m.name }, m.description)),
+    };
+  }
+  return setup;
+}
+
+/** ACP `SessionConfigOption`s: selects (flat or grouped values) and booleans; anything else is left out. */
+export function configOptions(list: readonly unknown[] | null | undefined): ConfigOptionInfo[] {
+  if (!Array.isArray(list)) return [];
+  const out: ConfigOptionInfo[] = [];
+  for (const raw of list) {
+    if (!isNamed("id")(raw)) continue;
+    const o = raw as Record<string, unknown> & { id: string; name: string };
+    const base = {
+      id: o.id,
+      name: o.name,
+      ...(typeof o.description === "string" ? { description: o.description } : {}),
+      ...(typeof o.category === "string" ? { category: o.category } : {}),
+    };
+    if (o.type === "boolean" && typeof o.currentValue === "boolean") out.push({ type: "boolean", ...base, currentValue: o.currentValue });
+    else if ((o.type === "select" || o.type === undefined) && typeof o.currentValue === "string" && Array.isArray(o.options)) {
+      out.push({ type: "select", ...base, currentValue: o.currentValue, options: selectValues(o.options) });
+    }
+  }
+  return out;
+}
+
+/** Flat values, or groups of values (ACP `SessionConfigSelectGroup`) flattened with their group's name. */
+function selectValues(options: unknown[]): ConfigValueInfo[] {
+  const out: ConfigValueInfo[] = [];
+  for (const item of options) {
+    if (typeof item !== "object" || item === null) continue;
+    const g = item as { name?: unknown; options?: unknown; value?: unknown; description?: unknown };
+    if (Array.isArray(g.options) && typeof g.name === "string") {
+      for (const v of g.options) if (isNamed("value")(v)) out.push(withDescription({ value: v.value, name: v.name, group: g.name }, v.description));
+    } else if (isNamed("value")(item)) out.push(withDescription({ value: item.value, name: item.name }, (item as { description?: unknown }).description));
+  }
+  return out;
+}
+
+/** ACP `UsageUpdate` → {@link UsageInfo}; undefined when `used` or `size` is not a number of tokens. */
+function usageInfo(update: { used?: unknown; size?: unknown; cost?: unknown }): UsageInfo | undefined {
+  const { used, size, cost } = update;
+  if (typeof used !== "number" || typeof size !== "number" || !(used >= 0) || !(size >= 0)) return undefined;
+  const c = cost as { amount?: unknown; currency?: unknown } | null | undefined;
+  return c && typeof c.amount === "number" && Number.isFinite(c.amount) && typeof c.currency === "string" ? { used, size, cost: { amount: c.amount, currency: c.currency } } : { used, size };
+}
+
+/** A guard for objects with a string `key` and a string `name`. */
+function isNamed<K extends string>(key: K): (v: unknown) => v is Record<K | "name", string> & { description?: unknown } {
+  return (v: unknown): v is Record<K | "name", string> & { description?: unknown } =>
+    typeof v === "object" && v !== null && typeof (v as Record<string, unknown>)[key] === "string" && typeof (v as Record<string, unknown>).name === "string";
+}
+
+function withDescription<T extends object>(value: T, description: unknown): T & { description?: string } {
+  return typeof description === "string" && description !== "" ? { ...value, description } : value;
 }
 
 /** Maps `session/request_permission` params to Sidekicks' `PermissionRequest`. */

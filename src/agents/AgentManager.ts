@@ -4,13 +4,15 @@ import type { AgentInfo, AuthRequired } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
 import { asSidekicksError, SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
-import type { AgentState } from "../protocol";
+import type { AgentState, SessionChange, SessionStateView } from "../protocol";
 import { holdsSlot, isIdle, newEntry, type AgentEntry, type AgentSession, type AgentSummary, type SessionRecord, type SessionSink } from "./AgentEntry";
 import { AgentProcesses } from "./AgentProcesses";
 import { AgentWorkspaces, type WorkspaceHost } from "./AgentWorkspaces";
 import { systemClock, type Clock } from "./Clock";
 import type { LaunchContext } from "./launch";
 import { checkLimits, DEFAULT_LIMITS, processKey, type AgentLimits } from "./policy";
+import { changeProblem } from "./sessionState";
+import { SessionStates } from "./SessionStates";
 
 export type { AgentSession, AgentSummary, ClientEffect, SessionSink } from "./AgentEntry";
 export type { AgentLimits } from "./policy";
@@ -61,6 +63,8 @@ export class AgentManager {
   private readonly clock: Clock;
   private readonly processes: AgentProcesses;
   private readonly authListeners = new Set<(auth: AuthRequired) => void>();
+  /** The settings and meters of each (agent, owner) session, emitted as `session:state`. */
+  private readonly sessionStates: SessionStates;
 
   constructor(
     private readonly emitter: Emitter,
@@ -68,6 +72,7 @@ export class AgentManager {
   ) {
     this.clock = options.clock ?? systemClock;
     this.limits = checkLimits(options.limits ?? DEFAULT_LIMITS);
+    this.sessionStates = new SessionStates(emitter);
     this.processes = new AgentProcesses({
       emitter,
       clock: this.clock,
@@ -80,7 +85,63 @@ export class AgentManager {
         if (this.entries.get(entry.config.name) === entry) this.entries.delete(entry.config.name);
       },
       workspaces: options.workspace ? new AgentWorkspaces(options.workspace) : undefined,
+      onSessionUpdate: (entry, sessionId, update) => {
+        const owner = [...entry.sessions].find(([, r]) => r.sessionId === sessionId && r.client === entry.client)?.[0];
+        this.sessionStates.update(entry.config.name, owner, sessionId, update);
+      },
+      onSessionsGone: (entry) => this.sessionStates.gone(entry.config.name, entry.sessions.keys()),
     });
+  }
+
+  /** Remembers the session state an earlier activation stored (shown, and kept by a resumed session); see SessionStates.seed. */
+  seedSessionState(state: SessionStateView): void {
+    this.sessionStates.seed(state);
+  }
+
+  /** The settings and meters of `agent`'s session for `owner` in this activation (see `session:state`), if any. */
+  sessionState(agent: string, owner: string): SessionStateView | undefined {
+    return this.sessionStates.get(agent, owner);
+  }
+
+  /**
+   * Changes a setting of the session `owner` uses with `agent` (issue 6, "Session controls"): ACP `session/set_mode`,
+   * `session/set_config_option` (the answer's options replace the known ones), or the legacy `session/set_model`.
+   * When the owner has no session on a running process, one is opened first (resuming `options.resumeSessionId` as
+   * {@link session} does), without taking over the session's updates. A `session:state` event follows either way: the
+   * new state, or the unchanged one when the agent refuses (so a control that moved goes back).
+   * @returns the state after the change, and the session id (store it for the next resume)
+   * @throws SidekicksError `session/invalidChange` when the session does not offer that value, `agent/request` when the
+   *   agent refuses, and what {@link session} throws
+   */
+  async configure(agent: string, owner: string, change: SessionChange, options: SessionOptions = {}): Promise<{ state: SessionStateView; sessionId: string }> {
+    const entry = this.require(agent);
+    entry.using += 1;
+    this.processes.touch(entry);
+    try {
+      const record = await this.openSession(entry, owner, options.resumeSessionId);
+      const problem = changeProblem(this.sessionStates.get(agent, owner), change);
+      if (problem) {
+        this.sessionStates.refused(agent, owner);
+        throw new SidekicksError("session/invalidChange", problem);
+      }
+      const { client, sessionId } = record;
+      try {
+        let options: SessionStateView["configOptions"];
+        if (change.kind === "mode") await client.setMode(sessionId, change.modeId);
+        else if (change.kind === "config") options = await client.setConfigOption(sessionId, change.configId, change.value);
+        else await client.setModel(sessionId, change.modelId);
+        const state = this.sessionStates.accepted(agent, owner, change, options)!;
+        this.processes.log(entry, "info", `session ${sessionId}: ${describeChange(change)}`);
+        return { state, sessionId };
+      } catch (err) {
+        this.sessionStates.refused(agent, owner);
+        throw asSidekicksError(err, "agent/request");
+      }
+    } finally {
+      entry.using -= 1;
+      this.processes.touch(entry);
+      this.processes.settleIdle(entry);
+    }
   }
 
   /**
@@ -318,6 +379,7 @@ export class AgentManager {
     try {
       await opening;
       record.opening = undefined;
+      this.sessionStates.opened(entry.config.name, owner, record.sessionId, client.sessionSetup(record.sessionId), record.resumed === true);
       return record;
     } catch (err) {
       if (entry.sessions.get(owner) === record) entry.sessions.delete(owner);
@@ -403,4 +465,11 @@ export class AgentManager {
     if (error instanceof AuthRequiredError) for (const listener of this.authListeners) listener(error.auth);
     return error;
   }
+}
+
+/** "mode set to code", for the agent's log. */
+function describeChange(change: SessionChange): string {
+  if (change.kind === "mode") return `mode set to ${change.modeId} (ACP session/set_mode)`;
+  if (change.kind === "model") return `model set to ${change.modelId} (session/set_model)`;
+  return `option ${change.configId} set to ${String(change.value)} (ACP session/set_config_option)`;
 }

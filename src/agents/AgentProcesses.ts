@@ -9,6 +9,7 @@ import type { AgentWorkspaces } from "./AgentWorkspaces";
 import { inspectContainer } from "./containerRuntime";
 import type { Clock } from "./Clock";
 import { resolveLaunch, type LaunchContext } from "./launch";
+import { isSessionStateUpdate, type SessionStateUpdate } from "./sessionState";
 import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, processKey, unsupportedRuntime, type AgentLimits } from "./policy";
 
 /** What {@link AgentProcesses} needs from the manager that owns the entries. */
@@ -27,6 +28,10 @@ export interface AgentProcessesHost {
   forget(entry: AgentEntry): void;
   /** Files and terminals for agents; without it, none are advertised (`initialize` stays truthful). */
   workspaces?: AgentWorkspaces;
+  /** A session's settings or meters changed (ACP mode, config option, usage, session info updates). */
+  onSessionUpdate?(entry: AgentEntry, sessionId: string, update: SessionStateUpdate): void;
+  /** The process is going: its sessions end (called before `entry.sessions` is cleared). */
+  onSessionsGone?(entry: AgentEntry): void;
 }
 
 /**
@@ -101,6 +106,8 @@ export class AgentProcesses {
             // Commands belong to the agent, not to a session: announced before any prompt (often just after
             // session/new, before the session has an owner), they are reported whichever session they came from.
             if (update.kind === "commands") this.emitter.emit("agent:commands", { agent: name, commands: update.commands });
+            // Settings and meters belong to the session, not to the turn running in it (there may be none).
+            else if (isSessionStateUpdate(update)) this.host.onSessionUpdate?.(entry, sessionId, update);
             else entry.sinks.get(sessionId)?.onUpdate(update);
           },
           onPermissionRequest: (request, signal) => {
@@ -217,6 +224,7 @@ export class AgentProcesses {
     }
     const client = entry.client;
     entry.client = undefined;
+    this.host.onSessionsGone?.(entry);
     entry.sessions.clear();
     entry.sinks.clear();
     // The agent's terminals die with it (their commands are killed).
@@ -238,6 +246,7 @@ export class AgentProcesses {
   private onExit(entry: AgentEntry, client: AcpClient, exit: ExitInfo): void {
     if (entry.client !== client) return; // stopped by Sidekicks
     entry.client = undefined;
+    this.host.onSessionsGone?.(entry);
     entry.sessions.clear();
     entry.sinks.clear();
     void this.host.workspaces?.release(entry.config.name);

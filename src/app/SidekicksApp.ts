@@ -6,7 +6,7 @@ import { ChannelService, GENERAL } from "../channels/ChannelService";
 import { formatProblem, parseRoster, type ConfigProblem, type Roster } from "../config/roster";
 import { SidekicksError } from "../errors";
 import { EventBus } from "../events/events";
-import type { ConfigStatus, HostEventName, HostEvents, ToolCallDiff, ToolCallLocation, WebviewRequests } from "../protocol";
+import type { ConfigStatus, HostEventName, HostEvents, SessionChange, ToolCallDiff, ToolCallLocation, WebviewRequests } from "../protocol";
 import { Store } from "../store/Store";
 import type { PermissionMemory } from "../turns/permissionMemory";
 import type { DocumentPort } from "../workspace/fsAccess";
@@ -56,6 +56,20 @@ export interface AppOptions {
   initializeTimeoutMs?: number;
   /** While another window holds the history, how often to try opening it again, in ms (default 3 000). */
   lockedRetryMs?: number;
+}
+
+/**
+ * Validates a session change from the webview (a trust boundary).
+ * @throws SidekicksError `session/invalidChange` for anything but a mode id, a config option id with a string or
+ *   boolean value, or a model id
+ */
+export function sessionChange(value: unknown): SessionChange {
+  const c = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const id = (v: unknown) => typeof v === "string" && v !== "" && v.length <= 1024;
+  if (c.kind === "mode" && id(c.modeId)) return { kind: "mode", modeId: c.modeId as string };
+  if (c.kind === "model" && id(c.modelId)) return { kind: "model", modelId: c.modelId as string };
+  if (c.kind === "config" && id(c.configId) && (typeof c.value === "boolean" || id(c.value))) return { kind: "config", configId: c.configId as string, value: c.value as string | boolean };
+  throw new SidekicksError("session/invalidChange", "That session setting is not one Sidekicks knows (a mode, a config option value, or a model).");
 }
 
 /** Default of {@link AppOptions.lockedRetryMs}. */
@@ -109,6 +123,10 @@ export class SidekicksApp {
     // Commands an agent announces are kept per agent in the store, for routing and autocomplete after a reload.
     this.events.on("agent:commands", ({ agent, commands }) => {
       void this.channels?.commands.set(agent, commands).catch((err) => options.editor.log("warn", `[${agent}] commands not stored: ${String(err)}`));
+    });
+    // Session states are stored per (channel, agent), so the header shows them after a reload.
+    this.events.on("session:state", (state) => {
+      void this.channels?.keepSessionState(state).catch((err) => options.editor.log("warn", `[${state.agent}] session state not stored: ${String(err)}`));
     });
     this.events.on("message:started", (m) => this.channelDirectory?.observe("started", m));
     this.events.on("message:finished", (m) => this.channelDirectory?.observe("finished", m));
@@ -228,10 +246,14 @@ export class SidekicksApp {
         const { channel, messages, more } = await channels.open(target?.name ?? GENERAL);
         this.currentChannelId = channel.id;
         const commands = await channels.commands.ofAll(channel.members.map((m) => m.name));
-        return { channel, messages, config: this.config, commands, more };
+        const sessions = await channels.sessionStates(channel.id, channel.members.map((m) => m.name));
+        return { channel, messages, config: this.config, commands, sessions, more };
       },
       "channel/older": async ({ channelId, beforeId, limit }) =>
         this.requireChannels().older(text(channelId, "channel id"), text(beforeId, "message id"), typeof limit === "number" ? limit : undefined),
+      "session/configure": async ({ channelId, agent, change }) => ({
+        state: await this.requireChannels().configure(text(channelId, "channel id"), text(agent, "agent"), sessionChange(change)),
+      }),
       "channels/list": async () => ({ channels: await this.directory.list(), agents: this.agents.names() }),
       "channel/create": async ({ name, description, members }) =>
         this.directory.create(text(name, "channel name"), {
@@ -322,6 +344,7 @@ export class SidekicksApp {
       this.events.on("message:delta", (p) => sink("message/delta", p)),
       this.events.on("message:finished", (p) => sink("message/finished", p)),
       this.events.on("agent:commands", (p) => sink("commands/changed", p)),
+      this.events.on("session:state", (p) => sink("session/state", p)),
       this.events.on("store:opened", () => sink("channel/reload", { name: GENERAL })),
       this.events.on("terminal:output", (p) => sink("terminal/output", p)),
     ];

@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { monotonicFactory } from "ulid";
 import { SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
-import type { AgentState, ChannelView, MessageView } from "../protocol";
+import type { AgentState, ChannelView, MessageView, SessionChange, SessionStateView } from "../protocol";
+import { asSessionState } from "../agents/sessionState";
 import type { Store } from "../store/Store";
 import type { ChannelRecord, MessageRecord, TurnRecord } from "../store/records";
 import { CANCEL_GRACE_MS, isActive, statusOf, type Admission, type RoundAnswer } from "../turns/reducer";
@@ -39,7 +40,16 @@ function asChangedFiles(value: unknown): ChangedFile[] {
 export interface AgentSource extends SessionSource {
   names(): string[];
   state(name: string): AgentState;
+  /** The session state of `agent` for `owner` in this activation (AgentManager.sessionState). */
+  sessionState?(agent: string, owner: string): SessionStateView | undefined;
+  /** Remembers a state an earlier activation stored (AgentManager.seedSessionState). */
+  seedSessionState?(state: SessionStateView): void;
+  /** Changes a session setting, opening or resuming the session first (AgentManager.configure). */
+  configure?(agent: string, owner: string, change: SessionChange, options?: { resumeSessionId?: string }): Promise<{ state: SessionStateView; sessionId: string }>;
 }
+
+/** `value/` key of the last known session state of an agent in a channel (issue 6, "Session controls"). */
+const sessionStateKey = (channelId: string, agent: string) => `sessionState/${channelId}/${agent}`;
 
 /** Options of {@link ChannelService} beyond its ports. */
 export interface ChannelOptions {
@@ -339,6 +349,48 @@ export class ChannelService {
     await this.store.commit({ messages: [updated] });
     const live = this.executor.state.turns[turn.id];
     this.emitter.emit("message:finished", live ? toView({ ...live.message, parts: updated.parts }, statusOf(live)) : toView(updated));
+  }
+
+  /**
+   * Changes a setting of `agent`'s session in a channel (ACP `session/set_mode`, `session/set_config_option`, the legacy
+   * `session/set_model`); when the session's process has gone, the member's stored session is resumed (or a new one
+   * opened) first, and its id stored as a turn would.
+   * @returns the session state after the change
+   * @throws SidekicksError `channel/unknownMember`, `session/invalidChange`, `agent/request` (refused), and what opening
+   *   a session throws
+   */
+  async configure(channelId: string, agent: string, change: SessionChange): Promise<SessionStateView> {
+    await this.ready;
+    const member = (await this.store.members(channelId)).find((m) => m.agentName === agent);
+    if (!member) throw new SidekicksError("channel/unknownMember", `@${agent} is not a member of this channel: add it first.`);
+    if (!this.agents.configure) throw new SidekicksError("agent/unsupported", "Session settings cannot be changed here.");
+    await this.sessionStates(channelId, [agent]);
+    const { state, sessionId } = await this.agents.configure(agent, channelId, change, member.acpSessionId ? { resumeSessionId: member.acpSessionId } : {});
+    const latest = (await this.store.members(channelId)).find((m) => m.agentName === agent);
+    if (latest && sessionId && latest.acpSessionId !== sessionId) await this.store.commit({ members: [{ ...latest, acpSessionId: sessionId }] });
+    return state;
+  }
+
+  /**
+   * The last known session state of each of `agents` in a channel, by agent name: this activation's (live) when the
+   * session was opened here, else the one stored before (`live` false).
+   */
+  async sessionStates(channelId: string, agents: readonly string[]): Promise<Record<string, SessionStateView>> {
+    const out: Record<string, SessionStateView> = {};
+    for (const agent of agents) {
+      let state = this.agents.sessionState?.(agent, channelId);
+      if (!state) {
+        state = asSessionState(await this.store.getValue(sessionStateKey(channelId, agent)));
+        if (state && state.channelId === channelId && state.agent === agent) this.agents.seedSessionState?.(state);
+      }
+      if (state && state.channelId === channelId && state.agent === agent) out[agent] = state;
+    }
+    return out;
+  }
+
+  /** Stores a session state (`session:state`) so that it is shown after a reload. */
+  async keepSessionState(state: SessionStateView): Promise<void> {
+    await this.store.putValue(sessionStateKey(state.channelId, state.agent), { ...state, live: false });
   }
 
   /** Whether an agent has an open (running or queued) turn in a channel. */

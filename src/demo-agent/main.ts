@@ -10,6 +10,10 @@
  * - `fail`: ends the prompt with an error; `crash`: the process exits with code 3.
  * It announces commands (ACP `available_commands_update`, just after `session/new`): `/idioms <phrase>` explains a
  * French idiom (`idioms.ts`), `/help` lists what it does.
+ * Its sessions offer two modes (`ask`, `code`: ACP `session/set_mode`) and an "Effort" option (low, medium, high: ACP
+ * `session/set_config_option`), which its answers mention; after each answer it reports a pretend `usage_update`
+ * (tokens and cost) and a `session_info_update` title taken from the first prompt, so the header's session controls
+ * have something to show without an account.
  * Env `SIDEKICKS_DEMO_DELAY_MS` sets the pause between streamed words (default 30).
  */
 import { Readable, Writable } from "node:stream";
@@ -36,6 +40,37 @@ const sleep = (ms: number, signal: AbortSignal) =>
 const sessions = new Map<string, AbortController | undefined>();
 let nextSession = 1;
 
+/** The demo's session modes (ACP `SessionMode`). */
+const MODES: acp.SessionMode[] = [
+  { id: "ask", name: "Ask", description: "Answers questions; would ask before changing files" },
+  { id: "code", name: "Code", description: "Would change files without asking (pretend)" },
+];
+const EFFORTS = ["low", "medium", "high"] as const;
+/** Per session: mode, effort, pretend tokens used, cost so far, title. */
+const settings = new Map<string, { mode: string; effort: string; used: number; cost: number; title?: string }>();
+const settingsOf = (sessionId: string) => {
+  let s = settings.get(sessionId);
+  if (!s) settings.set(sessionId, (s = { mode: "ask", effort: "medium", used: 0, cost: 0 }));
+  return s;
+};
+/** The demo's one config option, with its current value (ACP `SessionConfigOption`, category `thought_level`). */
+const configOptions = (sessionId: string): acp.SessionConfigOption[] => [
+  {
+    type: "select",
+    id: "effort",
+    name: "Effort",
+    description: "How hard the demo pretends to think",
+    category: "thought_level",
+    currentValue: settingsOf(sessionId).effort,
+    options: EFFORTS.map((e) => ({ value: e, name: e[0]!.toUpperCase() + e.slice(1) })),
+  },
+];
+/** A title from the first words of the first prompt (ACP `session_info_update`). */
+const titleOf = (text: string) => {
+  const words = text.replace(/[`*_>#]/g, "").split(/\s+/).filter(Boolean).slice(0, 6).join(" ");
+  return words.length > 0 ? words.slice(0, 60) : "Demo session";
+};
+
 /** Answers one prompt: `text` is the user's own text, `context` how many channel messages came before it. */
 async function runPrompt(sessionId: string, text: string, context: number, client: acp.AgentContext, signal: AbortSignal, attempt?: string): Promise<void> {
   const update = (u: acp.SessionUpdate) => client.notify("session/update", { sessionId, update: u });
@@ -45,6 +80,7 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
       await sleep(delayMs, signal);
     }
   };
+  const mine = settingsOf(sessionId);
   const command = /^\/(idioms|help)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (command?.[1] === "idioms") return say(explainIdiom(command[2] ?? ""));
   if (command?.[1] === "help") return say("I am the offline demo agent. Try `/idioms Il pleut`, `show a tool call` or `ask permission`.");
@@ -84,7 +120,19 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
     await say(allowed ? "You allowed the edit; in a real agent `config.json` would now be changed. " : "No edit made. ");
   }
   if (!words.has("tool") && !words.has("permission")) {
-    await say("Try `@demo show a tool call`, `@demo ask permission` or `@demo /idioms Il pleut`.");
+    await say(`(Mode: ${mine.mode}, effort: ${mine.effort}.) Try \`@demo show a tool call\`, \`@demo ask permission\` or \`@demo /idioms Il pleut\`.`);
+  }
+}
+
+/** After an answer: pretend usage (ACP `usage_update`) and, the first time, a title (ACP `session_info_update`). */
+async function reportSession(sessionId: string, text: string, client: acp.AgentContext): Promise<void> {
+  const mine = settingsOf(sessionId);
+  mine.used += 1_200 + text.length * 4 + EFFORTS.indexOf(mine.effort as (typeof EFFORTS)[number]) * 800;
+  mine.cost = Math.round((mine.cost + mine.used / 1_000_000) * 10_000) / 10_000 + 0.01;
+  await client.notify("session/update", { sessionId, update: { sessionUpdate: "usage_update", used: mine.used, size: 200_000, cost: { amount: mine.cost, currency: "USD" } } });
+  if (mine.title === undefined) {
+    mine.title = titleOf(text);
+    await client.notify("session/update", { sessionId, update: { sessionUpdate: "session_info_update", title: mine.title } });
   }
 }
 
@@ -103,7 +151,20 @@ acp
     sessions.set(sessionId, undefined);
     // After the response, as agents do: the client knows the session by then.
     setTimeout(() => void client.notify("session/update", { sessionId, update: { sessionUpdate: "available_commands_update", availableCommands: DEMO_COMMANDS } }), 0);
-    return { sessionId };
+    return { sessionId, modes: { currentModeId: settingsOf(sessionId).mode, availableModes: MODES }, configOptions: configOptions(sessionId) };
+  })
+  .onRequest("session/set_mode", async ({ params, client }) => {
+    if (!MODES.some((m) => m.id === params.modeId)) throw acp.RequestError.invalidParams(undefined, `The demo agent has no mode "${params.modeId}".`);
+    settingsOf(params.sessionId).mode = params.modeId;
+    await client.notify("session/update", { sessionId: params.sessionId, update: { sessionUpdate: "current_mode_update", currentModeId: params.modeId } });
+    return {};
+  })
+  .onRequest("session/set_config_option", ({ params }) => {
+    if (params.configId !== "effort" || typeof params.value !== "string" || !(EFFORTS as readonly string[]).includes(params.value)) {
+      throw acp.RequestError.invalidParams(undefined, `The demo agent has no setting "${params.configId}" = ${JSON.stringify(params.value)}.`);
+    }
+    settingsOf(params.sessionId).effort = params.value;
+    return { configOptions: configOptions(params.sessionId) };
   })
   .onNotification("session/cancel", ({ params }) => sessions.get(params.sessionId)?.abort())
   .onRequest("session/prompt", async ({ params, client }) => {
@@ -120,6 +181,7 @@ acp
     const context = cut === -1 ? 0 : (prompt.slice(0, cut).match(/^(?:@[\w-]+|user):$/gm) ?? []).length;
     try {
       await runPrompt(params.sessionId, text, context, client, controller.signal, attempt);
+      await reportSession(params.sessionId, text, client);
       return { stopReason: "end_turn" as const };
     } catch (err) {
       if (controller.signal.aborted) return { stopReason: "cancelled" as const };

@@ -1,4 +1,4 @@
-import type { AgentCommand, AgentState, ChannelSummary, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part } from "../protocol";
+import type { AgentCommand, AgentState, ChannelSummary, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part, SessionStateView } from "../protocol";
 
 /** One permission request waiting for the user. */
 export interface PendingPermission {
@@ -19,6 +19,12 @@ export interface SidekicksEvents {
   "agent:log": { agent: string; level: "info" | "debug" | "warn" | "error"; line: string };
   /** An agent announced its commands (ACP `available_commands_update`), whichever session it came from. */
   "agent:commands": { agent: string; commands: AgentCommand[] };
+  /**
+   * An agent's session in a channel (`channelId` is the session's owner) changed its settings or meters: opened,
+   * ACP `current_mode_update`/`config_option_update`/`usage_update`/`session_info_update`, a change the user made, or
+   * a refused change (the unchanged state, so controls revert). `live` false: the session's process has gone.
+   */
+  "session:state": SessionStateView;
   "channel:changed": ChannelView;
   /** The channel list (with unread counts and busy markers) changed. */
   "channels:changed": ChannelSummary[];

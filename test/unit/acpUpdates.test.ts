@@ -85,3 +85,31 @@ test("field case 2: tool_call_update carries content and locations only when pre
   const cleared = u({ sessionUpdate: "tool_call_update", toolCallId: "t1", content: [], locations: [] });
   assert.deepEqual(cleared.kind === "toolCall" && [cleared.content, cleared.diffs, cleared.locations], ["", [], []]);
 });
+
+test("session settings and meters: mode, config options (grouped values, booleans), usage with cost, title", () => {
+  assert.deepEqual(u({ sessionUpdate: "current_mode_update", currentModeId: "code" }), { kind: "mode", currentModeId: "code" });
+  assert.deepEqual(
+    u({
+      sessionUpdate: "config_option_update",
+      configOptions: [
+        { type: "select", id: "model", name: "Model", category: "model", currentValue: "s", options: [{ group: "fast", name: "Fast", options: [{ value: "s", name: "Small" }] }, { group: "smart", name: "Smart", options: [{ value: "l", name: "Large", description: "slow" }] }] },
+        { type: "boolean", id: "web", name: "Web search", currentValue: true },
+        { type: "select", id: "broken", name: "No values", currentValue: "x" },
+      ],
+    }),
+    {
+      kind: "configOptions",
+      configOptions: [
+        { type: "select", id: "model", name: "Model", category: "model", currentValue: "s", options: [{ value: "s", name: "Small", group: "Fast" }, { value: "l", name: "Large", group: "Smart", description: "slow" }] },
+        { type: "boolean", id: "web", name: "Web search", currentValue: true },
+      ],
+    },
+    "grouped values are flattened with their group's name; an option without values is left out",
+  );
+  assert.deepEqual(u({ sessionUpdate: "usage_update", used: 10, size: 100, cost: { amount: 0.5, currency: "EUR" } }), { kind: "usage", usage: { used: 10, size: 100, cost: { amount: 0.5, currency: "EUR" } } });
+  assert.deepEqual(u({ sessionUpdate: "usage_update", used: 10, size: 100, cost: null }), { kind: "usage", usage: { used: 10, size: 100 } });
+  assert.deepEqual(u({ sessionUpdate: "usage_update", used: "many", size: 100 }), { kind: "ignored", sessionUpdate: "usage_update" });
+  assert.deepEqual(u({ sessionUpdate: "session_info_update", title: "Fix the build" }), { kind: "sessionInfo", title: "Fix the build" });
+  assert.deepEqual(u({ sessionUpdate: "session_info_update", title: null }), { kind: "sessionInfo", title: null });
+  assert.deepEqual(u({ sessionUpdate: "session_info_update", updatedAt: "2026-01-01T00:00:00Z" }), { kind: "sessionInfo" });
+});

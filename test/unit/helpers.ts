@@ -58,7 +58,7 @@ export function stubHandlers(overrides: Partial<WebviewRequestHandlers> = {}): W
   const methods: WebviewRequestMethod[] = [
     "channel/open", "channel/send", "permission/answer", "turn/cancel", "turn/retry", "turn/sendNow", "turn/fileDiff", "terminal/snapshot", "terminal/show", "command/run",
     "channels/list", "channel/create", "channel/rename", "channel/delete", "channel/join", "channel/leave", "channel/direct", "channel/read",
-    "editor/openDiff", "editor/openLocation", "editor/insert", "editor/openLink",
+    "editor/openDiff", "editor/openLocation", "editor/insert", "editor/openLink", "session/configure",
   ];
   return { ...(Object.fromEntries(methods.map((m) => [m, unused])) as unknown as WebviewRequestHandlers), ...overrides };
 }

@@ -6,7 +6,8 @@ import { EditorContext, type EditorActions } from "../editorActions";
 import { TerminalContext, type TerminalOutputs } from "../terminalOutputs";
 import type { ChannelListState } from "../channelList";
 import type { HostCommand, ViewState } from "../channelStore";
-import { type ChannelManagement, ChannelHeader, type MemberEditing } from "./ChannelHeader";
+import type { MessageView, SessionChange } from "../../src/protocol";
+import { type ChannelManagement, ChannelHeader, type MemberEditing, type MemberSessions } from "./ChannelHeader";
 import { ChannelSwitcher, type SwitcherActions } from "./ChannelSwitcher";
 import { Composer } from "./Composer";
 import { ConfigBanner } from "./ConfigBanner";
@@ -28,6 +29,8 @@ export interface AppActions {
   editor: EditorActions;
   /** Live output of agents' terminals embedded in tool calls. */
   terminals: TerminalOutputs;
+  /** Changes a member's session setting (`session/configure`); resolves the refusal, or undefined when accepted. */
+  configureSession: (agent: string, change: SessionChange) => Promise<string | undefined>;
 }
 
 /** Renders one `ViewState` and the channel list; `draftOf` gives a channel's saved composer text. */
@@ -44,7 +47,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
     { value: actions.editor },
     <div class="app" data-phase={state.phase} data-snapshot={state.snapshot}>
       <ChannelSwitcher list={list} current={state.channel?.id} actions={actions.switcher} />
-      <ChannelHeader key={state.channel?.id} channel={state.channel} editing={editing} manage={management(state, list, actions)} />
+      <ChannelHeader key={state.channel?.id} channel={state.channel} editing={editing} manage={management(state, list, actions)} sessions={memberSessions(state, actions)} />
       <ConfigBanner config={state.config} error={state.commandError} run={actions.runCommand} />
       {state.phase === "failed" ? (
         <div class="open-error" role="alert">
@@ -74,6 +77,25 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
     </div>,
     ),
   );
+}
+
+/** The members' session states and who is waiting for the user (a pending permission request in a streaming answer). */
+function memberSessions(state: ViewState, actions: AppActions): MemberSessions {
+  return { states: state.sessions, waiting: waitingAgents(state.messages), configure: actions.configureSession };
+}
+
+const waitingCache = new WeakMap<readonly MessageView[], ReadonlySet<string>>();
+function waitingAgents(messages: readonly MessageView[]): ReadonlySet<string> {
+  let set = waitingCache.get(messages);
+  if (!set) {
+    const agents = new Set<string>();
+    for (const m of messages) {
+      if (m.status !== "streaming" || !m.author.agentName) continue;
+      if (m.parts.some((p) => p.type === "permission" && p.outcome === undefined)) agents.add(m.author.agentName);
+    }
+    waitingCache.set(messages, (set = agents));
+  }
+  return set;
 }
 
 /** The open channel's members with their state, for the composer's `@` completion (stable per channel object). */

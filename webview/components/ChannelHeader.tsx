@@ -3,17 +3,30 @@
  * field checked as you type) and delete (an inline confirmation that names the channel and says its messages go too).
  */
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import type { AgentState, ChannelSummary, ChannelView } from "../../src/protocol";
+import type { AgentState, ChannelSummary, ChannelView, SessionChange, SessionStateView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
 import { channelNameProblem, normaliseChannelName } from "../channelName";
+import { hasSessionControls, SessionControls } from "./SessionControls";
 
-const STATE_LABEL: Record<AgentState, string> = {
+/** What a member's badge says: its agent's state, or "waiting for you" while one of its permission requests waits. */
+type Activity = AgentState | "waiting";
+
+const STATE_LABEL: Record<Activity, string> = {
   stopped: "stopped",
   starting: "starting",
-  ready: "ready",
+  ready: "idle",
   busy: "busy",
   error: "error",
+  waiting: "waiting for you",
 };
+
+/** The members' sessions (issue 6): their states, who waits for the user, and how to change a setting. */
+export interface MemberSessions {
+  states: Readonly<Record<string, SessionStateView>>;
+  /** Agents with a permission request waiting for the user in this channel. */
+  waiting: ReadonlySet<string>;
+  configure: (agent: string, change: SessionChange) => Promise<string | undefined>;
+}
 
 /** Member editing, offered for ordinary channels (not #general, not a direct conversation). */
 export interface MemberEditing {
@@ -42,7 +55,7 @@ export interface ChannelManagement {
  * `#name` and one badge per member; `channel` is absent while the channel opens; `editing` adds ×/+ controls;
  * `manage` adds the rename and delete buttons. Keyed by channel id by the caller, so a switch closes any form.
  */
-export function ChannelHeader({ channel, editing, manage }: { channel: ChannelView | undefined; editing?: MemberEditing; manage?: ChannelManagement }) {
+export function ChannelHeader({ channel, editing, manage, sessions }: { channel: ChannelView | undefined; editing?: MemberEditing; manage?: ChannelManagement; sessions?: MemberSessions }) {
   const [mode, setMode] = useState<"idle" | "renaming" | "deleting">("idle");
   const renameButton = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
@@ -98,18 +111,24 @@ export function ChannelHeader({ channel, editing, manage }: { channel: ChannelVi
       {channel && (
         <ul class="members" aria-label="Members">
           {channel.members.length === 0 && <li class="member-none">no members</li>}
-          {channel.members.map((m) => (
-            <li key={m.name} class={`member state-${m.state}`} data-member={m.name} data-state={m.state} title={`@${m.name}: ${STATE_LABEL[m.state]}`}>
+          {channel.members.map((m) => {
+            const activity: Activity = m.state !== "error" && sessions?.waiting.has(m.name) ? "waiting" : m.state;
+            const session = sessions?.states[m.name];
+            const title = session?.title ? `@${m.name}: ${STATE_LABEL[activity]}\n“${session.title}”` : `@${m.name}: ${STATE_LABEL[activity]}`;
+            return (
+            <li key={m.name} class={`member state-${m.state} activity-${activity}`} data-member={m.name} data-state={m.state} data-activity={activity} title={title}>
               <span class="member-dot" aria-hidden="true" />
               <span class="member-name">{m.name}</span>
-              <span class="member-state">{STATE_LABEL[m.state]}</span>
+              <span class="member-state">{STATE_LABEL[activity]}</span>
+              {sessions && hasSessionControls(session) && <SessionControls state={session} configure={(change) => sessions.configure(m.name, change)} />}
               {editing && (
                 <button type="button" class="member-leave" aria-label={`Remove @${m.name} from ${channelLabel(channel.name)}`} title="Remove from this channel (its messages stay)" onClick={() => editing.leave(m.name)}>
                   ×
                 </button>
               )}
             </li>
-          ))}
+            );
+          })}
           {editing && editing.candidates.length > 0 && (
             <li>
               <select

@@ -1,0 +1,85 @@
+import type { SessionSetup } from "../acp/types";
+import type { Emitter } from "../events/events";
+import type { SessionChange, SessionStateView } from "../protocol";
+import { applyAccepted, applySessionUpdate, openedState, type SessionStateUpdate } from "./sessionState";
+
+/** Updates kept for a session whose owner is not known yet (they came just behind its `session/new` answer). */
+const UNCLAIMED_LIMIT = 32;
+
+/**
+ * The latest settings and meters of each (agent, owner) session (issue 6, "Session controls"), in memory; every
+ * change is emitted as `session:state` (the app stores it and shows it). Bounded: one state per agent and owner.
+ */
+export class SessionStates {
+  private readonly states = new Map<string, SessionStateView>();
+  /** sessionId → updates that arrived before the session's owner was known. */
+  private readonly unclaimed = new Map<string, SessionStateUpdate[]>();
+
+  constructor(private readonly emitter: Emitter) {}
+
+  /** The state of `agent`'s session for `owner` in this activation, if one was opened. */
+  get(agent: string, owner: string): SessionStateView | undefined {
+    return this.states.get(key(agent, owner));
+  }
+
+  /**
+   * Remembers a state stored by an earlier activation (`live` false) unless one is known already, without emitting:
+   * a session resumed later keeps its usage and title.
+   */
+  seed(state: SessionStateView): void {
+    const k = key(state.agent, state.channelId);
+    if (!this.states.has(k)) this.states.set(k, { ...state, live: false });
+  }
+
+  /** A session was opened (ACP `session/new` or `session/load` answered `setup`); updates held for it are applied. */
+  opened(agent: string, owner: string, sessionId: string, setup: SessionSetup, resumed: boolean): void {
+    let state = openedState(this.states.get(key(agent, owner)), owner, agent, setup, resumed);
+    for (const update of this.unclaimed.get(sessionId) ?? []) state = applySessionUpdate(state, update);
+    this.unclaimed.delete(sessionId);
+    this.set(state);
+  }
+
+  /** An ACP session update for `sessionId`; `owner` undefined: not known yet, held until {@link opened}. */
+  update(agent: string, owner: string | undefined, sessionId: string, update: SessionStateUpdate): void {
+    const state = owner === undefined ? undefined : this.states.get(key(agent, owner));
+    if (!state) {
+      const held = this.unclaimed.get(sessionId) ?? [];
+      if (held.length < UNCLAIMED_LIMIT) held.push(update);
+      this.unclaimed.set(sessionId, held);
+      if (this.unclaimed.size > UNCLAIMED_LIMIT) this.unclaimed.delete(this.unclaimed.keys().next().value!);
+      return;
+    }
+    this.set(applySessionUpdate(state, update));
+  }
+
+  /** The agent accepted a change (`configOptions`: the full set `session/set_config_option` answered). */
+  accepted(agent: string, owner: string, change: SessionChange, configOptions?: SessionStateView["configOptions"]): SessionStateView | undefined {
+    const state = this.states.get(key(agent, owner));
+    if (!state) return undefined;
+    return this.set(applyAccepted(state, change, configOptions));
+  }
+
+  /** The agent refused a change: the unchanged state is emitted again, so controls that moved go back. */
+  refused(agent: string, owner: string): void {
+    const state = this.states.get(key(agent, owner));
+    if (state) this.emitter.emit("session:state", state);
+  }
+
+  /** The agent's process is going: its sessions' states stay known, no longer live. */
+  gone(agent: string, owners: Iterable<string>): void {
+    for (const owner of owners) {
+      const state = this.states.get(key(agent, owner));
+      if (state?.live) this.set({ ...state, live: false });
+    }
+  }
+
+  private set(state: SessionStateView): SessionStateView {
+    this.states.set(key(state.agent, state.channelId), state);
+    this.emitter.emit("session:state", state);
+    return state;
+  }
+}
+
+function key(agent: string, owner: string): string {
+  return `${agent}\u0000${owner}`;
+}

@@ -1,0 +1,104 @@
+import type { AgentUpdate, SessionSetup } from "../acp/types";
+import type { SessionChange, SessionStateView } from "../protocol";
+
+/** The `AgentUpdate` kinds that describe a session's settings and meters rather than a prompt turn's answer. */
+export type SessionStateUpdate = Extract<AgentUpdate, { kind: "mode" | "configOptions" | "usage" | "sessionInfo" }>;
+
+/** True for an update that goes to the session's state (issue 6, "Session controls"), not to the running turn. */
+export function isSessionStateUpdate(update: AgentUpdate): update is SessionStateUpdate {
+  return update.kind === "mode" || update.kind === "configOptions" || update.kind === "usage" || update.kind === "sessionInfo";
+}
+
+/**
+ * The state of a session just opened (ACP `session/new` or `session/load` answer `setup`). A resumed session keeps the
+ * usage and title known before (the agent remembers the conversation); a new one starts without them. The legacy
+ * `models` are kept only when no config option has the `model` category (ACP: config options supersede them).
+ */
+export function openedState(previous: SessionStateView | undefined, channelId: string, agent: string, setup: SessionSetup, resumed: boolean): SessionStateView {
+  const state: SessionStateView = { channelId, agent, live: true };
+  if (setup.modes) state.modes = setup.modes;
+  if (setup.configOptions && setup.configOptions.length > 0) state.configOptions = setup.configOptions;
+  if (setup.models && !setup.configOptions?.some((o) => o.category === "model")) state.models = setup.models;
+  if (resumed && previous) {
+    if (previous.usage) state.usage = previous.usage;
+    if (previous.title) state.title = previous.title;
+  }
+  return state;
+}
+
+/** Applies one ACP session update (`current_mode_update`, `config_option_update`, `usage_update`, `session_info_update`). */
+export function applySessionUpdate(state: SessionStateView, update: SessionStateUpdate): SessionStateView {
+  switch (update.kind) {
+    case "mode":
+      return state.modes ? { ...state, modes: { ...state.modes, currentModeId: update.currentModeId } } : state;
+    case "configOptions":
+      return withConfigOptions(state, update.configOptions);
+    case "usage":
+      return { ...state, usage: update.usage };
+    case "sessionInfo": {
+      if (update.title === undefined) return state;
+      const { title: _old, ...rest } = state;
+      return update.title === null || update.title === "" ? rest : { ...rest, title: update.title };
+    }
+  }
+}
+
+/** What a change the agent accepted does to the state (the agent may also confirm it with an update). */
+export function applyAccepted(state: SessionStateView, change: SessionChange, configOptions?: SessionStateView["configOptions"]): SessionStateView {
+  switch (change.kind) {
+    case "mode":
+      return state.modes ? { ...state, modes: { ...state.modes, currentModeId: change.modeId } } : state;
+    case "config":
+      if (configOptions && configOptions.length > 0) return withConfigOptions(state, configOptions);
+      return {
+        ...state,
+        configOptions: state.configOptions?.map((o) =>
+          o.id !== change.configId ? o : o.type === "boolean" ? { ...o, currentValue: change.value === true } : { ...o, currentValue: String(change.value) },
+        ),
+      };
+    case "model":
+      return state.models ? { ...state, models: { ...state.models, currentModelId: change.modelId } } : state;
+  }
+}
+
+/**
+ * Checks a change against what the session offers, so a stale control gets a clear sentence instead of the agent's
+ * error. @returns the problem, or undefined when the change names something the session offers
+ */
+export function changeProblem(state: SessionStateView | undefined, change: SessionChange): string | undefined {
+  const who = `@${state?.agent ?? "agent"}`;
+  switch (change.kind) {
+    case "mode":
+      if (!state?.modes) return `${who} offers no modes in this session.`;
+      return state.modes.availableModes.some((m) => m.id === change.modeId) ? undefined : `${who} has no mode "${change.modeId}" (it offers ${state.modes.availableModes.map((m) => m.name).join(", ")}).`;
+    case "config": {
+      const option = state?.configOptions?.find((o) => o.id === change.configId);
+      if (!option) return `${who} has no setting "${change.configId}" in this session.`;
+      if (option.type === "boolean") return typeof change.value === "boolean" ? undefined : `"${option.name}" is on or off (true or false).`;
+      return typeof change.value === "string" && option.options.some((v) => v.value === change.value) ? undefined : `"${option.name}" has no value "${String(change.value)}".`;
+    }
+    case "model":
+      if (!state?.models) return `${who} offers no model choice in this session.`;
+      return state.models.availableModels.some((m) => m.modelId === change.modelId) ? undefined : `${who} has no model "${change.modelId}".`;
+  }
+}
+
+/** Validates a session state read back from the store (a trust boundary); undefined when it is not one. */
+export function asSessionState(value: unknown): SessionStateView | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Partial<SessionStateView>;
+  if (typeof v.channelId !== "string" || typeof v.agent !== "string") return undefined;
+  const state: SessionStateView = { channelId: v.channelId, agent: v.agent, live: false };
+  if (v.modes && typeof v.modes.currentModeId === "string" && Array.isArray(v.modes.availableModes)) state.modes = v.modes;
+  if (Array.isArray(v.configOptions)) state.configOptions = v.configOptions.filter((o) => typeof o?.id === "string" && typeof o?.name === "string");
+  if (v.models && typeof v.models.currentModelId === "string" && Array.isArray(v.models.availableModels)) state.models = v.models;
+  if (v.usage && typeof v.usage.used === "number" && typeof v.usage.size === "number") state.usage = v.usage;
+  if (typeof v.title === "string") state.title = v.title;
+  return state;
+}
+
+function withConfigOptions(state: SessionStateView, configOptions: NonNullable<SessionStateView["configOptions"]>): SessionStateView {
+  const next: SessionStateView = { ...state, configOptions };
+  if (configOptions.some((o) => o.category === "model")) delete next.models;
+  return next;
+}

@@ -1,0 +1,132 @@
+// Session controls in the channel header (issue 6): each member's compact button (mode and usage), its dialog with the
+// mode, config option and usage, used by keyboard only; a refused change shows why and the control goes back; the
+// badge says "waiting for you" while a permission request waits. Screenshots: test-results/webview-session-{controls,header,refused-light}.png.
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { before, describe, it } from "node:test";
+import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const outDir = path.join(root, "test-results");
+
+const EFFORT = {
+  type: "select",
+  id: "effort",
+  name: "Effort",
+  category: "thought_level",
+  currentValue: "medium",
+  options: [
+    { value: "low", name: "Low" },
+    { value: "medium", name: "Medium" },
+    { value: "high", name: "High" },
+  ],
+};
+/** @type {import("../../src/protocol").SessionStateView} */
+const DEMO = {
+  channelId: "ch-general",
+  agent: "demo",
+  live: true,
+  title: "Greeting the cat",
+  modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code", description: "Changes files" }] },
+  configOptions: [EFFORT],
+  usage: { used: 12_345, size: 200_000, cost: { amount: 0.04, currency: "USD" } },
+};
+
+/** #general with demo (a session with modes, effort and usage) and odie, whose answer waits on a permission request. */
+function openSessions(browser, origin, theme = "dark") {
+  const open = {
+    ...openResult({
+      members: [{ name: "demo", state: "ready" }, { name: "odie", state: "busy" }],
+      messages: [
+        message({ id: "m1", author: "user", text: "@odie edit the file" }),
+        message({
+          id: "m2",
+          agentName: "odie",
+          status: "streaming",
+          parts: [{ type: "permission", requestId: "r1", toolCallId: "t1", title: "Edit a file", options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }] }],
+        }),
+      ],
+    }),
+    sessions: { demo: DEMO },
+  };
+  return openView(browser, origin, { open, width: 360, theme });
+}
+
+/** Picks the next value of the focused `vscode-single-select` by keyboard: Space opens it, ArrowDown, Enter picks. */
+async function pickNext(page) {
+  await page.keyboard.press("Space");
+  await frames(page, 2);
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+}
+
+const activeControl = (page) => page.evaluate(() => document.activeElement?.getAttribute("data-control") ?? document.activeElement?.className);
+
+describe("session controls in the channel header", () => {
+  const env = withBrowser();
+  before(() => mkdirSync(outDir, { recursive: true }));
+
+  it("shows mode and usage compactly, changes the mode by keyboard, and follows the host's state", async () => {
+    const { page, host, problems } = await openSessions(env.browser, env.server.origin);
+    const trigger = ".member[data-member='demo'] .session-trigger";
+    await page.waitForSelector(trigger);
+    assert.equal(await page.innerText(trigger), "Ask · 12.3k / 200k · $0.04");
+    const tooltip = await page.getAttribute(trigger, "title");
+    assert.match(tooltip ?? "", /Greeting the cat/);
+    assert.match(tooltip ?? "", /12,345 of 200,000 tokens in context \(6%\) · cost so far \$0\.04/);
+    assert.equal(await page.getAttribute(".member[data-member='odie']", "data-activity"), "waiting", "odie's permission request waits for the user");
+    assert.equal(await page.innerText(".member[data-member='odie'] .member-state"), "waiting for you");
+    assert.equal(await page.innerText(".member[data-member='demo'] .member-state"), "idle");
+    assert.equal(await page.$(".member[data-member='odie'] .session-trigger"), null, "no session known for odie: no button");
+
+    await page.evaluate((demo) => {
+      /** @type {any} */ (window).__host.handlers["session/configure"] = ({ change }) => ({ state: { ...demo, modes: { ...demo.modes, currentModeId: change.modeId } } });
+    }, DEMO);
+    await page.focus(trigger);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".session-popover[role='dialog']");
+    assert.equal(await page.getAttribute(trigger, "aria-expanded"), "true");
+    assert.equal(await activeControl(page), "mode", "the first control takes the focus");
+    await page.evaluate(() => document.fonts.ready);
+    await frames(page, 3);
+    await page.screenshot({ path: path.join(outDir, "webview-session-controls.png") });
+    await pickNext(page);
+    const [sent] = await host.waitForRequests("session/configure");
+    assert.deepEqual(sent, { channelId: "ch-general", agent: "demo", change: { kind: "mode", modeId: "code" } });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.startsWith("Code ·"), trigger);
+
+    await host.emit("session/state", { ...DEMO, modes: { ...DEMO.modes, currentModeId: "code" }, usage: { used: 150_000, size: 200_000, cost: { amount: 1.5, currency: "EUR" } } });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === "Code · 150k / 200k · €1.50", trigger);
+    await page.keyboard.press("Escape");
+    await page.waitForSelector(".session-popover", { state: "detached" });
+    assert.equal(await activeControl(page), "session-trigger", "Escape gives the focus back to the button");
+    await frames(page, 3);
+    await page.screenshot({ path: path.join(outDir, "webview-session-header.png"), clip: { x: 0, y: 0, width: 360, height: 120 } });
+    assert.deepEqual(await problems(), []);
+  });
+
+  it("a change the agent refuses shows why and the control goes back to the session's value", async () => {
+    const { page, host } = await openSessions(env.browser, env.server.origin, "light");
+    const trigger = ".member[data-member='demo'] .session-trigger";
+    await page.waitForSelector(trigger);
+    await page.evaluate(() => {
+      /** @type {any} */ (window).__host.handlers["session/configure"] = () => ({ error: { code: "agent/request", message: "Agent \"demo\" answered session/set_config_option with an error: effort is locked" } });
+    });
+    await page.focus(trigger);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".session-popover");
+    await page.keyboard.press("Tab");
+    assert.equal(await activeControl(page), "config-effort");
+    await pickNext(page);
+    const [sent] = await host.waitForRequests("session/configure");
+    assert.deepEqual(sent.change, { kind: "config", configId: "effort", value: "high" });
+    await page.waitForSelector(".session-error[role='alert']");
+    assert.match(await page.innerText(".session-error"), /^Not changed: .*effort is locked/);
+    assert.equal(await page.$eval("[data-control='config-effort']", (el) => /** @type {any} */ (el).value), "medium", "the select shows the session's value again");
+    assert.equal(await activeControl(page), "config-effort", "the focus stays on the control");
+    await frames(page, 3);
+    await page.screenshot({ path: path.join(outDir, "webview-session-refused-light.png"), clip: { x: 0, y: 0, width: 360, height: 360 } });
+  });
+});

@@ -1,0 +1,305 @@
+/**
+ * A member's session controls in the channel header (issue 6, "Session controls"): a compact button showing the
+ * session's mode and usage ("Code · 12.3k / 200k · $0.04"), which opens a small dialog with the session's title, its
+ * mode (ACP `session/set_mode`), its config options such as model and effort (ACP `session/set_config_option`), the
+ * legacy model choice (`session/set_model`) and the usage in full. Usable by keyboard: Enter or Space opens it, the
+ * first control takes the focus, Escape closes it and gives the focus back to the button. A change the agent refuses
+ * shows the reason and the control goes back to the session's value.
+ */
+import "@vscode-elements/elements/dist/vscode-single-select/index.js";
+import "@vscode-elements/elements/dist/vscode-option/index.js";
+import "@vscode-elements/elements/dist/vscode-checkbox/index.js";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import type { SessionChange, SessionConfigOptionView, SessionStateView } from "../../src/protocol";
+
+/** The component's user-facing words, in one place (l10n routes them later). */
+const TEXT = {
+  dialog: (agent: string) => `Session settings of @${agent}`,
+  button: (agent: string) => `Session settings of @${agent}`,
+  mode: "Mode",
+  model: "Model",
+  usage: "Usage",
+  title: "Session",
+  notLive: "Last known settings: the session is not running; a change starts it again.",
+  busy: "Changing…",
+  tokens: (used: string, size: string, percent: string) => `${used} of ${size} tokens in context (${percent})`,
+  cost: (amount: string) => `cost so far ${amount}`,
+  refused: (reason: string) => `Not changed: ${reason}`,
+};
+
+/** Config option categories first in this order (ACP `SessionConfigOptionCategory`), then the others as given. */
+const CATEGORY_ORDER = ["mode", "model", "model_config", "thought_level"];
+
+/** "950", "12.3k", "200k", "1.2M": a token count for the compact meter. */
+export function compactTokens(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  if (n < 1_000_000) {
+    const k = n / 1000;
+    return `${k < 100 ? Math.round(k * 10) / 10 : Math.round(k)}k`;
+  }
+  const m = n / 1_000_000;
+  return `${m < 100 ? Math.round(m * 10) / 10 : Math.round(m)}M`;
+}
+
+/** "$0.04", "€1.20", "12 credits": a cost in its currency (ISO 4217 codes through `Intl`, any other unit as a word). */
+export function formatCost(cost: { amount: number; currency: string }): string {
+  if (/^[A-Z]{3}$/.test(cost.currency)) {
+    try {
+      return new Intl.NumberFormat("en", { style: "currency", currency: cost.currency, minimumFractionDigits: 2, maximumFractionDigits: cost.amount < 0.01 && cost.amount > 0 ? 4 : 2 }).format(cost.amount);
+    } catch {
+      // not a currency Intl knows: shown as a unit below
+    }
+  }
+  return `${Math.round(cost.amount * 100) / 100} ${cost.currency}`;
+}
+
+/** "12.3k / 200k · $0.04": the usage meter's text; "" without usage. */
+export function usageText(usage: SessionStateView["usage"]): string {
+  if (!usage) return "";
+  const tokens = `${compactTokens(usage.used)} / ${compactTokens(usage.size)}`;
+  return usage.cost ? `${tokens} · ${formatCost(usage.cost)}` : tokens;
+}
+
+/** The usage in full, for the tooltip and the dialog. */
+function usageDetail(usage: NonNullable<SessionStateView["usage"]>): string {
+  const percent = usage.size > 0 ? `${Math.round((usage.used / usage.size) * 100)}%` : "?";
+  const tokens = TEXT.tokens(usage.used.toLocaleString("en"), usage.size.toLocaleString("en"), percent);
+  return usage.cost ? `${tokens} · ${TEXT.cost(formatCost(usage.cost))}` : tokens;
+}
+
+/** The current mode's name, if the session has modes. */
+function modeName(state: SessionStateView): string | undefined {
+  const modes = state.modes;
+  if (!modes) return undefined;
+  return modes.availableModes.find((m) => m.id === modes.currentModeId)?.name ?? modes.currentModeId;
+}
+
+/** The button's tooltip: title, mode, options and usage, one per line. */
+export function sessionTooltip(state: SessionStateView): string {
+  const lines = [state.title ? `“${state.title}”` : undefined, modeName(state) ? `${TEXT.mode}: ${modeName(state)}` : undefined];
+  for (const o of state.configOptions ?? []) lines.push(`${o.name}: ${o.type === "boolean" ? (o.currentValue ? "on" : "off") : (o.options.find((v) => v.value === o.currentValue)?.name ?? o.currentValue)}`);
+  if (state.models) lines.push(`${TEXT.model}: ${state.models.availableModels.find((m) => m.modelId === state.models!.currentModelId)?.name ?? state.models.currentModelId}`);
+  if (state.usage) lines.push(usageDetail(state.usage));
+  if (!state.live) lines.push(TEXT.notLive);
+  return lines.filter(Boolean).join("\n");
+}
+
+/** True when the state has anything to show (a session that offers nothing and reported nothing shows no button). */
+export function hasSessionControls(state: SessionStateView | undefined): state is SessionStateView {
+  return !!state && !!(state.modes || state.configOptions?.length || state.models || state.usage || state.title);
+}
+
+/** The compact button and its dialog for one member's session. */
+export function SessionControls({ state, configure }: { state: SessionStateView; configure: (change: SessionChange) => Promise<string | undefined> }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const id = `session-${state.agent}`;
+  const compact = [modeName(state), usageText(state.usage)].filter(Boolean).join(" · ") || state.title || "session";
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  useLayoutEffect(() => {
+    if (!open) return;
+    const first = dialog.current?.querySelector<HTMLElement>("vscode-single-select, vscode-checkbox");
+    if (first) focusWhenReady(first);
+    else dialog.current?.focus();
+  }, [open]);
+  return (
+    <span class="session-controls">
+      <button
+        ref={button}
+        type="button"
+        class="session-trigger"
+        data-agent={state.agent}
+        aria-label={`${TEXT.button(state.agent)}: ${compact}`}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        title={sessionTooltip(state)}
+        onClick={() => (open ? close() : setOpen(true))}
+      >
+        {compact}
+      </button>
+      {open && (
+        <div
+          ref={dialog}
+          id={id}
+          class="session-popover"
+          role="dialog"
+          aria-label={TEXT.dialog(state.agent)}
+          tabIndex={-1}
+          onKeyDownCapture={(e) => {
+            // A select handles Escape itself while its list is open (and stops it there); otherwise Escape closes.
+            const target = e.target as HTMLElement & { open?: boolean };
+            if (e.key !== "Escape" || (target.tagName === "VSCODE-SINGLE-SELECT" && target.open)) return;
+            e.preventDefault();
+            e.stopPropagation();
+            close();
+          }}
+          onFocusOut={(e) => {
+            const next = (e as FocusEvent).relatedTarget as Node | null;
+            if (next && !dialog.current?.contains(next) && next !== button.current) setOpen(false);
+          }}
+        >
+          <SessionDialog state={state} configure={configure} />
+        </div>
+      )}
+    </span>
+  );
+}
+
+/** The dialog's content: title, controls, usage, and the last refusal. */
+function SessionDialog({ state, configure }: { state: SessionStateView; configure: (change: SessionChange) => Promise<string | undefined> }) {
+  const [refused, setRefused] = useState<string | undefined>(undefined);
+  const [pending, setPending] = useState(false);
+  /** Bumped after a refusal: the controls are rebuilt from the session's values (the one that moved goes back). */
+  const [revision, setRevision] = useState(0);
+  const focusAfter = useRef<string | undefined>(undefined);
+  const pendingRef = useRef(false);
+  const root = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (!focusAfter.current) return;
+    const control = root.current?.querySelector<HTMLElement>(`[data-control="${CSS.escape(focusAfter.current)}"]`);
+    if (control) focusWhenReady(control);
+    focusAfter.current = undefined;
+  }, [revision]);
+  // Controls stay enabled while a change is pending (disabling one would take the keyboard focus away); a second
+  // change waits for the first to be answered.
+  const change = async (control: string, c: SessionChange) => {
+    if (pendingRef.current) {
+      focusAfter.current = control;
+      setRevision((r) => r + 1);
+      return;
+    }
+    pendingRef.current = true;
+    setPending(true);
+    setRefused(undefined);
+    const refusal = await configure(c);
+    pendingRef.current = false;
+    setPending(false);
+    if (refusal !== undefined) {
+      setRefused(TEXT.refused(refusal));
+      focusAfter.current = control;
+      setRevision((r) => r + 1);
+    }
+  };
+  const options = [...(state.configOptions ?? [])].sort((a, b) => rank(a) - rank(b));
+  return (
+    <div ref={root} class="session-dialog" aria-busy={pending}>
+      {state.title && (
+        <p class="session-title">
+          <span class="session-field-name">{TEXT.title}</span> {state.title}
+        </p>
+      )}
+      {state.modes && (
+        <Select
+          key={`mode-${revision}`}
+          control="mode"
+          label={TEXT.mode}
+          value={state.modes.currentModeId}
+          values={state.modes.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description }))}
+          onChange={(value) => void change("mode", { kind: "mode", modeId: value })}
+        />
+      )}
+      {options.map((o) =>
+        o.type === "select" ? (
+          <Select
+            key={`config-${o.id}-${revision}`}
+            control={`config-${o.id}`}
+            label={o.name}
+            title={o.description}
+            value={o.currentValue}
+            values={o.options.map((v) => ({ value: v.value, name: v.group ? `${v.group}: ${v.name}` : v.name, description: v.description }))}
+              onChange={(value) => void change(`config-${o.id}`, { kind: "config", configId: o.id, value })}
+          />
+        ) : (
+          <label key={`config-${o.id}-${revision}`} class="session-field" title={o.description}>
+            <vscode-checkbox
+              data-control={`config-${o.id}`}
+              checked={o.currentValue}
+                  label={o.name}
+              onChange={(e: Event) => void change(`config-${o.id}`, { kind: "config", configId: o.id, value: (e.target as HTMLInputElement).checked })}
+            >
+              {o.name}
+            </vscode-checkbox>
+          </label>
+        ),
+      )}
+      {state.models && (
+        <Select
+          key={`model-${revision}`}
+          control="model"
+          label={TEXT.model}
+          value={state.models.currentModelId}
+          values={state.models.availableModels.map((m) => ({ value: m.modelId, name: m.name, description: m.description }))}
+          onChange={(value) => void change("model", { kind: "model", modelId: value })}
+        />
+      )}
+      {state.usage && (
+        <p class="session-usage">
+          <span class="session-field-name">{TEXT.usage}</span> <span class="session-usage-detail">{usageDetail(state.usage)}</span>
+        </p>
+      )}
+      {!state.live && <p class="session-not-live">{TEXT.notLive}</p>}
+      {pending && (
+        <p class="session-pending" role="status">
+          {TEXT.busy}
+        </p>
+      )}
+      {refused && (
+        <p class="session-error" role="alert">
+          {refused}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** One labelled `vscode-single-select`; `onChange` gets the picked value when it differs from `value`. */
+function Select(props: {
+  control: string;
+  label: string;
+  title?: string;
+  value: string;
+  values: { value: string; name: string; description?: string }[];
+  onChange: (value: string) => void;
+}) {
+  const labelId = `session-label-${props.control}`;
+  return (
+    <div class="session-field" title={props.title}>
+      <span id={labelId} class="session-field-name">
+        {props.label}
+      </span>
+      <vscode-single-select
+        data-control={props.control}
+        label={props.label}
+        aria-labelledby={labelId}
+        value={props.value}
+        onChange={(e: Event) => {
+          const value = (e.target as HTMLSelectElement).value;
+          if (value !== props.value) props.onChange(value);
+        }}
+      >
+        {props.values.map((v) => (
+          <vscode-option key={v.value} value={v.value} description={v.description} selected={v.value === props.value}>
+            {v.name}
+          </vscode-option>
+        ))}
+      </vscode-single-select>
+    </div>
+  );
+}
+
+/** Focuses a @vscode-elements control once it has rendered (it becomes focusable in its first update). */
+function focusWhenReady(el: HTMLElement): void {
+  const ready = (el as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete;
+  if (ready) void ready.then(() => el.focus());
+  else el.focus();
+}
+
+function rank(o: SessionConfigOptionView): number {
+  const i = o.category ? CATEGORY_ORDER.indexOf(o.category) : -1;
+  return i === -1 ? CATEGORY_ORDER.length : i;
+}
