@@ -54,7 +54,7 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
-/** Serves `/index.html?theme=dark|light` and `/dist/*`; resolves `{ origin, close }`. */
+/** Serves `/index.html?theme=dark|light` and `/dist/*` (the bundle and `dist/chunks/`); resolves `{ origin, close }`. */
 export async function startServer() {
   for (const file of ["webview.js", "webview.css"]) {
     if (!existsSync(path.join(dist, file))) throw new Error(`dist/${file} is missing: run \`node scripts/build.mjs\` first.`);
@@ -71,7 +71,8 @@ export async function startServer() {
       res.writeHead(204).end(); // VS Code webviews have no favicon; keep the console clean
       return;
     }
-    const match = /^\/dist\/(webview\.(?:js|css)(?:\.map)?)$/.exec(url.pathname);
+    // The bundle, and the chunks it imports lazily (dist/chunks/: the code highlighter and its grammars).
+    const match = /^\/dist\/(webview\.(?:js|css)(?:\.map)?|chunks\/[\w-]+\.js(?:\.map)?)$/.exec(url.pathname);
     if (!match?.[1]) {
       res.writeHead(404).end();
       return;

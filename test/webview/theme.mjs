@@ -55,6 +55,17 @@ const dark = {
   "--vscode-testing-iconPassed": "#73c991",
   "--vscode-editorWarning-foreground": "#cca700",
   "--vscode-scrollbarSlider-background": "rgba(121, 121, 121, 0.4)",
+  "--vscode-debugTokenExpression-name": "#c586c0",
+  "--vscode-debugTokenExpression-value": "rgba(204, 204, 204, 0.6)",
+  "--vscode-debugTokenExpression-string": "#ce9178",
+  "--vscode-debugTokenExpression-boolean": "#4e94ce",
+  "--vscode-debugTokenExpression-number": "#b5cea8",
+  "--vscode-debugTokenExpression-error": "#f48771",
+  "--vscode-symbolIcon-classForeground": "#ee9d28",
+  "--vscode-symbolIcon-functionForeground": "#b180d7",
+  "--vscode-symbolIcon-variableForeground": "#75beff",
+  "--vscode-gitDecoration-addedResourceForeground": "#81b88b",
+  "--vscode-gitDecoration-deletedResourceForeground": "#c74e39",
 };
 
 const light = {
@@ -103,6 +114,17 @@ const light = {
   "--vscode-testing-iconPassed": "#388a34",
   "--vscode-editorWarning-foreground": "#bf8803",
   "--vscode-scrollbarSlider-background": "rgba(100, 100, 100, 0.4)",
+  "--vscode-debugTokenExpression-name": "#9b46b0",
+  "--vscode-debugTokenExpression-value": "rgba(108, 108, 108, 0.8)",
+  "--vscode-debugTokenExpression-string": "#a31515",
+  "--vscode-debugTokenExpression-boolean": "#0000ff",
+  "--vscode-debugTokenExpression-number": "#098658",
+  "--vscode-debugTokenExpression-error": "#e51400",
+  "--vscode-symbolIcon-classForeground": "#d67e00",
+  "--vscode-symbolIcon-functionForeground": "#652d90",
+  "--vscode-symbolIcon-variableForeground": "#007acc",
+  "--vscode-gitDecoration-addedResourceForeground": "#587c0c",
+  "--vscode-gitDecoration-deletedResourceForeground": "#ad0707",
 };
 
 const defaultStyles = `
