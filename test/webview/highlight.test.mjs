@@ -119,6 +119,20 @@ describe("code highlighting", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
+  it("a text part followed by a tool call is final: its closed block is highlighted while the message still streams", async () => {
+    const view = await openView(env.browser, env.server.origin);
+    const { page, host } = view;
+    const delta = await streamingMessage(host, "s2");
+    for (const piece of ["I'll pin the zone:\n\n", "```ts\nprocess.env.TZ = \"UTC\";\n", "```\n"]) await delta({ appendText: piece });
+    await page.waitForSelector(`${body("s2")} pre code`);
+    await frames(page, 3);
+    assert.equal(await page.getAttribute(`${body("s2")} .code-block`, "data-highlight"), null, "the last text part may still grow: not yet");
+    await delta({ part: { type: "toolCall", toolCallId: "t1", kind: "edit", title: "test/setup.ts", status: "pending" } });
+    await page.waitForSelector(`${body("s2")} .code-block[data-highlight='done'] .hljs-string`);
+    assert.equal(await page.getAttribute(".message[data-message-id='s2']", "data-status"), "streaming");
+    assert.deepEqual(await view.problems(), []);
+  });
+
   it("unknown, absent and plain-text languages stay plain and fetch nothing; a block over 100 KB stays plain", async () => {
     const huge = Array.from({ length: 3_000 }, (_, i) => `const value${i} = "${"x".repeat(30)}";`).join("\n");
     assert.ok(huge.length > 100_000);
