@@ -3,6 +3,7 @@
 // Copy and Insert still give the code exactly as written.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { inPageColours, inPageContrast } from "./contrast.mjs";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
 const CH = "ch-general";
@@ -75,6 +76,25 @@ describe("code highlighting", () => {
     assert.deepEqual(await chunksFetched(page), ["chunk.js", "highlighter.js", "typescript.js"]);
     assert.deepEqual(await view.problems(), []);
   });
+
+  // Minimum contrast of every token against the code block's real background: 3:1 (large text, WCAG AA) in the
+  // ordinary themes, 7:1 (WCAG AAA) in high contrast.
+  for (const [theme, minimum] of /** @type {const} */ ([["light", 3], ["dark", 3], ["high-contrast", 7]])) {
+    it(`tokens stand out from plain code and stay readable in the ${theme} theme`, async () => {
+      const view = await openView(env.browser, env.server.origin, { theme, open: openResult({ messages: [message({ id: "t1", text: `\`\`\`ts\n${TS}\n\`\`\`` })] }) });
+      const { page } = view;
+      await page.waitForSelector(`${body("t1")} .code-block[data-highlight='done']`);
+      await page.evaluate(inPageContrast, []);
+      const [block] = await page.evaluate(inPageColours, `${body("t1")} .code-block`);
+      const style = (kind) => page.$eval(`${body("t1")} code ${kind}`, (el) => `${getComputedStyle(el).color} ${getComputedStyle(el).fontWeight} ${getComputedStyle(el).fontStyle}`);
+      const plain = await style("");
+      // A user tells a keyword, a string and a comment from plain code (by colour, or weight / style where the theme
+      // gives keywords the text colour, as high contrast does).
+      for (const kind of [".hljs-keyword", ".hljs-string", ".hljs-comment"]) assert.notEqual(await style(kind), plain, `${kind} looks different from plain code`);
+      for (const token of [block.plain, ...block.tokens]) assert.ok(token.contrast >= minimum, `${token.kind} "${token.text}": contrast ${token.contrast.toFixed(2)} < ${minimum}`);
+      assert.deepEqual(await view.problems(), []);
+    });
+  }
 
   it("a page without code fetches no chunk; the first code block fetches the highlighter", async () => {
     const view = await openView(env.browser, env.server.origin, {

@@ -1,6 +1,6 @@
 // Screenshots of the conversation UI in the light and dark themes (issue 6, "Tests and figures"): a long answer with
 // highlighted code, a tool call with a diff, a permission request, a plan, an interrupted turn. Each is written to
-// test-results/scene-<name>-<theme>.png for people to look at, and each asserts what a user would notice in it:
+// test-results/scene-<name>-<theme>.png for people to look at (the long answer also in high contrast), and each asserts what a user would notice in it:
 // the text is there and readable (contrast against what is really behind it), tokens are coloured, controls are
 // reachable by keyboard, nothing overflows the sidebar.
 import assert from "node:assert/strict";
@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { before, describe, it } from "node:test";
+import { inPageColours, inPageContrast } from "./contrast.mjs";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
@@ -69,6 +70,7 @@ const user = (id, text) => message({ id, author: "user", text, to: ["demo"] });
 const SCENES = {
   "long-answer": {
     height: 960,
+    themes: ["light", "dark", "high-contrast"],
     open: () => openResult({ messages: [user("u1", "@demo why does `npm test` fail on CI?"), message({ id: "a1", text: LONG_ANSWER, stopReason: "end_turn" })] }),
     async check(page) {
       await page.waitForFunction((sel) => {
@@ -251,73 +253,12 @@ function viewportHeight(page) {
   return page.viewportSize()?.height ?? 0;
 }
 
-/**
- * In the page: the WCAG contrast of each selector's text against what is really painted behind it (its ancestors'
- * backgrounds composited over the page's), with its text. Also leaves the measure as `window.__contrastOf`.
- */
-function inPageContrast(selectors) {
-  // Computed colours come as rgb()/rgba(), or as color(srgb r g b / a) with 0–1 channels (from color-mix()).
-  const parse = (c) => {
-    const srgb = /^color\(srgb ([^)]+)\)$/.exec(c);
-    const m = srgb ?? /^rgba?\(([^)]+)\)$/.exec(c);
-    if (!m) throw new Error(`unexpected colour ${c}`);
-    const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
-    return srgb ? [r * 255, g * 255, b * 255, a] : [r, g, b, a];
-  };
-  const over = ([r, g, b, a], [R, G, B]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
-  const background = (el) => {
-    const layers = [];
-    for (let n = el; n; n = n.parentElement) layers.push(parse(getComputedStyle(n).backgroundColor));
-    layers.push(parse(getComputedStyle(document.documentElement).backgroundColor));
-    let colour = [255, 255, 255];
-    for (const layer of layers.reverse()) colour = over(layer, colour);
-    return colour;
-  };
-  const luminance = (rgb) => {
-    const [r, g, b] = rgb.map((v) => {
-      const s = v / 255;
-      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const contrastOf = (el) => {
-    const bg = background(el);
-    const fg = over(parse(getComputedStyle(el).color), bg);
-    const [l1, l2] = [luminance(fg), luminance(bg)].sort((x, y) => y - x);
-    return (l1 + 0.05) / (l2 + 0.05);
-  };
-  /** @type {any} */ (window).__contrastOf = contrastOf;
-  return selectors.map((sel) => {
-    const el = document.querySelector(sel);
-    if (!el) return { text: `missing ${sel}`, contrast: 0 };
-    return { text: (el.textContent ?? "").trim().slice(0, 40), contrast: contrastOf(el), colour: getComputedStyle(el).color };
-  });
-}
-
-/** In the page: per code block under `selector`, its plain colour and each token's colour and contrast. */
-function inPageColours(selector) {
-  const contrastOf = /** @type {any} */ (window).__contrastOf; // installed by inPageContrast
-  if (!contrastOf) throw new Error("run inPageContrast first");
-  return [...document.querySelectorAll(selector)].map((block) => {
-    const code = block.querySelector("pre code");
-    const language = block.querySelector(".code-language")?.textContent ?? "";
-    const plain = { kind: "plain", text: "", colour: getComputedStyle(code).color, contrast: contrastOf(code) };
-    const tokens = [...code.querySelectorAll("span[class^='hljs-']")].map((span) => ({
-      kind: span.className.split(" ")[0],
-      text: (span.textContent ?? "").slice(0, 30),
-      colour: getComputedStyle(span).color,
-      contrast: contrastOf(span),
-    }));
-    return { language, plain, tokens };
-  });
-}
-
 describe("screenshots of the conversation, light and dark", () => {
   const env = withBrowser();
   before(() => mkdirSync(outDir, { recursive: true }));
 
   for (const [name, scene] of Object.entries(SCENES)) {
-    for (const theme of /** @type {const} */ (["light", "dark"])) {
+    for (const theme of scene.themes ?? ["light", "dark"]) {
       it(`${name} (${theme})`, async () => {
         const view = await openView(env.browser, env.server.origin, { open: scene.open(), theme, width: 360, height: scene.height });
         const { page, host } = view;
