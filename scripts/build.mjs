@@ -1,5 +1,6 @@
 // Bundles the extension host (node, CommonJS; `vscode` and native modules external), the demo agent, the
-// integration test suite, and the webview (browser, ESM). Usage: node scripts/build.mjs [--watch] [--production]
+// integration test suite, the webview (browser, ESM) and the webview's lazily loaded code highlighter (dist/chunks/).
+// Usage: node scripts/build.mjs [--watch] [--production]
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
