@@ -1,8 +1,10 @@
 // Bundles the extension host (node, CommonJS; `vscode` and native modules external), the demo agent, the
-// integration test suite, and the webview (browser, ESM). Usage: node scripts/build.mjs [--watch] [--production]
+// integration test suite, the webview (browser, ESM) and the webview's lazily loaded code highlighter (dist/chunks/).
+// Usage: node scripts/build.mjs [--watch] [--production]
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { rmSync } from "node:fs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const watch = process.argv.includes("--watch");
@@ -17,6 +19,14 @@ const common = {
   sourcemap: production ? false : "linked",
   minify: production,
   logLevel: "warning",
+};
+
+/** In the webview bundle, `import("./highlighter")` stays an `import()` of the highlighter's own build (below). */
+const lazyHighlighter = {
+  name: "lazy-highlighter",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/highlighter$/ }, () => ({ path: "./chunks/highlighter.js", external: true }));
+  },
 };
 
 const builds = [
@@ -42,6 +52,20 @@ const builds = [
     jsx: "automatic",
     jsxImportSource: "preact",
     loader: { ".css": "css" },
+    plugins: [lazyHighlighter],
+  },
+  {
+    // The code highlighter (highlight.js core + `webview/highlighter.ts`) and one chunk per grammar, fetched by the
+    // webview with `import()` the first time a finished code block needs them (`webview/highlight.ts`). A build of
+    // its own, so the initial bundle shares no chunk with it and a page without code loads none of dist/chunks/.
+    ...common,
+    entryPoints: { "chunks/highlighter": "webview/highlighter.ts" },
+    outdir: "dist",
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
   },
   {
     ...common,
@@ -53,6 +77,9 @@ const builds = [
     external: nodeExternal,
   },
 ];
+
+// Chunk names carry a content hash: drop the previous build's so the package ships only the current ones.
+rmSync(path.join(root, "dist/chunks"), { recursive: true, force: true });
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();

@@ -5,8 +5,10 @@
  * (`markdown.ts`), so the controls are added to the DOM afterwards: each `<pre>` is wrapped in a
  * `div.code-block` with a header (language, Copy, Insert). Agent HTML can neither make such a header nor a button,
  * so a click on a `button[data-code-action]` inside a `.markdown` is always one of ours. Clicks are handled by
- * delegation (`handleCodeAction`) so the buttons need no listeners of their own.
+ * delegation (`handleCodeAction`) so the buttons need no listeners of their own. Finished blocks are then
+ * highlighted, lazily and in idle time (`highlight.ts`); the text, and so Copy and Insert, stays the same.
  */
+import { fenceLanguage } from "./highlight";
 
 /** What the buttons do: `insert` resolves whether the host inserted the text. */
 export interface CodeBlockActions {
@@ -25,7 +27,7 @@ export function decorateCodeBlocks(root: Element): void {
     block.className = "code-block";
     const header = doc.createElement("div");
     header.className = "code-header";
-    const language = /(?:^|\s)language-([\w#+.-]+)/.exec(pre.querySelector("code")?.className ?? "")?.[1];
+    const language = fenceLanguage(pre.querySelector("code"));
     const label = doc.createElement("span");
     label.className = "code-language";
     label.textContent = language ?? "";

@@ -11,6 +11,7 @@ import { hostEditorActions } from "./editorActions";
 import { TerminalOutputs } from "./terminalOutputs";
 import { HostConnection, vsCodePort } from "./host";
 import { markdownStats } from "./markdown";
+import { highlightStats } from "./highlight";
 import { createTestHandlers } from "./testHooks";
 import "./styles/base.css";
 import "./styles/messages.css";
@@ -18,6 +19,7 @@ import "./styles/cards.css";
 import "./styles/switcher.css";
 import "./styles/parts.css";
 import "./styles/session.css";
+import "./styles/highlight.css";
 
 const vscode = acquireVsCodeApi();
 let persisted = readPersisted(vscode.getState());
@@ -88,8 +90,8 @@ host.start();
 store.start(persisted.channel);
 list.start();
 
-/** Read-only counters for tests and debugging: store flushes and Markdown renders. */
-Object.defineProperty(window, "__sidekicksStats", { value: { store: storeStats, markdown: markdownStats } });
+/** Read-only counters for tests and debugging: store flushes, Markdown renders, code blocks highlighted. */
+Object.defineProperty(window, "__sidekicksStats", { value: { store: storeStats, markdown: markdownStats, highlight: highlightStats } });
 
 /** Opens a channel the host just created or found; resolves whether there was one. */
 function opened(summary: { name: string } | undefined): boolean {

@@ -54,7 +54,7 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
-/** Serves `/index.html?theme=dark|light` and `/dist/*`; resolves `{ origin, close }`. */
+/** Serves `/index.html?theme=dark|light|high-contrast` and `/dist/*` (the bundle and `dist/chunks/`); resolves `{ origin, close }`. */
 export async function startServer() {
   for (const file of ["webview.js", "webview.css"]) {
     if (!existsSync(path.join(dist, file))) throw new Error(`dist/${file} is missing: run \`node scripts/build.mjs\` first.`);
@@ -64,14 +64,16 @@ export async function startServer() {
     if (url.pathname === "/index.html") {
       const origin = `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`;
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-      res.end(pageHtml(origin, url.searchParams.get("theme") === "light" ? "light" : "dark"));
+      const theme = url.searchParams.get("theme");
+      res.end(pageHtml(origin, theme === "light" || theme === "high-contrast" ? theme : "dark"));
       return;
     }
     if (url.pathname === "/favicon.ico") {
       res.writeHead(204).end(); // VS Code webviews have no favicon; keep the console clean
       return;
     }
-    const match = /^\/dist\/(webview\.(?:js|css)(?:\.map)?)$/.exec(url.pathname);
+    // The bundle, and the chunks it imports lazily (dist/chunks/: the code highlighter and its grammars).
+    const match = /^\/dist\/(webview\.(?:js|css)(?:\.map)?|chunks\/[\w-]+\.js(?:\.map)?)$/.exec(url.pathname);
     if (!match?.[1]) {
       res.writeHead(404).end();
       return;

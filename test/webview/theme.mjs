@@ -1,6 +1,7 @@
 /**
- * What VS Code puts in a webview before the extension's CSS: its theme variables (here Dark+ / Light+ values for
- * the variables the webview uses) and its default styles (`_defaultStyles`, which pad the body by 20px).
+ * What VS Code puts in a webview before the extension's CSS: its theme variables (here Dark+ / Light+ / Dark High
+ * Contrast values for the variables the webview uses) and its default styles (`_defaultStyles`, which pad the body
+ * by 20px).
  */
 const common = {
   "--vscode-font-family": '-apple-system, BlinkMacSystemFont, "Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif',
@@ -55,6 +56,17 @@ const dark = {
   "--vscode-testing-iconPassed": "#73c991",
   "--vscode-editorWarning-foreground": "#cca700",
   "--vscode-scrollbarSlider-background": "rgba(121, 121, 121, 0.4)",
+  "--vscode-debugTokenExpression-name": "#c586c0",
+  "--vscode-debugTokenExpression-value": "rgba(204, 204, 204, 0.6)",
+  "--vscode-debugTokenExpression-string": "#ce9178",
+  "--vscode-debugTokenExpression-boolean": "#4e94ce",
+  "--vscode-debugTokenExpression-number": "#b5cea8",
+  "--vscode-debugTokenExpression-error": "#f48771",
+  "--vscode-symbolIcon-classForeground": "#ee9d28",
+  "--vscode-symbolIcon-functionForeground": "#b180d7",
+  "--vscode-symbolIcon-variableForeground": "#75beff",
+  "--vscode-gitDecoration-addedResourceForeground": "#81b88b",
+  "--vscode-gitDecoration-deletedResourceForeground": "#c74e39",
 };
 
 const light = {
@@ -103,6 +115,77 @@ const light = {
   "--vscode-testing-iconPassed": "#388a34",
   "--vscode-editorWarning-foreground": "#bf8803",
   "--vscode-scrollbarSlider-background": "rgba(100, 100, 100, 0.4)",
+  "--vscode-debugTokenExpression-name": "#9b46b0",
+  "--vscode-debugTokenExpression-value": "rgba(108, 108, 108, 0.8)",
+  "--vscode-debugTokenExpression-string": "#a31515",
+  "--vscode-debugTokenExpression-boolean": "#0000ff",
+  "--vscode-debugTokenExpression-number": "#098658",
+  "--vscode-debugTokenExpression-error": "#e51400",
+  "--vscode-symbolIcon-classForeground": "#d67e00",
+  "--vscode-symbolIcon-functionForeground": "#652d90",
+  "--vscode-symbolIcon-variableForeground": "#007acc",
+  "--vscode-gitDecoration-addedResourceForeground": "#587c0c",
+  "--vscode-gitDecoration-deletedResourceForeground": "#ad0707",
+};
+
+/** Dark High Contrast: black backgrounds, cyan borders, white text; token colours chosen for 7:1 on black. */
+const highContrast = {
+  "--vscode-foreground": "#ffffff",
+  "--vscode-descriptionForeground": "rgba(255, 255, 255, 0.7)",
+  "--vscode-disabledForeground": "#a5a5a5",
+  "--vscode-errorForeground": "#f48771",
+  "--vscode-focusBorder": "#f38518",
+  "--vscode-contrastBorder": "#6fc3df",
+  "--vscode-contrastActiveBorder": "#f38518",
+  "--vscode-sideBar-background": "#000000",
+  "--vscode-sideBarSectionHeader-border": "#6fc3df",
+  "--vscode-editor-background": "#000000",
+  "--vscode-editor-foreground": "#ffffff",
+  "--vscode-editorWidget-background": "#0c141f",
+  "--vscode-widget-border": "#6fc3df",
+  "--vscode-panel-border": "#6fc3df",
+  "--vscode-textCodeBlock-background": "#000000",
+  "--vscode-textPreformat-foreground": "#ffffff",
+  "--vscode-textPreformat-background": "rgba(255, 255, 255, 0.1)",
+  "--vscode-textLink-foreground": "#21a6ff",
+  "--vscode-textLink-activeForeground": "#21a6ff",
+  "--vscode-textBlockQuote-border": "rgba(255, 255, 255, 0.5)",
+  "--vscode-input-background": "#000000",
+  "--vscode-input-foreground": "#ffffff",
+  "--vscode-input-border": "#6fc3df",
+  "--vscode-input-placeholderForeground": "rgba(255, 255, 255, 0.7)",
+  "--vscode-button-background": "#000000",
+  "--vscode-button-foreground": "#ffffff",
+  "--vscode-button-border": "#6fc3df",
+  "--vscode-button-secondaryBackground": "#000000",
+  "--vscode-button-secondaryForeground": "#ffffff",
+  "--vscode-badge-background": "#000000",
+  "--vscode-badge-foreground": "#ffffff",
+  "--vscode-inputValidation-errorBackground": "#000000",
+  "--vscode-inputValidation-errorBorder": "#6fc3df",
+  "--vscode-inputValidation-warningBackground": "#000000",
+  "--vscode-inputValidation-warningBorder": "#6fc3df",
+  "--vscode-inputValidation-infoBackground": "#000000",
+  "--vscode-inputValidation-infoBorder": "#6fc3df",
+  "--vscode-charts-blue": "#3794ff",
+  "--vscode-charts-green": "#89d185",
+  "--vscode-charts-purple": "#b180d7",
+  "--vscode-charts-orange": "#d18616",
+  "--vscode-charts-yellow": "#cca700",
+  "--vscode-testing-iconPassed": "#73c991",
+  "--vscode-editorWarning-foreground": "#ffd700",
+  "--vscode-scrollbarSlider-background": "rgba(111, 195, 223, 0.6)",
+  "--vscode-debugTokenExpression-name": "#ffffff",
+  "--vscode-debugTokenExpression-value": "#ffffff",
+  "--vscode-debugTokenExpression-string": "#f48771",
+  "--vscode-debugTokenExpression-boolean": "#75bdfe",
+  "--vscode-debugTokenExpression-number": "#89d185",
+  "--vscode-debugTokenExpression-error": "#f48771",
+  "--vscode-symbolIcon-classForeground": "#ee9d28",
+  "--vscode-symbolIcon-functionForeground": "#b180d7",
+  "--vscode-symbolIcon-variableForeground": "#75beff",
+  "--vscode-gitDecoration-addedResourceForeground": "#a1e3ad",
+  "--vscode-gitDecoration-deletedResourceForeground": "#c74e39",
 };
 
 const defaultStyles = `
@@ -124,9 +207,9 @@ pre code { padding: 0; }
 blockquote { background: var(--vscode-textBlockQuote-background); border-color: var(--vscode-textBlockQuote-border); }
 `;
 
-/** The CSS VS Code would give a webview in the `dark` (Dark+) or `light` (Light+) theme. */
+/** The CSS VS Code would give a webview in the `dark` (Dark+), `light` (Light+) or `high-contrast` theme. */
 export function themeCss(theme) {
-  const vars = { ...common, ...(theme === "light" ? light : dark) };
+  const vars = { ...common, ...(theme === "light" ? light : theme === "high-contrast" ? highContrast : dark) };
   const decls = Object.entries(vars).map(([k, v]) => `  ${k}: ${v};`).join("\n");
   return `html {\n${decls}\n}\n${defaultStyles}`;
 }

@@ -57,6 +57,11 @@ const PAYLOADS = [
   `'><svg onload=${T}>`,
   "`<img src=x onerror=top.__trap()>` in a code span",
   "```html\n<script>top.__trap()</script>\n```",
+  // Code blocks that get highlighted (webview/highlight.ts): markup inside tokens, hostile fence info strings.
+  `\`\`\`ts\nconst s = "</span><img src=x onerror=${T}>"; // </code></pre><svg onload=${T}>\n\`\`\``,
+  `\`\`\`html\n<img src=x onerror=${T}><a href="javascript:${T}">x</a><style>*{}</style>\n\`\`\``,
+  `\`\`\`js onload=${T}\nlet t = \`\${"<svg onload=${T}>"}\`;\n\`\`\``,
+  `\`\`\`<img src=x onerror=${T}>\nhostile info string\n\`\`\``,
   `\u001b]8;;javascript:${T}\u001b\\ansi hyperlink\u001b]8;;\u001b\\`,
   `<a href="command:workbench.action.reloadWindow">command link</a>`,
   `<img src="file:///etc/passwd" onerror=${T}>`,
@@ -70,7 +75,8 @@ function hostile(payload, i) {
       agentName: "demo",
       parts: [
         { type: "thought", text: payload },
-        { type: "text", text: `Answer ${i}: ${payload}` },
+        // On a line of its own, so block-level payloads (fenced code, HTML blocks) are blocks.
+        { type: "text", text: `Answer ${i}:\n\n${payload}` },
         { type: "plan", entries: [{ content: payload, priority: "high", status: "in_progress" }] },
         {
           type: "toolCall",
@@ -91,9 +97,15 @@ function hostile(payload, i) {
   };
 }
 
+/** Code blocks are highlighted lazily: waits until none is queued, so the highlighted DOM is what gets provoked. */
+function settleHighlighting(page) {
+  return page.waitForFunction(() => !document.querySelector(".history .code-block[data-highlight='queued']"));
+}
+
 async function provoke(page) {
   // Open every thought, hover and focus everything, click every link and button in the history.
   for (const toggle of await page.$$(".history .thought button, .history .thought summary")) await toggle.click().catch(() => {});
+  await settleHighlighting(page);
   await page.evaluate(() => {
     for (const el of document.querySelectorAll(".history *")) {
       for (const type of ["mouseover", "mouseenter", "focus", "animationstart", "toggle", "load", "error"]) el.dispatchEvent(new Event(type));
@@ -119,10 +131,13 @@ describe("XSS corpus", () => {
       /** @type {any} */ (window).__trap = () => (/** @type {any} */ (window).__calls += 1);
     });
     await page.waitForSelector(`.message[data-message-id='x${PAYLOADS.length - 1}']`);
+    await settleHighlighting(page);
+    const highlighted = await page.$$eval(".history .code-block[data-highlight='done']", (els) => els.length);
+    assert.ok(highlighted >= 4, `hostile code blocks were highlighted (${highlighted})`);
     await provoke(page);
     const calls = await page.evaluate(() => /** @type {any} */ (window).__calls);
     const problems = await view.problems();
-    console.log(`XSS corpus: ${PAYLOADS.length} payloads × ${places} places rendered from history; executed: ${calls}; CSP reports: ${problems.filter((p) => p.startsWith("CSP")).length}`);
+    console.log(`XSS corpus: ${PAYLOADS.length} payloads × ${places} places rendered from history (${highlighted} code blocks highlighted); executed: ${calls}; CSP reports: ${problems.filter((p) => p.startsWith("CSP")).length}`);
     assert.equal(calls, 0, "no payload ran");
     assert.equal(await page.$$eval(".history script, .history iframe, .history object, .history embed, .history form, .history base, .history meta, .history link", (els) => els.length), 0);
     // The CSP would block an inline handler anyway; the sanitizer must not leave one for it to block.

@@ -137,7 +137,9 @@ function renderPart(messageId: string, part: Part, index: number, streaming: boo
     case "plan":
       return <PlanCard key="plan" part={part} />;
     case "text":
-      return <Markdown key={`t${index}`} text={part.text} streaming={streaming} />;
+      // Text streams into the last part only (a part after it starts a new one): an earlier text part is final,
+      // so its closed code blocks are highlighted.
+      return <Markdown key={`t${index}`} text={part.text} streaming={streaming && last} />;
     case "toolCall":
       return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} />;
     case "permission":

@@ -1,7 +1,7 @@
 /**
  * Mocha entry of the integration suite, run inside the real extension host (code-server, or VS Code via
  * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in, the channel switcher,
- * two demo agents answering one message, an agent's files and terminals through the editor.
+ * two demo agents answering one message, an agent's files and terminals through the editor, code highlighting.
  */
 import { runMocha } from "./runMocha";
 
@@ -14,5 +14,6 @@ export function run(): Promise<void> {
     await import("./channels.test.js");
     await import("./twoAgents.test.js");
     await import("./agentWorkspace.test.js");
+    await import("./highlight.test.js");
   });
 }

@@ -1,0 +1,56 @@
+/**
+ * Code highlighting in a real editor (issue 6): the webview loads its highlighter lazily from `dist/chunks/` with
+ * `import()`, which must pass the real webview's resource loading (`localResourceRoots`, the resource service worker)
+ * and its CSP (nonce'd module script). The scripted fake agent answers with a TypeScript block; the block ends up
+ * highlighted (`data-highlight="done"`, a keyword token), not `failed`. Replaces the roster and puts it back after.
+ */
+import * as vscode from "vscode";
+import * as assert from "node:assert/strict";
+import type { HostRequests } from "../../../src/protocol";
+import { fakeAgentEntry } from "./fakeAgentEntry";
+import { poll } from "./poll";
+
+interface SidekicksTestApi {
+  webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+}
+
+describe("code highlighting in the real webview", () => {
+  let api: SidekicksTestApi;
+  let roster: vscode.Uri;
+  let original: string | undefined;
+  const text = async (selector: string) => (await api.webview("test/text", { selector })).text;
+  const attribute = async (selector: string, name: string) => (await api.webview("test/attribute", { selector, name })).text;
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<{ testing?: SidekicksTestApi }>("sidekicks.sidekicks")!;
+    api = (await extension.activate()).testing!;
+    assert.ok(api, "the extension exports no test API");
+    roster = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, "sidekicks.yaml");
+    original = new TextDecoder().decode(await vscode.workspace.fs.readFile(roster));
+    const script = { prompt: [{ chunk: "Here:\n\n```ts\nconst answer: number = 42;\n```\n\nDone." }] };
+    const coder = ["# The scripted fake agent: answers with a TypeScript code block.", "agents:", ...fakeAgentEntry("coder", script, extension.extensionPath)].join("\n");
+    await vscode.workspace.fs.writeFile(roster, new TextEncoder().encode(coder));
+    await vscode.commands.executeCommand("sidekicks.focus");
+    await poll("#general to show coder as a member", async () => ((await text(".channel-header"))?.includes("coder") ? true : undefined));
+  });
+
+  after(async () => {
+    if (original !== undefined) await vscode.workspace.fs.writeFile(roster, new TextEncoder().encode(original));
+  });
+
+  it("highlights a finished TypeScript block, its grammar fetched from dist/chunks/", async () => {
+    assert.equal((await api.webview("test/compose", { text: "@coder show me the answer in TypeScript" })).sent, true);
+    const block = ".history > .message:nth-last-child(1) .code-block";
+    const state = await poll(
+      "the answer's code block to be highlighted (or to fail)",
+      async () => {
+        const value = await attribute(block, "data-highlight");
+        return value === "done" || value === "failed" ? value : undefined;
+      },
+      30_000,
+    );
+    assert.equal(state, "done", "the highlighter chunk loaded in the real webview");
+    assert.equal(await text(`${block} .hljs-keyword`), "const");
+    assert.equal((await text(`${block} pre code`))?.trimEnd(), "const answer: number = 42;", "the code reads as written");
+  });
+});
