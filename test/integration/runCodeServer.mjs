@@ -244,23 +244,7 @@ function screenshotQueue(page) {
         problems.push(`bad screenshot name: ${JSON.stringify(name)}`);
         return;
       }
-      chain = chain.then(async () => {
-        const file = path.join(resultsDir, `${name}.png`);
-        try {
-          const outer = page.locator("iframe.webview.ready").first();
-          await outer.waitFor({ state: "attached", timeout: 20_000 });
-          const inner = outer.contentFrame().locator("iframe#active-frame");
-          await inner.waitFor({ state: "attached", timeout: 20_000 });
-          await inner.contentFrame().locator("body *").first().waitFor({ state: "attached", timeout: 20_000 });
-          await page.waitForTimeout(300); // let the last paint land
-          if (part === "sidebar") await page.locator('[id="workbench.parts.sidebar"]').screenshot({ path: file, timeout: 10_000 });
-          else await page.screenshot({ path: file, fullPage: true });
-          say(`screenshot ${path.relative(root, file)}`);
-        } catch (error) {
-          say(`WARNING: no webview for screenshot ${name}: ${error.message.split("\n")[0]}`);
-          await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-        }
-      });
+      chain = chain.then(() => screenshot(page, name, part));
     },
     click(label) {
       chain = chain.then(async () => {
@@ -309,6 +293,30 @@ function screenshotQueue(page) {
   };
 }
 
+/**
+ * Saves test-results/<name>.png once the webview shows (the whole page, or with `part` "sidebar" the side bar only);
+ * without a webview after 20 s, a picture of the page as it is and a warning. Resolves to whether the webview showed.
+ */
+async function screenshot(page, name, part) {
+  const file = path.join(resultsDir, `${name}.png`);
+  try {
+    const outer = page.locator("iframe.webview.ready").first();
+    await outer.waitFor({ state: "attached", timeout: 20_000 });
+    const inner = outer.contentFrame().locator("iframe#active-frame");
+    await inner.waitFor({ state: "attached", timeout: 20_000 });
+    await inner.contentFrame().locator("body *").first().waitFor({ state: "attached", timeout: 20_000 });
+    await page.waitForTimeout(300); // let the last paint land
+    if (part === "sidebar") await page.locator('[id="workbench.parts.sidebar"]').screenshot({ path: file, timeout: 10_000 });
+    else await page.screenshot({ path: file, fullPage: true });
+    say(`screenshot ${path.relative(root, file)}`);
+    return true;
+  } catch (error) {
+    say(`WARNING: no webview for screenshot ${name}: ${error.message.split("\n")[0]}`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+    return false;
+  }
+}
+
 /** The channel view's document: the inner `iframe#active-frame` of the outer `iframe.webview.ready`. */
 async function webviewFrame(page) {
   const outer = page.locator("iframe.webview.ready").first();
@@ -343,6 +351,11 @@ async function webviewRequest(page, method, params) {
       if ((await target.count()) === 0) return { clicked: false };
       await target.click({ timeout: 10_000 });
       return { clicked: true };
+    }
+    case "vsix/screenshot": {
+      // A picture taken before the suite goes on (the SIDEKICKS_SCREENSHOT line does not wait for it).
+      if (!/^[\w.-]+$/.test(params.name)) throw new Error(`bad screenshot name: ${JSON.stringify(params.name)}`);
+      return { taken: await screenshot(page, params.name, params.part) };
     }
     case "vsix/type": {
       // Only types (a picture of the composer before sending).

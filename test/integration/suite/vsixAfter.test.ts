@@ -29,7 +29,6 @@ describe("the installed .vsix (phase 2, after the reload)", () => {
     assert.match(history, /Hello from the demo agent/, "and the demo agent's answer");
     assert.ok(history.includes(`hello from the installed package ${marker.token}`));
     assert.deepEqual(mappedFrom("classic-level.node"), [path.join(extension.extensionPath, "node_modules", "classic-level", "prebuilds", "linux-x64", "classic-level.node")]);
-    console.log("SIDEKICKS_SCREENSHOT vsix-after-reload");
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // the harness takes the screenshot meanwhile
+    assert.ok((await webview("vsix/screenshot", { name: "vsix-after-reload" })).taken);
   });
 });

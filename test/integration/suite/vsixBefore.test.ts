@@ -54,7 +54,8 @@ describe("the installed .vsix (phase 1)", () => {
       "  - name: demo",
       "    command: sidekicks:demo",
       "    env:",
-      '      SIDEKICKS_DEMO_DELAY_MS: "120"',
+      // 250 ms between words, and its pretend tool call runs 2.5 s: the picture of it running is easy to take.
+      '      SIDEKICKS_DEMO_DELAY_MS: "250"',
       ...fakeAgentEntry("worker", { prompt: [{ terminal: { command: "echo", args: [TERMINAL_TEXT, "7"] } }] }, info.repoRoot),
     ].join("\n");
     await vscode.workspace.fs.writeFile(roster, new TextEncoder().encode(yaml));
@@ -91,10 +92,7 @@ describe("the installed .vsix (phase 1)", () => {
 
   it("a turn, step by step: mention, a tool call while streaming, a permission request, the settled answer", async () => {
     // Four pictures of the side bar for the README (scripts/screenshots.mjs makes docs/media/turn.png of them).
-    const picture = async (name: string) => {
-      console.log(`SIDEKICKS_SCREENSHOT ${name} sidebar`);
-      await new Promise((resolve) => setTimeout(resolve, 1500)); // the harness takes it meanwhile
-    };
+    const picture = async (name: string) => assert.ok((await webview("vsix/screenshot", { name, part: "sidebar" })).taken, `picture ${name}`);
     const request = "@demo show a tool call, then ask permission";
     await webview("vsix/type", { text: request });
     await picture("turn-1-mention");
@@ -118,8 +116,6 @@ describe("the installed .vsix (phase 1)", () => {
     const body = await ask(`@demo hello from the installed package ${TOKEN}`, "demo");
     assert.match(body, /Hello from the demo agent/);
     assert.ok(body.includes(`hello from the installed package ${TOKEN}`), `the demo agent quotes the request: ${body}`);
-    console.log("SIDEKICKS_SCREENSHOT vsix-demo-answer");
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // the harness takes the screenshot meanwhile
   });
 
   it("an agent's command runs in a VS Code terminal, on the installed package's node-pty", async () => {
@@ -137,6 +133,10 @@ describe("the installed .vsix (phase 1)", () => {
     const ptyModules = Object.keys(require.cache).filter((file) => file.includes(`${path.sep}node-pty${path.sep}`));
     assert.ok(ptyModules.length > 0, "node-pty's JavaScript is in require.cache");
     for (const file of ptyModules) assert.ok(file.startsWith(extension.extensionPath + path.sep), `node-pty module from ${file}`);
+    // The README's picture of it: the channel and the terminal panel with the command's output.
+    terminal.show(true);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the terminal renders (only the picture needs it)
+    assert.ok((await webview("vsix/screenshot", { name: "vsix-terminal" })).taken);
     terminal.dispose();
   });
 

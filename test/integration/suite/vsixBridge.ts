@@ -42,8 +42,14 @@ export function runInfo(): VsixRunInfo {
 const replies = mkdtempSync(path.join(os.tmpdir(), "sidekicks-vsix-bridge-"));
 let nextReply = 0;
 
-/** The development test API's requests, plus `vsix/type`: types into the composer without sending (for a picture). */
-type BridgeRequests = HostRequests & { "vsix/type": [{ text: string }, { typed: boolean }] };
+/**
+ * The development test API's requests, plus `vsix/type` (types into the composer without sending, for a picture) and
+ * `vsix/screenshot` (test-results/<name>.png, the whole page or the side bar; answered once taken).
+ */
+type BridgeRequests = HostRequests & {
+  "vsix/type": [{ text: string }, { typed: boolean }];
+  "vsix/screenshot": [{ name: string; part?: "sidebar" }, { taken: boolean }];
+};
 
 /** Sends one webview request through the harness and waits (60 s at most) for its answer; rejects with its error. */
 export async function webview<M extends keyof BridgeRequests>(method: M, params: BridgeRequests[M][0]): Promise<BridgeRequests[M][1]> {
