@@ -1,4 +1,5 @@
 // `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), webview tests, integration tests in a real VS Code (code-server),
+// the same editor with the packaged .vsix installed (vsix: `npm run package`, then the suite against the installed copy),
 // real ACP agents (claude-agent-acp, codex-acp) offline, in that order, streaming each stage's output. Build,
 // typecheck and lint count as one check each; the test stages count their tests. The very last line printed is `N passed, N failed`; the exit code is 1 when anything failed.
 //
@@ -164,6 +165,38 @@ async function integration() {
 }
 
 /**
+ * The installed package (issue 8): `npm run package` builds the linux-x64 .vsix (its seconds go in the note), then the
+ * .vsix suite installs it into code-server with `--install-extension` and runs against the installed copy
+ * (`runCodeServer.mjs --suite vsix`, which prints `integration: N passed, N failed` like the other runs).
+ */
+async function vsix() {
+  banner("vsix");
+  const started = Date.now();
+  const tools = await run(node, ["scripts/tools.mjs", "ensure"], 20 * MINUTE);
+  if (tools.code !== 0) {
+    summary.push({ stage: "vsix", passed: 0, failed: 1, seconds: since(started), note: "no tools (see above)" });
+    return;
+  }
+  const packaging = Date.now();
+  const packaged = await run(node, ["scripts/package.mjs"], 5 * MINUTE);
+  const packageNote = `package ${since(packaging).toFixed(1)} s`;
+  if (packaged.code !== 0) {
+    summary.push({ stage: "vsix", passed: 0, failed: 1, seconds: since(started), note: `npm run package: exit ${packaged.code}` });
+    return;
+  }
+  const { code, output } = await run(node, ["test/integration/runCodeServer.mjs", "--suite", "vsix"], 10 * MINUTE);
+  const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);
+  const passed = counts ? Number(counts[1]) : 0;
+  let failed = counts ? Number(counts[2]) : 0;
+  let note = packageNote;
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    note += `; ${counts ? `exit ${code}` : `exit ${code} without counts`}`;
+  }
+  summary.push({ stage: "vsix", passed, failed, seconds: since(started), note });
+}
+
+/**
  * The crash suite (test/crash, issue 5): the channel core killed at ≥ 300 kill points, each recovered and checked.
  * Each kill point counts as one test; its last line is `kill points: N, violations: V`.
  */
@@ -193,7 +226,7 @@ async function realAgents() {
   await nodeTests("realagents", testFiles("test/realagents", ".test.ts"), ["--import", "tsx"]);
 }
 
-const all = ["build", "typecheck", "lint", "unit", "crash", "webview", "integration", "realagents"];
+const all = ["build", "typecheck", "lint", "unit", "crash", "webview", "integration", "vsix", "realagents"];
 const stages = new Set(process.env.SIDEKICKS_TEST_STAGES ? process.env.SIDEKICKS_TEST_STAGES.split(",") : all);
 
 let built = true;
@@ -202,7 +235,7 @@ if (stages.has("typecheck")) await check("typecheck", npm, ["run", "--silent", "
 if (stages.has("lint")) await check("lint", npm, ["run", "--silent", "lint"]);
 if (stages.has("unit")) await nodeTests("unit", testFiles("test/unit", ".test.ts"), ["--import", "tsx"]);
 if (stages.has("crash")) await crash();
-for (const stage of ["webview", "integration"]) {
+for (const stage of ["webview", "integration", "vsix"]) {
   if (!stages.has(stage)) continue;
   if (!built) {
     banner(stage);
@@ -210,8 +243,10 @@ for (const stage of ["webview", "integration"]) {
     summary.push({ stage, passed: 0, failed: 0, seconds: 0, note: "skipped: build failed" });
   } else if (stage === "webview") {
     await nodeTests("webview", testFiles("test/webview", ".test.mjs"));
-  } else {
+  } else if (stage === "integration") {
     await integration();
+  } else {
+    await vsix();
   }
 }
 if (stages.has("realagents")) await realAgents();

@@ -2,7 +2,7 @@
 // Node 24, driven by headless Chromium through playwright-core. Offline; see scripts/tools.mjs for the tools.
 //
 // Prints the suite's log lines, then `integration: N passed, N failed`; exits 1 when anything failed.
-// On `SIDEKICKS_SCREENSHOT <name>` from the suite, saves test-results/<name>.png once the webview is shown; on
+// On `SIDEKICKS_SCREENSHOT <name> [sidebar]` from the suite, saves test-results/<name>.png (the whole page, or only the side bar) once the webview is shown; on
 // `SIDEKICKS_CLICK <text>`, clicks the button labelled <text> in a notification toast (what a user does; the suite
 // then checks the effect).
 // Environment: SIDEKICKS_IT_TIMEOUT_MS (whole run, default 300000), SIDEKICKS_IT_VERBOSE=1 (print every workbench
@@ -11,19 +11,28 @@
 // `--suite reload` runs out/integration/reload.js: a suite that reloads the window in the middle (the page reloads
 // with the same URL, a new extension host runs the same suite entry, which finds its second phase from a file in the
 // workspace); only the second phase reports the result.
+// `--suite vsix` runs out/integration/vsix.js against the INSTALLED package (issue 8): the linux-x64 .vsix of
+// `npm run package` is installed with code-server's `--install-extension` into the fresh extensions folder, and the
+// window's development extension is test/integration/vsix-driver (an empty extension: code-server runs
+// `extensionTestsPath` only in an extension development window), so Sidekicks loads from its installed folder in
+// production mode and exports no test API. The suite then asks the harness to read and drive the webview
+// (`SIDEKICKS_WEBVIEW {"method","params","reply"}`: the development test API's `test/*` requests, done here with
+// Playwright, the answer written as JSON to the `reply` file). It reloads the window once, like `--suite reload`.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { startCodeServer, freePort, workbenchUrl } from "../../scripts/codeServer.mjs";
 import { ensureTools, toolsReady, checkChromium, node24Path, codeServerEntry } from "../../scripts/tools.mjs";
-import { createTestWorkspace, makeRunDir, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry } from "./workspace.mjs";
+import { createTestWorkspace, makeRunDir, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixDriverPath, vsixFile, vsixSuiteEntry, buildVsixSuite } from "./workspace.mjs";
 import { quietSettings } from "../../scripts/codeServer.mjs";
 
 /** `--suite trust`: Workspace Trust on, the test folder never trusted (no startup prompt). `--suite reload`: see above. */
 const suiteName = process.argv.includes("--suite") ? process.argv[process.argv.indexOf("--suite") + 1] : "main";
-if (!["main", "trust", "reload"].includes(suiteName)) throw new Error(`unknown --suite ${suiteName}: main, trust or reload`);
+if (!["main", "trust", "reload", "vsix"].includes(suiteName)) throw new Error(`unknown --suite ${suiteName}: main, trust, reload or vsix`);
 const trustRun = suiteName === "trust";
-const suiteEntry = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry }[suiteName];
+const vsixRun = suiteName === "vsix";
+const suiteEntry = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry }[suiteName];
 
 const timeoutMs = Number(process.env.SIDEKICKS_IT_TIMEOUT_MS) || 300_000;
 const verbose = process.env.SIDEKICKS_IT_VERBOSE === "1";
@@ -40,10 +49,13 @@ let result = null;
 const problems = [];
 
 async function main() {
-  for (const [file, hint] of [
-    [suiteEntry, "node scripts/build.mjs"],
-    [path.join(root, "dist", "extension.js"), "node scripts/build.mjs"],
-  ]) {
+  if (vsixRun) await buildVsixSuite();
+  for (const [file, hint] of vsixRun
+    ? [[vsixFile, "npm run package"]]
+    : [
+        [suiteEntry, "node scripts/build.mjs"],
+        [path.join(root, "dist", "extension.js"), "node scripts/build.mjs"],
+      ]) {
     if (!fs.existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: run ${hint}`);
   }
   checkChromium();
@@ -62,6 +74,8 @@ async function main() {
   const workbenchLog = path.join(resultsDir, "workbench.log");
   fs.writeFileSync(serverLog, "");
   fs.writeFileSync(workbenchLog, "");
+
+  if (vsixRun) installVsix(runDir, workspace);
 
   let server;
   let browser;
@@ -133,7 +147,7 @@ async function main() {
     page.on("pageerror", (error) => fs.appendFileSync(workbenchLog, `[pageerror] ${error.message}\n`));
 
     await page.goto(
-      workbenchUrl({ port, folder: workspace, extensionDevelopmentPath: root, extensionTestsPath: suiteEntry }),
+      workbenchUrl({ port, folder: workspace, extensionDevelopmentPath: vsixRun ? vsixDriverPath : root, extensionTestsPath: suiteEntry }),
       { waitUntil: "domcontentloaded", timeout: 60_000 },
     );
     const exitCode = await finished;
@@ -157,7 +171,11 @@ async function main() {
  * test-results/workbench.log).
  */
 function onLogEntry(type, text, screenshots) {
-  const marker = /^SIDEKICKS_(SCREENSHOT|RESULT|CLICK) (.*)$/.exec(text.trim());
+  const marker = /^SIDEKICKS_(SCREENSHOT|RESULT|CLICK|WEBVIEW) (.*)$/.exec(text.trim());
+  if (marker?.[1] === "WEBVIEW") {
+    screenshots.webview(marker[2]);
+    return;
+  }
   if (marker?.[1] === "CLICK") {
     screenshots.click(marker[2].trim());
     return;
@@ -171,7 +189,8 @@ function onLogEntry(type, text, screenshots) {
     return;
   }
   if (marker?.[1] === "SCREENSHOT") {
-    screenshots.take(marker[2].trim());
+    const [name, part] = marker[2].trim().split(/\s+/);
+    screenshots.take(name, part);
     return;
   }
   if (verbose) {
@@ -219,27 +238,13 @@ function formatConsoleArgs(args) {
 function screenshotQueue(page) {
   let chain = Promise.resolve();
   return {
-    take(name) {
+    /** `part` "sidebar": only the side bar (where the channel view is), for the README's pictures. */
+    take(name, part) {
       if (!/^[\w.-]+$/.test(name)) {
         problems.push(`bad screenshot name: ${JSON.stringify(name)}`);
         return;
       }
-      chain = chain.then(async () => {
-        const file = path.join(resultsDir, `${name}.png`);
-        try {
-          const outer = page.locator("iframe.webview.ready").first();
-          await outer.waitFor({ state: "attached", timeout: 20_000 });
-          const inner = outer.contentFrame().locator("iframe#active-frame");
-          await inner.waitFor({ state: "attached", timeout: 20_000 });
-          await inner.contentFrame().locator("body *").first().waitFor({ state: "attached", timeout: 20_000 });
-          await page.waitForTimeout(300); // let the last paint land
-          await page.screenshot({ path: file, fullPage: true });
-          say(`screenshot ${path.relative(root, file)}`);
-        } catch (error) {
-          say(`WARNING: no webview for screenshot ${name}: ${error.message.split("\n")[0]}`);
-          await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-        }
-      });
+      chain = chain.then(() => screenshot(page, name, part));
     },
     click(label) {
       chain = chain.then(async () => {
@@ -260,8 +265,141 @@ function screenshotQueue(page) {
         }
       });
     },
+    /** A `SIDEKICKS_WEBVIEW` request of the .vsix suite: done in the webview's frame, answered in its `reply` file. */
+    webview(json) {
+      let request;
+      try {
+        request = JSON.parse(json);
+      } catch {
+        problems.push(`unreadable webview request: ${json}`);
+        return;
+      }
+      if (typeof request.reply !== "string" || !path.isAbsolute(request.reply) || !request.reply.endsWith(".json")) {
+        problems.push(`webview request without an absolute .json reply file: ${json}`);
+        return;
+      }
+      chain = chain.then(async () => {
+        let answer;
+        try {
+          answer = { result: await webviewRequest(page, request.method, request.params ?? {}) };
+        } catch (error) {
+          answer = { error: error.message.split("\n")[0] };
+        }
+        fs.writeFileSync(`${request.reply}.tmp`, JSON.stringify(answer));
+        fs.renameSync(`${request.reply}.tmp`, request.reply); // the suite never reads half a file
+      });
+    },
     idle: () => chain,
   };
+}
+
+/**
+ * Saves test-results/<name>.png once the webview shows (the whole page, or with `part` "sidebar" the side bar only);
+ * without a webview after 20 s, a picture of the page as it is and a warning. Resolves to whether the webview showed.
+ */
+async function screenshot(page, name, part) {
+  const file = path.join(resultsDir, `${name}.png`);
+  try {
+    const outer = page.locator("iframe.webview.ready").first();
+    await outer.waitFor({ state: "attached", timeout: 20_000 });
+    const inner = outer.contentFrame().locator("iframe#active-frame");
+    await inner.waitFor({ state: "attached", timeout: 20_000 });
+    await inner.contentFrame().locator("body *").first().waitFor({ state: "attached", timeout: 20_000 });
+    await page.waitForTimeout(300); // let the last paint land
+    if (part === "sidebar") await page.locator('[id="workbench.parts.sidebar"]').screenshot({ path: file, timeout: 10_000 });
+    else await page.screenshot({ path: file, fullPage: true });
+    say(`screenshot ${path.relative(root, file)}`);
+    return true;
+  } catch (error) {
+    say(`WARNING: no webview for screenshot ${name}: ${error.message.split("\n")[0]}`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+    return false;
+  }
+}
+
+/** The channel view's document: the inner `iframe#active-frame` of the outer `iframe.webview.ready`. */
+async function webviewFrame(page) {
+  const outer = page.locator("iframe.webview.ready").first();
+  await outer.waitFor({ state: "attached", timeout: 20_000 });
+  const inner = outer.contentFrame().locator("iframe#active-frame");
+  await inner.waitFor({ state: "attached", timeout: 20_000 });
+  const frame = await (await inner.elementHandle({ timeout: 20_000 })).contentFrame();
+  if (!frame) throw new Error("the webview has no document yet");
+  return frame;
+}
+
+/**
+ * The development test API's webview requests (`test/*` in src/protocol.ts), done from outside as a user would:
+ * `test/text` (innerText, or null), `test/attribute` (or null), `test/click` (a real click when the element exists),
+ * `test/compose` (types into the composer, presses Enter; `sent` once the composer is cleared, which it is only when
+ * the host accepted the message).
+ */
+async function webviewRequest(page, method, params) {
+  const frame = await webviewFrame(page);
+  switch (method) {
+    case "test/text":
+      return {
+        text: await frame.evaluate((selector) => {
+          const el = document.querySelector(selector);
+          return el ? (el instanceof HTMLElement ? el.innerText : (el.textContent ?? "")) : null;
+        }, params.selector),
+      };
+    case "test/attribute":
+      return { text: await frame.evaluate(({ selector, name }) => document.querySelector(selector)?.getAttribute(name) ?? null, params) };
+    case "test/click": {
+      const target = frame.locator(params.selector).first();
+      if ((await target.count()) === 0) return { clicked: false };
+      await target.click({ timeout: 10_000 });
+      return { clicked: true };
+    }
+    case "vsix/screenshot": {
+      // A picture taken before the suite goes on (the SIDEKICKS_SCREENSHOT line does not wait for it).
+      if (!/^[\w.-]+$/.test(params.name)) throw new Error(`bad screenshot name: ${JSON.stringify(params.name)}`);
+      return { taken: await screenshot(page, params.name, params.part) };
+    }
+    case "vsix/type": {
+      // Only types (a picture of the composer before sending).
+      const textarea = frame.locator("#composer textarea");
+      await textarea.fill(params.text, { timeout: 10_000 });
+      await textarea.press("Escape");
+      return { typed: true };
+    }
+    case "test/compose": {
+      const textarea = frame.locator("#composer textarea");
+      await textarea.fill(params.text, { timeout: 10_000 });
+      await textarea.press("Escape"); // closes @-suggestions, so Enter sends instead of accepting one
+      await textarea.press("Enter");
+      try {
+        await frame.waitForFunction(() => document.querySelector("#composer textarea")?.value === "", undefined, { timeout: 10_000 });
+        return { sent: true };
+      } catch {
+        return { sent: false };
+      }
+    }
+    default:
+      throw new Error(`unknown webview request ${method}`);
+  }
+}
+
+/**
+ * Installs the .vsix the way a user does (`code-server --install-extension <file>`) into this run's fresh extensions
+ * folder, before the server starts, and tells the suite where (`.sidekicks-vsix-run.json` in the workspace).
+ */
+function installVsix(runDir, workspace) {
+  const extensionsDir = path.join(runDir, "extensions");
+  const userDataDir = path.join(runDir, "user-data");
+  const begun = Date.now();
+  const output = execFileSync(
+    node24Path,
+    [codeServerEntry, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir, "--install-extension", vsixFile],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 },
+  );
+  if (!/successfully installed/.test(output)) throw new Error(`code-server --install-extension ${vsixFile} said: ${output.trim()}`);
+  say(`installed ${path.relative(root, vsixFile)} into ${extensionsDir} in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
+  fs.writeFileSync(
+    path.join(workspace, ".sidekicks-vsix-run.json"),
+    JSON.stringify({ extensionsDir, userDataDir, repoRoot: root, vsix: vsixFile }, null, 2),
+  );
 }
 
 /** After a timeout: a picture of the workbench as it was, to see what hung. */

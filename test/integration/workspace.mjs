@@ -20,6 +20,36 @@ export const trustSuiteEntry = path.join(root, "out", "integration", "trust.js")
 /** Compiled reload suite (test/integration/suite/reloadIndex.ts): reloads the window mid-answer, in two phases. */
 export const reloadSuiteEntry = path.join(root, "out", "integration", "reload.js");
 
+/** Compiled .vsix suite (test/integration/suite/vsixIndex.ts), run against the installed package; see buildVsixSuite. */
+export const vsixSuiteEntry = path.join(root, "out", "integration", "vsix.js");
+
+/** The development extension of the .vsix run: an empty extension, so that the window runs a test suite at all. */
+export const vsixDriverPath = path.join(root, "test", "integration", "vsix-driver");
+
+/** The linux-x64 package `npm run package` builds (dist/sidekicks-<version>-linux-x64.vsix). */
+export const vsixFile = path.join(root, "dist", `sidekicks-${JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version}-linux-x64.vsix`);
+
+/**
+ * Bundles the .vsix suite to out/integration/vsix.js (as scripts/build.mjs bundles the other suites: CommonJS for
+ * Node 20, `vscode`, `mocha` and the native modules external). Built here, not by `npm run package`'s production
+ * build, so the suite never ends up in the package.
+ */
+export async function buildVsixSuite() {
+  const esbuild = await import("esbuild");
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { "integration/vsix": "test/integration/suite/vsixIndex.ts" },
+    outdir: path.join(root, "out"),
+    bundle: true,
+    sourcemap: "linked",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode", "classic-level", "node-pty", "mocha"],
+    logLevel: "warning",
+  });
+}
+
 /** A YAML double-quoted scalar: JSON strings are valid YAML, so paths with spaces, quotes or `#` stay intact. */
 const quote = (value) => JSON.stringify(value);
 
