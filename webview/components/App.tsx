@@ -28,6 +28,8 @@ export interface AppActions {
   editor: EditorActions;
   /** Live output of agents' terminals embedded in tool calls. */
   terminals: TerminalOutputs;
+  /** The history left the latest message (`true`) or came back to it (`false`): for the unread marker. */
+  scrolledAway?: (away: boolean) => void;
 }
 
 /** Renders one `ViewState` and the channel list; `draftOf` gives a channel's saved composer text. */
@@ -56,7 +58,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
       ) : state.phase === "opening" && !state.channel ? (
         <div class="history history-loading">Opening {channelLabel(channelName)}…</div>
       ) : (
-        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} />
+        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} />
       )}
       <Composer
         key={channelId ?? "none"}
