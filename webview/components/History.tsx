@@ -129,7 +129,8 @@ export function History(props: {
     const el = ref.current;
     if (!el) return;
     // The user's own new message always brings the view back to the bottom, to follow the answer.
-    const mine = [...messages].reverse().find((m) => m.author.kind === "user")?.id;
+    let mine: string | undefined;
+    for (let i = messages.length - 1; i >= 0 && mine === undefined; i--) if (messages[i]!.author.kind === "user") mine = messages[i]!.id;
     if (mine !== lastUserMessage.current) {
       if (lastUserMessage.current !== null) setStick(true);
       lastUserMessage.current = mine;
