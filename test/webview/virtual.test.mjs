@@ -183,3 +183,26 @@ describe("virtualised history", () => {
     await page.close();
   });
 });
+
+describe("virtualised history across channels", () => {
+  const env = withBrowser();
+
+  it("another channel opens at its latest message even when the last one was scrolled up", async () => {
+    const summary = (name) => ({ id: `ch-${name}`, name, kind: "channel", members: ["demo"], unread: 0, busy: false });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: bigHistory(2_000) }), channels: [summary("general"), summary("design")], height: 600 });
+    const { page } = view;
+    await page.waitForSelector(".message[data-message-id='m1999']");
+    await page.$eval(".history", (el) => (el.scrollTop = 0));
+    await page.waitForSelector(".jump-latest");
+    const design = Array.from({ length: 500 }, (_, i) => message({ id: `d${i}`, channelId: "ch-design", text: `design ${i}` }));
+    await page.evaluate((next) => (/** @type {any} */ (window).__host.open = next), openResult({ name: "design", messages: design }));
+    await page.click(".channel-tab[data-channel='design']");
+    await page.waitForSelector(".message[data-message-id='d499']");
+    await frames(page, 3);
+    assert.ok(await inView(page, "d499"), "the new channel's latest message is in view");
+    assert.ok((await distance(page)) < 40);
+    assert.equal(await page.$(".jump-latest"), null, "no jump button: the view is at the latest message");
+    assert.deepEqual(await view.problems(), []);
+    await page.close();
+  });
+});

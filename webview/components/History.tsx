@@ -64,6 +64,12 @@ export function History(props: {
   const syncs = useRef({ count: 0, frame: false });
   const keys = useKeys(messages);
   const looks = useLooks(members);
+  // Another channel opens at its latest message, whatever the scroll position in the last one was.
+  const shownChannel = useRef(channelName);
+  if (shownChannel.current !== channelName) {
+    shownChannel.current = channelName;
+    stick.current = true;
+  }
 
   /** Recomputes the window from the DOM's scroll position; re-renders when other rows must be in the DOM. */
   const sync = (): void => {
@@ -149,6 +155,10 @@ export function History(props: {
       }
     }
     if (stick.current) el.scrollTop = el.scrollHeight;
+    if (stick.current && leftAt !== null) {
+      setLeftAt(null);
+      onScrolledAway?.(false);
+    }
     const focusId = pendingFocus.current;
     if (focusId !== undefined) {
       const article = articleOf(el, focusId);
