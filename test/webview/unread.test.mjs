@@ -8,7 +8,7 @@ import { frames, message, openResult, openView, withBrowser } from "./harness.mj
 const history = (n = 40) => Array.from({ length: n }, (_, i) => message({ id: `m${i}`, text: `message ${i} `.repeat(10) }));
 /** The ids of the messages with a divider above them, and whether it is read. */
 const dividers = (page) =>
-  page.$$eval(".history .unread-divider", (els) => els.map((d) => [d.closest(".history-row")?.getAttribute("data-row-id"), d.getAttribute("data-read")]));
+  page.$$eval(".history .unread-divider", (els) => els.map((d) => [d.closest(".message")?.getAttribute("data-message-id"), d.getAttribute("data-read")]));
 
 /** Pretends the webview became hidden or visible again (VS Code hides a webview when its view is collapsed). */
 function setHidden(page, hidden) {
@@ -37,7 +37,7 @@ describe("unread marker", () => {
     await page.click(".jump-latest");
     await page.waitForSelector(".unread-divider[data-read='true']");
     assert.deepEqual(await dividers(page), [["n1", "true"]], "above the first unseen message, read once the user is back");
-    assert.match(await page.innerText(".history-row[data-row-id='n1']"), /^New\s/i);
+    assert.match(await page.innerText(".message[data-message-id='n1']"), /^New\s/i);
 
     await host.emit("message/finished", message({ id: "n3", text: "while following again" }));
     await page.waitForSelector(".message[data-message-id='n3']");
@@ -61,7 +61,7 @@ describe("unread marker", () => {
 
     await setHidden(page, true);
     await host.emit("message/finished", message({ id: "h3", text: "hidden again" }));
-    await page.waitForSelector(".history-row[data-row-id='h3'] .unread-divider");
+    await page.waitForSelector(".message[data-message-id='h3'] .unread-divider");
     assert.deepEqual(await dividers(page), [["h3", "false"]], "a read marker moves to the first message of the next absence");
     await setHidden(page, false);
 

@@ -25,8 +25,6 @@ const TEXT = {
   jump: "Jump to latest",
   jumpNew: (n: number) => `Jump to latest (${n} new)`,
   jumpTitle: "Scroll to the latest message (End)",
-  unread: "New",
-  unreadLabel: "New messages below",
   log: (channel: string) => `Messages in ${channel}`,
 };
 
@@ -113,7 +111,7 @@ export function History(props: {
                 changed = true; // the viewport changed size (the composer grew, a panel opened)
                 continue;
               }
-              const id = (entry.target as HTMLElement).dataset.rowId;
+              const id = (entry.target as HTMLElement).dataset.messageId;
               const height = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
               if (id && height > 0 && win.measure(id, height)) changed = true;
             }
@@ -148,7 +146,7 @@ export function History(props: {
           observed.current.delete(row);
         }
       }
-      for (const row of el.querySelectorAll(":scope > .history-row")) {
+      for (const row of el.querySelectorAll(":scope > .message")) {
         if (observed.current.has(row)) continue;
         observed.current.add(row);
         observer.observe(row);
@@ -245,14 +243,14 @@ export function History(props: {
   for (let i = range.start; i < range.end; i++) {
     const m = messages[i]!;
     rows.push(
-      <div key={m.id} class="history-row" data-row-id={m.id}>
-        {unread?.messageId === m.id && (
-          <div class="unread-divider" role="separator" aria-label={TEXT.unreadLabel} data-read={unread.read}>
-            <span>{TEXT.unread}</span>
-          </div>
-        )}
-        <MessageItem message={m} answerPermission={answerPermission} turn={turn} look={m.author.kind === "agent" ? looks.get(m.author.agentName ?? "") : undefined} />
-      </div>,
+      <MessageItem
+        key={m.id}
+        message={m}
+        answerPermission={answerPermission}
+        turn={turn}
+        look={m.author.kind === "agent" ? looks.get(m.author.agentName ?? "") : undefined}
+        unread={unread?.messageId === m.id ? (unread.read ? "read" : "unread") : undefined}
+      />,
     );
   }
 
@@ -288,7 +286,8 @@ export function History(props: {
           [
             <div key="before" class="history-spacer" aria-hidden="true" style={{ height: `${range.before}px` }} />,
             ...rows,
-            <div key="after" class="history-spacer" aria-hidden="true" style={{ height: `${range.after}px` }} />,
+            // Absent when the latest message is rendered: the log's last child is then the latest message.
+            range.after > 0 && <div key="after" class="history-spacer" aria-hidden="true" style={{ height: `${range.after}px` }} />,
           ]
         )}
       </div>
@@ -328,7 +327,7 @@ function useLooks(members: readonly MemberView[] | undefined): Map<string, Agent
 }
 
 function articleOf(list: HTMLElement, id: string): HTMLElement | null {
-  return list.querySelector<HTMLElement>(`:scope > .history-row[data-row-id="${CSS.escape(id)}"] > .message`);
+  return list.querySelector<HTMLElement>(`:scope > .message[data-message-id="${CSS.escape(id)}"]`);
 }
 
 function focusArticle(article: HTMLElement): void {
@@ -339,7 +338,7 @@ function focusArticle(article: HTMLElement): void {
 /** The rendered messages that intersect the list's viewport, top to bottom. */
 function visibleArticles(list: HTMLElement): HTMLElement[] {
   const box = list.getBoundingClientRect();
-  return [...list.querySelectorAll<HTMLElement>(":scope > .history-row > .message")].filter((a) => {
+  return [...list.querySelectorAll<HTMLElement>(":scope > .message")].filter((a) => {
     const r = a.getBoundingClientRect();
     return r.bottom > box.top && r.top < box.bottom;
   });

@@ -30,6 +30,8 @@ interface Props {
   answerPermission: AnswerPermission;
   turn: TurnControls;
   look?: AgentLook;
+  /** The unread marker's "New" divider goes above this message (`read`: the user has been back since). */
+  unread?: "unread" | "read";
 }
 
 const STOP_NOTES: Record<string, string> = {
@@ -42,10 +44,10 @@ const STOP_NOTES: Record<string, string> = {
 /** A message; re-renders only when its `MessageView` object changed (the store replaces changed messages). */
 export class MessageItem extends Component<Props> {
   shouldComponentUpdate(next: Props): boolean {
-    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission || next.turn !== this.props.turn || next.look !== this.props.look;
+    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission || next.turn !== this.props.turn || next.look !== this.props.look || next.unread !== this.props.unread;
   }
 
-  render({ message, answerPermission, turn, look }: Props) {
+  render({ message, answerPermission, turn, look, unread }: Props) {
     const streaming = message.status === "streaming";
     const queued = message.status === "queued";
     const stopNote = message.stopReason ? STOP_NOTES[message.stopReason] : undefined;
@@ -62,6 +64,11 @@ export class MessageItem extends Component<Props> {
         tabIndex={-1}
         aria-labelledby={`msg-author-${message.id} msg-time-${message.id}`}
       >
+        {unread && (
+          <div class="unread-divider" role="separator" aria-label="New messages from here" data-read={unread === "read"}>
+            <span>New</span>
+          </div>
+        )}
         <header class="message-meta">
           {look?.icon && <AgentIcon icon={look.icon} />}
           <span id={`msg-author-${message.id}`} class={`message-author ${look?.color ? "" : authorColorClass(message.author)}`} style={colorStyle(look?.color)}>
