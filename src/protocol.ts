@@ -208,10 +208,17 @@ export interface MessageView {
   retryable?: boolean;
 }
 
+/** An agent's roster `icon` as the webview shows it: a codicon name, or an image file as a webview URI. */
+export type AgentIconView = { codicon: string } | { uri: string };
+
 /** One channel member and its agent's live state. */
 export interface MemberView {
   name: string;
   state: AgentState;
+  /** The roster's `icon`; an image file arrives as a webview URI (the host's `asWebviewUri`). */
+  icon?: AgentIconView;
+  /** The roster's `color`: a theme colour id (`charts.blue`) or `#rrggbb`. */
+  color?: string;
 }
 
 /** A channel with its members (ADR 0003 `Channel` + `Membership`). */

@@ -27,11 +27,28 @@ export interface ViewState {
   sendError?: string;
   /** Why the last banner command failed. */
   commandError?: string;
-  /** A short sentence for screen readers about the latest change ("demo is answering", …). */
+  /**
+   * A short sentence for screen readers about the latest settled change ("demo answered", "demo asks permission"),
+   * said once by a polite live region: never per streamed chunk.
+   */
   announcement: string;
   // --- Session controls (issue 6) ---
   /** The open channel's members' session states (modes, options, usage, title), by agent name. */
   sessions: Readonly<Record<string, SessionStateView>>;
+  /** The unread marker: where the "New" divider goes, if anywhere. See {@link UnreadMarker}. */
+  unread?: UnreadMarker;
+}
+
+/**
+ * The "New" divider: above the first message that arrived while the user was away from the latest message (the view
+ * hidden, or the history scrolled up). It becomes `read` once the user is at the latest message with the view
+ * visible, and still shows until the next message arrives while they are there (they follow live), or they send one.
+ * A message arriving while they are away again moves a read marker to it.
+ */
+export interface UnreadMarker {
+  /** The id of the first unseen message. */
+  messageId: string;
+  read: boolean;
 }
 
 /** A host command the view offers as a button (`command/run`). */
@@ -55,6 +72,12 @@ type Op =
   | { type: "commands"; agent: string; commands: AgentCommand[] }
   | { type: "session"; state: SessionStateView };
 
+/** Whether the user is away from the latest message: the view hidden, or the history scrolled up. */
+interface Presence {
+  hidden: boolean;
+  scrolledAway: boolean;
+}
+
 /** Schedules `callback` before the next paint (`requestAnimationFrame` in the browser). */
 export type FrameScheduler = (callback: () => void) => void;
 
@@ -72,6 +95,7 @@ export class ChannelStore {
   /** The channel whose snapshot we hold; set synchronously, unlike `state`, which changes at the next frame. */
   private openChannel: ChannelView | undefined;
   private readonly listeners = new Set<(state: ViewState) => void>();
+  private readonly presence: Presence = { hidden: false, scrolledAway: false };
 
   constructor(
     private readonly host: HostConnection,
@@ -90,6 +114,11 @@ export class ChannelStore {
     this.host.on("commands/changed", ({ agent, commands }) => this.enqueue({ type: "commands", agent, commands }));
     this.host.on("session/state", (state) => this.enqueue({ type: "session", state }));
     this.host.on("channel/reload", ({ name }) => void this.open(name));
+    if (typeof document !== "undefined") {
+      const onVisibility = () => this.setPresence({ hidden: document.visibilityState === "hidden" });
+      document.addEventListener("visibilitychange", onVisibility);
+      onVisibility();
+    }
     void this.open(channelName);
   }
 
@@ -104,8 +133,29 @@ export class ChannelStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Opens a channel by name and replaces all state with the host's snapshot. Never rejects. */
-  async open(name?: string): Promise<void> {
+  /**
+   * Tells the store whether the history is scrolled away from the latest message (`History` calls it when that
+   * changes): messages arriving meanwhile get the unread marker; coming back to the latest marks it read.
+   */
+  setScrolledAway(away: boolean): void {
+    this.setPresence({ scrolledAway: away });
+  }
+
+  private setPresence(patch: Partial<Presence>): void {
+    const wasAway = isAway(this.presence);
+    Object.assign(this.presence, patch);
+    if (wasAway && !isAway(this.presence)) {
+      const unread = this.patch && "unread" in this.patch ? this.patch.unread : this.state.unread;
+      if (unread && !unread.read) this.update({ unread: { ...unread, read: true } });
+    }
+  }
+
+  /**
+   * Opens a channel by name and replaces all state with the host's snapshot. Never rejects.
+   * @param unreadCount how many of its latest messages the user has not seen (the channel list's `unread`): the
+   *   unread marker goes above the first of them
+   */
+  async open(name?: string, unreadCount = 0): Promise<void> {
     const generation = ++this.openGeneration;
     this.openChannel = undefined;
     this.queue = [];
@@ -126,6 +176,7 @@ export class ChannelStore {
         sessions: result.sessions ?? {},
         sendError: undefined,
         announcement: "",
+        unread: openedUnread(result.messages, unreadCount, isAway(this.presence)),
       });
     } catch (err) {
       if (generation !== this.openGeneration) return;
@@ -143,7 +194,7 @@ export class ChannelStore {
       this.update({ sendError: "The channel is not open yet." });
       return false;
     }
-    this.update({ sendError: undefined });
+    this.update({ sendError: undefined, unread: undefined });
     try {
       await this.host.request("channel/send", { channelId: channel.id, text });
       return true;
@@ -246,18 +297,32 @@ export class ChannelStore {
     this.patch = undefined;
     const ops = this.queue;
     this.queue = [];
-    if (ops.length) next = applyOps(next, ops);
+    if (ops.length) next = applyOps(next, ops, isAway(this.presence));
     this.state = next;
     for (const listener of this.listeners) listener(next);
   }
 }
 
-/** Applies queued host events to `state` in arrival order; text deltas to one message are joined once. */
-function applyOps(state: ViewState, ops: Op[]): ViewState {
+function isAway(presence: Presence): boolean {
+  return presence.hidden || presence.scrolledAway;
+}
+
+/** The marker for a snapshot whose last `unreadCount` messages are unseen (read at once if the user is here). */
+function openedUnread(messages: readonly MessageView[], unreadCount: number, away: boolean): UnreadMarker | undefined {
+  if (unreadCount <= 0 || messages.length === 0) return undefined;
+  const first = messages[Math.max(0, messages.length - unreadCount)]!;
+  return { messageId: first.id, read: !away };
+}
+
+/**
+ * Applies queued host events to `state` in arrival order; text deltas to one message are joined once.
+ * @param away whether the user is away from the latest message (for the unread marker)
+ */
+function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
   const channelId = state.channel?.id;
   const messages = state.messages.slice();
   const drafts = new Map<string, Draft>();
-  let { channel, config, announcement, commands, sessions } = state;
+  let { channel, config, announcement, commands, sessions, unread } = state;
   for (const op of ops) {
     switch (op.type) {
       case "agent":
@@ -278,11 +343,17 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
       case "finished":
         if (op.message.channelId !== channelId) break;
         drafts.delete(op.message.id);
+        if (!messages.some((m) => m.id === op.message.id)) unread = unreadAfter(unread, op.message, away);
         upsertMessage(messages, op.message);
         announcement = announce(op.type, op.message) ?? announcement;
         break;
       case "delta":
-        if (op.delta.channelId === channelId) applyDelta(messages, drafts, op.delta);
+        if (op.delta.channelId !== channelId) break;
+        applyDelta(messages, drafts, op.delta);
+        if (op.delta.part?.type === "permission" && op.delta.part.outcome === undefined) {
+          const asker = drafts.get(op.delta.messageId)?.message.author;
+          if (asker?.kind === "agent") announcement = `${asker.agentName ?? "agent"} asks permission`;
+        }
         break;
       case "session":
         if (op.state.channelId === channelId) sessions = { ...sessions, [op.state.agent]: op.state };
@@ -290,15 +361,25 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
     }
   }
   for (const draft of drafts.values()) materialize(messages, draft);
-  return { ...state, channel, config, announcement, commands, messages, sessions };
+  return { ...state, channel, config, announcement, commands, messages, sessions, unread };
 }
 
+/** The unread marker after a new message arrived (see {@link UnreadMarker}). */
+function unreadAfter(unread: UnreadMarker | undefined, message: MessageView, away: boolean): UnreadMarker | undefined {
+  if (message.author.kind === "user") return undefined;
+  if (away) return !unread || unread.read ? { messageId: message.id, read: false } : unread;
+  return unread?.read ? undefined : unread;
+}
+
+/** What the live region says when a message settles; nothing while it streams (one sentence per answer). */
 function announce(type: "started" | "finished", message: MessageView): string | undefined {
   if (message.author.kind !== "agent") return undefined;
   const name = message.author.agentName ?? "agent";
-  if (type === "started") return message.status === "queued" ? `${name} will answer after its current message` : `${name} is answering`;
+  if (type === "started") return message.status === "queued" ? `${name} will answer after its current message` : undefined;
   if (message.error) return `${name} failed: ${message.error.message}`;
-  return `${name} finished`;
+  if (message.stopReason === "cancelled") return `${name} stopped`;
+  if (message.parts.some((p) => p.type === "permission" && p.outcome === undefined)) return `${name} asks permission`;
+  return `${name} answered`;
 }
 
 function errorText(err: unknown): string {

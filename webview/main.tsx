@@ -46,7 +46,7 @@ const actions: AppActions = {
     persist({ drafts, draft: undefined });
   },
   switcher: {
-    open: (name) => void store.open(name),
+    open: (name) => void store.open(name, list.current.channels.find((c) => c.name === name)?.unread),
     create: async (name) => opened(await list.create(name)),
     direct: async (agent) => opened(await list.direct(agent)),
     clearError: () => list.clearError(),
@@ -58,6 +58,7 @@ const actions: AppActions = {
   editor: hostEditorActions(host),
   terminals: new TerminalOutputs(host),
   configureSession: (agent, change) => store.configureSession(agent, change),
+  scrolledAway: (away) => store.setScrolledAway(away),
 };
 
 const root = document.getElementById("root") ?? document.body;

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { AgentManager, type AgentSummary } from "../agents/AgentManager";
 import type { LaunchContext } from "../agents/launch";
 import { ChannelDirectory } from "../channels/ChannelDirectory";
@@ -6,13 +7,16 @@ import { ChannelService, GENERAL } from "../channels/ChannelService";
 import { formatProblem, parseRoster, type ConfigProblem, type Roster } from "../config/roster";
 import { SidekicksError } from "../errors";
 import { EventBus } from "../events/events";
-import type { ConfigStatus, HostEventName, HostEvents, SessionChange, ToolCallDiff, ToolCallLocation, WebviewRequests } from "../protocol";
+import type { ChannelView, ConfigStatus, HostEventName, HostEvents, SessionChange, ToolCallDiff, ToolCallLocation, WebviewRequests } from "../protocol";
 import { Store } from "../store/Store";
 import type { PermissionMemory } from "../turns/permissionMemory";
 import type { DocumentPort } from "../workspace/fsAccess";
 import type { Terminal } from "../workspace/terminals";
 import { AgentTerminalOutputs } from "./AgentTerminalOutputs";
 import type { WebviewRequestHandlers } from "./WebviewBridge";
+
+/** Turns an image file's absolute path into a URI a webview may load (`Webview.asWebviewUri`), or `undefined`. */
+export type IconUri = (file: string) => string | undefined;
 
 /** What the app needs from the editor, implemented in `src/vscode/` (a port: the app never imports `vscode`). */
 export interface EditorPort {
@@ -232,8 +236,34 @@ export class SidekicksApp {
     await this.channels?.filesChanged(events);
   }
 
-  /** Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`). */
-  webviewHandlers(): WebviewRequestHandlers {
+  /**
+   * Adds each member's roster `icon` and `color` to a channel's view. An image icon is shown only through
+   * `iconUri` (a webview cannot load a file path); without it, or when it gives `undefined`, the member has none.
+   */
+  private withLooks(channel: ChannelView, iconUri: IconUri | undefined): ChannelView {
+    const agents = this.roster?.agents;
+    if (!agents) return channel;
+    const members = channel.members.map((m) => {
+      const agent = agents.find((a) => a.name === m.name);
+      if (!agent) return m;
+      const file = agent.icon?.kind === "file" ? iconUri?.(agent.icon.path) : undefined;
+      const icon = agent.icon?.kind === "codicon" ? { codicon: agent.icon.name } : file !== undefined ? { uri: file } : undefined;
+      return { ...m, ...(icon ? { icon } : {}), ...(agent.color ? { color: agent.color } : {}) };
+    });
+    return { ...channel, members };
+  }
+
+  /** The folders holding the roster's image icons (absolute): a webview must be allowed to load from them. */
+  iconFolders(): string[] {
+    const files = (this.roster?.agents ?? []).flatMap((a) => (a.icon?.kind === "file" ? [path.dirname(a.icon.path)] : []));
+    return [...new Set(files)];
+  }
+
+  /**
+   * Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`).
+   * @param iconUri turns a roster icon file into a URI the webview may load (the editor's `asWebviewUri`)
+   */
+  webviewHandlers(iconUri?: IconUri): WebviewRequestHandlers {
     const text = (value: unknown, what: string): string => {
       if (typeof value !== "string" || value.trim() === "") throw new SidekicksError("channel/invalidName", `Missing ${what}.`);
       return value;
@@ -247,7 +277,7 @@ export class SidekicksApp {
         this.currentChannelId = channel.id;
         const commands = await channels.commands.ofAll(channel.members.map((m) => m.name));
         const sessions = await channels.sessionStates(channel.id, channel.members.map((m) => m.name));
-        return { channel, messages, config: this.config, commands, sessions, more };
+        return { channel: this.withLooks(channel, iconUri), messages, config: this.config, commands, sessions, more };
       },
       "channel/older": async ({ channelId, beforeId, limit }) =>
         this.requireChannels().older(text(channelId, "channel id"), text(beforeId, "message id"), typeof limit === "number" ? limit : undefined),
@@ -333,11 +363,14 @@ export class SidekicksApp {
     };
   }
 
-  /** Subscribes a webview sink to the domain events, mapped to the protocol's event names. Returns an unsubscribe. */
-  connectWebview(sink: <E extends HostEventName>(name: E, payload: HostEvents[E]) => void): () => void {
+  /**
+   * Subscribes a webview sink to the domain events, mapped to the protocol's event names. Returns an unsubscribe.
+   * @param iconUri as for {@link webviewHandlers}
+   */
+  connectWebview(sink: <E extends HostEventName>(name: E, payload: HostEvents[E]) => void, iconUri?: IconUri): () => void {
     const offs = [
       this.events.on("config:changed", (p) => sink("config/changed", p)),
-      this.events.on("channel:changed", (p) => sink("channel/changed", p)),
+      this.events.on("channel:changed", (p) => sink("channel/changed", this.withLooks(p, iconUri))),
       this.events.on("agent:state", (p) => sink("agent/state", { agent: p.agent, state: p.state })),
       this.events.on("channels:changed", (channels) => sink("channels/changed", { channels })),
       this.events.on("message:started", (p) => sink("message/started", p)),

@@ -40,6 +40,8 @@ export interface AgentConfig {
   title?: string;
   /** Default: the codicon `hubot`. */
   icon?: AgentIcon;
+  /** The colour of the agent's name: a theme colour id (`charts.blue`) or `#rrggbb`. Default: none (a palette colour). */
+  color?: string;
   description?: string;
   /** Default: `{ type: "local" }`. */
   runtime?: AgentRuntime;
@@ -167,6 +169,7 @@ interface RawAgent {
   workspace?: string;
   title?: string;
   icon?: string;
+  color?: string;
   description?: string;
   runtime?: "local" | "sbx" | { type: "container"; container: string; user?: string; workdir?: string };
   permissions?: PermissionPolicy;
@@ -207,6 +210,7 @@ function resolveRoster(raw: RawRoster, file: string): Roster {
       ...(a.workspace !== undefined ? { workspace: path.resolve(dir, a.workspace) } : {}),
       title: a.title ?? a.name,
       icon: resolveIcon(a.icon ?? ROSTER_DEFAULTS.icon, dir),
+      ...(a.color !== undefined ? { color: a.color } : {}),
       ...(a.description !== undefined ? { description: a.description } : {}),
       runtime: a.runtime === undefined || a.runtime === "local" ? { type: "local" } : a.runtime === "sbx" ? { type: "sbx" } : { ...a.runtime },
       permissions: a.permissions ?? ROSTER_DEFAULTS.permissions,

@@ -73,6 +73,11 @@ export const PATTERNS = {
     what: "a codicon name such as \"hubot\" or the path of an .svg or .png file",
     invalid: (v: string) => `"${v}" is not an icon: write a codicon name such as "hubot" or "$(hubot)", or the path of an .svg or .png file relative to this file`,
   },
+  color: {
+    pattern: "^(?:#[0-9a-fA-F]{6}|[A-Za-z][A-Za-z0-9]*(?:\\.[A-Za-z0-9]+)+)$",
+    what: "a theme colour id such as \"charts.blue\" or a colour such as \"#3794ff\"",
+    invalid: (v: string) => `"${v}" is not a colour: write a theme colour id such as "charts.blue" or "terminal.ansiGreen", or #rrggbb such as "#3794ff"`,
+  },
   container: {
     pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
     what: "a container name or ID",
@@ -138,7 +143,8 @@ export const CONFIG_SPEC: SectionSpec[] = [
     keys: [
       { key: "name", type: "string", required: true, description: "The mention name: `@name` in a message. A letter, then letters, digits, `-` or `_`, ending with a letter or digit; at most 32 characters. Unique among agents, ignoring case (`Claude` and `claude` clash).", example: "name: claude", schema: str(PATTERNS.agentName) },
       { key: "title", type: "string", defaultText: "the name", description: "The name people read in the view and in pickers.", example: "title: Claude Code", schema: str(), pending: "the views do not show titles yet." },
-      { key: "icon", type: "string", default: "hubot", description: "The agent's picture: a [codicon](https://code.visualstudio.com/api/references/icons-in-labels#icon-listing) name, written `hubot` or `$(hubot)`, or the path of an `.svg` or `.png` file relative to this file (it contains a `.` and ends in `.svg` or `.png`).", example: "icon: $(sparkle)", schema: str(PATTERNS.icon), pending: "the views do not show icons yet." },
+      { key: "icon", type: "string", default: "hubot", description: "The agent's picture: a [codicon](https://code.visualstudio.com/api/references/icons-in-labels#icon-listing) name, written `hubot` or `$(hubot)`, or the path of an `.svg` or `.png` file relative to this file (it contains a `.` and ends in `.svg` or `.png`).", example: "icon: $(sparkle)", schema: str(PATTERNS.icon), pending: "the channel view shows an image file before the agent's name on its messages; codicons are not shown yet." },
+      { key: "color", type: "string", defaultText: "a colour of the theme's chart palette, chosen from the name", description: "The colour of the agent's name on its messages: a [theme colour id](https://code.visualstudio.com/api/references/theme-color) such as `charts.blue`, `charts.green` or `terminal.ansiMagenta` (it follows the theme), or a fixed colour `#rrggbb`.", example: "color: charts.purple", schema: str(PATTERNS.color) },
       { key: "description", type: "string", defaultText: "none", description: "One line on what the agent is for, shown in pickers.", example: "description: Reviews diffs and explains failures", schema: { type: "string" }, pending: "pickers do not show descriptions yet." },
       { key: "command", type: "string", required: true, description: "The program, found on the `PATH` as in a terminal: `npx`, `codex-acp`, `gemini`… `sidekicks:demo` runs the offline demo agent bundled with the extension. " + substitution, example: "command: npx", schema: str() },
       { key: "args", type: "list of strings", default: [], description: "Arguments, one per item, passed as they are: no shell, so no quoting, globbing or `~`. " + substitution, example: 'args: ["-y", "@agentclientprotocol/claude-agent-acp"]', schema: stringList },
@@ -238,6 +244,7 @@ agents:
   - name: claude
     <<: *defaults
     title: Claude Code
+    color: charts.orange
     command: npx
     args: ["-y", "@agentclientprotocol/claude-agent-acp"]
     env:

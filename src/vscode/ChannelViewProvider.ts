@@ -26,13 +26,17 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   resolveWebviewView(view: vscode.WebviewView): void {
     const app = this.getApp();
     if (!app) return;
+    // The roster's image icons load from their folders (as of now: a folder added later needs the view reopened).
+    const iconFolders = app.iconFolders().map((folder) => vscode.Uri.file(folder));
     view.webview.options = {
       enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, "dist"), vscode.Uri.joinPath(this.extensionUri, "media")],
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, "dist"), vscode.Uri.joinPath(this.extensionUri, "media"), ...iconFolders],
     };
+    const iconUri = (file: string): string | undefined =>
+      iconFolders.some((folder) => file.startsWith(folder.fsPath)) ? view.webview.asWebviewUri(vscode.Uri.file(file)).toString() : undefined;
     const bridge = new WebviewBridge(
       (message) => void view.webview.postMessage(message),
-      app.webviewHandlers(),
+      app.webviewHandlers(iconUri),
       () => {
         this.log.debug("channel view ready");
         const name = this.pendingChannel;
@@ -44,7 +48,7 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
     this.bridge = bridge;
     this.view = view;
     view.badge = this.badge;
-    const disconnect = app.connectWebview((name, payload) => bridge.event(name, payload));
+    const disconnect = app.connectWebview((name, payload) => bridge.event(name, payload), iconUri);
     const onMessage = view.webview.onDidReceiveMessage((message) => bridge.receive(message));
     view.webview.html = webviewHtml(view.webview, this.extensionUri);
     view.onDidDispose(() => {

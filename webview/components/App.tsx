@@ -31,6 +31,8 @@ export interface AppActions {
   terminals: TerminalOutputs;
   /** Changes a member's session setting (`session/configure`); resolves the refusal, or undefined when accepted. */
   configureSession: (agent: string, change: SessionChange) => Promise<string | undefined>;
+  /** The history left the latest message (`true`) or came back to it (`false`): for the unread marker. */
+  scrolledAway?: (away: boolean) => void;
 }
 
 /** Renders one `ViewState` and the channel list; `draftOf` gives a channel's saved composer text. */
@@ -59,7 +61,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
       ) : state.phase === "opening" && !state.channel ? (
         <div class="history history-loading">Opening {channelLabel(channelName)}…</div>
       ) : (
-        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} />
+        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} />
       )}
       <Composer
         key={channelId ?? "none"}

@@ -1,13 +1,32 @@
-/** The scrolling message list (`role="log"`), kept pinned to the bottom while the user is at the bottom. */
-import { useContext, useEffect, useLayoutEffect, useRef } from "preact/hooks";
-import type { MessageView } from "../../src/protocol";
+/**
+ * The scrolling message list (`role="log"`), virtualised: only the messages near the viewport are in the DOM (see
+ * `virtualWindow.ts`), kept pinned to the bottom while the user is at the bottom, with a "Jump to latest" button,
+ * the unread divider, and keyboard navigation between messages.
+ */
+import { useContext, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { MemberView, MessageView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
+import type { UnreadMarker } from "../channelStore";
 import { EditorContext, type EditorActions } from "../editorActions";
-import { MessageItem, type TurnControls } from "./MessageItem";
+import { VirtualWindow, type WindowRange } from "../virtualWindow";
+import { type AgentLook, MessageItem, type TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
 
 /** How close to the bottom (px) still counts as "at the bottom". */
 const STICK_THRESHOLD_PX = 40;
+/** Rendered beyond the viewport on each side (px), so scrolling shows rows already laid out. */
+const OVERSCAN_PX = 900;
+/** The viewport height assumed before the list was laid out (px). */
+const INITIAL_VIEWPORT_PX = 800;
+/** At most this many re-windowings in one frame (the rest waits for the next frame): no layout ping-pong. */
+const MAX_SYNCS_PER_FRAME = 4;
+
+const TEXT = {
+  jump: "Jump to latest",
+  jumpNew: (n: number) => `Jump to latest (${n} new)`,
+  jumpTitle: "Scroll to the latest message (End)",
+  log: (channel: string) => `Messages in ${channel}`,
+};
 
 /** Renders the messages; links inside messages never navigate the webview: the host opens them (`editor/openLink`). */
 export function History(props: {
@@ -17,71 +36,312 @@ export function History(props: {
   turn: TurnControls;
   /** How many agents are members (an empty channel says how to add one). */
   memberCount?: number;
+  /** The channel's members: their roster `icon` and `color` mark their messages' author lines. */
+  members?: readonly MemberView[];
+  /** Where the "New" divider goes (the store's unread marker). */
+  unread?: UnreadMarker;
+  /** Called when the user leaves the latest message (`true`) or comes back to it (`false`). */
+  onScrolledAway?: (away: boolean) => void;
 }) {
-  const { channelName, messages, answerPermission, turn, memberCount } = props;
+  const { channelName, messages, answerPermission, turn, memberCount, members, unread, onScrolledAway } = props;
   const ref = useRef<HTMLDivElement>(null);
   const editor = useContext(EditorContext);
   const stick = useRef(true);
   /** The id of the newest user message seen at the last render (`null` before the first render). */
   const lastUserMessage = useRef<string | undefined | null>(null);
+  const win = useMemo(() => new VirtualWindow(), []);
+  /** The scroll position and viewport height the window was last computed for (px). */
+  const scroll = useRef({ top: 0, viewport: INITIAL_VIEWPORT_PX });
+  const rendered = useRef<WindowRange>({ start: 0, end: 0, before: 0, after: 0 });
+  const [, setVersion] = useState(0);
+  const rerender = () => setVersion((v) => v + 1);
+  /** The last message id when the user left the bottom: what "N new" counts from. `null` while at the bottom. */
+  const [leftAt, setLeftAt] = useState<string | null>(null);
+  /** A message to focus once it is rendered (keyboard navigation to a row outside the window). */
+  const pendingFocus = useRef<string | undefined>(undefined);
+  const syncs = useRef({ count: 0, frame: false });
+  const keys = useKeys(messages);
+  const looks = useLooks(members);
+  // Another channel opens at its latest message, whatever the scroll position in the last one was.
+  const shownChannel = useRef(channelName);
+  if (shownChannel.current !== channelName) {
+    shownChannel.current = channelName;
+    stick.current = true;
+  }
+
+  /** Recomputes the window from the DOM's scroll position; re-renders when other rows must be in the DOM. */
+  const sync = (): void => {
+    const el = ref.current;
+    if (!el) return;
+    scroll.current = { top: el.scrollTop, viewport: el.clientHeight || INITIAL_VIEWPORT_PX };
+    const next = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current);
+    const now = rendered.current;
+    if (next.start === now.start && next.end === now.end) return;
+    if (syncs.current.count >= MAX_SYNCS_PER_FRAME) {
+      if (!syncs.current.frame) {
+        syncs.current.frame = true;
+        requestAnimationFrame(() => {
+          syncs.current = { count: 0, frame: false };
+          sync();
+        });
+      }
+      return;
+    }
+    if (syncs.current.count++ === 0) requestAnimationFrame(() => (syncs.current.count = 0));
+    rerender();
+  };
+
+  const setStick = (atBottom: boolean): void => {
+    if (stick.current === atBottom) return;
+    stick.current = atBottom;
+    setLeftAt(atBottom ? null : (keys.current[keys.current.length - 1] ?? null));
+    onScrolledAway?.(!atBottom);
+  };
+
+  const observer = useMemo(
+    () =>
+      typeof ResizeObserver === "undefined"
+        ? undefined
+        : new ResizeObserver((entries) => {
+            const el = ref.current;
+            if (!el) return;
+            let changed = false;
+            for (const entry of entries) {
+              if (entry.target === el) {
+                changed = true; // the viewport changed size (the composer grew, a panel opened)
+                continue;
+              }
+              const id = (entry.target as HTMLElement).dataset.messageId;
+              const height = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
+              if (id && height > 0 && win.measure(id, height)) changed = true;
+            }
+            if (stick.current) el.scrollTop = el.scrollHeight;
+            if (changed) sync();
+          }),
+    [],
+  );
+  const observed = useRef(new Set<Element>());
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !observer) return;
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     // The user's own new message always brings the view back to the bottom, to follow the answer.
-    const mine = [...messages].reverse().find((m) => m.author.kind === "user")?.id;
+    let mine: string | undefined;
+    for (let i = messages.length - 1; i >= 0 && mine === undefined; i--) if (messages[i]!.author.kind === "user") mine = messages[i]!.id;
     if (mine !== lastUserMessage.current) {
-      if (lastUserMessage.current !== null) stick.current = true;
+      if (lastUserMessage.current !== null) setStick(true);
       lastUserMessage.current = mine;
     }
+    if (observer) {
+      for (const row of observed.current) {
+        if (!row.isConnected) {
+          observer.unobserve(row);
+          observed.current.delete(row);
+        }
+      }
+      for (const row of el.querySelectorAll(":scope > .message")) {
+        if (observed.current.has(row)) continue;
+        observed.current.add(row);
+        observer.observe(row);
+      }
+    }
     if (stick.current) el.scrollTop = el.scrollHeight;
+    if (stick.current && leftAt !== null) {
+      setLeftAt(null);
+      onScrolledAway?.(false);
+    }
+    const focusId = pendingFocus.current;
+    if (focusId !== undefined) {
+      const article = articleOf(el, focusId);
+      if (article) {
+        pendingFocus.current = undefined;
+        focusArticle(article);
+      }
+    }
+    sync();
   });
-
-  // The list also changes size without new content (the composer grows with a draft, a panel opens): stay pinned.
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
-      if (stick.current) el.scrollTop = el.scrollHeight;
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
 
   const onScroll = (): void => {
     const el = ref.current;
-    if (el) stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD_PX;
+    if (!el) return;
+    setStick(el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD_PX);
+    sync();
   };
 
+  /** Back to the latest message (the button, End). */
+  const jumpToLatest = (focusLast: boolean): void => {
+    const el = ref.current;
+    if (!el) return;
+    setStick(true);
+    if (focusLast) pendingFocus.current = keys.current[keys.current.length - 1];
+    el.scrollTop = el.scrollHeight;
+    rerender();
+  };
+
+  /** Focuses message `index` (clamped), scrolling it into the window first if it is not rendered. */
+  const focusIndex = (index: number): void => {
+    const el = ref.current;
+    const ids = keys.current;
+    if (!el || ids.length === 0) return;
+    const i = Math.max(0, Math.min(ids.length - 1, index));
+    if (i === ids.length - 1) return jumpToLatest(true);
+    const article = articleOf(el, ids[i]!);
+    if (article) return focusArticle(article);
+    setStick(false);
+    pendingFocus.current = ids[i];
+    el.scrollTop = win.offsetOf(ids, i);
+    sync();
+    rerender();
+  };
+
+  const onKeyDown = (event: KeyboardEvent): void => {
+    const el = ref.current;
+    if (!el || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = event.target as HTMLElement;
+    const onLog = target === el;
+    const id = target.classList.contains("message") ? target.dataset.messageId : undefined;
+    if (!onLog && id === undefined) return; // keys inside a message's buttons, fields and code are theirs
+    const current = id === undefined ? -1 : keys.current.indexOf(id);
+    const step = (delta: 1 | -1): void => {
+      if (current >= 0) return focusIndex(current + delta);
+      const visible = visibleArticles(el);
+      const article = delta > 0 ? visible[0] : visible[visible.length - 1];
+      if (article) focusArticle(article);
+    };
+    switch (event.key) {
+      case "ArrowDown":
+      case "j":
+        step(1);
+        break;
+      case "ArrowUp":
+      case "k":
+        step(-1);
+        break;
+      case "Home":
+        focusIndex(0);
+        break;
+      case "End":
+        jumpToLatest(true);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
+
+  const range = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current);
+  rendered.current = range;
+  const newCount = leftAt === null ? 0 : keys.current.length - 1 - keys.current.lastIndexOf(leftAt);
+  const rows: preact.JSX.Element[] = [];
+  for (let i = range.start; i < range.end; i++) {
+    const m = messages[i]!;
+    rows.push(
+      <MessageItem
+        key={m.id}
+        message={m}
+        answerPermission={answerPermission}
+        turn={turn}
+        look={m.author.kind === "agent" ? looks.get(m.author.agentName ?? "") : undefined}
+        unread={unread?.messageId === m.id ? (unread.read ? "read" : "unread") : undefined}
+      />,
+    );
+  }
+
   return (
-    <div
-      ref={ref}
-      class="history"
-      role="log"
-      aria-live="polite"
-      aria-relevant="additions"
-      aria-label={`Messages in ${channelLabel(channelName)}`}
-      tabIndex={0}
-      onScroll={onScroll}
-      onClick={(event) => routeLink(event, editor)}
-      onAuxClick={(event) => routeLink(event, undefined)}
-    >
-      {messages.length === 0 ? (
-        <div class="history-empty">
-          <p class="history-empty-title">This is the start of {channelLabel(channelName)}.</p>
-          <p>
-            {channelName.startsWith("@")
-              ? `Everything you write here goes to ${channelName}.`
-              : memberCount === 0
-                ? "No agent is a member yet: add one with + member in the header, then mention it with @name."
-                : "Mention an agent with @name to ask it something."}
-          </p>
-        </div>
-      ) : (
-        messages.map((m) => <MessageItem key={m.id} message={m} answerPermission={answerPermission} turn={turn} />)
+    <div class="history-frame">
+      <div
+        ref={ref}
+        class="history"
+        role="log"
+        // Announcements come from the app's polite status region, once per settled answer: a live log would re-read
+        // streamed text as it grows and every row the virtual list adds while scrolling.
+        aria-live="off"
+        aria-label={TEXT.log(channelLabel(channelName))}
+        aria-keyshortcuts="ArrowUp ArrowDown Home End"
+        tabIndex={0}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+        onClick={(event) => routeLink(event, editor)}
+        onAuxClick={(event) => routeLink(event, undefined)}
+      >
+        {messages.length === 0 ? (
+          <div class="history-empty">
+            <p class="history-empty-title">This is the start of {channelLabel(channelName)}.</p>
+            <p>
+              {channelName.startsWith("@")
+                ? `Everything you write here goes to ${channelName}.`
+                : memberCount === 0
+                  ? "No agent is a member yet: add one with + member in the header, then mention it with @name."
+                  : "Mention an agent with @name to ask it something."}
+            </p>
+          </div>
+        ) : (
+          [
+            <div key="before" class="history-spacer" aria-hidden="true" style={{ height: `${range.before}px` }} />,
+            ...rows,
+            // Absent when the latest message is rendered: the log's last child is then the latest message.
+            range.after > 0 && <div key="after" class="history-spacer" aria-hidden="true" style={{ height: `${range.after}px` }} />,
+          ]
+        )}
+      </div>
+      {leftAt !== null && (
+        <button type="button" class="jump-latest" title={TEXT.jumpTitle} onClick={() => jumpToLatest(false)}>
+          <span aria-hidden="true">↓</span> {newCount > 0 ? TEXT.jumpNew(newCount) : TEXT.jump}
+        </button>
       )}
     </div>
   );
+}
+
+/** The ids of `messages`, as one array that keeps its identity while no message was added or removed. */
+function useKeys(messages: readonly MessageView[]): { current: readonly string[] } {
+  const keys = useRef<readonly string[]>([]);
+  const ids = keys.current;
+  if (ids.length !== messages.length || ids[0] !== messages[0]?.id || ids[ids.length - 1] !== messages[messages.length - 1]?.id) {
+    keys.current = messages.map((m) => m.id);
+  }
+  return keys;
+}
+
+/** Each member's look (icon, colour) by agent name; one object per member while its look is unchanged. */
+function useLooks(members: readonly MemberView[] | undefined): Map<string, AgentLook> {
+  const cache = useRef(new Map<string, AgentLook>());
+  return useMemo(() => {
+    const next = new Map<string, AgentLook>();
+    for (const m of members ?? []) {
+      if (!m.icon && !m.color) continue;
+      const old = cache.current.get(m.name);
+      const same = old && old.color === m.color && JSON.stringify(old.icon) === JSON.stringify(m.icon);
+      next.set(m.name, same ? old : { icon: m.icon, color: m.color });
+    }
+    cache.current = next;
+    return next;
+  }, [members]);
+}
+
+function articleOf(list: HTMLElement, id: string): HTMLElement | null {
+  return list.querySelector<HTMLElement>(`:scope > .message[data-message-id="${CSS.escape(id)}"]`);
+}
+
+function focusArticle(article: HTMLElement): void {
+  article.focus({ preventScroll: true });
+  article.scrollIntoView({ block: "nearest" });
+}
+
+/** The rendered messages that intersect the list's viewport, top to bottom. */
+function visibleArticles(list: HTMLElement): HTMLElement[] {
+  const box = list.getBoundingClientRect();
+  return [...list.querySelectorAll<HTMLElement>(":scope > .message")].filter((a) => {
+    const r = a.getBoundingClientRect();
+    return r.bottom > box.top && r.top < box.bottom;
+  });
 }
 
 /**

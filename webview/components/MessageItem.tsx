@@ -1,6 +1,6 @@
 /** One message of the history: author line, parts, typing indicator, error block. */
 import { Component } from "preact";
-import type { Author, MessageView, Part } from "../../src/protocol";
+import type { AgentIconView, Author, MessageView, Part } from "../../src/protocol";
 import { FilesCard } from "./FilesCard";
 import { Markdown } from "./Markdown";
 import { type AnswerPermission, PermissionCard } from "./PermissionCard";
@@ -18,10 +18,20 @@ export interface TurnControls {
   sendNow(messageId: string): void;
 }
 
+/** How an agent's messages are marked: its roster `icon` and `color` (one object per agent while unchanged). */
+export interface AgentLook {
+  icon?: AgentIconView;
+  /** A theme colour id (`charts.blue`) or `#rrggbb`. */
+  color?: string;
+}
+
 interface Props {
   message: MessageView;
   answerPermission: AnswerPermission;
   turn: TurnControls;
+  look?: AgentLook;
+  /** The unread marker's "New" divider goes above this message (`read`: the user has been back since). */
+  unread?: "unread" | "read";
 }
 
 const STOP_NOTES: Record<string, string> = {
@@ -34,10 +44,10 @@ const STOP_NOTES: Record<string, string> = {
 /** A message; re-renders only when its `MessageView` object changed (the store replaces changed messages). */
 export class MessageItem extends Component<Props> {
   shouldComponentUpdate(next: Props): boolean {
-    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission || next.turn !== this.props.turn;
+    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission || next.turn !== this.props.turn || next.look !== this.props.look || next.unread !== this.props.unread;
   }
 
-  render({ message, answerPermission, turn }: Props) {
+  render({ message, answerPermission, turn, look, unread }: Props) {
     const streaming = message.status === "streaming";
     const queued = message.status === "queued";
     const stopNote = message.stopReason ? STOP_NOTES[message.stopReason] : undefined;
@@ -50,10 +60,21 @@ export class MessageItem extends Component<Props> {
         data-status={message.status}
         data-outcome={message.outcome}
         aria-busy={streaming}
+        role="article"
+        tabIndex={-1}
+        aria-labelledby={`msg-author-${message.id} msg-time-${message.id}`}
       >
+        {unread && (
+          <div class="unread-divider" role="separator" aria-label="New messages from here" data-read={unread === "read"}>
+            <span>New</span>
+          </div>
+        )}
         <header class="message-meta">
-          <span class={`message-author ${authorColorClass(message.author)}`}>{authorName(message.author)}</span>
-          <time class="message-time" dateTime={new Date(message.createdAt).toISOString()} title={new Date(message.createdAt).toLocaleString()}>
+          {look?.icon && <AgentIcon icon={look.icon} />}
+          <span id={`msg-author-${message.id}`} class={`message-author ${look?.color ? "" : authorColorClass(message.author)}`} style={colorStyle(look?.color)}>
+            {authorName(message.author)}
+          </span>
+          <time id={`msg-time-${message.id}`} class="message-time" dateTime={new Date(message.createdAt).toISOString()} title={new Date(message.createdAt).toLocaleString()}>
             {formatTime(message.createdAt)}
           </time>
           {message.to && message.to.length > 0 && (
@@ -159,7 +180,21 @@ function authorName(author: Author): string {
   return author.agentName ?? "agent";
 }
 
-/** A stable colour per agent name, from the theme's chart palette. */
+/** The agent's roster icon before its name: a codicon, or an image the host made a webview URI of. */
+function AgentIcon({ icon }: { icon: AgentIconView }) {
+  if ("uri" in icon) return <img class="agent-icon agent-icon-image" src={icon.uri} alt="" aria-hidden="true" />;
+  return <span class={`agent-icon codicon codicon-${icon.codicon}`} data-codicon={icon.codicon} aria-hidden="true" />;
+}
+
+/** The roster `color` as a CSS colour: `#rrggbb` as is, a theme colour id as its `--vscode-*` variable. */
+function colorStyle(color: string | undefined): { color: string } | undefined {
+  if (!color) return undefined;
+  if (/^#[0-9a-fA-F]{6}$/.test(color)) return { color };
+  if (/^[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+$/.test(color)) return { color: `var(--vscode-${color.replace(/\./g, "-")})` };
+  return undefined;
+}
+
+/** A stable colour per agent name, from the theme's chart palette (agents without a roster `color`). */
 function authorColorClass(author: Author): string {
   if (author.kind !== "agent") return "";
   let hash = 0;
