@@ -6,6 +6,7 @@
  * The state handed to listeners is immutable: a message object changes identity only when that message changed,
  * so the renderer can skip everything else.
  */
+import * as l10n from "@vscode/l10n";
 import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, WebviewRequests } from "../src/protocol";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";
@@ -134,7 +135,7 @@ export class ChannelStore {
   async send(text: string): Promise<boolean> {
     const channel = this.openChannel;
     if (!channel) {
-      this.update({ sendError: "The channel is not open yet." });
+      this.update({ sendError: l10n.t("The channel is not open yet.") });
       return false;
     }
     this.update({ sendError: undefined });
@@ -166,7 +167,7 @@ export class ChannelStore {
   async retry(messageId: string): Promise<void> {
     try {
       const { retried } = await this.host.request("turn/retry", { messageId });
-      if (!retried) this.update({ sendError: "This answer cannot be retried now (it is running again, or it finished)." });
+      if (!retried) this.update({ sendError: l10n.t("This answer cannot be retried now (it is running again, or it finished).") });
     } catch (err) {
       this.update({ sendError: errorText(err) });
     }
@@ -268,9 +269,9 @@ function applyOps(state: ViewState, ops: Op[]): ViewState {
 function announce(type: "started" | "finished", message: MessageView): string | undefined {
   if (message.author.kind !== "agent") return undefined;
   const name = message.author.agentName ?? "agent";
-  if (type === "started") return message.status === "queued" ? `${name} will answer after its current message` : `${name} is answering`;
-  if (message.error) return `${name} failed: ${message.error.message}`;
-  return `${name} finished`;
+  if (type === "started") return message.status === "queued" ? l10n.t("{0} will answer after its current message", name) : l10n.t("{0} is answering", name);
+  if (message.error) return l10n.t("{0} failed: {1}", name, message.error.message);
+  return l10n.t("{0} finished", name);
 }
 
 function errorText(err: unknown): string {
