@@ -15,6 +15,24 @@ const root = path.resolve(import.meta.dirname, "../..");
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(root, file), "utf8")) as Record<string, unknown>;
 const strings = (file: string) => readJson(file) as Record<string, string>;
 
+/** The parts of package.json whose text a user reads (VS Code's extension manifest). */
+interface Manifest {
+  displayName: string;
+  description: string;
+  l10n: string;
+  scripts: Record<string, string>;
+  capabilities: { untrustedWorkspaces: { description: string } };
+  contributes: {
+    viewsContainers: { activitybar: { id: string; title: string }[] };
+    views: Record<string, { id: string; name: string }[]>;
+    viewsWelcome: { view: string; contents: string }[];
+    commands: { command: string; title: string; category: string }[];
+    configuration: { title: string; properties: Record<string, Record<string, unknown>> };
+    walkthroughs: { id: string; title: string; description: string; steps: { id: string; title: string; description: string }[] }[];
+  };
+}
+const manifest = () => readJson("package.json") as unknown as Manifest;
+
 /** `{0}`, `{name}`, `${workspaceFolder}` and `(command:…)` links: what a translation must keep, as a sorted set. */
 function tokens(text: string): string[] {
   const found = [...text.matchAll(/\$?\{[^}]+\}|\(command:[^)]+\)/g)].map((m) => m[0]);
@@ -36,7 +54,7 @@ function checkTranslation(english: Record<string, string>, french: Record<string
 }
 
 test("every contribution a user reads in package.json is a %key% with an English text in package.nls.json", () => {
-  const pkg = readJson("package.json") as any;
+  const pkg = manifest();
   const nls = strings("package.nls.json");
   const fields: [string, unknown][] = [
     ["displayName", pkg.displayName],
@@ -45,11 +63,11 @@ test("every contribution a user reads in package.json is a %key% with an English
   ];
   const c = pkg.contributes;
   for (const v of c.viewsContainers.activitybar) fields.push([`viewsContainers ${v.id}`, v.title]);
-  for (const v of Object.values(c.views).flat() as any[]) fields.push([`view ${v.id}`, v.name]);
+  for (const v of Object.values(c.views).flat()) fields.push([`view ${v.id}`, v.name]);
   for (const w of c.viewsWelcome) fields.push([`viewsWelcome ${w.view}`, w.contents]);
   for (const cmd of c.commands) fields.push([`${cmd.command} title`, cmd.title], [`${cmd.command} category`, cmd.category]);
   fields.push(["configuration title", c.configuration.title]);
-  for (const [name, prop] of Object.entries(c.configuration.properties) as [string, any][]) {
+  for (const [name, prop] of Object.entries(c.configuration.properties)) {
     for (const field of ["description", "markdownDescription", "enumDescriptions", "markdownEnumDescriptions", "deprecationMessage"]) {
       if (prop[field] !== undefined) fields.push([`${name} ${field}`, prop[field]]);
     }
@@ -75,7 +93,7 @@ test("l10n/bundle.l10n.json is what `npm run l10n` exports from the code now (no
   const out = mkdtempSync(path.join(tmpdir(), "sidekicks-l10n-"));
   try {
     const cli = path.join(root, "node_modules/@vscode/l10n-dev/dist/cli.js");
-    const script = (readJson("package.json") as any).scripts.l10n as string;
+    const script = manifest().scripts.l10n ?? "";
     assert.match(script, /^vscode-l10n-dev export -o l10n (.+)$/, "npm run l10n exports the bundle");
     const sources = script.replace(/^vscode-l10n-dev export -o l10n /, "").split(" ");
     execFileSync(process.execPath, [cli, "export", "-o", out, ...sources], { cwd: root, stdio: "pipe" });
