@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { SidekicksApp } from "./app/SidekicksApp";
 import { resolveConfigLocation } from "./config/location";
@@ -34,6 +35,8 @@ let app: SidekicksApp | undefined;
  * (rust-analyzer's `activate`).
  */
 export async function activate(context: vscode.ExtensionContext): Promise<{ testing?: SidekicksTestApi }> {
+  // The domain's sentences (`@vscode/l10n`) follow the editor's language too; English needs no bundle.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel("Sidekicks", { log: true });
   const editor = new EditorAdapter(log);
   context.subscriptions.push(log, editor, vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, editor.diffs));
@@ -71,7 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ test
     context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(reload));
   } catch (err) {
     log.error(`Sidekicks failed to start: ${err instanceof Error ? err.stack : String(err)}`);
-    void vscode.window.showErrorMessage(`Sidekicks failed to start: ${err instanceof Error ? err.message : String(err)}`, "Show log").then((choice) => {
+    void vscode.window.showErrorMessage(vscode.l10n.t("Sidekicks failed to start: {0}", err instanceof Error ? err.message : String(err)), vscode.l10n.t("Show log")).then((choice) => {
       if (choice) log.show();
     });
     return {};
@@ -128,11 +131,11 @@ function registerCommands(context: vscode.ExtensionContext, log: vscode.LogOutpu
   const command = (id: string, run: () => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
   command("sidekicks.createConfig", async () => {
     const file = app?.configStatus.path ?? safeConfigPath();
-    if (!file) return void vscode.window.showErrorMessage("Open a folder first: the roster lives in the workspace.");
+    if (!file) return void vscode.window.showErrorMessage(vscode.l10n.t("Open a folder first: the roster lives in the workspace."));
     const uri = vscode.Uri.file(file);
     try {
       await vscode.workspace.fs.stat(uri);
-      void vscode.window.showInformationMessage(`${path.basename(file)} already exists; opening it.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t("{0} already exists; opening it.", path.basename(file)));
     } catch {
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(CONFIG_TEMPLATE));
       await app?.reloadConfig();

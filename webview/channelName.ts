@@ -4,6 +4,7 @@
  *
  * The rule itself is the host's: `CHANNEL_NAME` from `src/channels/channelName.ts` (a module that imports nothing).
  */
+import * as l10n from "@vscode/l10n";
 import { CHANNEL_NAME } from "../src/channels/channelName";
 import type { ChannelSummary } from "../src/protocol";
 import { channelLabel } from "./channelLabel";
@@ -30,11 +31,11 @@ export function channelNameProblem(input: string, channels: readonly Pick<Channe
   const name = normaliseChannelName(input);
   if (name === "") return undefined;
   const taken = channels.find((c) => c.kind === "channel" && c.id !== renaming && c.name.toLowerCase() === name.toLowerCase());
-  if (taken) return `${channelLabel(taken.name)} already exists.`;
+  if (taken) return l10n.t("{0} already exists.", channelLabel(taken.name));
   if (CHANNEL_NAME.test(name)) return undefined;
-  if (name.length > CHANNEL_NAME_MAX) return `A channel name has at most ${CHANNEL_NAME_MAX} characters (this one has ${name.length}).`;
+  if (name.length > CHANNEL_NAME_MAX) return l10n.t("A channel name has at most {0} characters (this one has {1}).", CHANNEL_NAME_MAX, name.length);
   const lower = name.toLowerCase();
-  if (lower !== name && CHANNEL_NAME.test(lower)) return `Channel names are lowercase: try #${lower}.`;
+  if (lower !== name && CHANNEL_NAME.test(lower)) return l10n.t("Channel names are lowercase: try #{0}.", lower);
   // The rule holds for every prefix of a valid name: the first prefix it refuses ends at the offending character
   // (looked for in the lowercase name, so "Bad name" is about the space, not the capital).
   const chars = [...lower];
@@ -42,8 +43,10 @@ export function channelNameProblem(input: string, channels: readonly Pick<Channe
   while (at < chars.length && CHANNEL_NAME.test(chars.slice(0, at + 1).join(""))) at++;
   const typed = [...name];
   const bad = (typed.length === chars.length ? typed[at] : chars[at]) ?? "";
-  const shown = /\s/.test(bad) ? "a space" : `"${bad}"`;
-  const rule = "use lowercase letters, digits, - and _";
-  if (at === 0) return `A channel name cannot start with ${shown}: ${rule}, starting with a letter or a digit.`;
-  return `${shown[0]!.toUpperCase()}${shown.slice(1)} is not allowed in a channel name: ${rule}.`;
+  if (/\s/.test(bad)) {
+    if (at === 0) return l10n.t("A channel name cannot start with a space: use lowercase letters, digits, - and _, starting with a letter or a digit.");
+    return l10n.t("A space is not allowed in a channel name: use lowercase letters, digits, - and _.");
+  }
+  if (at === 0) return l10n.t('A channel name cannot start with "{0}": use lowercase letters, digits, - and _, starting with a letter or a digit.', bad);
+  return l10n.t('"{0}" is not allowed in a channel name: use lowercase letters, digits, - and _.', bad);
 }

@@ -6,6 +6,7 @@
  * The state handed to listeners is immutable: a message object changes identity only when that message changed,
  * so the renderer can skip everything else.
  */
+import * as l10n from "@vscode/l10n";
 import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, SessionChange, SessionStateView, WebviewRequests } from "../src/protocol";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";
@@ -191,7 +192,7 @@ export class ChannelStore {
   async send(text: string): Promise<boolean> {
     const channel = this.openChannel;
     if (!channel) {
-      this.update({ sendError: "The channel is not open yet." });
+      this.update({ sendError: l10n.t("The channel is not open yet.") });
       return false;
     }
     this.update({ sendError: undefined, unread: undefined });
@@ -223,7 +224,7 @@ export class ChannelStore {
   async retry(messageId: string): Promise<void> {
     try {
       const { retried } = await this.host.request("turn/retry", { messageId });
-      if (!retried) this.update({ sendError: "This answer cannot be retried now (it is running again, or it finished)." });
+      if (!retried) this.update({ sendError: l10n.t("This answer cannot be retried now (it is running again, or it finished).") });
     } catch (err) {
       this.update({ sendError: errorText(err) });
     }
@@ -352,7 +353,7 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
         applyDelta(messages, drafts, op.delta);
         if (op.delta.part?.type === "permission" && op.delta.part.outcome === undefined) {
           const asker = drafts.get(op.delta.messageId)?.message.author;
-          if (asker?.kind === "agent") announcement = `${asker.agentName ?? "agent"} asks permission`;
+          if (asker?.kind === "agent") announcement = l10n.t("{0} asks permission", asker.agentName ?? "agent");
         }
         break;
       case "session":
@@ -375,11 +376,11 @@ function unreadAfter(unread: UnreadMarker | undefined, message: MessageView, awa
 function announce(type: "started" | "finished", message: MessageView): string | undefined {
   if (message.author.kind !== "agent") return undefined;
   const name = message.author.agentName ?? "agent";
-  if (type === "started") return message.status === "queued" ? `${name} will answer after its current message` : undefined;
-  if (message.error) return `${name} failed: ${message.error.message}`;
-  if (message.stopReason === "cancelled") return `${name} stopped`;
-  if (message.parts.some((p) => p.type === "permission" && p.outcome === undefined)) return `${name} asks permission`;
-  return `${name} answered`;
+  if (type === "started") return message.status === "queued" ? l10n.t("{0} will answer after its current message", name) : undefined;
+  if (message.error) return l10n.t("{0} failed: {1}", name, message.error.message);
+  if (message.stopReason === "cancelled") return l10n.t("{0} stopped", name);
+  if (message.parts.some((p) => p.type === "permission" && p.outcome === undefined)) return l10n.t("{0} asks permission", name);
+  return l10n.t("{0} answered", name);
 }
 
 function errorText(err: unknown): string {

@@ -2,6 +2,8 @@
  * Webview entry point: connects to the host, opens the last channel (or `#general`), and renders the app once
  * per animation frame at most (the store batches host events per frame and calls `render` synchronously).
  */
+// First: the editor's l10n bundle, before any module below renders or calls `l10n.t`.
+import "./l10nConfig";
 import { render } from "preact";
 import { ChannelList } from "./channelList";
 import { ChannelStore, type PersistedState, storeStats } from "./channelStore";

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as acp from "@agentclientprotocol/sdk";
@@ -88,7 +89,7 @@ export class AcpClient {
       });
     });
     this.exitRejection = this.exited.then((exit) => {
-      throw this.exitedError(exit, "while it was running");
+      throw this.exitedError(exit, l10n.t("while it was running"));
     });
     this.exitRejection.catch(() => undefined);
   }
@@ -110,7 +111,7 @@ export class AcpClient {
     if (!existsSync(launch.cwd)) {
       throw new SidekicksError(
         "agent/spawn",
-        `Cannot start agent "${opts.agentName}": its working folder ${launch.cwd} does not exist. Fix "workspace" in sidekicks.yaml.`,
+        l10n.t('Cannot start agent "{0}": its working folder {1} does not exist. Fix "workspace" in sidekicks.yaml.', opts.agentName, launch.cwd),
       );
     }
     const child = spawn(launch.command, launch.args, {
@@ -413,7 +414,12 @@ export class AcpClient {
         reject(
           new SidekicksError(
             "agent/protocol",
-            `Agent "${this.options.agentName}" did not answer ACP initialize within ${Math.round(this.options.initializeTimeoutMs / 1000)} s. Is "${launch.command}" an ACP agent (some need a flag such as --acp)?`,
+            l10n.t(
+              'Agent "{0}" did not answer ACP initialize within {1} s. Is "{2}" an ACP agent (some need a flag such as --acp)?',
+              this.options.agentName,
+              Math.round(this.options.initializeTimeoutMs / 1000),
+              launch.command,
+            ),
             this.diagnosticDetail(),
           ),
         );
@@ -473,7 +479,9 @@ export class AcpClient {
         const ways = methods.map(describeAuthMethod).join("; ");
         return new AuthRequiredError(
           { agent: this.options.agentName, methods, launch: this.launch },
-          `Agent "${this.options.agentName}" needs you to sign in first${ways ? ` (${ways})` : ""}. Sign in, then try again.`,
+          ways
+            ? l10n.t('Agent "{0}" needs you to sign in first ({1}). Sign in, then try again.', this.options.agentName, ways)
+            : l10n.t('Agent "{0}" needs you to sign in first. Sign in, then try again.', this.options.agentName),
           detail,
           { cause: err },
         );
@@ -482,12 +490,16 @@ export class AcpClient {
         // A program that echoes its input (`cat`) bounces our own "Method not found" back: not an ACP agent.
         return new SidekicksError(
           "agent/protocol",
-          `Agent "${this.options.agentName}" does not look like an ACP agent: it answered initialize with "${err.message}". Check "command" and "args" in sidekicks.yaml (some agents need a flag such as --acp).`,
+          l10n.t(
+            'Agent "{0}" does not look like an ACP agent: it answered initialize with "{1}". Check "command" and "args" in sidekicks.yaml (some agents need a flag such as --acp).',
+            this.options.agentName,
+            err.message,
+          ),
           this.diagnosticDetail() ?? detail,
           { cause: err },
         );
       }
-      return new SidekicksError("agent/request", `Agent "${this.options.agentName}" answered ${method} with an error: ${err.message}`, detail, {
+      return new SidekicksError("agent/request", l10n.t('Agent "{0}" answered {1} with an error: {2}', this.options.agentName, method, err.message), detail, {
         cause: err,
       });
     }
@@ -495,11 +507,11 @@ export class AcpClient {
     const exit = await Promise.race([this.exited, delay(1000)]);
     if (exit) {
       if (this.spawnError) return this.spawnFailure(this.spawnError);
-      return this.exitedError(exit, `during ${method}`);
+      return this.exitedError(exit, l10n.t("during {0}", method));
     }
     return new SidekicksError(
       "agent/protocol",
-      `Lost the ACP connection to agent "${this.options.agentName}" during ${method}: ${err instanceof Error ? err.message : String(err)}`,
+      l10n.t('Lost the ACP connection to agent "{0}" during {1}: {2}', this.options.agentName, method, err instanceof Error ? err.message : String(err)),
       this.diagnosticDetail(),
       { cause: err },
     );
@@ -509,23 +521,25 @@ export class AcpClient {
     if (this.spawnError) return this.spawnFailure(this.spawnError);
     if (this.stopping) {
       // Stopped on purpose (Stop agent, Restart agent, shutdown): not a crash.
-      return new SidekicksError("agent/stopped", `Agent "${this.options.agentName}" was stopped ${when}.`);
+      return new SidekicksError("agent/stopped", l10n.t('Agent "{0}" was stopped {1}.', this.options.agentName, when));
     }
-    const how = exit.signal ? `was killed by ${exit.signal}` : `exited (code ${exit.code})`;
-    return new SidekicksError("agent/exited", `Agent "${this.options.agentName}" ${how} ${when}.`, this.diagnosticDetail());
+    const message = exit.signal
+      ? l10n.t('Agent "{0}" was killed by {1} {2}.', this.options.agentName, exit.signal, when)
+      : l10n.t('Agent "{0}" exited (code {1}) {2}.', this.options.agentName, String(exit.code), when);
+    return new SidekicksError("agent/exited", message, this.diagnosticDetail());
   }
 
   private spawnFailure(err: Error): SidekicksError {
     const code = (err as NodeJS.ErrnoException).code;
     const what =
       code === "ENOENT"
-        ? "command not found"
+        ? l10n.t("command not found")
         : code === "EACCES"
-          ? "permission denied (is it executable?)"
+          ? l10n.t("permission denied (is it executable?)")
           : err.message;
     return new SidekicksError(
       "agent/spawn",
-      `Cannot start agent "${this.options.agentName}": ${what}: "${this.child.spawnfile}". Fix "command" in sidekicks.yaml or install the agent.`,
+      l10n.t('Cannot start agent "{0}": {1}: "{2}". Fix "command" in sidekicks.yaml or install the agent.', this.options.agentName, what, this.child.spawnfile),
       undefined,
       { cause: err },
     );

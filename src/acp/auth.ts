@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { SidekicksError } from "../errors";
 import type { AuthMethodInfo, AuthRequired } from "./types";
 
@@ -54,9 +55,9 @@ export function parseAuthMethods(raw: unknown): AuthMethodInfo[] {
 export function describeAuthMethod(method: AuthMethodInfo): string {
   switch (method.kind) {
     case "terminal":
-      return `${method.name} (a login in a terminal)`;
+      return l10n.t("{0} (a login in a terminal)", method.name);
     case "envVar":
-      return method.vars.length > 0 ? `${method.name} (set ${method.vars.join(", ")})` : method.name;
+      return method.vars.length > 0 ? l10n.t("{0} (set {1})", method.name, method.vars.join(", ")) : method.name;
     default:
       return method.name;
   }

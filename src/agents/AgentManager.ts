@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { AcpClient } from "../acp/AcpClient";
 import { AuthRequiredError } from "../acp/auth";
 import type { AgentInfo, AuthRequired } from "../acp/types";
@@ -358,7 +359,7 @@ export class AgentManager {
 
   private require(name: string): AgentEntry {
     const entry = this.entries.get(name);
-    if (!entry || entry.removed) throw new SidekicksError("channel/unknownMember", `No agent named "${name}" in sidekicks.yaml.`);
+    if (!entry || entry.removed) throw new SidekicksError("channel/unknownMember", l10n.t('No agent named "{0}" in sidekicks.yaml.', name));
     return entry;
   }
 

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { AcpClient } from "../acp/AcpClient";
 import type { ClientRequest, ExitInfo } from "../acp/types";
 import { asSidekicksError, SidekicksError } from "../errors";
@@ -130,7 +131,7 @@ export class AgentProcesses {
       );
       if (entry.stopRequested) {
         await client.stop();
-        throw new SidekicksError("agent/exited", `Agent "${name}" was stopped while it was starting.`);
+        throw new SidekicksError("agent/exited", l10n.t('Agent "{0}" was stopped while it was starting.', name));
       }
       entry.client = client;
       entry.upSince = this.clock.now();
@@ -156,10 +157,15 @@ export class AgentProcesses {
   private checkBackoff(entry: AgentEntry): void {
     const wait = entry.retryAt - this.clock.now();
     if (wait <= 0) return;
-    const last = entry.error ? `Last error: ${entry.error.message}${entry.error.detail ? `\n${entry.error.detail}` : ""}` : undefined;
+    const last = entry.error ? `${l10n.t("Last error: {0}", entry.error.message)}${entry.error.detail ? `\n${entry.error.detail}` : ""}` : undefined;
     throw new SidekicksError(
       "agent/backoff",
-      `Agent "${entry.config.name}" crashed or failed to start ${entry.crashes} times in a row, so Sidekicks waits ${Math.ceil(wait / 1000)} s before starting it again. Try again then, or run "Sidekicks: Restart agent" to start it now.`,
+      l10n.t(
+        'Agent "{0}" crashed or failed to start {1} times in a row, so Sidekicks waits {2} s before starting it again. Try again then, or run "Sidekicks: Restart agent" to start it now.',
+        entry.config.name,
+        entry.crashes,
+        Math.ceil(wait / 1000),
+      ),
       last,
     );
   }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { execFile } from "node:child_process";
 import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../errors";
@@ -35,8 +36,13 @@ export async function inspectContainer(agent: AgentConfig, env: Record<string, s
         new SidekicksError(
           "agent/spawn",
           missing
-            ? `Agent "${agent.name}" runs in container "${runtime.container}", but the docker command was not found. Install Docker (or put docker on the PATH VS Code sees).`
-            : `Agent "${agent.name}" runs in container "${runtime.container}", which docker cannot find: ${(stderr || err.message).trim().split("\n")[0]}. Start it (docker start ${runtime.container}) or fix runtime.container in sidekicks.yaml.`,
+            ? l10n.t('Agent "{0}" runs in container "{1}", but the docker command was not found. Install Docker (or put docker on the PATH VS Code sees).', agent.name, runtime.container)
+            : l10n.t(
+                'Agent "{0}" runs in container "{1}", which docker cannot find: {2}. Start it (docker start {1}) or fix runtime.container in sidekicks.yaml.',
+                agent.name,
+                runtime.container,
+                (stderr || err.message).trim().split("\n")[0] ?? "",
+              ),
         ),
       );
     });
@@ -45,11 +51,11 @@ export async function inspectContainer(agent: AgentConfig, env: Record<string, s
   try {
     data = JSON.parse(output);
   } catch {
-    throw new SidekicksError("agent/spawn", `docker inspect ${runtime.container} printed something that is not JSON.`);
+    throw new SidekicksError("agent/spawn", l10n.t("docker inspect {0} printed something that is not JSON.", runtime.container));
   }
   const first = (Array.isArray(data) ? data[0] : data) as { State?: { Running?: boolean }; Config?: { WorkingDir?: string } } | undefined;
   if (first?.State?.Running === false) {
-    throw new SidekicksError("agent/spawn", `Container "${runtime.container}" of agent "${agent.name}" is not running. Start it (docker start ${runtime.container}) and try again.`);
+    throw new SidekicksError("agent/spawn", l10n.t('Container "{0}" of agent "{1}" is not running. Start it (docker start {0}) and try again.', runtime.container, agent.name));
   }
   const mounts = mountsFromInspect(data);
   return {

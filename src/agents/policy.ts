@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../errors";
 import { DEMO_COMMAND } from "./launch";
@@ -63,13 +64,16 @@ export function unsupportedRuntime(config: AgentConfig): SidekicksError | undefi
   if (type === "sbx") {
     return new SidekicksError(
       "agent/unsupported",
-      `Agent "${config.name}" uses runtime "sbx", which Sidekicks does not support. Use runtime "local" (or remove "runtime") in sidekicks.yaml.`,
+      l10n.t('Agent "{0}" uses runtime "sbx", which Sidekicks does not support. Use runtime "local" (or remove "runtime") in sidekicks.yaml.', config.name),
     );
   }
   if (type === "container" && config.command === DEMO_COMMAND) {
     return new SidekicksError(
       "agent/unsupported",
-      `Agent "${config.name}" is the demo agent (sidekicks:demo), which runs in VS Code, not in a container. Remove its runtime, or give it the command of an agent installed in the container.`,
+      l10n.t(
+        'Agent "{0}" is the demo agent (sidekicks:demo), which runs in VS Code, not in a container. Remove its runtime, or give it the command of an agent installed in the container.',
+        config.name,
+      ),
     );
   }
   return undefined;
@@ -77,10 +81,11 @@ export function unsupportedRuntime(config: AgentConfig): SidekicksError | undefi
 
 /** The `agent/limit` refusal: every one of the `busy` running agents is in a turn. */
 export function limitError(max: number, busy: string[]): SidekicksError {
-  const count = busy.length === 1 ? "The only running agent is" : `All ${busy.length} running agents are`;
   return new SidekicksError(
     "agent/limit",
-    `${count} busy (${busy.join(", ")}). Wait for one to finish, or raise limits.maxRunningAgents in sidekicks.yaml.`,
+    busy.length === 1
+      ? l10n.t("The only running agent is busy ({0}). Wait for it to finish, or raise limits.maxRunningAgents in sidekicks.yaml.", busy.join(", "))
+      : l10n.t("All {0} running agents are busy ({1}). Wait for one to finish, or raise limits.maxRunningAgents in sidekicks.yaml.", busy.length, busy.join(", ")),
     `limits.maxRunningAgents is ${max}.`,
   );
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { AgentManager, type AgentSummary } from "../agents/AgentManager";
@@ -114,7 +115,7 @@ export class SidekicksApp {
       canStart: () =>
         options.editor.isTrusted()
           ? undefined
-          : new SidekicksError("agent/untrusted", "This workspace is not trusted, so Sidekicks does not start its agents. Trust the workspace (Manage Workspace Trust) to use them."),
+          : new SidekicksError("agent/untrusted", l10n.t("This workspace is not trusted, so Sidekicks does not start its agents. Trust the workspace (Manage Workspace Trust) to use them.")),
     });
     // An agent's stderr (level info) goes to its own log (src/vscode/AgentLogs.ts); diagnostics go here too.
     this.events.on("agent:log", ({ agent, level, line }) => {
@@ -303,7 +304,7 @@ export class SidekicksApp {
       }),
       "channel/send": async ({ channelId, text }) => {
         if (typeof channelId !== "string" || typeof text !== "string" || text.trim() === "") {
-          throw new SidekicksError("channel/noRecipient", "Nothing to send.");
+          throw new SidekicksError("channel/noRecipient", l10n.t("Nothing to send."));
         }
         return this.requireChannels().send(channelId, text);
       },
@@ -420,7 +421,7 @@ export class SidekicksApp {
   }
 
   private requireChannels(): ChannelService {
-    if (!this.channels) throw this.storeError ?? new SidekicksError("store/corrupt", "The history store is not open.");
+    if (!this.channels) throw this.storeError ?? new SidekicksError("store/corrupt", l10n.t("The history store is not open."));
     return this.channels;
   }
 
@@ -442,7 +443,7 @@ export class SidekicksApp {
       if (this.storeError.code === "store/locked") {
         this.storeError = new SidekicksError(
           "store/locked",
-          "This history is open in another VS Code window, which writes it. Sidekicks opens it here as soon as that window closes (it checks every few seconds); nothing is lost meanwhile.",
+          l10n.t("This history is open in another VS Code window, which writes it. Sidekicks opens it here as soon as that window closes (it checks every few seconds); nothing is lost meanwhile."),
           this.options.storageDir,
         );
         this.watchLockedStore();

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { monotonicFactory } from "ulid";
 import { SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
@@ -62,7 +63,7 @@ export class ChannelDirectory {
    */
   async resolve(ref: ChannelRef): Promise<ChannelRecord> {
     const found = ref.id !== undefined ? await this.store.channelById(ref.id) : await this.store.channelByName(stripHash(ref.name ?? GENERAL));
-    if (!found) throw new SidekicksError("channel/notFound", `There is no channel ${ref.name !== undefined ? `#${stripHash(ref.name)}` : ref.id}.`);
+    if (!found) throw new SidekicksError("channel/notFound", l10n.t("There is no channel {0}.", ref.name !== undefined ? `#${stripHash(ref.name)}` : String(ref.id)));
     return found;
   }
 
@@ -88,7 +89,7 @@ export class ChannelDirectory {
    */
   async rename(ref: ChannelRef, name: string): Promise<ChannelSummary> {
     const channel = await this.resolve(ref);
-    this.refuseSpecial(channel, "renamed");
+    this.refuseSpecial(channel, "rename");
     const clean = stripHash(name.trim());
     if (clean === channel.name) return this.summary(channel);
     const renamed: ChannelRecord = { ...channel, name: await this.checkNewName(clean), updatedAt: this.now() };
@@ -112,8 +113,8 @@ export class ChannelDirectory {
    */
   async delete(ref: ChannelRef): Promise<void> {
     const channel = await this.resolve(ref);
-    if (channel.name === GENERAL) throw new SidekicksError("channel/invalidName", "#general cannot be deleted: it is where every agent of the roster meets.");
-    if (this.isBusy(channel.id)) throw new SidekicksError("channel/noRecipient", `An agent is still answering in ${label(channel)}: stop it first, then delete the channel.`);
+    if (channel.name === GENERAL) throw new SidekicksError("channel/invalidName", l10n.t("#general cannot be deleted: it is where every agent of the roster meets."));
+    if (this.isBusy(channel.id)) throw new SidekicksError("channel/noRecipient", l10n.t("An agent is still answering in {0}: stop it first, then delete the channel.", label(channel)));
     await this.store.deleteChannel(channel);
     await this.emitList();
   }
@@ -124,7 +125,7 @@ export class ChannelDirectory {
    */
   async join(ref: ChannelRef, agent: string): Promise<ChannelSummary> {
     const channel = await this.resolve(ref);
-    this.refuseSpecial(channel, "given members by hand");
+    this.refuseSpecial(channel, "members");
     this.checkAgent(agent);
     const members = await this.store.members(channel.id);
     if (!members.some((m) => m.agentName === agent)) await this.store.putMember(member(channel.id, agent, this.now()));
@@ -134,7 +135,7 @@ export class ChannelDirectory {
   /** Removes an agent from a channel; its messages stay. Same refusals as {@link join}, but any name may leave. */
   async leave(ref: ChannelRef, agent: string): Promise<ChannelSummary> {
     const channel = await this.resolve(ref);
-    this.refuseSpecial(channel, "given members by hand");
+    this.refuseSpecial(channel, "members");
     await this.store.deleteMember(channel.id, agent);
     return this.changed(channel);
   }
@@ -238,22 +239,34 @@ export class ChannelDirectory {
   private async checkNewName(name: string): Promise<string> {
     const clean = stripHash(name.trim());
     if (!CHANNEL_NAME.test(clean)) {
-      throw new SidekicksError("channel/invalidName", `"${name}" is not a channel name: use lowercase letters, digits, - and _ (at most 80).`);
+      throw new SidekicksError("channel/invalidName", l10n.t('"{0}" is not a channel name: use lowercase letters, digits, - and _ (at most 80).', name));
     }
-    if (await this.store.channelByName(clean)) throw new SidekicksError("channel/exists", `#${clean} already exists.`);
+    if (await this.store.channelByName(clean)) throw new SidekicksError("channel/exists", l10n.t("#{0} already exists.", clean));
     return clean;
   }
 
   private checkAgent(agent: string): void {
     const names = this.agents.names();
     if (!names.includes(agent)) {
-      throw new SidekicksError("channel/unknownMember", `No agent named @${agent} in sidekicks.yaml. Agents: ${names.map((n) => `@${n}`).join(", ") || "none yet"}.`);
+      throw new SidekicksError("channel/unknownMember", l10n.t("No agent named @{0} in sidekicks.yaml. Agents: {1}.", agent, names.map((n) => `@${n}`).join(", ") || l10n.t("none yet")));
     }
   }
 
-  private refuseSpecial(channel: ChannelRecord, what: string): void {
-    if (channel.name === GENERAL) throw new SidekicksError("channel/invalidName", `#general cannot be ${what}: its members are the roster's agents.`);
-    if (channel.kind === "direct") throw new SidekicksError("channel/invalidName", `A direct conversation cannot be ${what}.`);
+  private refuseSpecial(channel: ChannelRecord, change: "rename" | "members"): void {
+    if (channel.name === GENERAL) {
+      throw new SidekicksError(
+        "channel/invalidName",
+        change === "rename"
+          ? l10n.t("#general cannot be renamed: its members are the roster's agents.")
+          : l10n.t("#general cannot be given members by hand: its members are the roster's agents."),
+      );
+    }
+    if (channel.kind === "direct") {
+      throw new SidekicksError(
+        "channel/invalidName",
+        change === "rename" ? l10n.t("A direct conversation cannot be renamed.") : l10n.t("A direct conversation cannot be given members by hand."),
+      );
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { readFile } from "node:fs/promises";
 import { monotonicFactory } from "ulid";
 import { SidekicksError } from "../errors";
@@ -188,7 +189,7 @@ export class ChannelService {
   async open(name: string): Promise<{ channel: ChannelView; messages: MessageView[]; more: boolean }> {
     await this.ready;
     const channel = await this.store.channelByName(name);
-    if (!channel) throw new SidekicksError("channel/noRecipient", `There is no channel #${name}.`);
+    if (!channel) throw new SidekicksError("channel/noRecipient", l10n.t("There is no channel #{0}.", name));
     // One record more than the page tells whether older messages exist without a second scan.
     const stored = await this.store.latestMessages(channel.id, PAGE_SIZE + 1);
     const more = stored.length > PAGE_SIZE;
@@ -203,7 +204,7 @@ export class ChannelService {
    */
   async older(channelId: string, beforeId: string, limit = PAGE_SIZE): Promise<{ messages: MessageView[]; more: boolean }> {
     await this.ready;
-    if (!(await this.store.channelById(channelId))) throw new SidekicksError("channel/noRecipient", "That channel no longer exists.");
+    if (!(await this.store.channelById(channelId))) throw new SidekicksError("channel/noRecipient", l10n.t("That channel no longer exists."));
     const size = Math.max(1, Math.min(Math.floor(limit), OLDER_PAGE_MAX));
     const stored = await this.store.messagesBefore(channelId, beforeId, size + 1);
     const more = stored.length > size;
@@ -231,14 +232,14 @@ export class ChannelService {
     const members = (await this.store.members(channelId)).map((m) => m.agentName);
     const known = await this.commands.ofAll(members);
     const route = routeMessage(text, members, await this.lastAddressedIn(channelId), (agent) => known[agent]?.map((c) => c.name));
-    const list = members.map((m) => `@${m}`).join(", ") || "none yet";
+    const list = members.map((m) => `@${m}`).join(", ") || l10n.t("none yet");
     if (route.kind === "error") throw new SidekicksError(route.code, route.message);
     if (route.kind === "none") {
       throw new SidekicksError(
         "channel/noRecipient",
         members.length === 0
-          ? "No agent in this channel yet: add a member (the + member button, or Sidekicks: Add member…); agents themselves are declared in sidekicks.yaml."
-          : `Say who this is for: start with @name. Members: ${list}.`,
+          ? l10n.t("No agent in this channel yet: add a member (the + member button, or Sidekicks: Add member…); agents themselves are declared in sidekicks.yaml.")
+          : l10n.t("Say who this is for: start with @name. Members: {0}.", list),
       );
     }
     const at = this.now();

@@ -3,6 +3,7 @@
  * to its parent, with a hop limit and a loop guard"). Pure: who an agent's final answer delegates to, and what is
  * refused, with a sentence for people.
  */
+import * as l10n from "@vscode/l10n";
 import { withoutInjectedContext } from "./context";
 import { findMentions } from "./mentions";
 
@@ -54,9 +55,9 @@ export function planDelegation(answer: DelegatingAnswer, members: readonly strin
   const plan: DelegationPlan = { to: [], refused: [] };
   for (const agent of new Set(mentioned)) {
     if (agent === answer.delegatedBy) {
-      plan.refused.push(`Not delegated back to @${agent}: @${agent} delegated to @${answer.from}, and the two would bounce between each other.`);
+      plan.refused.push(l10n.t("Not delegated back to @{0}: @{0} delegated to @{1}, and the two would bounce between each other.", agent, answer.from));
     } else if (plan.to.length >= remaining) {
-      plan.refused.push(`Not delegated to @${agent}: this message already caused ${MAX_DELEGATIONS} delegations (the limit). Mention @${agent} yourself to continue.`);
+      plan.refused.push(l10n.t("Not delegated to @{0}: this message already caused {1} delegations (the limit). Mention @{0} yourself to continue.", agent, MAX_DELEGATIONS));
     } else {
       plan.to.push(agent);
     }

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+
 /** A mention found in a message: the name as written and where it starts (UTF-16 offset). */
 export interface Mention {
   name: string;
@@ -127,11 +129,14 @@ function withCommand(agents: string[], call: CommandCall, commandsOf: RoutingCon
     const hit = known.find((c) => c.toLowerCase() === call.name.toLowerCase());
     if (!hit) {
       const near = closestMatch(call.name, known);
-      const list = known.length === 0 ? "it announced none" : `it has ${known.map((c) => `/${c}`).join(", ")}`;
       return {
         kind: "error",
         code: "channel/unknownCommand",
-        message: near ? `${agent} has no command /${call.name} — did you mean /${near}?` : `${agent} has no command /${call.name} (${list}).`,
+        message: near
+          ? l10n.t("{0} has no command /{1} — did you mean /{2}?", agent, call.name, near)
+          : known.length === 0
+            ? l10n.t("{0} has no command /{1} (it announced none).", agent, call.name)
+            : l10n.t("{0} has no command /{1} (it has {2}).", agent, call.name, known.map((c) => `/${c}`).join(", ")),
       };
     }
     name = hit;
@@ -140,14 +145,14 @@ function withCommand(agents: string[], call: CommandCall, commandsOf: RoutingCon
 }
 
 function unknownMember(names: string[], members: readonly string[]): Route {
-  const list = members.map((m) => `@${m}`).join(", ") || "none yet";
+  const list = members.map((m) => `@${m}`).join(", ") || l10n.t("none yet");
   const first = names[0]!;
   const near = closestMatch(first, members);
   const named = names.map((n) => `@${n}`).join(", ");
   return {
     kind: "error",
     code: "channel/unknownMember",
-    message: near ? `No member named @${first} — did you mean @${near}?` : `No member named ${named} in this channel. Members: ${list}.`,
+    message: near ? l10n.t("No member named @{0} — did you mean @{1}?", first, near) : l10n.t("No member named {0} in this channel. Members: {1}.", named, list),
   };
 }
 

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+
 /**
  * Splits a command line the user typed into arguments, the way a POSIX shell would without expanding anything:
  * whitespace separates, `'…'` keeps everything literally, `"…"` keeps spaces and takes `\"` and `\\` escapes, and
@@ -13,7 +15,7 @@ export function splitArgs(line: string): string[] {
     const c = line[i]!;
     if (c === "'" || c === '"') {
       const close = findClose(line, i + 1, c);
-      if (close < 0) throw new Error(`The ${c === "'" ? "single" : "double"} quote at position ${i + 1} is not closed.`);
+      if (close < 0) throw new Error(c === "'" ? l10n.t("The single quote at position {0} is not closed.", i + 1) : l10n.t("The double quote at position {0} is not closed.", i + 1));
       const body = line.slice(i + 1, close);
       current += c === '"' ? body.replace(/\\(["\\])/g, "$1") : body;
       inWord = true;

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import path from "node:path";
 import { SidekicksError } from "../errors";
 
@@ -35,15 +36,15 @@ export function resolveConfigLocation(input: ConfigLocationInput): ConfigLocatio
   let setting = input.setting?.trim() ?? "";
   if (setting) {
     if (setting.includes("${workspaceFolder}")) {
-      if (!folder) throw noFolder("sidekicks.configPath uses ${workspaceFolder}, but no folder is open.");
+      if (!folder) throw noFolder(l10n.t("sidekicks.configPath uses {0}, but no folder is open.", "${workspaceFolder}"));
       setting = setting.replace(/\$\{workspaceFolder\}/g, folder);
     }
     if ((setting === "~" || setting.startsWith("~/")) && input.home) setting = path.join(input.home, setting.slice(1));
     if (path.isAbsolute(setting)) return { file: path.normalize(setting), source: "setting" };
-    if (!folder) throw noFolder(`sidekicks.configPath is relative ("${setting}"), but no folder is open: open one, or make the path absolute.`);
+    if (!folder) throw noFolder(l10n.t('sidekicks.configPath is relative ("{0}"), but no folder is open: open one, or make the path absolute.', setting));
     return { file: path.resolve(folder, setting), source: "setting" };
   }
-  if (!folder) throw noFolder("Open a folder first: Sidekicks keeps its roster (sidekicks.yaml) in the workspace.");
+  if (!folder) throw noFolder(l10n.t("Open a folder first: Sidekicks keeps its roster (sidekicks.yaml) in the workspace."));
   for (const candidate of DEFAULT_CONFIG_FILES) {
     const file = path.join(folder, candidate);
     if (input.exists(file)) return { file, source: "found" };

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { isAlias, isCollection, isMap, isSeq, parseDocument, visit, type Document, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
 import { SidekicksError } from "../errors";
 import { displayPath } from "./schemaFindings";
@@ -38,7 +39,7 @@ export function editRoster(text: string, edits: readonly RosterEdit[]): string {
 
 function parse(text: string): Document {
   const doc = parseDocument(text, PARSE);
-  if (doc.errors.length > 0) throw new SidekicksError("config/invalid", `The roster has YAML syntax errors (${doc.errors[0]!.message.split("\n")[0]}); fix them in the file first.`);
+  if (doc.errors.length > 0) throw new SidekicksError("config/invalid", l10n.t("The roster has YAML syntax errors ({0}); fix them in the file first.", doc.errors[0]!.message.split("\n")[0] ?? ""));
   return doc;
 }
 
@@ -46,7 +47,7 @@ function dataOf(doc: Document): unknown {
   try {
     return JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: 100 }) ?? {})) as unknown;
   } catch (err) {
-    throw new SidekicksError("config/invalid", `The roster cannot be read (${err instanceof Error ? err.message : String(err)}); fix it in the file first.`);
+    throw new SidekicksError("config/invalid", l10n.t("The roster cannot be read ({0}); fix it in the file first.", err instanceof Error ? err.message : String(err)));
   }
 }
 
@@ -58,7 +59,7 @@ function applyOne(text: string, edit: RosterEdit): string {
   if (spliced !== undefined && sameData(spliced, expected)) return spliced;
   const printed = viaDocument(doc, edit, expected);
   if (sameData(printed, expected)) return printed;
-  throw new SidekicksError("config/invalid", `Cannot change ${displayPath(edit.path)} in this file without changing something else; edit it by hand.`);
+  throw new SidekicksError("config/invalid", l10n.t("Cannot change {0} in this file without changing something else; edit it by hand.", displayPath(edit.path)));
 }
 
 const NO_CHANGE = Symbol("no change");
@@ -212,7 +213,7 @@ function viaDocument(doc: Document, edit: RosterEdit, expected: unknown): string
     const key = String(edit.path[edit.path.length - 1]);
     const holder = parent.length === 0 ? doc.contents : doc.getIn(parent, true);
     if (isMap(holder) && !holder.items.some((p) => !isMergePair(p) && String((p.key as { value?: unknown })?.value) === key) && findPair(doc, holder, key)) {
-      throw new SidekicksError("config/invalid", `${displayPath(edit.path)} comes from a merge key (<<:); change the anchor it is merged from instead.`);
+      throw new SidekicksError("config/invalid", l10n.t("{0} comes from a merge key (<<:); change the anchor it is merged from instead.", displayPath(edit.path)));
     }
     doc.deleteIn(edit.path);
   } else {
@@ -242,7 +243,7 @@ export function agentData(text: string, name: string): Record<string, unknown> {
 
 function agentIndex(text: string, name: string): number {
   const index = agentNames(text).findIndex((n) => n.toLowerCase() === name.toLowerCase());
-  if (index < 0) throw new SidekicksError("config/invalid", `There is no agent named "${name}" in the roster.`);
+  if (index < 0) throw new SidekicksError("config/invalid", l10n.t('There is no agent named "{0}" in the roster.', name));
   return index;
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -41,7 +42,7 @@ export async function readRosterSnapshot(file: string, files: TextFiles = nodeFi
   try {
     text = await files.read(file);
   } catch (err) {
-    throw new SidekicksError("config/missing", `${path.basename(file)} does not exist yet: run "Sidekicks: Create config" first.`, undefined, { cause: err });
+    throw new SidekicksError("config/missing", l10n.t('{0} does not exist yet: run "Sidekicks: Create config" first.', path.basename(file)), undefined, { cause: err });
   }
   return { file, text, hash: hashText(text) };
 }
@@ -63,10 +64,10 @@ export async function saveRoster(snapshot: RosterSnapshot, text: string, files: 
   }
   const name = path.basename(snapshot.file);
   if (current === undefined) {
-    throw new SidekicksError("config/conflict", `${name} was deleted since it was read; nothing was saved.`);
+    throw new SidekicksError("config/conflict", l10n.t("{0} was deleted since it was read; nothing was saved.", name));
   }
   if (hashText(current) !== snapshot.hash) {
-    throw new SidekicksError("config/conflict", `${name} changed on disk since it was read; nothing was saved. Open it, then make the change again.`);
+    throw new SidekicksError("config/conflict", l10n.t("{0} changed on disk since it was read; nothing was saved. Open it, then make the change again.", name));
   }
   await files.write(snapshot.file, text);
   return { file: snapshot.file, text, hash: hashText(text) };

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { mkdirSync } from "node:fs";
 import { ClassicLevel } from "classic-level";
 import { SidekicksError } from "../errors";
@@ -63,12 +64,12 @@ export class Store {
       if (cause?.code === "LEVEL_LOCKED") {
         throw new SidekicksError(
           "store/locked",
-          "This history is open in another VS Code window. Close Sidekicks there (or that window) and reload this one.",
+          l10n.t("This history is open in another VS Code window. Close Sidekicks there (or that window) and reload this one."),
           dir,
           { cause: err },
         );
       }
-      throw new SidekicksError("store/corrupt", `Cannot open the history store: ${(err as Error).message}`, dir, {
+      throw new SidekicksError("store/corrupt", l10n.t("Cannot open the history store: {0}", (err as Error).message), dir, {
         cause: err,
       });
     }
@@ -80,13 +81,13 @@ export class Store {
         await migrate(db, Number(version), STORE_SCHEMA_VERSION);
       } catch (err) {
         await db.close();
-        throw new SidekicksError("store/corrupt", `Cannot upgrade the history from schema ${version}: ${(err as Error).message}`, dir, { cause: err });
+        throw new SidekicksError("store/corrupt", l10n.t("Cannot upgrade the history from schema {0}: {1}", version, (err as Error).message), dir, { cause: err });
       }
     } else if (Number(version) > STORE_SCHEMA_VERSION) {
       await db.close();
       throw new SidekicksError(
         "store/corrupt",
-        `The history was written by a newer Sidekicks (schema ${version}, this one reads ${STORE_SCHEMA_VERSION}). Update the extension.`,
+        l10n.t("The history was written by a newer Sidekicks (schema {0}, this one reads {1}). Update the extension.", version, STORE_SCHEMA_VERSION),
         dir,
       );
     }

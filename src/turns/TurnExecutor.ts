@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { PermissionAnswer } from "../acp/types";
 import type { AgentSession, ClientEffect, SessionSink } from "../agents/AgentManager";
 import { asSidekicksError } from "../errors";
@@ -232,7 +233,7 @@ export class TurnExecutor {
         ports.emitter.emit(
           effect.name,
           this.unsaved && effect.name === "message:finished"
-            ? { ...effect.message, status: "error", error: { code: "store/corrupt", message: `This answer could not be saved (${this.unsaved}). It is shown here, but will not be after a reload.`, ...(effect.message.error ? { detail: effect.message.error.message } : {}) } }
+            ? { ...effect.message, status: "error", error: { code: "store/corrupt", message: l10n.t("This answer could not be saved ({0}). It is shown here, but will not be after a reload.", this.unsaved), ...(effect.message.error ? { detail: effect.message.error.message } : {}) } }
             : effect.message,
         );
         return;

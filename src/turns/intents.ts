@@ -6,6 +6,7 @@
  * old text is `not_applied`, anything else `uncertain`; a command that was running has an `outcome_uncertain` and
  * is never re-run by itself.
  */
+import * as l10n from "@vscode/l10n";
 import { createHash } from "node:crypto";
 import type { ToolCallPart } from "../protocol";
 import type { Store } from "../store/Store";
@@ -64,11 +65,16 @@ export function intentPart(intent: IntentRecord): ToolCallPart {
   return {
     type: "toolCall",
     toolCallId: `intent-${intent.id}`,
-    title: intent.kind === "write" ? `Sidekicks wrote ${intent.path} for @${intent.agent}` : intent.kind === "terminal" ? `Sidekicks ran ${intent.command} for @${intent.agent}` : `Permission answer for @${intent.agent}`,
+    title:
+      intent.kind === "write"
+        ? l10n.t("Sidekicks wrote {0} for @{1}", intent.path ?? "?", intent.agent)
+        : intent.kind === "terminal"
+          ? l10n.t("Sidekicks ran {0} for @{1}", intent.command ?? "?", intent.agent)
+          : l10n.t("Permission answer for @{0}", intent.agent),
     kind: intent.kind === "write" ? "edit" : intent.kind === "terminal" ? "execute" : "other",
     status: ok ? "completed" : none ? "failed" : "in_progress",
     ...(ok || none ? {} : { outcomeUnknown: true }),
-    content: `Recovered after the window closed: ${describeIntent(intent)}`,
+    content: l10n.t("Recovered after the window closed: {0}", describeIntent(intent)),
   };
 }
 

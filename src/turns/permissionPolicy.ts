@@ -5,6 +5,7 @@
  *
  * It trusts the tool kind the agent declares (ACP `ToolKind`) and never looks at what the tool will do.
  */
+import * as l10n from "@vscode/l10n";
 import type { PermissionOption } from "../protocol";
 
 /** `agents[].permissions` (mirrors `PermissionPolicy` in `src/config/roster.ts`). */
@@ -38,17 +39,17 @@ export function autoAnswer(agent: string, policy: PermissionPolicy, toolKind: st
   const choice = remembered[key];
   if (choice === "allow") {
     const option = pick("allow_always", "allow_once");
-    if (option) return { optionId: option.optionId, reason: `Allowed: you chose to always allow ${key} tools for @${agent}.` };
+    if (option) return { optionId: option.optionId, reason: l10n.t("Allowed: you chose to always allow {0} tools for @{1}.", key, agent) };
   }
   if (choice === "reject") {
     const option = pick("reject_always", "reject_once");
-    if (option) return { optionId: option.optionId, reason: `Rejected: you chose to always reject ${key} tools for @${agent}.` };
+    if (option) return { optionId: option.optionId, reason: l10n.t("Rejected: you chose to always reject {0} tools for @{1}.", key, agent) };
   }
   const allow = pick("allow_once", "allow_always");
   if (!allow) return undefined;
-  if (policy === "allow-all") return { optionId: allow.optionId, reason: `Allowed automatically: @${agent}'s permissions are allow-all.` };
+  if (policy === "allow-all") return { optionId: allow.optionId, reason: l10n.t("Allowed automatically: @{0}'s permissions are allow-all.", agent) };
   if (policy === "allow-reads" && toolKind && READ_KINDS.has(toolKind)) {
-    return { optionId: allow.optionId, reason: `Allowed automatically: a ${toolKind} tool, and @${agent}'s permissions are allow-reads.` };
+    return { optionId: allow.optionId, reason: l10n.t("Allowed automatically: a {0} tool, and @{1}'s permissions are allow-reads.", toolKind, agent) };
   }
   return undefined;
 }

@@ -16,6 +16,7 @@
  * - Stop is not interrupt: Stop settles `cancelled` (also when the agent then answers `end_turn`); a window that
  *   closes or a host that died settles the attempt `interrupted`, keeping the checkpoint, and the user may Retry.
  */
+import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../protocol";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
@@ -595,6 +596,10 @@ class Builder {
 export function interruptedError(record: Pick<TurnRecord, "agent" | "attempt">): ErrorInfo {
   return {
     code: "turn/interrupted",
-    message: `Interrupted: the window closed or Sidekicks restarted while @${record.agent} was answering (attempt ${record.attempt}). What arrived before is kept; Retry runs it again.`,
+    message: l10n.t(
+      "Interrupted: the window closed or Sidekicks restarted while @{0} was answering (attempt {1}). What arrived before is kept; Retry runs it again.",
+      record.agent,
+      record.attempt,
+    ),
   };
 }

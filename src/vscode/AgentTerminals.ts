@@ -40,7 +40,9 @@ export function showAgentTerminal(agent: string, terminal: Terminal): vscode.Ter
       subscriptions.push(terminal.onData((text) => write.fire(text)));
       subscriptions.push(
         terminal.onExit((status) =>
-          write.fire(`\r\n\x1b[2m[${status.signal ? `killed by ${status.signal}` : `exited with code ${status.exitCode}`}]\x1b[0m\r\n`),
+          write.fire(
+            `\r\n\x1b[2m[${status.signal ? vscode.l10n.t("killed by {0}", status.signal) : vscode.l10n.t("exited with code {0}", String(status.exitCode))}]\x1b[0m\r\n`,
+          ),
         ),
       );
     },

@@ -13,13 +13,15 @@ const ICONS: Record<AgentState, [string, string?]> = {
   error: ["error", "errorForeground"],
 };
 
-const LABELS: Record<AgentState, string> = {
-  stopped: "stopped",
-  starting: "starting…",
-  ready: "ready",
-  busy: "busy",
-  error: "error",
-};
+/** An agent state as words, in the editor's language. */
+const label = (state: AgentState): string =>
+  ({
+    stopped: vscode.l10n.t("stopped"),
+    starting: vscode.l10n.t("starting…"),
+    ready: vscode.l10n.t("ready"),
+    busy: vscode.l10n.t("busy"),
+    error: vscode.l10n.t("error"),
+  })[state];
 
 /**
  * The Agents view (`sidekicks.agents`): one item per roster agent with its state as icon and description, the error
@@ -52,7 +54,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>
     item.tooltip = tooltip(agent);
     item.contextValue = `agent-${agent.state}`;
     item.accessibilityInformation = { label: `${agent.name}, ${describe(agent)}` };
-    item.command = { command: "sidekicks.showAgentLog", title: "Show agent log", arguments: [agent.name] };
+    item.command = { command: "sidekicks.showAgentLog", title: vscode.l10n.t("Show agent log"), arguments: [agent.name] };
     return item;
   }
 
@@ -63,8 +65,13 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>
 
 /** "ready", "busy · restarts when idle", "error: Agent "x" exited with code 3." */
 export function describe(agent: AgentSummary): string {
-  const state = agent.state === "error" && agent.error ? `error: ${agent.error.message}` : LABELS[agent.state];
-  const pending = agent.pending === "restart" ? " · restarts when idle (definition changed)" : agent.pending === "remove" ? " · removed, stops after this turn" : "";
+  const state = agent.state === "error" && agent.error ? vscode.l10n.t("error: {0}", agent.error.message) : label(agent.state);
+  const pending =
+    agent.pending === "restart"
+      ? ` · ${vscode.l10n.t("restarts when idle (definition changed)")}`
+      : agent.pending === "remove"
+        ? ` · ${vscode.l10n.t("removed, stops after this turn")}`
+        : "";
   return state + pending;
 }
 

@@ -36,7 +36,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider {
     const left = file.with({ scheme: DIFF_SCHEME, query: `${id}/old` });
     const right = file.with({ scheme: DIFF_SCHEME, query: `${id}/new` });
     const name = file.path.split("/").pop() || diff.path;
-    const title = diff.oldText === null ? `${name} (new file, agent's change)` : `${name} (agent's change)`;
+    const title = diff.oldText === null ? vscode.l10n.t("{0} (new file, agent's change)", name) : vscode.l10n.t("{0} (agent's change)", name);
     await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: true });
     return true;
   }

@@ -20,7 +20,7 @@ export class PermissionStatus implements vscode.Disposable {
     private readonly follow: (name: string) => void,
     private readonly getApp: () => SidekicksApp | undefined,
   ) {
-    this.item.name = "Sidekicks: permission requests";
+    this.item.name = vscode.l10n.t("Sidekicks: permission requests");
     this.item.command = PermissionStatus.nextCommand;
     this.command = vscode.commands.registerCommand(PermissionStatus.nextCommand, () => this.next());
   }
@@ -39,18 +39,25 @@ export class PermissionStatus implements vscode.Disposable {
       this.view.setBadge(undefined);
       return;
     }
-    const who = agents.size === 1 ? `@${[...agents][0]} is waiting` : `${agents.size} agents waiting`;
+    const who = agents.size === 1 ? vscode.l10n.t("@{0} is waiting", [...agents][0]!) : vscode.l10n.t("{0} agents waiting", agents.size);
     this.item.text = `$(bell-dot) ${who}`;
-    this.item.tooltip = `${waiting.length === 1 ? "A permission request waits" : `${waiting.length} permission requests wait`} for your answer:\n${waiting.map((w) => `@${w.agent}: ${w.title}`).join("\n")}\nClick to go to the oldest.`;
+    const list = waiting.map((w) => `@${w.agent}: ${w.title}`).join("\n");
+    this.item.tooltip =
+      waiting.length === 1
+        ? vscode.l10n.t("A permission request waits for your answer:\n{0}\nClick to go to the oldest.", list)
+        : vscode.l10n.t("{0} permission requests wait for your answer:\n{1}\nClick to go to the oldest.", waiting.length, list);
     this.item.show();
-    this.view.setBadge({ value: waiting.length, tooltip: `${waiting.length} permission request${waiting.length === 1 ? "" : "s"} waiting` });
+    this.view.setBadge({
+      value: waiting.length,
+      tooltip: waiting.length === 1 ? vscode.l10n.t("1 permission request waiting") : vscode.l10n.t("{0} permission requests waiting", waiting.length),
+    });
   }
 
   private async next(): Promise<void> {
     const first = this.waiting[0];
     const app = this.getApp();
     if (!first || !app) {
-      void vscode.window.showInformationMessage("No permission request is waiting.");
+      void vscode.window.showInformationMessage(vscode.l10n.t("No permission request is waiting."));
       return;
     }
     const channel = (await app.directory.list()).find((c) => c.id === first.channelId);

@@ -43,7 +43,7 @@ export function registerAgentUi(context: vscode.ExtensionContext, getApp: () => 
   const withAgent = (placeholder: string, filter: (a: AgentSummary) => boolean, run: (app: SidekicksApp, name: string) => Promise<unknown> | void) =>
     async (arg: AgentArg) => {
       const app = getApp();
-      if (!app) return void vscode.window.showWarningMessage("Sidekicks has no roster loaded yet: open a folder with a sidekicks.yaml.");
+      if (!app) return void vscode.window.showWarningMessage(vscode.l10n.t("Sidekicks has no roster loaded yet: open a folder with a sidekicks.yaml."));
       const name = await pickAgent(app, arg, placeholder, filter);
       if (!name) return;
       try {
@@ -55,23 +55,23 @@ export function registerAgentUi(context: vscode.ExtensionContext, getApp: () => 
       }
     };
 
-  command("sidekicks.showAgentLog", withAgent("Show the log of which agent?", () => true, (_app, name) => logs.show(name)));
-  command("sidekicks.startAgent", withAgent("Start which agent?", (a) => a.state === "stopped" || a.state === "error", (app, name) => app.agents.start(name)));
-  command("sidekicks.stopAgent", withAgent("Stop which agent?", (a) => a.state !== "stopped", (app, name) => app.agents.stop(name)));
-  command("sidekicks.restartAgent", withAgent("Restart which agent?", () => true, (app, name) => app.agents.restart(name)));
+  command("sidekicks.showAgentLog", withAgent(vscode.l10n.t("Show the log of which agent?"), () => true, (_app, name) => logs.show(name)));
+  command("sidekicks.startAgent", withAgent(vscode.l10n.t("Start which agent?"), (a) => a.state === "stopped" || a.state === "error", (app, name) => app.agents.start(name)));
+  command("sidekicks.stopAgent", withAgent(vscode.l10n.t("Stop which agent?"), (a) => a.state !== "stopped", (app, name) => app.agents.stop(name)));
+  command("sidekicks.restartAgent", withAgent(vscode.l10n.t("Restart which agent?"), () => true, (app, name) => app.agents.restart(name)));
   command(
     "sidekicks.openAgentWorkspace",
-    withAgent("Open the workspace of which agent?", () => true, async (app, name) => {
+    withAgent(vscode.l10n.t("Open the workspace of which agent?"), () => true, async (app, name) => {
       const agent = app.agentSummaries().find((a) => a.name === name);
       if (!agent) return;
       const uri = vscode.Uri.file(agent.workspace);
       const already = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath === uri.fsPath;
       const choice = await vscode.window.showQuickPick(
         [
-          { label: "Open in a new window", action: "window" as const },
-          ...(already ? [] : [{ label: "Add to this workspace", description: "as another folder of this window", action: "add" as const }]),
+          { label: vscode.l10n.t("Open in a new window"), action: "window" as const },
+          ...(already ? [] : [{ label: vscode.l10n.t("Add to this workspace"), description: vscode.l10n.t("as another folder of this window"), action: "add" as const }]),
         ],
-        { title: `Workspace of @${name}: ${agent.workspace}`, placeHolder: already ? "This folder is already open in this window" : undefined },
+        { title: vscode.l10n.t("Workspace of @{0}: {1}", name, agent.workspace), placeHolder: already ? vscode.l10n.t("This folder is already open in this window") : undefined },
       );
       if (choice?.action === "window") await vscode.commands.executeCommand("vscode.openFolder", uri, { forceNewWindow: true });
       else if (choice?.action === "add") vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders?.length ?? 0, 0, { uri, name: `@${name}` });
@@ -108,7 +108,7 @@ async function pickAgent(app: SidekicksApp, arg: AgentArg, placeholder: string, 
   if (arg && typeof arg.name === "string") return arg.name;
   const all = app.agentSummaries();
   if (all.length === 0) {
-    void vscode.window.showInformationMessage("No agents in sidekicks.yaml yet.", "Open config").then((c) => c && vscode.commands.executeCommand("sidekicks.openConfig"));
+    void vscode.window.showInformationMessage(vscode.l10n.t("No agents in sidekicks.yaml yet."), vscode.l10n.t("Open config")).then((c) => c && vscode.commands.executeCommand("sidekicks.openConfig"));
     return undefined;
   }
   const candidates = all.filter(filter).length > 0 ? all.filter(filter) : all;
@@ -124,7 +124,7 @@ function reportFailure(err: unknown, agent: string, logs: AgentLogs): void {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof SidekicksError && err.detail) logs.channel(agent).error(`[sidekicks] ${message}\n${err.detail}`);
   if (err instanceof AuthRequiredError) return; // the sign-in notification says it
-  void vscode.window.showErrorMessage(message, "Show agent log").then((choice) => choice && logs.show(agent));
+  void vscode.window.showErrorMessage(message, vscode.l10n.t("Show agent log")).then((choice) => choice && logs.show(agent));
 }
 
 /**
@@ -143,13 +143,16 @@ class AuthPrompts {
     this.open.add(auth.agent);
     try {
       const single = auth.methods.length === 1 ? auth.methods[0] : undefined;
-      const signIn = single ? buttonFor(single) : "Sign in…";
+      const signIn = single ? buttonFor(single) : vscode.l10n.t("Sign in…");
+      const retry = vscode.l10n.t("Retry");
       const choice = await vscode.window.showWarningMessage(
-        `Agent "${auth.agent}" needs you to sign in before it can answer.${auth.methods.length ? ` Ways: ${auth.methods.map(describeAuthMethod).join("; ")}.` : " It announced no sign-in method: see its documentation."}`,
+        auth.methods.length
+          ? vscode.l10n.t('Agent "{0}" needs you to sign in before it can answer. Ways: {1}.', auth.agent, auth.methods.map(describeAuthMethod).join("; "))
+          : vscode.l10n.t('Agent "{0}" needs you to sign in before it can answer. It announced no sign-in method: see its documentation.', auth.agent),
         ...(auth.methods.length ? [signIn] : []),
-        "Retry",
+        retry,
       );
-      if (choice === "Retry") return void (await this.retry(auth, true));
+      if (choice === retry) return void (await this.retry(auth, true));
       if (!choice) return;
       const method = single ?? (await pickMethod(auth.methods));
       if (method) await this.signIn(auth, method);
@@ -163,29 +166,38 @@ class AuthPrompts {
     if (!app) return;
     if (method.kind === "terminal") {
       const terminal = vscode.window.createTerminal({
-        name: `Sign in: ${auth.agent}`,
+        name: vscode.l10n.t("Sign in: {0}", auth.agent),
         shellPath: auth.launch.command,
         shellArgs: [...auth.launch.args, ...method.args],
         cwd: auth.launch.cwd,
         env: { ...auth.launch.env, ...method.env },
       });
       terminal.show();
-      const choice = await vscode.window.showInformationMessage(`Sign in to "${auth.agent}" in the terminal "Sign in: ${auth.agent}", then retry.`, "Retry");
+      const choice = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Sign in to "{0}" in the terminal "{1}", then retry.', auth.agent, vscode.l10n.t("Sign in: {0}", auth.agent)),
+        vscode.l10n.t("Retry"),
+      );
       if (choice) await this.retry(auth, true);
     } else if (method.kind === "envVar") {
-      const vars = method.vars.length ? method.vars.join(", ") : "the variable its documentation names";
-      const example = method.vars[0] ? ` (e.g. ${method.vars[0]}: \${env:${method.vars[0]}})` : "";
-      const buttons = ["Open config", ...(method.link ? ["Get a key"] : []), "Retry"];
+      const vars = method.vars.length ? method.vars.join(", ") : vscode.l10n.t("the variable its documentation names");
+      const example = method.vars[0] ? ` (${vscode.l10n.t("e.g. {0}", `${method.vars[0]}: \${env:${method.vars[0]}}`)})` : "";
+      const [openConfig, getKey, retry] = [vscode.l10n.t("Open config"), vscode.l10n.t("Get a key"), vscode.l10n.t("Retry")];
+      const buttons = [openConfig, ...(method.link ? [getKey] : []), retry];
       const choice = await vscode.window.showInformationMessage(
-        `Set ${vars} for agent "${auth.agent}": in the environment VS Code starts from, or under env: in sidekicks.yaml${example}. A changed sidekicks.yaml restarts the agent by itself.`,
+        vscode.l10n.t(
+          'Set {0} for agent "{1}": in the environment VS Code starts from, or under env: in sidekicks.yaml{2}. A changed sidekicks.yaml restarts the agent by itself.',
+          vars,
+          auth.agent,
+          example,
+        ),
         ...buttons,
       );
-      if (choice === "Open config") await vscode.commands.executeCommand("sidekicks.openConfig");
-      else if (choice === "Get a key" && method.link) await vscode.env.openExternal(vscode.Uri.parse(method.link));
-      else if (choice === "Retry") await this.retry(auth, true);
+      if (choice === openConfig) await vscode.commands.executeCommand("sidekicks.openConfig");
+      else if (choice === getKey && method.link) await vscode.env.openExternal(vscode.Uri.parse(method.link));
+      else if (choice === retry) await this.retry(auth, true);
     } else {
       try {
-        await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to "${auth.agent}" (${method.name})…` }, () =>
+        await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing in to "{0}" ({1})…', auth.agent, method.name) }, () =>
           app.agents.authenticate(auth.agent, method.id),
         );
       } catch (err) {
@@ -203,7 +215,7 @@ class AuthPrompts {
     try {
       if (restart) await app.agents.restart(auth.agent);
       await app.agents.probeSession(auth.agent);
-      void vscode.window.showInformationMessage(`Agent "${auth.agent}" is signed in. Send your message again.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" is signed in. Send your message again.', auth.agent));
     } catch (err) {
       this.open.delete(auth.agent);
       if (err instanceof AuthRequiredError) return void (await this.show(err.auth));
@@ -213,19 +225,20 @@ class AuthPrompts {
 }
 
 function buttonFor(method: AuthMethodInfo): string {
-  if (method.kind === "envVar" && method.vars.length) return `Set ${method.vars.join(", ")}…`;
-  return method.kind === "terminal" ? `${method.name} (terminal)` : method.name;
+  if (method.kind === "envVar" && method.vars.length) return vscode.l10n.t("Set {0}…", method.vars.join(", "));
+  return method.kind === "terminal" ? vscode.l10n.t("{0} (terminal)", method.name) : method.name;
 }
 
 async function pickMethod(methods: AuthMethodInfo[]): Promise<AuthMethodInfo | undefined> {
   const picked = await vscode.window.showQuickPick(
     methods.map((m) => ({
       label: m.name,
-      description: m.kind === "terminal" ? "in a terminal" : m.kind === "envVar" ? `set ${m.vars.join(", ")}` : "the agent signs you in",
+      description:
+        m.kind === "terminal" ? vscode.l10n.t("in a terminal") : m.kind === "envVar" ? vscode.l10n.t("set {0}", m.vars.join(", ")) : vscode.l10n.t("the agent signs you in"),
       detail: m.description,
       method: m,
     })),
-    { placeHolder: "How do you want to sign in?" },
+    { placeHolder: vscode.l10n.t("How do you want to sign in?") },
   );
   return picked?.method;
 }

@@ -26,7 +26,7 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async () => {
         const app = getApp();
-        if (!app) return void vscode.window.showWarningMessage("Sidekicks is not running: open a folder with a sidekicks.yaml.");
+        if (!app) return void vscode.window.showWarningMessage(vscode.l10n.t("Sidekicks is not running: open a folder with a sidekicks.yaml."));
         try {
           await run(app.directory, app);
         } catch (err) {
@@ -39,105 +39,116 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
     const choices = await app.permissionMemory.list(app.agents.names());
     if (choices.length === 0) {
       void vscode.window.showInformationMessage(
-        "No remembered permission choices. Choosing “Always allow” or “Always reject” on a request remembers it for that agent and tool kind.",
+        vscode.l10n.t("No remembered permission choices. Choosing “Always allow” or “Always reject” on a request remembers it for that agent and tool kind."),
       );
       return;
     }
     const picked = await vscode.window.showQuickPick(
       choices.map((choice) => ({
-        label: `@${choice.agent}: always ${choice.decision} ${choice.toolKind} tools`,
-        description: "select to forget",
+        label:
+          choice.decision === "allow"
+            ? vscode.l10n.t("@{0}: always allow {1} tools", choice.agent, choice.toolKind)
+            : vscode.l10n.t("@{0}: always reject {1} tools", choice.agent, choice.toolKind),
+        description: vscode.l10n.t("select to forget"),
         choice,
       })),
-      { title: "Remembered permissions: select the choices to forget", canPickMany: true },
+      { title: vscode.l10n.t("Remembered permissions: select the choices to forget"), canPickMany: true },
     );
     if (!picked || picked.length === 0) return;
     for (const { choice } of picked) await app.permissionMemory.forget(choice.agent, choice.toolKind);
-    void vscode.window.showInformationMessage(`Forgot ${picked.length === 1 ? "1 choice" : `${picked.length} choices`}: those requests are asked again.`);
+    void vscode.window.showInformationMessage(
+      picked.length === 1
+        ? vscode.l10n.t("Forgot 1 choice: those requests are asked again.")
+        : vscode.l10n.t("Forgot {0} choices: those requests are asked again.", picked.length),
+    );
   });
 
   command("sidekicks.newChannel", async (directory, app) => {
     const name = await vscode.window.showInputBox({
-      title: "New channel",
-      prompt: "Lowercase letters, digits, - and _",
+      title: vscode.l10n.t("New channel"),
+      prompt: vscode.l10n.t("Lowercase letters, digits, - and _"),
       placeHolder: "design-review",
-      validateInput: (v) => (CHANNEL_NAME.test(v.trim().replace(/^#/, "")) ? undefined : "Use lowercase letters, digits, - and _ (at most 80)."),
+      validateInput: (v) => (CHANNEL_NAME.test(v.trim().replace(/^#/, "")) ? undefined : vscode.l10n.t("Use lowercase letters, digits, - and _ (at most 80).")),
     });
     if (name === undefined) return;
-    const members = await pickAgents(app.agents.names(), [], `Members of #${name.trim().replace(/^#/, "")} (you can add more later)`);
+    const members = await pickAgents(app.agents.names(), [], vscode.l10n.t("Members of #{0} (you can add more later)", name.trim().replace(/^#/, "")));
     if (members === undefined) return;
-    const description = await vscode.window.showInputBox({ title: "Description (optional)", prompt: "What the channel is for; Escape to skip" });
+    const description = await vscode.window.showInputBox({ title: vscode.l10n.t("Description (optional)"), prompt: vscode.l10n.t("What the channel is for; Escape to skip") });
     const created = await directory.create(name, { members, description });
     show(created.name);
   });
 
   command("sidekicks.openChannel", async (directory) => {
-    const picked = await pickChannel(directory, "Open which channel?", () => true);
+    const picked = await pickChannel(directory, vscode.l10n.t("Open which channel?"), () => true);
     if (picked) show(picked.name);
   });
 
   command("sidekicks.mention", async (_directory, app) => {
     const names = app.agents.names();
-    if (names.length === 0) return void vscode.window.showWarningMessage("No agents yet: declare one in sidekicks.yaml (Sidekicks: Add agent…).");
-    const agent = await vscode.window.showQuickPick(names, { title: "Mention agent", placeHolder: "Which agent?" });
+    if (names.length === 0) return void vscode.window.showWarningMessage(vscode.l10n.t("No agents yet: declare one in sidekicks.yaml (Sidekicks: Add agent…)."));
+    const agent = await vscode.window.showQuickPick(names, { title: vscode.l10n.t("Mention agent"), placeHolder: vscode.l10n.t("Which agent?") });
     if (!agent) return;
-    const text = await vscode.window.showInputBox({ title: `Message for @${agent}`, prompt: "Sent to the channel the Sidekicks view shows (the agent's direct conversation if it is not a member there)" });
+    const text = await vscode.window.showInputBox({
+      title: vscode.l10n.t("Message for @{0}", agent),
+      prompt: vscode.l10n.t("Sent to the channel the Sidekicks view shows (the agent's direct conversation if it is not a member there)"),
+    });
     if (!text || text.trim() === "") return;
     const { channel } = await app.mention(agent, text.trim());
     show(channel);
   });
 
   command("sidekicks.openDirect", async (directory, app) => {
-    const agent = await vscode.window.showQuickPick(app.agents.names(), { title: "Open direct conversation", placeHolder: "Talk to which agent?" });
+    const agent = await vscode.window.showQuickPick(app.agents.names(), { title: vscode.l10n.t("Open direct conversation"), placeHolder: vscode.l10n.t("Talk to which agent?") });
     if (agent) show((await directory.direct(agent)).name);
   });
 
   command("sidekicks.renameChannel", async (directory) => {
-    const picked = await pickChannel(directory, "Rename which channel?", (c) => c.kind === "channel" && c.name !== GENERAL);
+    const picked = await pickChannel(directory, vscode.l10n.t("Rename which channel?"), (c) => c.kind === "channel" && c.name !== GENERAL);
     if (!picked) return;
     const name = await vscode.window.showInputBox({
-      title: `Rename #${picked.name}`,
+      title: vscode.l10n.t("Rename #{0}", picked.name),
       value: picked.name,
-      validateInput: (v) => (CHANNEL_NAME.test(v.trim().replace(/^#/, "")) ? undefined : "Use lowercase letters, digits, - and _ (at most 80)."),
+      validateInput: (v) => (CHANNEL_NAME.test(v.trim().replace(/^#/, "")) ? undefined : vscode.l10n.t("Use lowercase letters, digits, - and _ (at most 80).")),
     });
     if (name === undefined) return;
     show((await directory.rename({ id: picked.id }, name)).name);
   });
 
   command("sidekicks.describeChannel", async (directory) => {
-    const picked = await pickChannel(directory, "Describe which channel?", (c) => c.kind === "channel");
+    const picked = await pickChannel(directory, vscode.l10n.t("Describe which channel?"), (c) => c.kind === "channel");
     if (!picked) return;
-    const description = await vscode.window.showInputBox({ title: `Description of #${picked.name}`, value: picked.description ?? "", prompt: "Empty to clear" });
+    const description = await vscode.window.showInputBox({ title: vscode.l10n.t("Description of #{0}", picked.name), value: picked.description ?? "", prompt: vscode.l10n.t("Empty to clear") });
     if (description === undefined) return;
     await directory.describe({ id: picked.id }, description);
   });
 
   command("sidekicks.deleteChannel", async (directory) => {
-    const picked = await pickChannel(directory, "Delete which channel?", (c) => c.name !== GENERAL);
+    const remove = vscode.l10n.t("Delete");
+    const picked = await pickChannel(directory, vscode.l10n.t("Delete which channel?"), (c) => c.name !== GENERAL);
     if (!picked) return;
     const choice = await vscode.window.showWarningMessage(
-      `Delete ${label(picked)} and its history?`,
-      { modal: true, detail: "Its messages are removed from this workspace's Sidekicks history. This cannot be undone." },
-      "Delete",
+      vscode.l10n.t("Delete {0} and its history?", label(picked)),
+      { modal: true, detail: vscode.l10n.t("Its messages are removed from this workspace's Sidekicks history. This cannot be undone.") },
+      remove,
     );
-    if (choice !== "Delete") return;
+    if (choice !== remove) return;
     await directory.delete({ id: picked.id });
     show(GENERAL);
   });
 
   command("sidekicks.addMember", async (directory, app) => {
-    const picked = await pickChannel(directory, "Add a member to which channel?", (c) => c.kind === "channel" && c.name !== GENERAL);
+    const picked = await pickChannel(directory, vscode.l10n.t("Add a member to which channel?"), (c) => c.kind === "channel" && c.name !== GENERAL);
     if (!picked) return;
-    const agents = await pickAgents(app.agents.names().filter((a) => !picked.members.includes(a)), [], `Add to #${picked.name}`);
+    const agents = await pickAgents(app.agents.names().filter((a) => !picked.members.includes(a)), [], vscode.l10n.t("Add to #{0}", picked.name));
     if (!agents?.length) return;
     for (const agent of agents) await directory.join({ id: picked.id }, agent);
     show(picked.name);
   });
 
   command("sidekicks.removeMember", async (directory) => {
-    const picked = await pickChannel(directory, "Remove a member from which channel?", (c) => c.kind === "channel" && c.name !== GENERAL && c.members.length > 0);
+    const picked = await pickChannel(directory, vscode.l10n.t("Remove a member from which channel?"), (c) => c.kind === "channel" && c.name !== GENERAL && c.members.length > 0);
     if (!picked) return;
-    const agent = await vscode.window.showQuickPick(picked.members, { title: `Remove from #${picked.name}`, placeHolder: "Its messages stay in the channel" });
+    const agent = await vscode.window.showQuickPick(picked.members, { title: vscode.l10n.t("Remove from #{0}", picked.name), placeHolder: vscode.l10n.t("Its messages stay in the channel") });
     if (!agent) return;
     await directory.leave({ id: picked.id }, agent);
     show(picked.name);
@@ -147,13 +158,13 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
 async function pickChannel(directory: ChannelDirectory, placeHolder: string, filter: (c: ChannelSummary) => boolean): Promise<ChannelSummary | undefined> {
   const channels = (await directory.list()).filter(filter);
   if (channels.length === 0) {
-    void vscode.window.showInformationMessage("No channel fits: create one with Sidekicks: New channel.");
+    void vscode.window.showInformationMessage(vscode.l10n.t("No channel fits: create one with Sidekicks: New channel."));
     return undefined;
   }
   const items = channels.map((c) => ({
     label: label(c),
-    description: [c.busy ? "answering" : "", c.unread > 0 ? `${c.unread} unread` : "", c.description ?? ""].filter(Boolean).join(" · "),
-    detail: c.members.length ? c.members.map((m) => `@${m}`).join(" ") : "no members",
+    description: [c.busy ? vscode.l10n.t("answering") : "", c.unread > 0 ? vscode.l10n.t("{0} unread", c.unread) : "", c.description ?? ""].filter(Boolean).join(" · "),
+    detail: c.members.length ? c.members.map((m) => `@${m}`).join(" ") : vscode.l10n.t("no members"),
     channel: c,
   }));
   return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.channel;
@@ -162,5 +173,5 @@ async function pickChannel(directory: ChannelDirectory, placeHolder: string, fil
 async function pickAgents(agents: string[], picked: string[], title: string): Promise<string[] | undefined> {
   if (agents.length === 0) return [];
   const items = agents.map((a) => ({ label: a, picked: picked.includes(a) }));
-  return (await vscode.window.showQuickPick(items, { title, canPickMany: true, placeHolder: "Pick agents" }))?.map((i) => i.label);
+  return (await vscode.window.showQuickPick(items, { title, canPickMany: true, placeHolder: vscode.l10n.t("Pick agents") }))?.map((i) => i.label);
 }

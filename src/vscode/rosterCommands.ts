@@ -24,10 +24,11 @@ const workspaceFiles: TextFiles = {
   write: (file, text) => Promise.resolve(vscode.workspace.fs.writeFile(vscode.Uri.file(file), new TextEncoder().encode(text))),
 };
 
-const PERMISSIONS: { value: PermissionPolicy; detail: string }[] = [
-  { value: "ask", detail: "Ask me for every permission request (allow once, allow always, reject)." },
-  { value: "allow-reads", detail: "Allow read, search and think tool calls automatically; ask for the rest." },
-  { value: "allow-all", detail: "Allow every request automatically. Not a safety check: the agent's own claims decide." },
+/** The permission policies offered by `Edit agent…`, with their explanation in the editor's language. */
+const permissions = (): { value: PermissionPolicy; detail: string }[] => [
+  { value: "ask", detail: vscode.l10n.t("Ask me for every permission request (allow once, allow always, reject).") },
+  { value: "allow-reads", detail: vscode.l10n.t("Allow read, search and think tool calls automatically; ask for the rest.") },
+  { value: "allow-all", detail: vscode.l10n.t("Allow every request automatically. Not a safety check: the agent's own claims decide.") },
 ];
 
 /**
@@ -48,22 +49,29 @@ export function registerRosterCommands(context: vscode.ExtensionContext, host: R
     if (!snapshot) return;
     const taken = new Set(agentNames(snapshot.text).map((n) => n.toLowerCase()));
     const name = await vscode.window.showInputBox({
-      title: "Add agent (1/3): name",
-      prompt: "The mention name: @name in a message",
+      title: vscode.l10n.t("Add agent (1/3): name"),
+      prompt: vscode.l10n.t("The mention name: @name in a message"),
       placeHolder: "claude",
-      validateInput: (v) => (v === "" ? "A name is needed." : !new RegExp(PATTERNS.agentName.pattern).test(v) ? PATTERNS.agentName.invalid(v) : taken.has(v.toLowerCase()) ? `"${v}" is already the name of an agent.` : undefined),
+      validateInput: (v) =>
+        v === ""
+          ? vscode.l10n.t("A name is needed.")
+          : !new RegExp(PATTERNS.agentName.pattern).test(v)
+            ? PATTERNS.agentName.invalid(v)
+            : taken.has(v.toLowerCase())
+              ? vscode.l10n.t('"{0}" is already the name of an agent.', v)
+              : undefined,
     });
     if (name === undefined) return;
     const commandLine = await vscode.window.showInputBox({
-      title: `Add agent (2/3): the program @${name} runs`,
-      prompt: "A program that speaks ACP on stdio, found on the PATH (sidekicks:demo runs the offline demo agent)",
+      title: vscode.l10n.t("Add agent (2/3): the program @{0} runs", name),
+      prompt: vscode.l10n.t("A program that speaks ACP on stdio, found on the PATH (sidekicks:demo runs the offline demo agent)"),
       placeHolder: "npx",
-      validateInput: (v) => (v.trim() === "" ? "A command is needed." : undefined),
+      validateInput: (v) => (v.trim() === "" ? vscode.l10n.t("A command is needed.") : undefined),
     });
     if (commandLine === undefined) return;
     const argsLine = await vscode.window.showInputBox({
-      title: `Add agent (3/3): arguments of ${commandLine.trim()}`,
-      prompt: "Separated by spaces; quote an argument that has spaces. May be empty.",
+      title: vscode.l10n.t("Add agent (3/3): arguments of {0}", commandLine.trim()),
+      prompt: vscode.l10n.t("Separated by spaces; quote an argument that has spaces. May be empty."),
       placeHolder: "-y @agentclientprotocol/claude-agent-acp",
       validateInput: argsProblem,
     });
@@ -71,7 +79,7 @@ export function registerRosterCommands(context: vscode.ExtensionContext, host: R
     const text = addAgent(snapshot.text, { name, command: commandLine.trim(), args: splitArgs(argsLine) });
     if (await finishEdit(host, snapshot, text)) {
       remember(snapshot.file);
-      void vscode.window.showInformationMessage(`Added @${name} to ${path.basename(snapshot.file)}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t("Added @{0} to {1}.", name, path.basename(snapshot.file)));
     }
   });
 
@@ -79,10 +87,10 @@ export function registerRosterCommands(context: vscode.ExtensionContext, host: R
     const snapshot = await beginEdit(host);
     if (!snapshot) return;
     const names = agentNames(snapshot.text);
-    if (names.length === 0) return void vscode.window.showInformationMessage("The roster has no agent yet: use Sidekicks: Add agent….");
+    if (names.length === 0) return void vscode.window.showInformationMessage(vscode.l10n.t("The roster has no agent yet: use Sidekicks: Add agent…."));
     const picked = await vscode.window.showQuickPick(
       names.map((n) => ({ label: `@${n}`, name: n, description: describeAgent(agentData(snapshot.text, n)) })),
-      { title: "Edit agent", placeHolder: "Which agent?" },
+      { title: vscode.l10n.t("Edit agent"), placeHolder: vscode.l10n.t("Which agent?") },
     );
     if (!picked) return;
     const current = agentData(snapshot.text, picked.name);
@@ -90,10 +98,10 @@ export function registerRosterCommands(context: vscode.ExtensionContext, host: R
       [
         { label: "command", field: "command" as const, description: String(current.command ?? "") },
         { label: "args", field: "args" as const, description: joinArgs(Array.isArray(current.args) ? current.args.map(String) : []) },
-        { label: "title", field: "title" as const, description: typeof current.title === "string" ? current.title : `(the name: ${picked.name})` },
-        { label: "permissions", field: "permissions" as const, description: typeof current.permissions === "string" ? current.permissions : "ask (default)" },
+        { label: "title", field: "title" as const, description: typeof current.title === "string" ? current.title : vscode.l10n.t("(the name: {0})", picked.name) },
+        { label: "permissions", field: "permissions" as const, description: typeof current.permissions === "string" ? current.permissions : vscode.l10n.t("ask (default)") },
       ],
-      { title: `Edit @${picked.name}`, placeHolder: "Which field?" },
+      { title: vscode.l10n.t("Edit @{0}", picked.name), placeHolder: vscode.l10n.t("Which field?") },
     );
     if (!field) return;
     const value = await askValue(picked.name, field.field, current);
@@ -102,27 +110,34 @@ export function registerRosterCommands(context: vscode.ExtensionContext, host: R
     if (text === snapshot.text) return;
     if (await finishEdit(host, snapshot, text)) {
       remember(snapshot.file);
-      void vscode.window.showInformationMessage(`@${picked.name}: ${field.field} ${value === undefined ? "reset to its default" : "saved"}.`);
+      void vscode.window.showInformationMessage(
+        value === undefined
+          ? vscode.l10n.t("@{0}: {1} reset to its default.", picked.name, field.field)
+          : vscode.l10n.t("@{0}: {1} saved.", picked.name, field.field),
+      );
     }
   });
 
   command("sidekicks.openConfig", async () => {
     const file = host.configPath();
-    if (!file) return void vscode.window.showErrorMessage("Open a folder first: the roster lives in the workspace.");
+    if (!file) return void vscode.window.showErrorMessage(vscode.l10n.t("Open a folder first: the roster lives in the workspace."));
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const others = [...recent.list(), ...(folder ? DEFAULT_CONFIG_FILES.map((f) => path.join(folder, f)) : [])].filter((f, i, all) => f !== file && all.indexOf(f) === i && existsSync(f));
     let target = file;
     if (others.length > 0) {
       const show = (f: string) => (folder && !path.relative(folder, f).startsWith("..") ? path.relative(folder, f) : f);
       const choice = await vscode.window.showQuickPick(
-        [{ label: show(file), file, description: "in use" }, ...others.map((f) => ({ label: show(f), file: f, description: "used recently" }))],
-        { title: "Open config", placeHolder: "Which roster file?" },
+        [
+          { label: show(file), file, description: vscode.l10n.t("in use") },
+          ...others.map((f) => ({ label: show(f), file: f, description: vscode.l10n.t("used recently") })),
+        ],
+        { title: vscode.l10n.t("Open config"), placeHolder: vscode.l10n.t("Which roster file?") },
       );
       if (!choice) return;
       target = choice.file;
     }
     if (!existsSync(target)) {
-      const choice = await vscode.window.showWarningMessage(`${target} does not exist yet.`, "Create config");
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t("{0} does not exist yet.", target), vscode.l10n.t("Create config"));
       if (choice) await vscode.commands.executeCommand("sidekicks.createConfig");
       return;
     }
@@ -149,21 +164,21 @@ async function askValue(name: string, field: EditableAgentField, current: Record
     case "permissions": {
       const now = typeof current.permissions === "string" ? current.permissions : "ask";
       const choice = await vscode.window.showQuickPick(
-        PERMISSIONS.map((p) => ({ label: p.value, detail: p.detail, description: p.value === now ? "current" : undefined })),
-        { title, placeHolder: "How should this agent's permission requests be answered?" },
+        permissions().map((p) => ({ label: p.value, detail: p.detail, description: p.value === now ? vscode.l10n.t("current") : undefined })),
+        { title, placeHolder: vscode.l10n.t("How should this agent's permission requests be answered?") },
       );
       return choice ? choice.label : NOTHING;
     }
     case "args": {
-      const line = await vscode.window.showInputBox({ title, value: joinArgs(Array.isArray(current.args) ? current.args.map(String) : []), prompt: "Separated by spaces; quote an argument that has spaces.", validateInput: argsProblem });
+      const line = await vscode.window.showInputBox({ title, value: joinArgs(Array.isArray(current.args) ? current.args.map(String) : []), prompt: vscode.l10n.t("Separated by spaces; quote an argument that has spaces."), validateInput: argsProblem });
       return line === undefined ? NOTHING : splitArgs(line);
     }
     case "title": {
-      const value = await vscode.window.showInputBox({ title, value: typeof current.title === "string" ? current.title : "", prompt: `Shown instead of the name; empty shows "${name}".` });
+      const value = await vscode.window.showInputBox({ title, value: typeof current.title === "string" ? current.title : "", prompt: vscode.l10n.t('Shown instead of the name; empty shows "{0}".', name) });
       return value === undefined ? NOTHING : value.trim() === "" ? undefined : value.trim();
     }
     default: {
-      const value = await vscode.window.showInputBox({ title, value: typeof current[field] === "string" ? (current[field] as string) : "", validateInput: (v) => (v.trim() === "" ? "A value is needed." : undefined) });
+      const value = await vscode.window.showInputBox({ title, value: typeof current[field] === "string" ? (current[field] as string) : "", validateInput: (v) => (v.trim() === "" ? vscode.l10n.t("A value is needed.") : undefined) });
       return value === undefined ? NOTHING : value.trim();
     }
   }
@@ -188,20 +203,23 @@ function isDirty(file: string): boolean {
 }
 
 async function refuseDirty(file: string): Promise<void> {
-  const choice = await vscode.window.showWarningMessage(`${path.basename(file)} has unsaved changes in the editor. Save or revert them, then try again: Sidekicks does not edit a file you are editing.`, "Show file");
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t("{0} has unsaved changes in the editor. Save or revert them, then try again: Sidekicks does not edit a file you are editing.", path.basename(file)),
+    vscode.l10n.t("Show file"),
+  );
   if (choice) await vscode.window.showTextDocument(vscode.Uri.file(file));
 }
 
 /** Reads the roster for an edit, or says why it cannot be edited now (and returns undefined). */
 async function beginEdit(host: RosterCommandsHost): Promise<RosterSnapshot | undefined> {
   const file = host.configPath();
-  if (!file) return void vscode.window.showErrorMessage("Open a folder first: the roster lives in the workspace.");
+  if (!file) return void vscode.window.showErrorMessage(vscode.l10n.t("Open a folder first: the roster lives in the workspace."));
   if (isDirty(file)) return void (await refuseDirty(file));
   let snapshot: RosterSnapshot;
   try {
     snapshot = await readRosterSnapshot(file, workspaceFiles);
   } catch (err) {
-    const choice = await vscode.window.showWarningMessage(err instanceof Error ? err.message : String(err), "Create config");
+    const choice = await vscode.window.showWarningMessage(err instanceof Error ? err.message : String(err), vscode.l10n.t("Create config"));
     if (choice) await vscode.commands.executeCommand("sidekicks.createConfig");
     return undefined;
   }
@@ -215,7 +233,7 @@ async function finishEdit(host: RosterCommandsHost, snapshot: RosterSnapshot, te
   const before = new Set(messages(snapshot.text));
   const added = messages(text).filter((m) => !before.has(m));
   if (added.length > 0) {
-    void vscode.window.showErrorMessage(`Not saved: the change would make the roster invalid (${added[0]}).`);
+    void vscode.window.showErrorMessage(vscode.l10n.t("Not saved: the change would make the roster invalid ({0}).", added[0]!));
     return false;
   }
   if (isDirty(snapshot.file)) {
@@ -230,7 +248,7 @@ async function finishEdit(host: RosterCommandsHost, snapshot: RosterSnapshot, te
 function showFailure(err: unknown): void {
   const message = err instanceof Error ? err.message : String(err);
   const open = err instanceof SidekicksError && (err.code === "config/conflict" || err.code === "config/invalid");
-  void vscode.window.showErrorMessage(message, ...(open ? ["Open config"] : [])).then((choice) => {
+  void vscode.window.showErrorMessage(message, ...(open ? [vscode.l10n.t("Open config")] : [])).then((choice) => {
     if (choice) void vscode.commands.executeCommand("sidekicks.openConfig");
   });
 }
@@ -238,9 +256,12 @@ function showFailure(err: unknown): void {
 /** After opening another roster file: offers to make it the one in use (setting `sidekicks.configPath`). */
 async function offerSwitch(inUse: string, picked: string, folder: string | undefined): Promise<void> {
   const relative = folder && !path.relative(folder, picked).startsWith("..") ? path.relative(folder, picked) : picked;
-  const choice = await vscode.window.showInformationMessage(`Sidekicks uses ${path.basename(path.dirname(inUse))}/${path.basename(inUse)}. Use ${relative} instead?`, "Use this file");
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t("Sidekicks uses {0}. Use {1} instead?", `${path.basename(path.dirname(inUse))}/${path.basename(inUse)}`, relative),
+    vscode.l10n.t("Use this file"),
+  );
   if (!choice) return;
   await vscode.workspace.getConfiguration("sidekicks", vscode.workspace.workspaceFolders?.[0]?.uri).update("configPath", relative, vscode.ConfigurationTarget.Workspace);
-  const reload = await vscode.window.showInformationMessage(`sidekicks.configPath is now ${relative}. Reload the window to switch rosters.`, "Reload Window");
+  const reload = await vscode.window.showInformationMessage(vscode.l10n.t("sidekicks.configPath is now {0}. Reload the window to switch rosters.", relative), vscode.l10n.t("Reload Window"));
   if (reload) await vscode.commands.executeCommand("workbench.action.reloadWindow");
 }

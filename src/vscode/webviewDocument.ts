@@ -4,13 +4,22 @@
  * and the webview URIs.
  */
 
-/** What the page needs from the host: the webview's `cspSource`, a per-load nonce and the bundle's URIs. */
+/**
+ * What the page needs from the host: the webview's `cspSource`, a per-load nonce, the bundle's URIs, and the
+ * editor's language: its code (`vscode.env.language`, e.g. `fr`; default `en`) and its l10n bundle
+ * (`vscode.l10n.bundle`: English message → translation; absent for English).
+ */
 export interface WebviewPage {
   cspSource: string;
   nonce: string;
   styleUri: string;
   scriptUri: string;
+  language?: string;
+  l10n?: Record<string, string>;
 }
+
+/** The id of the JSON data block that carries the l10n bundle to the webview (read by `webview/l10nConfig.ts`). */
+export const L10N_ELEMENT_ID = "sidekicks-l10n";
 
 /**
  * The policy: nothing by default; styles and fonts from the extension (`cspSource`) or carrying the nonce; scripts
@@ -26,10 +35,15 @@ export function webviewCsp(cspSource: string, nonce: string): string {
   ].join("; ");
 }
 
-/** The whole document: the CSP, the nonce'd stylesheet and module script, and `<div id="root">`. Nothing inline. */
-export function webviewDocument({ cspSource, nonce, styleUri, scriptUri }: WebviewPage): string {
+/**
+ * The whole document: the CSP, the nonce'd stylesheet and module script, `<div id="root">`, and the l10n bundle as
+ * a JSON data block (`<script type="application/json">`: never executed, so outside `script-src`; `<` escaped so the
+ * text cannot close the element). No inline script or style.
+ */
+export function webviewDocument({ cspSource, nonce, styleUri, scriptUri, language = "en", l10n }: WebviewPage): string {
+  const bundle = l10n ? `\n<script type="application/json" id="${L10N_ELEMENT_ID}">${JSON.stringify(l10n).replace(/</g, "\\u003c")}</script>` : "";
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${language.replace(/[^A-Za-z0-9-]/g, "")}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${webviewCsp(cspSource, nonce)}">
@@ -38,7 +52,7 @@ export function webviewDocument({ cspSource, nonce, styleUri, scriptUri }: Webvi
 <title>Sidekicks</title>
 </head>
 <body>
-<div id="root"></div>
+<div id="root"></div>${bundle}
 <script type="module" nonce="${nonce}" src="${scriptUri}"></script>
 </body>
 </html>`;

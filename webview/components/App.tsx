@@ -1,4 +1,5 @@
 /** The channel view: header, config banner, history, composer, and a status line for screen readers. */
+import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { h } from "preact";
 import { channelLabel } from "../channelLabel";
@@ -53,13 +54,13 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
       <ConfigBanner config={state.config} error={state.commandError} run={actions.runCommand} />
       {state.phase === "failed" ? (
         <div class="open-error" role="alert">
-          <p>Could not open {channelLabel(channelName)}: {state.openError}</p>
+          <p>{l10n.t("Could not open {0}: {1}", channelLabel(channelName), state.openError ?? "")}</p>
           <vscode-button secondary onClick={actions.reopen}>
-            Retry
+            {l10n.t("Retry")}
           </vscode-button>
         </div>
       ) : state.phase === "opening" && !state.channel ? (
-        <div class="history history-loading">Opening {channelLabel(channelName)}…</div>
+        <div class="history history-loading">{l10n.t("Opening {0}…", channelLabel(channelName))}</div>
       ) : (
         <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} />
       )}

@@ -3,6 +3,7 @@
  * busy dot), and "+" to create a channel (a taken or invalid name is refused as it is typed) or start a direct
  * conversation. Fits a 300 px sidebar: the tabs scroll sideways on one line.
  */
+import * as l10n from "@vscode/l10n";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { UNREAD_CAP, type ChannelSummary } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
@@ -30,8 +31,8 @@ const label = (c: ChannelSummary) => channelLabel(c.name);
 function title(c: ChannelSummary): string {
   const parts = [label(c)];
   if (c.description) parts.push(c.description);
-  if (c.busy) parts.push("an agent is answering");
-  if (c.unread > 0) parts.push(`${c.unread >= UNREAD_CAP ? `${UNREAD_CAP}+` : c.unread} unread`);
+  if (c.busy) parts.push(l10n.t("an agent is answering"));
+  if (c.unread > 0) parts.push(l10n.t("{0} unread", c.unread >= UNREAD_CAP ? `${UNREAD_CAP}+` : c.unread));
   return parts.join(" — ");
 }
 
@@ -62,7 +63,7 @@ export function ChannelSwitcher({ list, current, actions }: { list: ChannelListS
   const withDirect = new Set(list.channels.filter((c) => c.kind === "direct").flatMap((c) => c.members));
   return (
     <div class="channel-switcher">
-      <nav class="channel-tabs-row" aria-label="Channels">
+      <nav class="channel-tabs-row" aria-label={l10n.t("Channels")}>
         <ul class="channel-tabs">
           {list.channels.map((c) => (
             <li key={c.id}>
@@ -76,9 +77,9 @@ export function ChannelSwitcher({ list, current, actions }: { list: ChannelListS
                 onClick={() => c.id !== current && actions.open(c.name)}
               >
                 <span class="tab-name">{label(c)}</span>
-                {c.busy && <span class="busy-dot" aria-label="busy" />}
+                {c.busy && <span class="busy-dot" aria-label={l10n.t("busy")} />}
                 {c.unread > 0 && c.id !== current && (
-                  <span class="unread-badge" aria-label={`${c.unread} unread`}>
+                  <span class="unread-badge" aria-label={l10n.t("{0} unread", c.unread)}>
                     {c.unread >= UNREAD_CAP ? `${UNREAD_CAP}+` : c.unread}
                   </span>
                 )}
@@ -86,7 +87,7 @@ export function ChannelSwitcher({ list, current, actions }: { list: ChannelListS
             </li>
           ))}
         </ul>
-        <button type="button" class="channel-add" aria-label="New channel" aria-expanded={formOpen} title="New channel or direct conversation" onClick={() => (formOpen ? close() : setFormOpen(true))}>
+        <button type="button" class="channel-add" aria-label={l10n.t("New channel")} aria-expanded={formOpen} title={l10n.t("New channel or direct conversation")} onClick={() => (formOpen ? close() : setFormOpen(true))}>
           +
         </button>
       </nav>
@@ -95,10 +96,10 @@ export function ChannelSwitcher({ list, current, actions }: { list: ChannelListS
           <input
             ref={input}
             class="channel-create-name"
-            aria-label="New channel name"
+            aria-label={l10n.t("New channel name")}
             aria-invalid={problem ? true : undefined}
             aria-describedby="channel-create-problem"
-            placeholder="new-channel-name"
+            placeholder={l10n.t("new-channel-name")}
             value={name}
             spellcheck={false}
             autocomplete="off"
@@ -109,11 +110,11 @@ export function ChannelSwitcher({ list, current, actions }: { list: ChannelListS
             onKeyDown={(e) => e.key === "Escape" && close()}
           />
           <button type="submit" class="channel-create-ok" disabled={clean === "" || problem !== undefined}>
-            Create
+            {l10n.t("Create")}
           </button>
           {list.agents.some((a) => !withDirect.has(a)) && (
             <div class="channel-create-directs">
-              <span>or talk to</span>
+              <span>{l10n.t("or talk to")}</span>
               {list.agents.filter((a) => !withDirect.has(a)).map((a) => (
                 <button type="button" key={a} class="channel-direct" data-agent={a} onClick={() => void direct(a)}>
                   @{a}

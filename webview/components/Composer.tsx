@@ -1,4 +1,5 @@
 /** The message composer: a textarea and a Send button. Enter sends, Shift+Enter inserts a newline. */
+import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AgentCommand } from "../../src/protocol";
@@ -158,8 +159,8 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
           ref={textarea}
           rows={1}
           defaultValue={initialDraft}
-          placeholder={channelName.startsWith("@") ? `Message ${channelName}` : `Message #${channelName} — @agent to mention`}
-          aria-label={`Message ${channelLabel(channelName)}`}
+          placeholder={channelName.startsWith("@") ? l10n.t("Message {0}", channelName) : l10n.t("Message #{0} — @agent to mention", channelName)}
+          aria-label={l10n.t("Message {0}", channelLabel(channelName))}
           aria-invalid={sendError ? true : undefined}
           aria-autocomplete="list"
           aria-controls={suggestions.length > 0 ? "composer-suggestions" : undefined}
@@ -178,11 +179,11 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
                 <b>{hint.label}</b> {hint.hint}
               </>
             ) : (
-              "Enter to send · Shift+Enter for a new line · @ and / complete"
+              l10n.t("Enter to send · Shift+Enter for a new line · @ and / complete")
             )}
           </span>
           <vscode-button class="send" disabled={sending || empty} onClick={() => void submit()}>
-            Send
+            {l10n.t("Send")}
           </vscode-button>
         </div>
       </div>

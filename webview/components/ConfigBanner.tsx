@@ -1,4 +1,5 @@
 /** Explains why agents cannot run when the roster file is missing, invalid or untrusted. */
+import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import type { ConfigStatus } from "../../src/protocol";
 import type { HostCommand } from "../channelStore";
@@ -8,20 +9,20 @@ export function ConfigBanner(props: { config: ConfigStatus | undefined; error: s
   const { config, error, run } = props;
   if (!config || config.state === "ok") return null;
   return (
-    <section class={`config-banner state-${config.state}`} aria-label="Configuration">
+    <section class={`config-banner state-${config.state}`} aria-label={l10n.t("Configuration")}>
       {config.state === "missing" && (
         <>
-          <p class="banner-title">No sidekicks.yaml yet</p>
-          <p>Create one to declare the agents of this workspace.</p>
+          <p class="banner-title">{l10n.t("No sidekicks.yaml yet")}</p>
+          <p>{l10n.t("Create one to declare the agents of this workspace.")}</p>
           <vscode-button class="banner-action" onClick={() => run("createConfig")}>
-            Create config
+            {l10n.t("Create config")}
           </vscode-button>
         </>
       )}
       {config.state === "invalid" && (
         <>
-          <p class="banner-title">{fileName(config.path)} has problems</p>
-          <p>Until it is fixed, Sidekicks keeps using the last valid version (if there was one).</p>
+          <p class="banner-title">{l10n.t("{0} has problems", fileName(config.path))}</p>
+          <p>{l10n.t("Until it is fixed, Sidekicks keeps using the last valid version (if there was one).")}</p>
           <ul class="config-problems">
             {config.problems.map((problem, i) => (
               <li key={i} title={problem}>
@@ -30,19 +31,20 @@ export function ConfigBanner(props: { config: ConfigStatus | undefined; error: s
             ))}
           </ul>
           <vscode-button class="banner-action" onClick={() => run("openConfig")}>
-            Open config
+            {l10n.t("Open config")}
           </vscode-button>
         </>
       )}
       {config.state === "untrusted" && (
         <>
-          <p class="banner-title">Workspace not trusted</p>
+          <p class="banner-title">{l10n.t("Workspace not trusted")}</p>
           <p>
-            Agents declared in this workspace's sidekicks.yaml don't start in an untrusted workspace. History stays
-            readable; trust the workspace to run agents.
+            {l10n.t(
+              "Agents declared in this workspace's sidekicks.yaml don't start in an untrusted workspace. History stays readable; trust the workspace to run agents.",
+            )}
           </p>
           <vscode-button class="banner-action" onClick={() => run("manageTrust")}>
-            Manage Workspace Trust
+            {l10n.t("Manage Workspace Trust")}
           </vscode-button>
         </>
       )}

@@ -1,4 +1,5 @@
 /** A terminal an agent's tool call embeds (ACP content of type `terminal`): its live output and "Open in terminal". */
+import * as l10n from "@vscode/l10n";
 import { useContext, useEffect, useState } from "preact/hooks";
 import { stripAnsi } from "../ansi";
 import { TerminalContext } from "../terminalOutputs";
@@ -17,18 +18,22 @@ export function EmbeddedTerminal({ terminalId }: { terminalId: string }) {
   }, [terminals, terminalId]);
   const view = terminals.get(terminalId);
   const [gone, setGone] = useState(false);
-  const exit = view.exitStatus ? (view.exitStatus.signal ? `killed by ${view.exitStatus.signal}` : `exited with code ${view.exitStatus.exitCode}`) : undefined;
+  const exit = view.exitStatus
+    ? view.exitStatus.signal
+      ? l10n.t("killed by {0}", view.exitStatus.signal)
+      : l10n.t("exited with code {0}", String(view.exitStatus.exitCode))
+    : undefined;
   return (
     <div class="tool-terminal" data-terminal-id={terminalId} data-exited={exit ? "true" : undefined}>
       <div class="tool-terminal-header">
-        <span class="tool-terminal-state">{!view.known ? "terminal output not available in this window" : exit ?? (view.loading ? "…" : "running")}</span>
+        <span class="tool-terminal-state">{!view.known ? l10n.t("terminal output not available in this window") : exit ?? (view.loading ? "…" : l10n.t("running"))}</span>
         {view.known && (
-          <button type="button" class="terminal-open" title="Show this command in VS Code's terminal panel" onClick={() => void terminals.show(terminalId).then((shown) => setGone(!shown))}>
-            Open in terminal
+          <button type="button" class="terminal-open" title={l10n.t("Show this command in VS Code's terminal panel")} onClick={() => void terminals.show(terminalId).then((shown) => setGone(!shown))}>
+            {l10n.t("Open in terminal")}
           </button>
         )}
       </div>
-      {gone && <div class="tool-terminal-note">That terminal was closed.</div>}
+      {gone && <div class="tool-terminal-note">{l10n.t("That terminal was closed.")}</div>}
       {view.output !== "" && (
         <pre class="tool-content tool-terminal-output" aria-live="off">
           {view.truncated ? "…\n" : ""}

@@ -1,10 +1,13 @@
 /** The files an agent changed in its workspace during a turn (issue 7, "File watching"), each with its diff. */
+import * as l10n from "@vscode/l10n";
 import { useContext } from "preact/hooks";
 import type { FilesPart } from "../../src/protocol";
 import { EditorContext } from "../editorActions";
 import { shortPath } from "../shortPath";
 
-const KIND_LABEL = { created: "new", modified: "changed", deleted: "deleted" } as const;
+/** What happened to a file, in the editor's language. */
+const kindLabel = (kind: FilesPart["files"][number]["kind"]): string =>
+  kind === "created" ? l10n.t("new") : kind === "modified" ? l10n.t("changed") : l10n.t("deleted");
 
 /**
  * One row per file: its name (full path on hover), what happened to it, and "Diff" (its text before the turn against
@@ -14,11 +17,9 @@ export function FilesCard({ messageId, part }: { messageId: string; part: FilesP
   const editor = useContext(EditorContext);
   const count = part.files.length;
   return (
-    <div class="files card" role="group" aria-label={`${count} ${count === 1 ? "file" : "files"} changed during this answer`}>
+    <div class="files card" role="group" aria-label={count === 1 ? l10n.t("1 file changed during this answer") : l10n.t("{0} files changed during this answer", count)}>
       <div class="card-header">
-        <span class="files-title">
-          {count} {count === 1 ? "file" : "files"} changed
-        </span>
+        <span class="files-title">{count === 1 ? l10n.t("1 file changed") : l10n.t("{0} files changed", count)}</span>
       </div>
       <ul class="files-list">
         {part.files.map((file) => (
@@ -26,14 +27,17 @@ export function FilesCard({ messageId, part }: { messageId: string; part: FilesP
             <span class="diff-file" title={file.path}>
               {shortPath(file.path)}
             </span>
-            <span class={`files-kind kind-${file.kind}`}>{KIND_LABEL[file.kind]}</span>
+            <span class={`files-kind kind-${file.kind}`}>{kindLabel(file.kind)}</span>
             {file.beforeKnown ? (
-              <button type="button" class="diff-open" aria-label={`Diff of ${file.path} since before the answer`} onClick={() => void editor.fileDiff(messageId, file.path)}>
-                Diff
+              <button type="button" class="diff-open" aria-label={l10n.t("Diff of {0} since before the answer", file.path)} onClick={() => void editor.fileDiff(messageId, file.path)}>
+                {l10n.t("Diff")}
               </button>
             ) : (
-              <span class="files-unknown" title="Its text from before this answer was not captured (a large file, or the snapshot budget was spent), so there is no diff to show.">
-                no earlier text
+              <span class="files-unknown" title={l10n.t(
+                  "Its text from before this answer was not captured (a large file, or the snapshot budget was spent), so there is no diff to show.",
+                )}
+              >
+                {l10n.t("no earlier text")}
               </span>
             )}
           </li>

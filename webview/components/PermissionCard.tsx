@@ -1,9 +1,13 @@
 /** A permission request (ACP `session/request_permission`) with one button per option. */
+import * as l10n from "@vscode/l10n";
 import { useState } from "preact/hooks";
 import type { PermissionPart } from "../../src/protocol";
 
 /** Answers a request; resolves whether the host accepted the answer, rejects with the host's error. */
 export type AnswerPermission = (requestId: string, optionId: string) => Promise<boolean>;
+
+/** Stands for the request's title in the translated sentence, which is split around it. */
+const TITLE_MARK = "\u0000";
 
 /**
  * Pending (no `outcome`, message still streaming): buttons enabled; a click posts `permission/answer` and disables
@@ -22,7 +26,7 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
     setNote(undefined);
     try {
       const accepted = await answer(part.requestId, optionId);
-      if (!accepted) setNote("The agent no longer waits for this answer.");
+      if (!accepted) setNote(l10n.t("The agent no longer waits for this answer."));
     } catch (err) {
       setAnswering(undefined);
       setNote(err instanceof Error ? err.message : String(err));
@@ -31,9 +35,11 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
 
   const chosen = outcome ?? answering;
   let result: string | undefined;
-  if (outcome === "cancelled") result = "Cancelled";
-  else if (outcome !== undefined) result = `Chosen: ${part.options.find((o) => o.optionId === outcome)?.name ?? outcome}`;
-  else if (!live) result = "Not answered";
+  if (outcome === "cancelled") result = l10n.t("Cancelled");
+  else if (outcome !== undefined) result = l10n.t("Chosen: {0}", part.options.find((o) => o.optionId === outcome)?.name ?? outcome);
+  else if (!live) result = l10n.t("Not answered");
+  // The title goes in <strong> wherever the language puts it in the sentence.
+  const [allowBefore, allowAfter] = l10n.t("Allow {0}?", TITLE_MARK).split(TITLE_MARK);
 
   return (
     <div
@@ -41,12 +47,14 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
       data-request-id={part.requestId}
       data-state={outcome === undefined ? (live ? "pending" : "unanswered") : outcome === "cancelled" ? "cancelled" : part.auto ? "auto" : "answered"}
       role="group"
-      aria-label={`Permission request: ${part.title}`}
+      aria-label={l10n.t("Permission request: {0}", part.title)}
     >
       <div class="card-header">
         <span class="permission-icon" aria-hidden="true">?</span>
         <span class="permission-title">
-          Allow <strong>{part.title}</strong>?
+          {allowBefore}
+          <strong>{part.title}</strong>
+          {allowAfter}
         </span>
       </div>
       <div class="permission-options">
@@ -66,7 +74,7 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
       </div>
       {result && <div class="permission-outcome">{result}</div>}
       {part.auto && (
-        <div class="permission-auto" title="Set by the agent's permissions in sidekicks.yaml, or by an 'always' choice (Sidekicks: Remembered permissions…). Not a safety check.">
+        <div class="permission-auto" title={l10n.t("Set by the agent's permissions in sidekicks.yaml, or by an 'always' choice (Sidekicks: Remembered permissions…). Not a safety check.")}>
           {part.auto}
         </div>
       )}

@@ -1,12 +1,11 @@
 /** The agent's plan (ACP `plan`): its entries with their status and priority. */
+import * as l10n from "@vscode/l10n";
 import type { PlanEntryStatus, PlanPart } from "../../src/protocol";
 import { stripAnsi } from "../ansi";
 
-const STATUS_LABEL: Record<PlanEntryStatus, string> = {
-  pending: "To do",
-  in_progress: "In progress",
-  completed: "Done",
-};
+/** An entry's status in words, in the editor's language. */
+const statusLabel = (status: PlanEntryStatus): string =>
+  status === "pending" ? l10n.t("To do") : status === "in_progress" ? l10n.t("In progress") : l10n.t("Done");
 
 /**
  * A card titled "Plan" with how many entries are done, then one list item per entry: a status icon (empty circle,
@@ -16,22 +15,20 @@ export function PlanCard({ part }: { part: PlanPart }) {
   const done = part.entries.filter((e) => e.status === "completed").length;
   const total = part.entries.length;
   return (
-    <div class="plan card" role="group" aria-label={`Plan: ${done} of ${total} done`}>
+    <div class="plan card" role="group" aria-label={l10n.t("Plan: {0} of {1} done", done, total)}>
       <div class="card-header">
-        <span class="plan-title">Plan</span>
-        <span class="plan-progress">
-          {done}/{total} done
-        </span>
+        <span class="plan-title">{l10n.t("Plan")}</span>
+        <span class="plan-progress">{l10n.t("{0}/{1} done", done, total)}</span>
       </div>
       {total === 0 ? (
-        <div class="plan-empty">No entries.</div>
+        <div class="plan-empty">{l10n.t("No entries.")}</div>
       ) : (
         <ol class="plan-entries">
           {part.entries.map((entry, i) => (
             <li key={i} class="plan-entry" data-status={entry.status} data-priority={entry.priority}>
-              <span class={`plan-status plan-status-${entry.status}`} role="img" aria-label={STATUS_LABEL[entry.status]} title={STATUS_LABEL[entry.status]} />
+              <span class={`plan-status plan-status-${entry.status}`} role="img" aria-label={statusLabel(entry.status)} title={statusLabel(entry.status)} />
               <span class="plan-content">{stripAnsi(entry.content)}</span>
-              <span class={`plan-priority priority-${entry.priority}`} title={`Priority: ${entry.priority}`}>
+              <span class={`plan-priority priority-${entry.priority}`} title={l10n.t("Priority: {0}", entry.priority)}>
                 {entry.priority}
               </span>
             </li>

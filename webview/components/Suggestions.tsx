@@ -1,4 +1,5 @@
 /** The composer's autocomplete list: members and commands, shown above the textarea. */
+import * as l10n from "@vscode/l10n";
 import type { Suggestion } from "../autocomplete";
 
 interface Props {
@@ -14,7 +15,7 @@ interface Props {
  */
 export function Suggestions({ items, active, choose, hover }: Props) {
   return (
-    <ul id="composer-suggestions" class="suggestions" role="listbox" aria-label="Suggestions">
+    <ul id="composer-suggestions" class="suggestions" role="listbox" aria-label={l10n.t("Suggestions")}>
       {items.map((s, i) => (
         <li
           key={s.label}

@@ -1,4 +1,5 @@
 /** The agent's reasoning (ACP `agent_thought_chunk`): a disclosure, collapsed by default. */
+import * as l10n from "@vscode/l10n";
 import { useId, useState } from "preact/hooks";
 import type { ThoughtPart } from "../../src/protocol";
 import { stripAnsi } from "../ansi";
@@ -16,7 +17,7 @@ export function ThoughtBlock({ part, live }: { part: ThoughtPart; live: boolean 
   const id = useId();
   const text = stripAnsi(part.text);
   const words = countWords(text);
-  const label = live ? "Thinking…" : `Thought · ${words} ${words === 1 ? "word" : "words"}`;
+  const label = live ? l10n.t("Thinking…") : words === 1 ? l10n.t("Thought · 1 word") : l10n.t("Thought · {0} words", words);
   return (
     <div class={`thought${live ? " live" : ""}`} data-open={open ? "true" : "false"}>
       <button type="button" class="thought-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
@@ -25,7 +26,7 @@ export function ThoughtBlock({ part, live }: { part: ThoughtPart; live: boolean 
         {!open && <span class="thought-preview">{preview(text)}</span>}
       </button>
       {open && (
-        <div id={id} class="thought-body" role="region" aria-label="The agent's reasoning">
+        <div id={id} class="thought-body" role="region" aria-label={l10n.t("The agent's reasoning")}>
           <Markdown text={part.text} streaming={live} />
         </div>
       )}

@@ -1,4 +1,5 @@
 /** A tool call the agent reported (ACP `tool_call` / `tool_call_update`). */
+import * as l10n from "@vscode/l10n";
 import { useContext } from "preact/hooks";
 import type { ToolCallDiff, ToolCallLocation, ToolCallPart, ToolCallStatus } from "../../src/protocol";
 import { stripAnsi } from "../ansi";
@@ -7,12 +8,9 @@ import { EditorContext } from "../editorActions";
 import { EmbeddedTerminal } from "./EmbeddedTerminal";
 import { shortPath } from "../shortPath";
 
-const STATUS_LABEL: Record<ToolCallStatus, string> = {
-  pending: "pending",
-  in_progress: "running",
-  completed: "done",
-  failed: "failed",
-};
+/** A tool call's status in words, in the editor's language. */
+const statusLabel = (status: ToolCallStatus): string =>
+  ({ pending: l10n.t("pending"), in_progress: l10n.t("running"), completed: l10n.t("done"), failed: l10n.t("failed") })[status];
 
 /**
  * Card with the tool kind, title and a status badge; then, when present, the files it touches (links that open the
@@ -28,18 +26,19 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
           {stripAnsi(part.title)}
         </span>
         {part.outcomeUnknown ? (
-          <span class="status-badge status-unknown" title={`Last known status: ${STATUS_LABEL[part.status]}. The answer was interrupted before this tool call reported its end.`}>
-            outcome unknown
+          <span class="status-badge status-unknown" title={l10n.t("Last known status: {0}. The answer was interrupted before this tool call reported its end.", statusLabel(part.status))}
+          >
+            {l10n.t("outcome unknown")}
           </span>
         ) : (
-          <span class={`status-badge status-${part.status}${live ? " live" : ""}`}>{STATUS_LABEL[part.status]}</span>
+          <span class={`status-badge status-${part.status}${live ? " live" : ""}`}>{statusLabel(part.status)}</span>
         )}
       </div>
       {part.locations && part.locations.length > 0 && (
-        <ul class="tool-locations" aria-label="Files">
+        <ul class="tool-locations" aria-label={l10n.t("Files")}>
           {part.locations.map((location, i) => (
             <li key={i}>
-              <button type="button" class="tool-location" title={`Open ${locationText(location)}`} onClick={() => void editor.openLocation(location)}>
+              <button type="button" class="tool-location" title={l10n.t("Open {0}", locationText(location))} onClick={() => void editor.openLocation(location)}>
                 {shortPath(location.path)}
                 {location.line !== undefined && <span class="tool-location-line">:{location.line}</span>}
               </button>
@@ -65,12 +64,12 @@ function DiffSummary({ diff, open }: { diff: ToolCallDiff; open: () => void }) {
       <span class="diff-file" title={diff.path}>
         {shortPath(diff.path)}
       </span>
-      {created && <span class="diff-new">new</span>}
-      <span class="diff-stat" aria-label={`${added} ${added === 1 ? "line" : "lines"} added, ${removed} removed`}>
+      {created && <span class="diff-new">{l10n.t("new")}</span>}
+      <span class="diff-stat" aria-label={added === 1 ? l10n.t("1 line added, {0} removed", removed) : l10n.t("{0} lines added, {1} removed", added, removed)}>
         <span class={`diff-added${added === 0 ? " zero" : ""}`}>+{added}</span> <span class={`diff-removed${removed === 0 ? " zero" : ""}`}>−{removed}</span>
       </span>
-      <button type="button" class="diff-open" aria-label={`Open diff of ${diff.path}`} title="Open in the diff editor" onClick={open}>
-        Open diff
+      <button type="button" class="diff-open" aria-label={l10n.t("Open diff of {0}", diff.path)} title={l10n.t("Open in the diff editor")} onClick={open}>
+        {l10n.t("Open diff")}
       </button>
     </div>
   );
