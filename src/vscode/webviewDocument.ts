@@ -10,6 +10,16 @@ export interface WebviewPage {
   nonce: string;
   styleUri: string;
   scriptUri: string;
+  /**
+   * The channel to open first (by name), for a webview pinned to one channel (an editor tab): written as the root's
+   * `data-channel`, read by webview/main.tsx. Absent: the channel the webview showed last, else `#general`.
+   */
+  channel?: string;
+}
+
+/** Escapes text for a double-quoted HTML attribute. */
+function attribute(text: string): string {
+  return text.replace(/[&"<>]/g, (c) => ({ "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" })[c]!);
 }
 
 /**
@@ -26,8 +36,11 @@ export function webviewCsp(cspSource: string, nonce: string): string {
   ].join("; ");
 }
 
-/** The whole document: the CSP, the nonce'd stylesheet and module script, and `<div id="root">`. Nothing inline. */
-export function webviewDocument({ cspSource, nonce, styleUri, scriptUri }: WebviewPage): string {
+/**
+ * The whole document: the CSP, the nonce'd stylesheet and module script, and `<div id="root">` (with `data-channel`
+ * when pinned to a channel). Nothing inline.
+ */
+export function webviewDocument({ cspSource, nonce, styleUri, scriptUri, channel }: WebviewPage): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -38,7 +51,7 @@ export function webviewDocument({ cspSource, nonce, styleUri, scriptUri }: Webvi
 <title>Sidekicks</title>
 </head>
 <body>
-<div id="root"></div>
+<div id="root"${channel === undefined ? "" : ` data-channel="${attribute(channel)}"`}></div>
 <script type="module" nonce="${nonce}" src="${scriptUri}"></script>
 </body>
 </html>`;
