@@ -20,6 +20,9 @@ export const trustSuiteEntry = path.join(root, "out", "integration", "trust.js")
 /** Compiled reload suite (test/integration/suite/reloadIndex.ts): reloads the window mid-answer, in two phases. */
 export const reloadSuiteEntry = path.join(root, "out", "integration", "reload.js");
 
+/** Compiled panel suite (test/integration/suite/panelIndex.ts): channels in editor tabs, restored after a reload. */
+export const panelSuiteEntry = path.join(root, "out", "integration", "panel.js");
+
 /** A YAML double-quoted scalar: JSON strings are valid YAML, so paths with spaces, quotes or `#` stay intact. */
 const quote = (value) => JSON.stringify(value);
 
