@@ -27,6 +27,8 @@ export interface SidekicksTestApi {
   panels(): PanelSnapshot[];
   /** Closes the store, opens it again, and makes the webview re-open the channel from it. */
   reopenStore(): Promise<void>;
+  /** Resolves once the app started by `activate` is ready (roster read, store opened); rejects if it failed. */
+  ready(): Promise<void>;
   /** The Agents view's items as VS Code shows them (label, description, tooltip, contextValue). */
   agents(): AgentItemSnapshot[];
 }
@@ -98,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
         view.event("channel/reload", { name: "general" });
       },
       agents: () => agentUi.snapshot(),
+      ready: async () => void (await started),
     },
   };
 }
