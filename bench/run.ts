@@ -234,7 +234,7 @@ async function main(): Promise<void> {
   console.log(`| channel.open100kMs / open100Ms (channel/open, latest 50, loaded and posted) | ${opening.bigMs} / ${opening.smallMs} | |`);
   console.log(`| channel.open100kRatio | ${opening.ratio} | ≤ 2 |`);
   console.log(`| channel.open100k heap / RSS growth (KB) | ${opening.heapDeltaKB} / ${opening.rssDeltaKB} | |`);
-  console.log(`| activation.ms (activate() on the production bundle, demo roster; load ${activation["activation.loadMs"]} ms) | ${activation["activation.ms"]} | ≤ 20 |`);
+  console.log(`| activation.ms (activate() on the production bundle, demo roster; load ${activation["activation.loadMs"]} ms, app ready after ${activation["activation.readyMs"]} ms) | ${activation["activation.ms"]} | ≤ 20 |`);
   console.log(`| vsix.bytes (linux-x64) / webview.bundleBytes | ${activation["vsix.bytes"]} / ${activation["webview.bundleBytes"]} | ≤ 3 MB / |`);
   console.log(`| turn.storeWritesPerTurn (3 tool calls, 150 chunks over ~${Math.round(Number(turnFigures["turn.durationMs"]) / 1000)} s) | ${turnFigures["turn.storeWritesPerTurn"]} | ≤ 10 |`);
 }

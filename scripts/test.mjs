@@ -144,13 +144,13 @@ async function integration() {
     summary.push({ stage: "integration", passed: 0, failed: 1, seconds: since(started), note: "no tools (see above)" });
     return;
   }
-  // Three runs: the main suite, Workspace Trust on with the folder untrusted, and a window reload in the middle of an
-  // answer (two extension hosts, one after the other). The harness has its own 5 min
-  // timeout; this one only catches a harness that hangs itself.
+  // Four runs: the main suite, Workspace Trust on with the folder untrusted, a window reload in the middle of an
+  // answer, and channels in editor tabs restored after a reload (the last two: two extension hosts, one after the
+  // other). The harness has its own 5 min timeout; this one only catches a harness that hangs itself.
   let passed = 0;
   let failed = 0;
   const notes = [];
-  for (const args of [[], ["--suite", "trust"], ["--suite", "reload"]]) {
+  for (const args of [[], ["--suite", "trust"], ["--suite", "reload"], ["--suite", "panel"]]) {
     const { code, output } = await run(node, ["test/integration/runCodeServer.mjs", ...args], 10 * MINUTE);
     const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);
     passed += counts ? Number(counts[1]) : 0;

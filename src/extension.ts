@@ -10,6 +10,7 @@ import { CONFIG_TEMPLATE } from "./config/template";
 import type { HostRequestMethod, HostRequests } from "./protocol";
 import { registerAgentUi, type AgentItemSnapshot } from "./vscode/agentCommands";
 import { registerChannelCommands } from "./vscode/channelCommands";
+import { ChannelPanels, registerPanelCommand, type PanelSnapshot } from "./vscode/ChannelPanels";
 import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
 import { DIFF_SCHEME } from "./vscode/DiffDocuments";
 import { EditorAdapter } from "./vscode/EditorAdapter";
@@ -21,79 +22,124 @@ import { registerRosterCommands } from "./vscode/rosterCommands";
 export interface SidekicksTestApi {
   /** Sends a `HostRequests` request to the live webview (reads and drives its real DOM). */
   webview<M extends HostRequestMethod>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+  /** Sends a `HostRequests` request to the editor tab showing channel `channel` (`Sidekicks: Open Channel in Editor`). */
+  panel<M extends HostRequestMethod>(channel: string, method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+  /** The open channel tabs: their title, the channel they show, whether they are the active one. */
+  panels(): PanelSnapshot[];
   /** Closes the store, opens it again, and makes the webview re-open the channel from it. */
   reopenStore(): Promise<void>;
+  /** Resolves once the app started by `activate` is ready (roster read, store opened); rejects if it failed. */
+  ready(): Promise<void>;
   /** The Agents view's items as VS Code shows them (label, description, tooltip, contextValue). */
   agents(): AgentItemSnapshot[];
 }
 
 let app: SidekicksApp | undefined;
+/** The app once its roster is read and its store opened; rejects with the reason it could not start. */
+let started: Promise<SidekicksApp> | undefined;
+/** {@link started}, or undefined when the app could not start (the error was shown once). */
+let ready: Promise<SidekicksApp | undefined> = Promise.resolve(undefined);
+let deactivated = false;
 
 /**
- * Activates Sidekicks: the log, the config watcher, the app (roster, agents, store, channels), the channel view and
- * the commands. Starts no agent process: agents start on first use. Reports its own failure instead of throwing
- * (rust-analyzer's `activate`).
+ * Activates Sidekicks: the log, the views, the commands and the channel tabs' serializer, registered at once; the app
+ * (roster, agents, store, channels) starts on the next turn of the event loop and is not awaited (`activation.ms`,
+ * issue 8): the views show their loading state and the commands wait for it. Starts no agent process: agents start
+ * on first use. Reports its own failure, and that of the deferred start, instead of throwing (rust-analyzer's
+ * `activate`).
  */
-export async function activate(context: vscode.ExtensionContext): Promise<{ testing?: SidekicksTestApi }> {
+export function activate(context: vscode.ExtensionContext): { testing?: SidekicksTestApi } {
+  deactivated = false;
   // The domain's sentences (`@vscode/l10n`) follow the editor's language too; English needs no bundle.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel("Sidekicks", { log: true });
   const editor = new EditorAdapter(log);
   context.subscriptions.push(log, editor, vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, editor.diffs));
-  const view = new ChannelViewProvider(context.extensionUri, () => app, log);
-  context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(ChannelViewProvider.viewType, view));
+  const whenStarted = () => started ?? Promise.reject(new Error("Sidekicks is not active."));
+  const view = new ChannelViewProvider(context.extensionUri, whenStarted, log);
+  const panels = new ChannelPanels(context.extensionUri, whenStarted, log);
+  context.subscriptions.push(
+    view,
+    vscode.window.registerWebviewViewProvider(ChannelViewProvider.viewType, view),
+    panels,
+    vscode.window.registerWebviewPanelSerializer(ChannelPanels.viewType, panels),
+  );
+  const whenReady = () => ready;
   registerCommands(context, log);
-  const agentUi = registerAgentUi(context, () => app);
-  registerChannelCommands(context, () => app, (name) => view.showChannel(name));
+  const agentUi = registerAgentUi(context, () => app, whenReady);
+  registerChannelCommands(context, whenReady, (name) => view.showChannel(name));
+  registerPanelCommand(context, panels, () => view.currentChannel, whenReady);
   const permissionStatus = new PermissionStatus(view, (name) => view.showChannel(name), () => app);
   const fileWatchers = new FileWatchers(() => app);
   context.subscriptions.push(permissionStatus, fileWatchers);
-  try {
-    const configPath = resolveConfigPath();
-    const storageDir = historyFolder(context, configPath);
-    app = await SidekicksApp.create({
-      configPath,
-      storageDir,
-      editor,
-      launch: {
-        workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? path.dirname(configPath),
-        nodePath: process.execPath,
-        demoAgentPath: vscode.Uri.joinPath(context.extensionUri, "dist", "demo-agent.js").fsPath,
-        env: process.env,
-      },
-    });
-    agentUi.attach(app);
-    permissionStatus.attach(app);
-    fileWatchers.attach(app);
-    log.info(`roster ${configPath}: ${app.configStatus.state}; history in ${storageDir}`);
-    const watcher = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.file(path.dirname(configPath)), path.basename(configPath)),
-    );
-    const reload = () => void app?.reloadConfig();
-    context.subscriptions.push(watcher, watcher.onDidChange(reload), watcher.onDidCreate(reload), watcher.onDidDelete(reload));
-    context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(reload));
-  } catch (err) {
+
+  started = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    if (deactivated) throw new Error("Sidekicks was deactivated before it started.");
+    const current = startApp(context, editor);
+    await current.ready;
+    agentUi.attach(current);
+    permissionStatus.attach(current);
+    fileWatchers.attach(current);
+    log.info(`roster ${current.configStatus.path}: ${current.configStatus.state}; history in ${current.storageDir}`);
+    return current;
+  });
+  ready = started.catch((err: unknown) => {
+    if (deactivated) return undefined;
     log.error(`Sidekicks failed to start: ${err instanceof Error ? err.stack : String(err)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t("Sidekicks failed to start: {0}", err instanceof Error ? err.message : String(err)), vscode.l10n.t("Show log")).then((choice) => {
       if (choice) log.show();
     });
-    return {};
-  }
+    return undefined;
+  });
+
   if (context.extensionMode === vscode.ExtensionMode.Production) return {};
   return {
     testing: {
       webview: (method, params) => view.request(method, params),
+      panel: (channel, method, params) => panels.request(channel, method, params),
+      panels: () => panels.snapshot(),
       reopenStore: async () => {
-        await app?.reopenStore();
+        await (await ready)?.reopenStore();
         view.event("channel/reload", { name: "general" });
       },
       agents: () => agentUi.snapshot(),
+      ready: async () => void (await started),
     },
   };
 }
 
+/**
+ * Creates the app for the workspace's roster and starts it (not awaited: `SidekicksApp.ready`), and watches the
+ * roster file and Workspace Trust to reload it.
+ * @throws Error when the roster's location cannot be resolved (a bad `sidekicks.configPath`)
+ */
+function startApp(context: vscode.ExtensionContext, editor: EditorAdapter): SidekicksApp {
+  const configPath = resolveConfigPath();
+  const current = SidekicksApp.start({
+    configPath,
+    storageDir: historyFolder(context, configPath),
+    editor,
+    launch: {
+      workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? path.dirname(configPath),
+      nodePath: process.execPath,
+      demoAgentPath: vscode.Uri.joinPath(context.extensionUri, "dist", "demo-agent.js").fsPath,
+      env: process.env,
+    },
+  });
+  app = current;
+  const watcher = vscode.workspace.createFileSystemWatcher(
+    new vscode.RelativePattern(vscode.Uri.file(path.dirname(configPath)), path.basename(configPath)),
+  );
+  const reload = () => void ready.then((up) => up?.reloadConfig());
+  context.subscriptions.push(watcher, watcher.onDidChange(reload), watcher.onDidCreate(reload), watcher.onDidDelete(reload));
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(reload));
+  return current;
+}
+
 /** Stops every agent process and closes the store (running answers are saved as interrupted). */
 export async function deactivate(): Promise<void> {
+  deactivated = true;
+  await ready;
   const current = app;
   app = undefined;
   await current?.dispose();
@@ -138,7 +184,7 @@ function registerCommands(context: vscode.ExtensionContext, log: vscode.LogOutpu
       void vscode.window.showInformationMessage(vscode.l10n.t("{0} already exists; opening it.", path.basename(file)));
     } catch {
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(CONFIG_TEMPLATE));
-      await app?.reloadConfig();
+      await (await ready)?.reloadConfig();
     }
     await vscode.window.showTextDocument(uri);
   });

@@ -1,6 +1,7 @@
 /**
- * Webview entry point: connects to the host, opens the last channel (or `#general`), and renders the app once
- * per animation frame at most (the store batches host events per frame and calls `render` synchronously).
+ * Webview entry point: connects to the host, opens the last channel (else the pinned one, else `#general`), and
+ * renders the app once per animation frame at most (the store batches host events per frame and calls `render`
+ * synchronously).
  */
 // First: the editor's l10n bundle, before any module below renders or calls `l10n.t`.
 import "./l10nConfig";
@@ -25,6 +26,11 @@ import "./styles/highlight.css";
 
 const vscode = acquireVsCodeApi();
 let persisted = readPersisted(vscode.getState());
+/**
+ * The channel this page is pinned to (`data-channel`, an editor tab: src/vscode/ChannelPanels.ts). The channel it
+ * showed last wins: a tab may have switched channel, and its saved state is what restores it after a reload.
+ */
+const pinnedChannel = document.getElementById("root")?.dataset.channel || undefined;
 
 const host = new HostConnection(vsCodePort(vscode));
 const store = new ChannelStore(host, persist);
@@ -90,7 +96,7 @@ paint();
 
 host.handleRequests(createTestHandlers({ flush: () => store.flushNow(), lastSend: () => lastSend }));
 host.start();
-store.start(persisted.channel);
+store.start(persisted.channel ?? pinnedChannel);
 list.start();
 
 /** Read-only counters for tests and debugging: store flushes, Markdown renders, code blocks highlighted. */

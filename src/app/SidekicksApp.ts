@@ -99,6 +99,8 @@ export class SidekicksApp {
   /** The channel the view opened last (`channel/open`): where `Sidekicks: Mention agent…` sends. */
   private currentChannelId: string | undefined;
   private disposed = false;
+  /** The roster read and the store opened ({@link start}). */
+  private started: Promise<void> = Promise.resolve();
 
   private constructor(private readonly options: AppOptions) {
     this.config = { state: "missing", path: options.configPath, problems: [] };
@@ -137,14 +139,37 @@ export class SidekicksApp {
     this.events.on("message:finished", (m) => this.channelDirectory?.observe("finished", m));
   }
 
-  /** Creates the app: reads the roster (if any), then opens the store. Never throws: problems become state. */
-  static async create(options: AppOptions): Promise<SidekicksApp> {
+  /**
+   * Creates the app and starts reading the roster and opening the store without waiting for them (what `activate`
+   * needs: it returns at once). The webview's requests wait for {@link ready}; so must commands that use the store.
+   * Problems of the roster or the store become state; anything else rejects {@link ready}.
+   */
+  static start(options: AppOptions): SidekicksApp {
     const app = new SidekicksApp(options);
     // The roster first: opening the store starts recovery, which runs the turns a reload left queued — their agents
     // must be known by then (and #general's members must not be emptied and re-added at every start).
-    await app.reloadConfig();
-    await app.openStore();
+    app.started = app.reloadConfig().then(() => app.openStore());
     return app;
+  }
+
+  /** Creates the app: reads the roster (if any), then opens the store. Never throws: problems become state. */
+  static async create(options: AppOptions): Promise<SidekicksApp> {
+    const app = SidekicksApp.start(options);
+    await app.ready;
+    return app;
+  }
+
+  /**
+   * Settles once the roster was read and the store opened (or found locked, corrupt…: see `configStatus` and the
+   * webview's `channel/open`). Rejects only on an unexpected error of that start, which the caller shows.
+   */
+  get ready(): Promise<void> {
+    return this.started;
+  }
+
+  /** The folder of the history store (absolute). */
+  get storageDir(): string {
+    return this.options.storageDir;
   }
 
   /** The roster file's state (missing, ok, invalid, untrusted). */
@@ -254,17 +279,24 @@ export class SidekicksApp {
     return { ...channel, members };
   }
 
-  /** The folders holding the roster's image icons (absolute): a webview must be allowed to load from them. */
-  iconFolders(): string[] {
-    const files = (this.roster?.agents ?? []).flatMap((a) => (a.icon?.kind === "file" ? [path.dirname(a.icon.path)] : []));
-    return [...new Set(files)];
-  }
-
   /**
-   * Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`).
+   * Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`). A webview that loads while the app is
+   * starting (activation returns before the store is open) waits for it.
    * @param iconUri turns a roster icon file into a URI the webview may load (the editor's `asWebviewUri`)
    */
   webviewHandlers(iconUri?: IconUri): WebviewRequestHandlers {
+    const handlers = this.handlersWhenReady(iconUri);
+    const waiting = Object.entries(handlers).map(([method, handler]) => [
+      method,
+      async (params: unknown) => {
+        await this.started;
+        return (handler as (p: unknown) => Promise<unknown>)(params);
+      },
+    ]);
+    return Object.fromEntries(waiting) as WebviewRequestHandlers;
+  }
+
+  private handlersWhenReady(iconUri?: IconUri): WebviewRequestHandlers {
     const text = (value: unknown, what: string): string => {
       if (typeof value !== "string" || value.trim() === "") throw new SidekicksError("channel/invalidName", `Missing ${what}.`);
       return value;
@@ -388,6 +420,8 @@ export class SidekicksApp {
   /** Stops every agent and closes the store; running answers are saved as interrupted. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    await this.started.catch(() => undefined); // the start reported its own failure
+
     this.stopWatchingLock();
     await this.closeStore();
     await this.agents.stopAll();

@@ -1,12 +1,13 @@
 import * as vscode from "vscode";
-import { WebviewBridge } from "../app/WebviewBridge";
+import type { WebviewBridge } from "../app/WebviewBridge";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import type { HostEventName, HostEvents, HostRequestMethod, HostRequests } from "../protocol";
-import { webviewHtml } from "./webviewHtml";
+import { connectWebview } from "./webviewConnection";
 
 /**
  * The sidebar's channel view (`WebviewView` `sidekicks.channel`): one {@link WebviewBridge} per resolved webview,
- * connected to the app's events for as long as the webview lives.
+ * connected to the app's events for as long as the webview lives. The page loads at once and shows its loading state
+ * until the app has started (webviewConnection.ts).
  */
 export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = "sidekicks.channel";
@@ -16,48 +17,53 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   /** A channel to show once the view says `ready` (a command ran while the view was not loaded). */
   private pendingChannel: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The channel the view opened last (by name), for `Sidekicks: Open Channel in Editor`. */
+  private channel: string | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly getApp: () => SidekicksApp | undefined,
+    /** The app once started; rejects with the reason it could not start. */
+    private readonly app: () => Promise<SidekicksApp>,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    const app = this.getApp();
-    if (!app) return;
-    // The roster's image icons load from their folders (as of now: a folder added later needs the view reopened).
-    const iconFolders = app.iconFolders().map((folder) => vscode.Uri.file(folder));
-    view.webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, "dist"), vscode.Uri.joinPath(this.extensionUri, "media"), ...iconFolders],
-    };
-    const iconUri = (file: string): string | undefined =>
-      iconFolders.some((folder) => file.startsWith(folder.fsPath)) ? view.webview.asWebviewUri(vscode.Uri.file(file)).toString() : undefined;
-    const bridge = new WebviewBridge(
-      (message) => void view.webview.postMessage(message),
-      app.webviewHandlers(iconUri),
-      () => {
+    const connection = connectWebview(view.webview, {
+      extensionUri: this.extensionUri,
+      app: this.app(),
+      log: this.log,
+      onReady: (bridge) => {
         this.log.debug("channel view ready");
         const name = this.pendingChannel;
         this.pendingChannel = undefined;
         if (name !== undefined) bridge.event("channel/reload", { name });
       },
-      (line) => this.log.warn(line),
-    );
+      handlers: (handlers) => {
+        const open = handlers["channel/open"];
+        return {
+          ...handlers,
+          "channel/open": async (params) => {
+            const opened = await open(params);
+            this.channel = opened.channel.name;
+            return opened;
+          },
+        };
+      },
+    });
+    const bridge = connection.bridge;
     this.bridge = bridge;
     this.view = view;
     view.badge = this.badge;
-    const disconnect = app.connectWebview((name, payload) => bridge.event(name, payload), iconUri);
-    const onMessage = view.webview.onDidReceiveMessage((message) => bridge.receive(message));
-    view.webview.html = webviewHtml(view.webview, this.extensionUri);
     view.onDidDispose(() => {
-      disconnect();
-      onMessage.dispose();
-      bridge.dispose();
+      connection.dispose();
       if (this.bridge === bridge) this.bridge = undefined;
       if (this.view === view) this.view = undefined;
     }, undefined, this.disposables);
+  }
+
+  /** The channel the view shows (opened last), if it has opened one. */
+  get currentChannel(): string | undefined {
+    return this.channel;
   }
 
   /** The view's badge (permission requests waiting), kept for a view resolved later. */

@@ -31,7 +31,11 @@ export interface AgentUi {
  * quick pick of agents when not invoked from the view), and the sign-in notification for agents that answer
  * "authentication required". Everything is owned by `context.subscriptions`.
  */
-export function registerAgentUi(context: vscode.ExtensionContext, getApp: () => SidekicksApp | undefined): AgentUi {
+export function registerAgentUi(
+  context: vscode.ExtensionContext,
+  getApp: () => SidekicksApp | undefined,
+  whenReady: () => Promise<SidekicksApp | undefined> = async () => getApp(),
+): AgentUi {
   const logs = new AgentLogs();
   const tree = new AgentsTreeProvider(() => getApp()?.agentSummaries());
   const view = vscode.window.createTreeView(AgentsTreeProvider.viewType, { treeDataProvider: tree, showCollapseAll: false });
@@ -42,7 +46,7 @@ export function registerAgentUi(context: vscode.ExtensionContext, getApp: () => 
     context.subscriptions.push(vscode.commands.registerCommand(id, (arg: AgentArg) => run(arg)));
   const withAgent = (placeholder: string, filter: (a: AgentSummary) => boolean, run: (app: SidekicksApp, name: string) => Promise<unknown> | void) =>
     async (arg: AgentArg) => {
-      const app = getApp();
+      const app = await whenReady(); // activation returns before the app is ready
       if (!app) return void vscode.window.showWarningMessage(vscode.l10n.t("Sidekicks has no roster loaded yet: open a folder with a sidekicks.yaml."));
       const name = await pickAgent(app, arg, placeholder, filter);
       if (!name) return;

@@ -17,7 +17,7 @@ const label = (c: ChannelSummary) => (c.kind === "direct" ? c.name : `#${c.name}
  * Each calls the app's {@link ChannelDirectory}; the channel view follows through `follow`. Errors are shown as
  * notifications with the domain's sentence.
  */
-export function registerChannelCommands(context: vscode.ExtensionContext, getApp: () => SidekicksApp | undefined, follow: FollowChannel): void {
+export function registerChannelCommands(context: vscode.ExtensionContext, getApp: () => Promise<SidekicksApp | undefined>, follow: FollowChannel): void {
   const show = (name: string) => {
     follow(name);
     void vscode.commands.executeCommand("sidekicks.channel.focus");
@@ -25,7 +25,7 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
   const command = (id: string, run: (directory: ChannelDirectory, app: SidekicksApp) => Promise<void>) =>
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async () => {
-        const app = getApp();
+        const app = await getApp(); // activation returns before the app is ready
         if (!app) return void vscode.window.showWarningMessage(vscode.l10n.t("Sidekicks is not running: open a folder with a sidekicks.yaml."));
         try {
           await run(app.directory, app);

@@ -16,6 +16,16 @@ export interface WebviewPage {
   scriptUri: string;
   language?: string;
   l10n?: Record<string, string>;
+  /**
+   * The channel to open first (by name), for a webview pinned to one channel (an editor tab): written as the root's
+   * `data-channel`, read by webview/main.tsx. Absent: the channel the webview showed last, else `#general`.
+   */
+  channel?: string;
+}
+
+/** Escapes text for a double-quoted HTML attribute. */
+function attribute(text: string): string {
+  return text.replace(/[&"<>]/g, (c) => ({ "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" })[c]!);
 }
 
 /** The id of the JSON data block that carries the l10n bundle to the webview (read by `webview/l10nConfig.ts`). */
@@ -36,11 +46,11 @@ export function webviewCsp(cspSource: string, nonce: string): string {
 }
 
 /**
- * The whole document: the CSP, the nonce'd stylesheet and module script, `<div id="root">`, and the l10n bundle as
- * a JSON data block (`<script type="application/json">`: never executed, so outside `script-src`; `<` escaped so the
- * text cannot close the element). No inline script or style.
+ * The whole document: the CSP, the nonce'd stylesheet and module script, `<div id="root">` (with `data-channel` when
+ * pinned to a channel), and the l10n bundle as a JSON data block (`<script type="application/json">`: never
+ * executed, so outside `script-src`; `<` escaped so the text cannot close the element). No inline script or style.
  */
-export function webviewDocument({ cspSource, nonce, styleUri, scriptUri, language = "en", l10n }: WebviewPage): string {
+export function webviewDocument({ cspSource, nonce, styleUri, scriptUri, language = "en", l10n, channel }: WebviewPage): string {
   const bundle = l10n ? `\n<script type="application/json" id="${L10N_ELEMENT_ID}">${JSON.stringify(l10n).replace(/</g, "\\u003c")}</script>` : "";
   return `<!DOCTYPE html>
 <html lang="${language.replace(/[^A-Za-z0-9-]/g, "")}">
@@ -52,7 +62,7 @@ export function webviewDocument({ cspSource, nonce, styleUri, scriptUri, languag
 <title>Sidekicks</title>
 </head>
 <body>
-<div id="root"></div>${bundle}
+<div id="root"${channel === undefined ? "" : ` data-channel="${attribute(channel)}"`}></div>${bundle}
 <script type="module" nonce="${nonce}" src="${scriptUri}"></script>
 </body>
 </html>`;

@@ -10,7 +10,8 @@
 // `--suite trust` runs out/integration/trust.js instead, with Workspace Trust on and the workspace left untrusted.
 // `--suite reload` runs out/integration/reload.js: a suite that reloads the window in the middle (the page reloads
 // with the same URL, a new extension host runs the same suite entry, which finds its second phase from a file in the
-// workspace); only the second phase reports the result.
+// workspace); only the second phase reports the result. `--suite panel` (out/integration/panel.js) does the same with
+// channels in editor tabs, restored after the reload.
 // `--suite vsix` runs out/integration/vsix.js against the INSTALLED package (issue 8): the linux-x64 .vsix of
 // `npm run package` is installed with code-server's `--install-extension` into the fresh extensions folder, and the
 // window's development extension is test/integration/vsix-driver (an empty extension: code-server runs
@@ -24,15 +25,15 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { startCodeServer, freePort, workbenchUrl } from "../../scripts/codeServer.mjs";
 import { ensureTools, toolsReady, checkChromium, node24Path, codeServerEntry } from "../../scripts/tools.mjs";
-import { createTestWorkspace, makeRunDir, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixDriverPath, vsixFile, vsixSuiteEntry, buildVsixSuite } from "./workspace.mjs";
+import { createTestWorkspace, makeRunDir, panelSuiteEntry, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixDriverPath, vsixFile, vsixSuiteEntry, buildVsixSuite } from "./workspace.mjs";
 import { quietSettings } from "../../scripts/codeServer.mjs";
 
 /** `--suite trust`: Workspace Trust on, the test folder never trusted (no startup prompt). `--suite reload`: see above. */
 const suiteName = process.argv.includes("--suite") ? process.argv[process.argv.indexOf("--suite") + 1] : "main";
-if (!["main", "trust", "reload", "vsix"].includes(suiteName)) throw new Error(`unknown --suite ${suiteName}: main, trust, reload or vsix`);
+if (!["main", "trust", "reload", "vsix", "panel"].includes(suiteName)) throw new Error(`unknown --suite ${suiteName}: main, trust, reload, vsix or panel`);
 const trustRun = suiteName === "trust";
 const vsixRun = suiteName === "vsix";
-const suiteEntry = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry }[suiteName];
+const suiteEntry = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry }[suiteName];
 
 const timeoutMs = Number(process.env.SIDEKICKS_IT_TIMEOUT_MS) || 300_000;
 const verbose = process.env.SIDEKICKS_IT_VERBOSE === "1";

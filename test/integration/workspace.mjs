@@ -50,6 +50,9 @@ export async function buildVsixSuite() {
   });
 }
 
+/** Compiled panel suite (test/integration/suite/panelIndex.ts): channels in editor tabs, restored after a reload. */
+export const panelSuiteEntry = path.join(root, "out", "integration", "panel.js");
+
 /** A YAML double-quoted scalar: JSON strings are valid YAML, so paths with spaces, quotes or `#` stay intact. */
 const quote = (value) => JSON.stringify(value);
 

@@ -65,7 +65,7 @@ export async function startServer() {
       const origin = `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`;
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
       const theme = url.searchParams.get("theme");
-      res.end(pageHtml(origin, theme === "light" || theme === "high-contrast" ? theme : "dark"));
+      res.end(pageHtml(origin, theme === "light" || theme === "high-contrast" ? theme : "dark", url.searchParams.get("channel") ?? undefined));
       return;
     }
     if (url.pathname === "/favicon.ico") {
@@ -93,10 +93,11 @@ export async function startServer() {
 /**
  * The host's HTML, as the extension writes it, with `cspSource` = the test server's origin, and what VS Code adds
  * inside a webview: its default styles (nonce'd, before the extension's stylesheet) and the body's theme class.
+ * `channel` pins the page to a channel, as an editor tab's page is (src/vscode/ChannelPanels.ts).
  */
-function pageHtml(cspSource, theme) {
+function pageHtml(cspSource, theme, channel) {
   const nonce = randomBytes(16).toString("base64");
-  const html = webviewDocument({ cspSource, nonce, styleUri: `${cspSource}/dist/webview.css`, scriptUri: `${cspSource}/dist/webview.js` });
+  const html = webviewDocument({ cspSource, nonce, styleUri: `${cspSource}/dist/webview.css`, scriptUri: `${cspSource}/dist/webview.js`, channel });
   const withVsCode = html
     .replace("<link rel=\"stylesheet\"", `<style nonce="${nonce}" id="_defaultStyles">${themeCss(theme)}</style>\n<link rel="stylesheet"`)
     .replace("<body>", `<body class="vscode-${theme}">`);
@@ -132,10 +133,10 @@ export function message({ id, author = "agent", agentName = "demo", text, parts,
 }
 
 /**
- * Opens the view in a new page. Resolves `{ page, problems, host }` once the channel rendered; `problems` collects
+ * Opens the view in a new page (pinned to `channel` like an editor tab when given). Resolves `{ page, problems, host }` once the channel rendered; `problems` collects
  * CSP violations, console errors and uncaught exceptions; `host` wraps `window.__host` (see fakeHost.mjs).
  */
-export async function openView(browser, origin, { open = openResult(), state, delayMs, channels, agents, theme = "dark", width = 320, height = 700 } = {}) {
+export async function openView(browser, origin, { open = openResult(), state, delayMs, channels, agents, theme = "dark", width = 320, height = 700, channel } = {}) {
   const page = await browser.newPage({ viewport: { width, height } });
   /** @type {string[]} */
   const problems = [];
@@ -144,7 +145,7 @@ export async function openView(browser, origin, { open = openResult(), state, de
   });
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
   await page.addInitScript(installFakeHost, { open, state, delayMs, channels, agents });
-  await page.goto(`${origin}/index.html?theme=${theme}`);
+  await page.goto(`${origin}/index.html?theme=${theme}${channel === undefined ? "" : `&channel=${encodeURIComponent(channel)}`}`);
   await page.waitForSelector(".history:not(.history-loading), .open-error");
   const host = hostDriver(page);
   return {

@@ -1,0 +1,164 @@
+import * as vscode from "vscode";
+import type { WebviewBridge } from "../app/WebviewBridge";
+import type { SidekicksApp } from "../app/SidekicksApp";
+import type { ChannelSummary, HostRequestMethod, HostRequests } from "../protocol";
+import { connectWebview } from "./webviewConnection";
+
+/** What the integration tests see of an open channel tab. */
+export interface PanelSnapshot {
+  /** The tab's title: `#name`, or `@agent` for a direct conversation. */
+  title: string;
+  /** The channel the tab shows (by name). */
+  channel: string;
+  /** Whether it is the active editor tab. */
+  active: boolean;
+}
+
+/** The user-facing strings of the channel tabs, in one place (l10n routes them later). */
+const TEXT = {
+  noChannel: "Sidekicks is not running: open a folder with a sidekicks.yaml.",
+  pick: "Open which channel in an editor tab?",
+};
+
+/** The name a person reads for a channel: `#general`, `@demo` (same rule as webview/channelLabel.ts). */
+const label = (name: string) => (name.startsWith("@") ? name : `#${name}`);
+
+interface OpenPanel {
+  panel: vscode.WebviewPanel;
+  /** The channel the tab shows (by name), updated when its webview opens another one or it is renamed. */
+  channel: string;
+  channelId?: string;
+  bridge?: WebviewBridge;
+}
+
+/**
+ * Channels in editor tabs (`WebviewPanel` `sidekicks.channelPanel`, issue 6): the side view's webview app pinned to
+ * one channel, one {@link WebviewBridge} per tab, titled with the channel's name (it follows a switch or a rename).
+ * Also the tabs' `WebviewPanelSerializer`: after a window reload VS Code hands back each tab with the state its
+ * webview saved (`setState`: `{channel}`), and the tab shows that channel again.
+ */
+export class ChannelPanels implements vscode.WebviewPanelSerializer, vscode.Disposable {
+  static readonly viewType = "sidekicks.channelPanel";
+  private readonly panels = new Set<OpenPanel>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    /** The app once started; rejects with the reason it could not start. */
+    private readonly app: () => Promise<SidekicksApp>,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  /** Shows channel `name` in an editor tab: the tab already showing it, else a new one beside the active editor. */
+  open(name: string): void {
+    const existing = [...this.panels].find((p) => p.channel === name);
+    if (existing) return existing.panel.reveal();
+    const panel = vscode.window.createWebviewPanel(ChannelPanels.viewType, label(name), vscode.ViewColumn.Active);
+    this.attach(panel, name);
+  }
+
+  /** Restores a tab after a reload (`registerWebviewPanelSerializer`): `state` is what its webview saved. */
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const saved = typeof state === "object" && state !== null ? (state as { channel?: unknown }).channel : undefined;
+    this.attach(panel, typeof saved === "string" && saved !== "" ? saved : "general");
+  }
+
+  /** Sends a request to the tab showing `channel` (the integration tests read and drive its real DOM). */
+  request<M extends HostRequestMethod>(channel: string, method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]> {
+    const open = [...this.panels].find((p) => p.channel === channel);
+    if (!open?.bridge) return Promise.reject(new Error(`no editor tab shows ${label(channel)}`));
+    return open.bridge.request(method, params);
+  }
+
+  /** The open tabs, for the integration tests. */
+  snapshot(): PanelSnapshot[] {
+    return [...this.panels].map((p) => ({ title: p.panel.title, channel: p.channel, active: p.panel.active }));
+  }
+
+  dispose(): void {
+    for (const open of [...this.panels]) open.panel.dispose();
+  }
+
+  private attach(panel: vscode.WebviewPanel, channel: string): void {
+    const open: OpenPanel = { panel, channel };
+    this.panels.add(open);
+    panel.title = label(channel);
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "sidekicks.svg");
+    const app = this.app();
+    const connection = connectWebview(panel.webview, {
+      extensionUri: this.extensionUri,
+      app,
+      log: this.log,
+      channel,
+      // The tab follows its webview: a switch to another channel (or #general after a delete) renames the tab.
+      handlers: (handlers) => {
+        const openChannel = handlers["channel/open"];
+        return {
+          ...handlers,
+          "channel/open": async (params) => {
+            const opened = await openChannel(params);
+            this.show(open, opened.channel);
+            return opened;
+          },
+        };
+      },
+      // "Reopen" (the store opened after being locked) means this tab's channel, not the side view's default.
+      event: (bridge, name, payload) =>
+        name === "channel/reload" ? bridge.event("channel/reload", { name: open.channel }) : bridge.event(name, payload),
+    });
+    open.bridge = connection.bridge;
+    let renamed = (): void => undefined;
+    void app.then(
+      (started) => {
+        if (!this.panels.has(open)) return;
+        renamed = started.events.on("channels:changed", (channels) => {
+          const now = channels.find((c) => c.id === open.channelId);
+          if (now) this.show(open, now);
+        });
+      },
+      () => undefined, // the webview shows why
+    );
+    const disposed = panel.onDidDispose(() => {
+      this.panels.delete(open);
+      connection.dispose();
+      renamed();
+      disposed.dispose();
+    });
+  }
+
+  private show(open: OpenPanel, channel: Pick<ChannelSummary, "id" | "name">): void {
+    open.channel = channel.name;
+    open.channelId = channel.id;
+    if (open.panel.title !== label(channel.name)) open.panel.title = label(channel.name);
+  }
+}
+
+/**
+ * `Sidekicks: Open Channel in Editor` (`sidekicks.openChannelInEditor`): opens a channel in an editor tab — the one
+ * given as argument (a name), else the one the side view shows, else one picked from the list.
+ */
+export function registerPanelCommand(
+  context: vscode.ExtensionContext,
+  panels: ChannelPanels,
+  currentChannel: () => string | undefined,
+  whenReady: () => Promise<SidekicksApp | undefined>,
+): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand("sidekicks.openChannelInEditor", async (arg?: unknown) => {
+      let name = typeof arg === "string" && arg !== "" ? arg : currentChannel();
+      if (name === undefined) {
+        const app = await whenReady();
+        if (!app) return void vscode.window.showWarningMessage(TEXT.noChannel);
+        try {
+          const picked = await vscode.window.showQuickPick(
+            (await app.directory.list()).map((c) => ({ label: label(c.name), description: c.description, name: c.name })),
+            { placeHolder: TEXT.pick },
+          );
+          name = picked?.name;
+        } catch (err) {
+          return void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+        }
+      }
+      if (name !== undefined) panels.open(name);
+    }),
+  );
+}

@@ -1,0 +1,11 @@
+/** The part of the extension's test API (src/extension.ts) the panel suite uses. */
+import type { HostRequests } from "../../../src/protocol";
+
+export interface PanelTestApi {
+  webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+  panel<M extends keyof HostRequests>(channel: string, method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+  panels(): { title: string; channel: string; active: boolean }[];
+}
+
+/** The last message of a channel's history. */
+export const LAST = ".history > .message:nth-last-child(1)";
