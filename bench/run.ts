@@ -14,6 +14,10 @@
  * figure for a bare SDK client (spawn, `initialize`, `session/new`, nothing else) runs alternately:
  * agent.startBaselineMs, most of which is the OS spawning a process and the pipes' round trips.
  *
+ * render.longMessageRatio, render.chunksPerSecond — see bench/render.ts: the webview in headless Chromium, main-thread
+ * time per 100-byte chunk at 1 MB over 10 KB (target ≤ 3), and chunks per second with at most one render per frame
+ * (target ≥ 2,000). Needs the built bundle (`npm run build`) and Chromium.
+ *
  * channel.open100kRatio — see bench/channelOpen.ts: `channel/open` of a 100,000-message channel over the same for a
  * 100-message channel (latest page of 50, loaded and posted). Target ≤ 2. Run last: filling the store allocates.
  */
@@ -220,6 +224,8 @@ async function main(): Promise<void> {
   Object.assign(results, await (await import("./terminal")).terminalFigures()); // terminal.throughputMBps: bench/terminal.ts
   const activation = await (await import("./activation")).activationFigures(); // activation.ms, vsix.bytes: bench/activation.ts
   Object.assign(results, activation);
+  const render = await (await import("./render")).renderFigures(); // render.*: bench/render.ts
+  Object.assign(results, render);
   mkdirSync(path.join(__dirname), { recursive: true });
   writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(results, null, 2) + "\n");
   console.log(`machine: ${results.machine}`);
@@ -236,6 +242,9 @@ async function main(): Promise<void> {
   console.log(`| channel.open100k heap / RSS growth (KB) | ${opening.heapDeltaKB} / ${opening.rssDeltaKB} | |`);
   console.log(`| activation.ms (activate() on the production bundle, demo roster; load ${activation["activation.loadMs"]} ms, app ready after ${activation["activation.readyMs"]} ms) | ${activation["activation.ms"]} | ≤ 20 |`);
   console.log(`| vsix.bytes (linux-x64) / webview.bundleBytes | ${activation["vsix.bytes"]} / ${activation["webview.bundleBytes"]} | ≤ 3 MB / |`);
+  console.log(`| render.chunk1MBMs / chunk10KBMs (main-thread ms per 100 B chunk, webview) | ${render["render.chunk1MBMs"]} / ${render["render.chunk10KBMs"]} | |`);
+  console.log(`| render.longMessageRatio | ${render["render.longMessageRatio"]} | ≤ 3 |`);
+  console.log(`| render.chunksPerSecond (per s of main-thread time; wall ${render["render.wallChunksPerSecond"]}) / renders per frame | ${render["render.chunksPerSecond"]} / ${render["render.rendersPerFrame"]} | ≥ 2000 / ≤ 1 |`);
   console.log(`| turn.storeWritesPerTurn (3 tool calls, 150 chunks over ~${Math.round(Number(turnFigures["turn.durationMs"]) / 1000)} s) | ${turnFigures["turn.storeWritesPerTurn"]} | ≤ 10 |`);
 }
 

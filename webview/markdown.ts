@@ -10,7 +10,7 @@
  * `StreamingMarkdown` renders a growing text without re-rendering all of it on every frame: blocks the lexer has
  * already closed (a later block follows them) are rendered once and kept; only the open tail is re-rendered.
  */
-import { showBidiControls } from "./ansi";
+import { showBidiControls, stripAnsi } from "./ansi";
 import DOMPurify from "dompurify";
 import { Marked, type Token } from "marked";
 
@@ -91,6 +91,35 @@ function renderTokens(tokens: Token[]): string {
   return tokens.length ? sanitize(marked.parser(tokens)) : "";
 }
 
+/** A long text given at once is kept in chunks of at most about this many characters of source. */
+const STABLE_CHUNK_CHARS = 16_384;
+
+/**
+ * `stripAnsi` (escape sequences removed, bidi controls shown) of a text that grows by appends, at the cost of what
+ * was appended: the text up to its last line break is stripped once and kept (escape sequences do not span lines).
+ * A text that does not extend the previous one is stripped whole.
+ */
+export class StreamingAnsiStrip {
+  private raw = "";
+  private doneRaw = 0;
+  private doneText = "";
+
+  /** The stripped `raw`; `raw` normally extends the previous call's. */
+  strip(raw: string): string {
+    if (raw.length < this.raw.length || !raw.startsWith(this.raw.slice(this.doneRaw), this.doneRaw)) {
+      this.doneRaw = 0;
+      this.doneText = "";
+    }
+    this.raw = raw;
+    const cut = raw.lastIndexOf("\n") + 1;
+    if (cut > this.doneRaw) {
+      this.doneText += stripAnsi(raw.slice(this.doneRaw, cut));
+      this.doneRaw = cut;
+    }
+    return this.doneText + stripAnsi(raw.slice(this.doneRaw));
+  }
+}
+
 /**
  * Incremental renderer for one streaming text. Call `update(text)` with the whole text so far (each call's text
  * extends the previous one; anything else restarts from scratch). Returns HTML chunks: every chunk but the last is
@@ -107,11 +136,15 @@ export class StreamingMarkdown {
 
   /**
    * Returns the HTML chunks for `text`: lexes and renders the open tail once (counted as one render in
-   * `markdownStats`), or nothing when `text` is unchanged.
+   * `markdownStats`), or nothing when `text` is unchanged. Only the open tail is compared with the previous text:
+   * a change inside blocks already kept is not noticed (streamed text only grows).
    */
   update(text: string): readonly string[] {
-    if (text === this.text) return this.chunks();
-    if (!text.startsWith(this.text)) this.reset();
+    // Compared from the open tail on: the kept blocks are final, and comparing all of a 1 MB text every frame would
+    // make a frame's cost grow with the message.
+    const open = this.text.slice(this.stableLength);
+    if (text.length === this.text.length && text.endsWith(open)) return this.chunks();
+    if (text.length < this.text.length || !text.startsWith(open, this.stableLength)) this.reset();
     this.text = text;
     markdownStats.renders++;
     const tail = text.slice(this.stableLength);
@@ -121,8 +154,20 @@ export class StreamingMarkdown {
       const closedTokens = tokens.slice(0, closed);
       const raw = closedTokens.map((t) => t.raw).join("");
       if (tail.startsWith(raw)) {
-        const html = renderTokens(closedTokens);
-        if (html) this.stable.push(html);
+        // In groups of at most STABLE_CHUNK_CHARS of source, so a long text given at once (a reopened view) is
+        // many chunks too, and the browser can skip the ones off screen.
+        let group: Token[] = [];
+        let groupChars = 0;
+        for (const token of closedTokens) {
+          if (group.length && groupChars + token.raw.length > STABLE_CHUNK_CHARS) {
+            this.keep(renderTokens(group));
+            group = [];
+            groupChars = 0;
+          }
+          group.push(token);
+          groupChars += token.raw.length;
+        }
+        this.keep(renderTokens(group));
         this.stableLength += raw.length;
         this.tailHtml = renderTokens(tokens.slice(closed));
         return this.chunks();
@@ -130,6 +175,11 @@ export class StreamingMarkdown {
     }
     this.tailHtml = tokens ? renderTokens(tokens) : sanitize(marked.parse(tail, { async: false }));
     return this.chunks();
+  }
+
+  /** Keeps closed blocks' HTML as a new chunk: a kept chunk never changes, so its DOM is never replaced. */
+  private keep(html: string): void {
+    if (html) this.stable.push(html);
   }
 
   private chunks(): readonly string[] {

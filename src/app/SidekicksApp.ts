@@ -1,6 +1,5 @@
 import * as l10n from "@vscode/l10n";
 import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { AgentManager, type AgentSummary } from "../agents/AgentManager";
 import type { LaunchContext } from "../agents/launch";
 import { ChannelDirectory } from "../channels/ChannelDirectory";

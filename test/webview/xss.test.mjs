@@ -102,6 +102,42 @@ function settleHighlighting(page) {
   return page.waitForFunction(() => !document.querySelector(".history .code-block[data-highlight='queued']"));
 }
 
+/**
+ * Scrolls the (virtualised) history from the top to the bottom, most of a viewport at a time, calling `visit` at each
+ * step; resolves to the ids of every message that was in the DOM at some step.
+ */
+async function everyScreen(page, visit) {
+  const seen = new Set();
+  await page.evaluate(() => {
+    const history = document.querySelector(".history");
+    if (history) history.scrollTop = 0;
+  });
+  for (let step = 0; step < 1_000; step++) {
+    await frames(page, 3);
+    for (const id of await page.$$eval(".history .message", (els) => els.map((e) => e.getAttribute("data-message-id")))) seen.add(id);
+    await visit();
+    const atEnd = await page.evaluate(() => {
+      const history = document.querySelector(".history");
+      if (!history) return true;
+      const end = history.scrollTop + history.clientHeight >= history.scrollHeight - 2;
+      history.scrollTop += Math.max(50, history.clientHeight * 0.8);
+      return end;
+    });
+    if (atEnd) break;
+  }
+  return seen;
+}
+
+/** What the sanitizer must never leave in the DOM, checked on what is rendered now. */
+async function assertInert(page) {
+  assert.equal(await page.$$eval(".history script, .history iframe, .history object, .history embed, .history form, .history base, .history meta, .history link", (els) => els.length), 0);
+  // The CSP would block an inline handler anyway; the sanitizer must not leave one for it to block.
+  const handlers = await page.$$eval(".history *", (els) => els.flatMap((el) => [...el.attributes].map((a) => a.name)).filter((n) => n.startsWith("on") || n === "srcdoc" || n === "xlink:href"));
+  assert.deepEqual(handlers, [], "no event handler, srcdoc or xlink:href attribute survives");
+  const hrefs = await page.$$eval(".history .message-body a[href]", (els) => els.map((a) => a.getAttribute("href")));
+  assert.ok(hrefs.every((h) => /^(https?:|mailto:|file:|\/|\.|#)/i.test(h ?? "")), `only safe link targets remain: ${hrefs.filter((h) => !/^(https?:|mailto:|file:|\/|\.|#)/i.test(h ?? ""))}`);
+}
+
 async function provoke(page) {
   // Open every thought, hover and focus everything, click every link and button in the history.
   for (const toggle of await page.$$(".history .thought button, .history .thought summary")) await toggle.click().catch(() => {});
@@ -131,20 +167,22 @@ describe("XSS corpus", () => {
       /** @type {any} */ (window).__trap = () => (/** @type {any} */ (window).__calls += 1);
     });
     await page.waitForSelector(`.message[data-message-id='x${PAYLOADS.length - 1}']`);
-    await settleHighlighting(page);
-    const highlighted = await page.$$eval(".history .code-block[data-highlight='done']", (els) => els.length);
-    assert.ok(highlighted >= 4, `hostile code blocks were highlighted (${highlighted})`);
-    await provoke(page);
+    // The history is virtualised: only messages near the viewport are in the DOM. Every screen is visited, top to
+    // bottom, so each payload is rendered, highlighted and provoked at some point.
+    const highlighted = new Set();
+    const seen = await everyScreen(page, async () => {
+      await settleHighlighting(page);
+      const done = await page.$$eval(".history .code-block[data-highlight='done']", (els) => els.map((e) => `${e.closest(".message")?.getAttribute("data-message-id")}:${[...e.parentElement?.children ?? []].indexOf(e)}`));
+      for (const id of done) highlighted.add(id);
+      await provoke(page);
+      await assertInert(page);
+    });
+    assert.equal(PAYLOADS.filter((_, i) => !seen.has(`x${i}`)).length, 0, "every payload's message was rendered");
+    assert.ok(highlighted.size >= 4, `hostile code blocks were highlighted (${highlighted.size})`);
     const calls = await page.evaluate(() => /** @type {any} */ (window).__calls);
     const problems = await view.problems();
-    console.log(`XSS corpus: ${PAYLOADS.length} payloads × ${places} places rendered from history (${highlighted} code blocks highlighted); executed: ${calls}; CSP reports: ${problems.filter((p) => p.startsWith("CSP")).length}`);
+    console.log(`XSS corpus: ${PAYLOADS.length} payloads × ${places} places rendered from history (${highlighted.size} code blocks highlighted); executed: ${calls}; CSP reports: ${problems.filter((p) => p.startsWith("CSP")).length}`);
     assert.equal(calls, 0, "no payload ran");
-    assert.equal(await page.$$eval(".history script, .history iframe, .history object, .history embed, .history form, .history base, .history meta, .history link", (els) => els.length), 0);
-    // The CSP would block an inline handler anyway; the sanitizer must not leave one for it to block.
-    const handlers = await page.$$eval(".history *", (els) => els.flatMap((el) => [...el.attributes].map((a) => a.name)).filter((n) => n.startsWith("on") || n === "srcdoc" || n === "xlink:href"));
-    assert.deepEqual(handlers, [], "no event handler, srcdoc or xlink:href attribute survives");
-    const hrefs = await page.$$eval(".history .message-body a[href]", (els) => els.map((a) => a.getAttribute("href")));
-    assert.ok(hrefs.every((h) => /^(https?:|mailto:|file:|\/|\.|#)/i.test(h ?? "")), `only safe link targets remain: ${hrefs.filter((h) => !/^(https?:|mailto:|file:|\/|\.|#)/i.test(h ?? ""))}`);
   });
 
   it(`${PAYLOADS.length} payloads streamed in small pieces: nothing executes`, async () => {
