@@ -258,7 +258,7 @@ export class ChannelStore {
    */
   async configureSession(agent: string, change: SessionChange): Promise<string | undefined> {
     const channel = this.openChannel;
-    if (!channel) return "The channel is not open yet.";
+    if (!channel) return l10n.t("The channel is not open yet.");
     try {
       const { state } = await this.host.request("session/configure", { channelId: channel.id, agent, change });
       this.enqueue({ type: "session", state });

@@ -8,6 +8,7 @@
  * delegation (`handleCodeAction`) so the buttons need no listeners of their own. Finished blocks are then
  * highlighted, lazily and in idle time (`highlight.ts`); the text, and so Copy and Insert, stays the same.
  */
+import * as l10n from "@vscode/l10n";
 import { fenceLanguage } from "./highlight";
 
 /** What the buttons do: `insert` resolves whether the host inserted the text. */
@@ -31,7 +32,11 @@ export function decorateCodeBlocks(root: Element): void {
     const label = doc.createElement("span");
     label.className = "code-language";
     label.textContent = language ?? "";
-    header.append(label, button(doc, "copy", "Copy", `Copy ${language ? `${language} ` : ""}code`), button(doc, "insert", "Insert", "Insert code at the cursor of the active editor"));
+    header.append(
+      label,
+      button(doc, "copy", l10n.t("Copy"), language ? l10n.t("Copy {0} code", language) : l10n.t("Copy code")),
+      button(doc, "insert", l10n.t("Insert"), l10n.t("Insert code at the cursor of the active editor")),
+    );
     pre.replaceWith(block);
     block.append(header, pre);
   }
@@ -59,9 +64,9 @@ export function handleCodeAction(event: MouseEvent, actions: CodeBlockActions): 
   event.preventDefault();
   const text = codeBlockText(block);
   if (control.dataset.codeAction === "copy") {
-    void copyText(text).then((ok) => feedback(control, ok ? "Copied" : "Copy failed"));
+    void copyText(text).then((ok) => feedback(control, ok ? l10n.t("Copied") : l10n.t("Copy failed")));
   } else {
-    void actions.insert(text).then((ok) => feedback(control, ok ? "Inserted" : "No editor open"));
+    void actions.insert(text).then((ok) => feedback(control, ok ? l10n.t("Inserted") : l10n.t("No editor open")));
   }
   return true;
 }

@@ -5,6 +5,7 @@
  * the host's own requests with exactly one `response` each. It only talks to a `HostPort`, so tests (and any
  * other embedding) can wire it to a fake host; `vsCodePort` wires it to VS Code's webview API.
  */
+import * as l10n from "@vscode/l10n";
 import {
   PROTOCOL_VERSION,
   type ErrorInfo,
@@ -82,7 +83,7 @@ export class HostConnection {
     this.unsubscribe = undefined;
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
-      p.reject(new RequestError({ code: "webview/disposed", message: "The view was closed." }));
+      p.reject(new RequestError({ code: "webview/disposed", message: l10n.t("The view was closed.") }));
       this.pending.delete(id);
     }
   }
@@ -96,7 +97,7 @@ export class HostConnection {
     return new Promise<WebviewRequests[M][1]>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new RequestError({ code: "webview/timeout", message: `The host did not answer ${method}.` }));
+        reject(new RequestError({ code: "webview/timeout", message: l10n.t("The host did not answer {0}.", method) }));
       }, this.timeoutMs);
       this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, timer });
       this.port.postMessage({ kind: "request", id, method, params } as WebviewToHost);

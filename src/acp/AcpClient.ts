@@ -403,7 +403,12 @@ export class AcpClient {
           reject(
             new SidekicksError(
               "agent/protocol",
-              `Agent "${this.options.agentName}" printed text that is not ACP ("${(this.firstDroppedLine ?? "").trim().slice(0, 120)}") and did not answer ACP initialize. Is "${launch.command}" an ACP agent (some need a flag such as --acp)?`,
+              l10n.t(
+                'Agent "{0}" printed text that is not ACP ("{1}") and did not answer ACP initialize. Is "{2}" an ACP agent (some need a flag such as --acp)?',
+                this.options.agentName,
+                (this.firstDroppedLine ?? "").trim().slice(0, 120),
+                launch.command,
+              ),
               this.diagnosticDetail(),
             ),
           );
@@ -549,7 +554,7 @@ export class AcpClient {
   private diagnosticDetail(): string | undefined {
     const lines: string[] = [];
     if (this.lastDroppedLine !== undefined) {
-      lines.push(`Last non-ACP line on stdout: ${this.lastDroppedLine.slice(0, 500)}`);
+      lines.push(l10n.t("Last non-ACP line on stdout: {0}", this.lastDroppedLine.slice(0, 500)));
     }
     const tail = this.stderr.tail(2048);
     if (tail) lines.push(`stderr:\n${tail}`);

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, SessionSetup } from "../acp/types";
 import type { SessionChange, SessionStateView } from "../protocol";
 
@@ -69,17 +70,17 @@ export function changeProblem(state: SessionStateView | undefined, change: Sessi
   const who = `@${state?.agent ?? "agent"}`;
   switch (change.kind) {
     case "mode":
-      if (!state?.modes) return `${who} offers no modes in this session.`;
-      return state.modes.availableModes.some((m) => m.id === change.modeId) ? undefined : `${who} has no mode "${change.modeId}" (it offers ${state.modes.availableModes.map((m) => m.name).join(", ")}).`;
+      if (!state?.modes) return l10n.t("{0} offers no modes in this session.", who);
+      return state.modes.availableModes.some((m) => m.id === change.modeId) ? undefined : l10n.t('{0} has no mode "{1}" (it offers {2}).', who, change.modeId, state.modes.availableModes.map((m) => m.name).join(", "));
     case "config": {
       const option = state?.configOptions?.find((o) => o.id === change.configId);
-      if (!option) return `${who} has no setting "${change.configId}" in this session.`;
-      if (option.type === "boolean") return typeof change.value === "boolean" ? undefined : `"${option.name}" is on or off (true or false).`;
-      return typeof change.value === "string" && option.options.some((v) => v.value === change.value) ? undefined : `"${option.name}" has no value "${String(change.value)}".`;
+      if (!option) return l10n.t('{0} has no setting "{1}" in this session.', who, change.configId);
+      if (option.type === "boolean") return typeof change.value === "boolean" ? undefined : l10n.t('"{0}" is on or off (true or false).', option.name);
+      return typeof change.value === "string" && option.options.some((v) => v.value === change.value) ? undefined : l10n.t('"{0}" has no value "{1}".', option.name, String(change.value));
     }
     case "model":
-      if (!state?.models) return `${who} offers no model choice in this session.`;
-      return state.models.availableModels.some((m) => m.modelId === change.modelId) ? undefined : `${who} has no model "${change.modelId}".`;
+      if (!state?.models) return l10n.t("{0} offers no model choice in this session.", who);
+      return state.models.availableModels.some((m) => m.modelId === change.modelId) ? undefined : l10n.t('{0} has no model "{1}".', who, change.modelId);
   }
 }
 

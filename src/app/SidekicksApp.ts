@@ -73,7 +73,7 @@ export function sessionChange(value: unknown): SessionChange {
   if (c.kind === "mode" && id(c.modeId)) return { kind: "mode", modeId: c.modeId as string };
   if (c.kind === "model" && id(c.modelId)) return { kind: "model", modelId: c.modelId as string };
   if (c.kind === "config" && id(c.configId) && (typeof c.value === "boolean" || id(c.value))) return { kind: "config", configId: c.configId as string, value: c.value as string | boolean };
-  throw new SidekicksError("session/invalidChange", "That session setting is not one Sidekicks knows (a mode, a config option value, or a model).");
+  throw new SidekicksError("session/invalidChange", l10n.t("That session setting is not one Sidekicks knows (a mode, a config option value, or a model)."));
 }
 
 /** Default of {@link AppOptions.lockedRetryMs}. */

@@ -363,8 +363,8 @@ export class ChannelService {
   async configure(channelId: string, agent: string, change: SessionChange): Promise<SessionStateView> {
     await this.ready;
     const member = (await this.store.members(channelId)).find((m) => m.agentName === agent);
-    if (!member) throw new SidekicksError("channel/unknownMember", `@${agent} is not a member of this channel: add it first.`);
-    if (!this.agents.configure) throw new SidekicksError("agent/unsupported", "Session settings cannot be changed here.");
+    if (!member) throw new SidekicksError("channel/unknownMember", l10n.t("@{0} is not a member of this channel: add it first.", agent));
+    if (!this.agents.configure) throw new SidekicksError("agent/unsupported", l10n.t("Session settings cannot be changed here."));
     await this.sessionStates(channelId, [agent]);
     const { state, sessionId } = await this.agents.configure(agent, channelId, change, member.acpSessionId ? { resumeSessionId: member.acpSessionId } : {});
     const latest = (await this.store.members(channelId)).find((m) => m.agentName === agent);
@@ -468,7 +468,7 @@ export class ChannelService {
       id: this.ulid(at),
       channelId,
       author: { kind: "system" },
-      parts: [{ type: "text", text: `Round complete (${[...new Set(others)].join(", ")}): @${moderator}, the moderator, sums up.` }],
+      parts: [{ type: "text", text: l10n.t("Round complete ({0}): @{1}, the moderator, sums up.", [...new Set(others)].join(", "), moderator) }],
       createdAt: at,
     };
     const turn = this.admission(channelId, moderator, { prompt: moderatorPrompt(answers, moderator), requestMessageId: mark.id, rootMessageId, role: "moderator" });

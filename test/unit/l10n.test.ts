@@ -40,7 +40,7 @@ function tokens(text: string): string[] {
 }
 
 /** English strings that read the same in French (names, loanwords); any other identical translation is a miss. */
-const SAME_IN_FRENCH = new Set(["Sidekicks", "Agents", "Plan", "Suggestions", "Configuration", "Diff", "{0} (terminal)"]);
+const SAME_IN_FRENCH = new Set(["Sidekicks", "Agents", "Plan", "Suggestions", "Configuration", "Diff", "{0} (terminal)", "Mode", "Session", "session", "agent"]);
 
 function checkTranslation(english: Record<string, string>, french: Record<string, string>, file: string): void {
   const missing = Object.keys(english).filter((key) => typeof french[key] !== "string" || french[key].trim() === "");

@@ -4,7 +4,7 @@
  * (`webviewDocument`'s `l10n`), and the webview's `@vscode/l10n` says its words from it. VS Code itself would need
  * a French language pack to pick French (not available offline); here the page carries the French bundle
  * (`l10n/bundle.l10n.fr.json`) exactly as the host writes it, and the same page without a bundle stays English.
- * Screenshot: test-results/webview-l10n-fr.png.
+ * Screenshots: test-results/webview-l10n-fr.png, test-results/webview-l10n-fr-list.png.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -48,13 +48,33 @@ const channel = () =>
   });
 
 /**
+ * A long channel (so it scrolls) ending with what the message list says itself: the user's message, a code block,
+ * an answer cut at the token limit, a failed one to retry and one still streaming; one member still starting.
+ */
+const busyChannel = () =>
+  openResult({
+    members: [
+      { name: "demo", state: "ready" },
+      { name: "claude", state: "starting" },
+    ],
+    messages: [
+      ...Array.from({ length: 40 }, (_, i) => message({ id: `f${i}`, text: `Earlier answer ${i}, long enough to take a line or two in a narrow view.` })),
+      message({ id: "u1", author: "user", text: "@demo show the snippet" }),
+      message({ id: "c1", text: "Here:\n\n```js\nlet a = 1;\n```" }),
+      message({ id: "t1", text: "A long answer", stopReason: "max_tokens" }),
+      { ...message({ id: "e1", error: { code: "agent/exited", message: "demo exited" } }), outcome: "failed", retryable: true },
+      message({ id: "s1", status: "streaming", text: "Working on it" }),
+    ],
+  });
+
+/**
  * Opens the view on a page the host wrote with `language` and `bundle` (none: English), served from the harness's
- * origin so the bundle's URIs and the CSP are the real ones.
+ * origin so the bundle's URIs and the CSP are the real ones; `open` is the channel the fake host opens.
  * @param {import("playwright-core").Browser} browser
  * @param {string} origin
- * @param {{ language?: string, bundle?: Record<string, string> }} page
+ * @param {{ language?: string, bundle?: Record<string, string>, open?: unknown }} page
  */
-async function openLocalized(browser, origin, { language, bundle }) {
+async function openLocalized(browser, origin, { language, bundle, open = channel() }) {
   const page = await browser.newPage({ viewport: { width: 320, height: 700 } });
   /** @type {string[]} */
   const problems = [];
@@ -68,7 +88,7 @@ async function openLocalized(browser, origin, { language, bundle }) {
     .replace('<link rel="stylesheet"', `<style nonce="${nonce}" id="_defaultStyles">${themeCss("dark")}</style>\n<link rel="stylesheet"`)
     .replace("<body>", '<body class="vscode-dark">');
   await page.route(`${origin}/localized.html`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
-  await page.addInitScript(installFakeHost, { open: channel() });
+  await page.addInitScript(installFakeHost, { open });
   await page.goto(`${origin}/localized.html`);
   await page.waitForSelector(".history:not(.history-loading)");
   const csp = await page.evaluate(() => /** @type {any} */ (window).__cspViolations);
@@ -129,6 +149,81 @@ describe("webview languages", () => {
         progress: "1/2 done",
         addChannel: "New channel",
       });
+      assert.deepEqual(en.problems(), []);
+    } finally {
+      await en.page.close();
+    }
+  });
+
+  test("with the French bundle the message list, its buttons, member states and code blocks speak French", async () => {
+    /** @param {import("playwright-core").Page} page */
+    const listTexts = async (page) => {
+      await page.waitForSelector(".message[data-message-id='s1'] .message-stop");
+      await page.waitForSelector(".message[data-message-id='c1'] .code-action[data-code-action='copy']");
+      return page.evaluate(() => {
+        const text = (/** @type {string} */ selector) => document.querySelector(selector)?.textContent?.trim();
+        const attr = (/** @type {string} */ selector, /** @type {string} */ name) => document.querySelector(selector)?.getAttribute(name);
+        return {
+          you: text(".message[data-message-id='u1'] .message-author"),
+          copy: text(".message[data-message-id='c1'] .code-action[data-code-action='copy']"),
+          insert: text(".message[data-message-id='c1'] .code-action[data-code-action='insert']"),
+          stopNote: text(".message[data-message-id='t1'] .message-note"),
+          retry: text(".message[data-message-id='e1'] .message-retry"),
+          stop: text(".message[data-message-id='s1'] .message-stop"),
+          stopTitle: attr(".message[data-message-id='s1'] .message-stop", "title"),
+          typing: attr(".message[data-message-id='s1'] .typing", "aria-label"),
+          states: [...document.querySelectorAll(".member-state")].map((el) => el.textContent),
+          members: attr(".members", "aria-label"),
+          log: attr(".history", "aria-label"),
+        };
+      });
+    };
+    /** @param {import("playwright-core").Page} page */
+    const jumpText = async (page) => {
+      await page.$eval(".history", (el) => (el.scrollTop = 0));
+      await page.waitForSelector(".jump-latest");
+      return (await page.innerText(".jump-latest")).replace(/^↓\s*/, "");
+    };
+
+    const fr = await openLocalized(env.browser, env.server.origin, { language: "fr", bundle: french, open: busyChannel() });
+    try {
+      assert.deepEqual(await listTexts(fr.page), {
+        you: "Vous",
+        copy: "Copier",
+        insert: "Insérer",
+        stopNote: "Arrêté : limite de tokens atteinte",
+        retry: "Réessayer",
+        stop: "Arrêter",
+        stopTitle: "Arrêter cette réponse (ACP session/cancel)",
+        typing: "demo est en train d'écrire",
+        states: ["disponible", "démarrage"],
+        members: "Membres",
+        log: "Messages de #general",
+      });
+      mkdirSync(outDir, { recursive: true });
+      await fr.page.screenshot({ path: path.join(outDir, "webview-l10n-fr-list.png") });
+      assert.equal(await jumpText(fr.page), "Aller au plus récent");
+      assert.deepEqual(fr.problems(), []);
+    } finally {
+      await fr.page.close();
+    }
+
+    const en = await openLocalized(env.browser, env.server.origin, { open: busyChannel() });
+    try {
+      assert.deepEqual(await listTexts(en.page), {
+        you: "You",
+        copy: "Copy",
+        insert: "Insert",
+        stopNote: "Stopped: token limit reached",
+        retry: "Retry",
+        stop: "Stop",
+        stopTitle: "Stop this answer (ACP session/cancel)",
+        typing: "demo is typing",
+        states: ["idle", "starting"],
+        members: "Members",
+        log: "Messages in #general",
+      });
+      assert.equal(await jumpText(en.page), "Jump to latest");
       assert.deepEqual(en.problems(), []);
     } finally {
       await en.page.close();

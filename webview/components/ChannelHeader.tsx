@@ -2,6 +2,7 @@
  * The channel's name and its members with their agents' states; for a channel that allows it, rename (an inline
  * field checked as you type) and delete (an inline confirmation that names the channel and says its messages go too).
  */
+import * as l10n from "@vscode/l10n";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { AgentState, ChannelSummary, ChannelView, SessionChange, SessionStateView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
@@ -11,14 +12,23 @@ import { hasSessionControls, SessionControls } from "./SessionControls";
 /** What a member's badge says: its agent's state, or "waiting for you" while one of its permission requests waits. */
 type Activity = AgentState | "waiting";
 
-const STATE_LABEL: Record<Activity, string> = {
-  stopped: "stopped",
-  starting: "starting",
-  ready: "idle",
-  busy: "busy",
-  error: "error",
-  waiting: "waiting for you",
-};
+/** A member badge's word for `activity`, in the editor's language. */
+function stateLabel(activity: Activity): string {
+  switch (activity) {
+    case "stopped":
+      return l10n.t("stopped");
+    case "starting":
+      return l10n.t("starting");
+    case "ready":
+      return l10n.t("idle");
+    case "busy":
+      return l10n.t("busy");
+    case "error":
+      return l10n.t("error");
+    case "waiting":
+      return l10n.t("waiting for you");
+  }
+}
 
 /** The members' sessions (issue 6): their states, who waits for the user, and how to change a setting. */
 export interface MemberSessions {
@@ -85,8 +95,8 @@ export function ChannelHeader({ channel, editing, manage, sessions }: { channel:
                   ref={renameButton}
                   type="button"
                   class="icon-button channel-rename"
-                  aria-label={`Rename ${label}`}
-                  title={`Rename ${label}`}
+                  aria-label={l10n.t("Rename {0}", label)}
+                  title={l10n.t("Rename {0}", label)}
                   onClick={() => setMode("renaming")}
                 >
                   <PencilIcon />
@@ -96,8 +106,8 @@ export function ChannelHeader({ channel, editing, manage, sessions }: { channel:
                 ref={deleteButton}
                 type="button"
                 class="icon-button channel-delete"
-                aria-label={`Delete ${label}…`}
-                title={`Delete ${label} and its messages…`}
+                aria-label={l10n.t("Delete {0}…", label)}
+                title={l10n.t("Delete {0} and its messages…", label)}
                 aria-expanded={mode === "deleting"}
                 aria-controls={mode === "deleting" ? "channel-delete-confirm" : undefined}
                 onClick={() => (mode === "deleting" ? close("delete") : setMode("deleting"))}
@@ -109,20 +119,20 @@ export function ChannelHeader({ channel, editing, manage, sessions }: { channel:
         </div>
       )}
       {channel && (
-        <ul class="members" aria-label="Members">
-          {channel.members.length === 0 && <li class="member-none">no members</li>}
+        <ul class="members" aria-label={l10n.t("Members")}>
+          {channel.members.length === 0 && <li class="member-none">{l10n.t("no members")}</li>}
           {channel.members.map((m) => {
             const activity: Activity = m.state !== "error" && sessions?.waiting.has(m.name) ? "waiting" : m.state;
             const session = sessions?.states[m.name];
-            const title = session?.title ? `@${m.name}: ${STATE_LABEL[activity]}\n“${session.title}”` : `@${m.name}: ${STATE_LABEL[activity]}`;
+            const title = session?.title ? l10n.t("@{0}: {1}\n“{2}”", m.name, stateLabel(activity), session.title) : l10n.t("@{0}: {1}", m.name, stateLabel(activity));
             return (
             <li key={m.name} class={`member state-${m.state} activity-${activity}`} data-member={m.name} data-state={m.state} data-activity={activity} title={title}>
               <span class="member-dot" aria-hidden="true" />
               <span class="member-name">{m.name}</span>
-              <span class="member-state">{STATE_LABEL[activity]}</span>
+              <span class="member-state">{stateLabel(activity)}</span>
               {sessions && hasSessionControls(session) && <SessionControls state={session} configure={(change) => sessions.configure(m.name, change)} />}
               {editing && (
-                <button type="button" class="member-leave" aria-label={`Remove @${m.name} from ${channelLabel(channel.name)}`} title="Remove from this channel (its messages stay)" onClick={() => editing.leave(m.name)}>
+                <button type="button" class="member-leave" aria-label={l10n.t("Remove @{0} from {1}", m.name, channelLabel(channel.name))} title={l10n.t("Remove from this channel (its messages stay)")} onClick={() => editing.leave(m.name)}>
                   ×
                 </button>
               )}
@@ -133,14 +143,14 @@ export function ChannelHeader({ channel, editing, manage, sessions }: { channel:
             <li>
               <select
                 class="member-add"
-                aria-label={`Add a member to ${channelLabel(channel.name)}`}
+                aria-label={l10n.t("Add a member to {0}", channelLabel(channel.name))}
                 value=""
                 onChange={(e) => {
                   const agent = (e.target as HTMLSelectElement).value;
                   if (agent) editing.join(agent);
                 }}
               >
-                <option value="">+ member</option>
+                <option value="">{l10n.t("+ member")}</option>
                 {editing.candidates.map((a) => (
                   <option key={a} value={a}>
                     @{a}
@@ -184,14 +194,14 @@ function RenameForm({ channel, manage, rename, close }: { channel: ChannelView; 
     else setRefused(refusal);
   };
   return (
-    <form class="channel-rename-form" onSubmit={submit} aria-label={`Rename ${label}`}>
+    <form class="channel-rename-form" onSubmit={submit} aria-label={l10n.t("Rename {0}", label)}>
       <span class="channel-rename-hash" aria-hidden="true">
         #
       </span>
       <input
         ref={input}
         class="channel-rename-name"
-        aria-label={`New name for ${label}`}
+        aria-label={l10n.t("New name for {0}", label)}
         aria-invalid={problem ? true : undefined}
         aria-describedby="channel-rename-problem"
         value={value}
@@ -209,10 +219,10 @@ function RenameForm({ channel, manage, rename, close }: { channel: ChannelView; 
         }}
       />
       <button type="submit" class="channel-rename-ok" disabled={pending || problem !== undefined || name === ""}>
-        Rename
+        {l10n.t("Rename")}
       </button>
       <button type="button" class="channel-rename-cancel" onClick={() => close()}>
-        Cancel
+        {l10n.t("Cancel")}
       </button>
       <p id="channel-rename-problem" class="channel-name-problem" aria-live="polite">
         {message}
@@ -242,7 +252,6 @@ function DeleteConfirm({ label, manage, close }: { label: string; manage: Channe
     if (refusal === undefined) close(true);
     else setRefused(refusal);
   };
-  const what = manage.summary.kind === "direct" ? `the conversation ${label}` : label;
   return (
     <div
       id="channel-delete-confirm"
@@ -259,22 +268,22 @@ function DeleteConfirm({ label, manage, close }: { label: string; manage: Channe
       }}
     >
       <p id="channel-delete-title" class="channel-delete-title">
-        Delete {what}?
+        {manage.summary.kind === "direct" ? l10n.t("Delete the conversation {0}?", label) : l10n.t("Delete {0}?", label)}
       </p>
       <p id="channel-delete-detail" class="channel-delete-detail">
-        Its messages are deleted too. This cannot be undone.
+        {l10n.t("Its messages are deleted too. This cannot be undone.")}
       </p>
       {busy && (
         <p class="channel-delete-busy" role="status">
-          An agent is still answering in {label}: stop it first, then delete.
+          {l10n.t("An agent is still answering in {0}: stop it first, then delete.", label)}
         </p>
       )}
       <div class="channel-delete-buttons">
         <button ref={ok} type="button" class="channel-delete-ok" disabled={pending || busy} onClick={() => void confirm()}>
-          Delete {label}
+          {l10n.t("Delete {0}", label)}
         </button>
         <button ref={cancel} type="button" class="channel-delete-cancel" onClick={() => close(false)}>
-          Cancel
+          {l10n.t("Cancel")}
         </button>
       </div>
       {refused && (

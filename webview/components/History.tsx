@@ -3,6 +3,7 @@
  * `virtualWindow.ts`), kept pinned to the bottom while the user is at the bottom, with a "Jump to latest" button,
  * the unread divider, and keyboard navigation between messages.
  */
+import * as l10n from "@vscode/l10n";
 import { useContext, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { MemberView, MessageView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
@@ -21,11 +22,16 @@ const INITIAL_VIEWPORT_PX = 800;
 /** At most this many re-windowings in one frame (the rest waits for the next frame): no layout ping-pong. */
 const MAX_SYNCS_PER_FRAME = 4;
 
+/** The list's words, in the editor's language (`@vscode/l10n`, configured before the first render). */
 const TEXT = {
-  jump: "Jump to latest",
-  jumpNew: (n: number) => `Jump to latest (${n} new)`,
-  jumpTitle: "Scroll to the latest message (End)",
-  log: (channel: string) => `Messages in ${channel}`,
+  jump: () => l10n.t("Jump to latest"),
+  jumpNew: (n: number) => l10n.t("Jump to latest ({0} new)", n),
+  jumpTitle: () => l10n.t("Scroll to the latest message (End)"),
+  log: (channel: string) => l10n.t("Messages in {0}", channel),
+  start: (channel: string) => l10n.t("This is the start of {0}.", channel),
+  direct: (channel: string) => l10n.t("Everything you write here goes to {0}.", channel),
+  noMembers: () => l10n.t("No agent is a member yet: add one with + member in the header, then mention it with @name."),
+  mention: () => l10n.t("Mention an agent with @name to ask it something."),
 };
 
 /** Renders the messages; links inside messages never navigate the webview: the host opens them (`editor/openLink`). */
@@ -273,13 +279,13 @@ export function History(props: {
       >
         {messages.length === 0 ? (
           <div class="history-empty">
-            <p class="history-empty-title">This is the start of {channelLabel(channelName)}.</p>
+            <p class="history-empty-title">{TEXT.start(channelLabel(channelName))}</p>
             <p>
               {channelName.startsWith("@")
-                ? `Everything you write here goes to ${channelName}.`
+                ? TEXT.direct(channelName)
                 : memberCount === 0
-                  ? "No agent is a member yet: add one with + member in the header, then mention it with @name."
-                  : "Mention an agent with @name to ask it something."}
+                  ? TEXT.noMembers()
+                  : TEXT.mention()}
             </p>
           </div>
         ) : (
@@ -292,8 +298,8 @@ export function History(props: {
         )}
       </div>
       {leftAt !== null && (
-        <button type="button" class="jump-latest" title={TEXT.jumpTitle} onClick={() => jumpToLatest(false)}>
-          <span aria-hidden="true">↓</span> {newCount > 0 ? TEXT.jumpNew(newCount) : TEXT.jump}
+        <button type="button" class="jump-latest" title={TEXT.jumpTitle()} onClick={() => jumpToLatest(false)}>
+          <span aria-hidden="true">↓</span> {newCount > 0 ? TEXT.jumpNew(newCount) : TEXT.jump()}
         </button>
       )}
     </div>

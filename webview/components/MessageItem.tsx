@@ -1,4 +1,5 @@
 /** One message of the history: author line, parts, typing indicator, error block. */
+import * as l10n from "@vscode/l10n";
 import { Component } from "preact";
 import type { AgentIconView, Author, MessageView, Part } from "../../src/protocol";
 import { FilesCard } from "./FilesCard";
@@ -34,12 +35,21 @@ interface Props {
   unread?: "unread" | "read";
 }
 
-const STOP_NOTES: Record<string, string> = {
-  cancelled: "Cancelled",
-  max_tokens: "Stopped: token limit reached",
-  max_turn_requests: "Stopped: too many requests in one turn",
-  refusal: "The agent refused to continue",
-};
+/** The note under an answer that ended for a reason other than `end_turn` (ACP stop reasons), in the editor's language. */
+function stopNoteOf(stopReason: string): string | undefined {
+  switch (stopReason) {
+    case "cancelled":
+      return l10n.t("Cancelled");
+    case "max_tokens":
+      return l10n.t("Stopped: token limit reached");
+    case "max_turn_requests":
+      return l10n.t("Stopped: too many requests in one turn");
+    case "refusal":
+      return l10n.t("The agent refused to continue");
+    default:
+      return undefined;
+  }
+}
 
 /** A message; re-renders only when its `MessageView` object changed (the store replaces changed messages). */
 export class MessageItem extends Component<Props> {
@@ -50,7 +60,7 @@ export class MessageItem extends Component<Props> {
   render({ message, answerPermission, turn, look, unread }: Props) {
     const streaming = message.status === "streaming";
     const queued = message.status === "queued";
-    const stopNote = message.stopReason ? STOP_NOTES[message.stopReason] : undefined;
+    const stopNote = message.stopReason ? stopNoteOf(message.stopReason) : undefined;
     const empty = message.parts.length === 0;
     return (
       <article
@@ -65,8 +75,8 @@ export class MessageItem extends Component<Props> {
         aria-labelledby={`msg-author-${message.id} msg-time-${message.id}`}
       >
         {unread && (
-          <div class="unread-divider" role="separator" aria-label="New messages from here" data-read={unread === "read"}>
-            <span>New</span>
+          <div class="unread-divider" role="separator" aria-label={l10n.t("New messages from here")} data-read={unread === "read"}>
+            <span>{l10n.t("New")}</span>
           </div>
         )}
         <header class="message-meta">
@@ -78,40 +88,40 @@ export class MessageItem extends Component<Props> {
             {formatTime(message.createdAt)}
           </time>
           {message.to && message.to.length > 0 && (
-            <span class="message-to" title="Who this message was sent to">
+            <span class="message-to" title={l10n.t("Who this message was sent to")}>
               → {message.to.map((name) => `@${name}`).join(" ")}
             </span>
           )}
           {message.delegatedBy && (
-            <span class="message-delegated" title="An agent's answer mentioned this one, which answers it (delegation)">
-              delegated by @{message.delegatedBy}
+            <span class="message-delegated" title={l10n.t("An agent's answer mentioned this one, which answers it (delegation)")}>
+              {l10n.t("delegated by @{0}", message.delegatedBy)}
             </span>
           )}
           {message.attempt && message.attempt > 1 && (
-            <span class="message-attempt" title="Retried: the answer below the divider is a new attempt of the same turn">
-              attempt {message.attempt}
+            <span class="message-attempt" title={l10n.t("Retried: the answer below the divider is a new attempt of the same turn")}>
+              {l10n.t("attempt {0}", message.attempt)}
             </span>
           )}
           {queued && (
-            <button type="button" class="message-send-now" title="Stop the agent's current answer in this channel and run this one now" onClick={() => turn.sendNow(message.id)}>
-              Send now
+            <button type="button" class="message-send-now" title={l10n.t("Stop the agent's current answer in this channel and run this one now")} onClick={() => turn.sendNow(message.id)}>
+              {l10n.t("Send now")}
             </button>
           )}
           {(streaming || queued) && (
             <button
               type="button"
               class="message-stop"
-              title={queued ? "Remove this message from the queue" : "Stop this answer (ACP session/cancel)"}
+              title={queued ? l10n.t("Remove this message from the queue") : l10n.t("Stop this answer (ACP session/cancel)")}
               onClick={() => turn.stop(message.id)}
             >
-              {queued ? "Cancel" : "Stop"}
+              {queued ? l10n.t("Cancel") : l10n.t("Stop")}
             </button>
           )}
         </header>
         <div class="message-body">
           {message.parts.map((part, i) => renderPart(message.id, part, i, streaming, answerPermission, i === message.parts.length - 1))}
           {streaming && (
-            <span class="typing" role="img" aria-label={`${authorName(message.author)} is typing`}>
+            <span class="typing" role="img" aria-label={l10n.t("{0} is typing", authorName(message.author))}>
               <span />
               <span />
               <span />
@@ -119,10 +129,10 @@ export class MessageItem extends Component<Props> {
           )}
           {queued && (
             <div class="message-note message-queued">
-              Queued: {authorName(message.author)} answers after its current message.
+              {l10n.t("Queued: {0} answers after its current message.", authorName(message.author))}
             </div>
           )}
-          {!streaming && !queued && empty && !message.error && !stopNote && <p class="message-empty">(no content)</p>}
+          {!streaming && !queued && empty && !message.error && !stopNote && <p class="message-empty">{l10n.t("(no content)")}</p>}
           {message.error && (
             <div class={`message-error${message.outcome === "interrupted" ? " message-interrupted" : ""}`} title={message.error.code}>
               <div class="message-error-text">
@@ -131,15 +141,15 @@ export class MessageItem extends Component<Props> {
               </div>
               {message.error.detail && <pre class="message-error-detail">{message.error.detail}</pre>}
               {message.retryable && (
-                <vscode-button class="message-retry" secondary onClick={() => turn.retry(message.id)} title="Run this request again in this message; the agent is told what the earlier attempt did">
-                  Retry
+                <vscode-button class="message-retry" secondary onClick={() => turn.retry(message.id)} title={l10n.t("Run this request again in this message; the agent is told what the earlier attempt did")}>
+                  {l10n.t("Retry")}
                 </vscode-button>
               )}
             </div>
           )}
           {message.retryable && !message.error && (
             <vscode-button class="message-retry" secondary onClick={() => turn.retry(message.id)}>
-              Retry
+              {l10n.t("Retry")}
             </vscode-button>
           )}
           {stopNote && !message.error && <div class="message-note">{stopNote}</div>}
@@ -168,16 +178,16 @@ function renderPart(messageId: string, part: Part, index: number, streaming: boo
     case "retry":
       return (
         <div key={`r${index}`} class="retry-divider" role="separator" title={part.note}>
-          <span>Retry — attempt {part.attempt}</span>
+          <span>{l10n.t("Retry — attempt {0}", part.attempt)}</span>
         </div>
       );
   }
 }
 
 function authorName(author: Author): string {
-  if (author.kind === "user") return "You";
+  if (author.kind === "user") return l10n.t("You");
   if (author.kind === "system") return "Sidekicks";
-  return author.agentName ?? "agent";
+  return author.agentName ?? l10n.t("agent");
 }
 
 /** The agent's roster icon before its name: a codicon, or an image the host made a webview URI of. */

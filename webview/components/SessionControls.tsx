@@ -9,22 +9,28 @@
 import "@vscode-elements/elements/dist/vscode-single-select/index.js";
 import "@vscode-elements/elements/dist/vscode-option/index.js";
 import "@vscode-elements/elements/dist/vscode-checkbox/index.js";
+import * as l10n from "@vscode/l10n";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { SessionChange, SessionConfigOptionView, SessionStateView } from "../../src/protocol";
 
-/** The component's user-facing words, in one place (l10n routes them later). */
+/** The component's user-facing words, in one place, in the editor's language (`@vscode/l10n`). */
 const TEXT = {
-  dialog: (agent: string) => `Session settings of @${agent}`,
-  button: (agent: string) => `Session settings of @${agent}`,
-  mode: "Mode",
-  model: "Model",
-  usage: "Usage",
-  title: "Session",
-  notLive: "Last known settings: the session is not running; a change starts it again.",
-  busy: "Changing…",
-  tokens: (used: string, size: string, percent: string) => `${used} of ${size} tokens in context (${percent})`,
-  cost: (amount: string) => `cost so far ${amount}`,
-  refused: (reason: string) => `Not changed: ${reason}`,
+  dialog: (agent: string) => l10n.t("Session settings of @{0}", agent),
+  button: (agent: string, compact: string) => l10n.t("Session settings of @{0}: {1}", agent, compact),
+  mode: () => l10n.t("Mode"),
+  modeLine: (mode: string) => l10n.t("Mode: {0}", mode),
+  model: () => l10n.t("Model"),
+  modelLine: (model: string) => l10n.t("Model: {0}", model),
+  on: () => l10n.t("on"),
+  off: () => l10n.t("off"),
+  usage: () => l10n.t("Usage"),
+  title: () => l10n.t("Session"),
+  session: () => l10n.t("session"),
+  notLive: () => l10n.t("Last known settings: the session is not running; a change starts it again."),
+  busy: () => l10n.t("Changing…"),
+  tokens: (used: string, size: string, percent: string) => l10n.t("{0} of {1} tokens in context ({2})", used, size, percent),
+  tokensCost: (used: string, size: string, percent: string, amount: string) => l10n.t("{0} of {1} tokens in context ({2}) · cost so far {3}", used, size, percent, amount),
+  refused: (reason: string) => l10n.t("Not changed: {0}", reason),
 };
 
 /** Config option categories first in this order (ACP `SessionConfigOptionCategory`), then the others as given. */
@@ -63,8 +69,9 @@ export function usageText(usage: SessionStateView["usage"]): string {
 /** The usage in full, for the tooltip and the dialog. */
 function usageDetail(usage: NonNullable<SessionStateView["usage"]>): string {
   const percent = usage.size > 0 ? `${Math.round((usage.used / usage.size) * 100)}%` : "?";
-  const tokens = TEXT.tokens(usage.used.toLocaleString("en"), usage.size.toLocaleString("en"), percent);
-  return usage.cost ? `${tokens} · ${TEXT.cost(formatCost(usage.cost))}` : tokens;
+  const used = usage.used.toLocaleString("en");
+  const size = usage.size.toLocaleString("en");
+  return usage.cost ? TEXT.tokensCost(used, size, percent, formatCost(usage.cost)) : TEXT.tokens(used, size, percent);
 }
 
 /** The current mode's name, if the session has modes. */
@@ -76,11 +83,11 @@ function modeName(state: SessionStateView): string | undefined {
 
 /** The button's tooltip: title, mode, options and usage, one per line. */
 export function sessionTooltip(state: SessionStateView): string {
-  const lines = [state.title ? `“${state.title}”` : undefined, modeName(state) ? `${TEXT.mode}: ${modeName(state)}` : undefined];
-  for (const o of state.configOptions ?? []) lines.push(`${o.name}: ${o.type === "boolean" ? (o.currentValue ? "on" : "off") : (o.options.find((v) => v.value === o.currentValue)?.name ?? o.currentValue)}`);
-  if (state.models) lines.push(`${TEXT.model}: ${state.models.availableModels.find((m) => m.modelId === state.models!.currentModelId)?.name ?? state.models.currentModelId}`);
+  const lines = [state.title ? `“${state.title}”` : undefined, modeName(state) ? TEXT.modeLine(modeName(state)!) : undefined];
+  for (const o of state.configOptions ?? []) lines.push(`${o.name}: ${o.type === "boolean" ? (o.currentValue ? TEXT.on() : TEXT.off()) : (o.options.find((v) => v.value === o.currentValue)?.name ?? o.currentValue)}`);
+  if (state.models) lines.push(TEXT.modelLine(state.models.availableModels.find((m) => m.modelId === state.models!.currentModelId)?.name ?? state.models.currentModelId));
   if (state.usage) lines.push(usageDetail(state.usage));
-  if (!state.live) lines.push(TEXT.notLive);
+  if (!state.live) lines.push(TEXT.notLive());
   return lines.filter(Boolean).join("\n");
 }
 
@@ -95,7 +102,7 @@ export function SessionControls({ state, configure }: { state: SessionStateView;
   const button = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const id = `session-${state.agent}`;
-  const compact = [modeName(state), usageText(state.usage)].filter(Boolean).join(" · ") || state.title || "session";
+  const compact = [modeName(state), usageText(state.usage)].filter(Boolean).join(" · ") || state.title || TEXT.session();
   const close = () => {
     setOpen(false);
     button.current?.focus();
@@ -113,7 +120,7 @@ export function SessionControls({ state, configure }: { state: SessionStateView;
         type="button"
         class="session-trigger"
         data-agent={state.agent}
-        aria-label={`${TEXT.button(state.agent)}: ${compact}`}
+        aria-label={TEXT.button(state.agent, compact)}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
@@ -190,14 +197,14 @@ function SessionDialog({ state, configure }: { state: SessionStateView; configur
     <div ref={root} class="session-dialog" aria-busy={pending}>
       {state.title && (
         <p class="session-title">
-          <span class="session-field-name">{TEXT.title}</span> {state.title}
+          <span class="session-field-name">{TEXT.title()}</span> {state.title}
         </p>
       )}
       {state.modes && (
         <Select
           key={`mode-${revision}`}
           control="mode"
-          label={TEXT.mode}
+          label={TEXT.mode()}
           value={state.modes.currentModeId}
           values={state.modes.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description }))}
           onChange={(value) => void change("mode", { kind: "mode", modeId: value })}
@@ -231,7 +238,7 @@ function SessionDialog({ state, configure }: { state: SessionStateView; configur
         <Select
           key={`model-${revision}`}
           control="model"
-          label={TEXT.model}
+          label={TEXT.model()}
           value={state.models.currentModelId}
           values={state.models.availableModels.map((m) => ({ value: m.modelId, name: m.name, description: m.description }))}
           onChange={(value) => void change("model", { kind: "model", modelId: value })}
@@ -239,13 +246,13 @@ function SessionDialog({ state, configure }: { state: SessionStateView; configur
       )}
       {state.usage && (
         <p class="session-usage">
-          <span class="session-field-name">{TEXT.usage}</span> <span class="session-usage-detail">{usageDetail(state.usage)}</span>
+          <span class="session-field-name">{TEXT.usage()}</span> <span class="session-usage-detail">{usageDetail(state.usage)}</span>
         </p>
       )}
-      {!state.live && <p class="session-not-live">{TEXT.notLive}</p>}
+      {!state.live && <p class="session-not-live">{TEXT.notLive()}</p>}
       {pending && (
         <p class="session-pending" role="status">
-          {TEXT.busy}
+          {TEXT.busy()}
         </p>
       )}
       {refused && (
