@@ -14,10 +14,14 @@ export interface PanelSnapshot {
   active: boolean;
 }
 
-/** The user-facing strings of the channel tabs, in one place (l10n routes them later). */
+/** The user-facing strings of the channel tabs, in one place (translated when read: `vscode.l10n`). */
 const TEXT = {
-  noChannel: "Sidekicks is not running: open a folder with a sidekicks.yaml.",
-  pick: "Open which channel in an editor tab?",
+  get noChannel() {
+    return vscode.l10n.t("Sidekicks is not running: open a folder with a sidekicks.yaml.");
+  },
+  get pick() {
+    return vscode.l10n.t("Open which channel in an editor tab?");
+  },
 };
 
 /** The name a person reads for a channel: `#general`, `@demo` (same rule as webview/channelLabel.ts). */
