@@ -53,6 +53,8 @@ export class AcpClient {
   /** The first stdout line that was not ACP, and whether any ACP message arrived at all (the not-ACP verdict). */
   private firstDroppedLine: string | undefined;
   private sawMessage = false;
+  /** How many `session/new` requests are in flight (their answers register sessions as they are read). */
+  private creating = 0;
   /** Called on each non-ACP stdout line while `initialize` waits (re-arms the not-ACP timer). */
   private onNotAcpLine: (() => void) | undefined;
   private stopping = false;
@@ -158,7 +160,13 @@ export class AcpClient {
    * @throws SidekicksError `agent/exited`, `agent/request` (an `AuthRequiredError` when authentication is required)
    */
   async newSession(cwd: string, mcpServers: McpServerSpec[] = []): Promise<string> {
-    const response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: toAcpServers(mcpServers) }));
+    this.creating += 1;
+    let response: acp.NewSessionResponse;
+    try {
+      response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: toAcpServers(mcpServers) }));
+    } finally {
+      this.creating -= 1;
+    }
     this.sessions.add(response.sessionId);
     this.setups.set(response.sessionId, toSessionSetup(response));
     return response.sessionId;
@@ -303,6 +311,12 @@ export class AcpClient {
       // wrote them, so every update sent before the load's answer is judged while the load is still in flight.
       keep: (message) => {
         this.sawMessage = true;
+        // A session/new answer registers its session here, in the order the agent wrote it: the updates it sends
+        // right behind the answer are then judged knowing the session (the SDK resolves the request a tick later).
+        if (this.creating > 0 && "result" in message && !("method" in message)) {
+          const id = (message.result as { sessionId?: unknown } | null)?.sessionId;
+          if (typeof id === "string") this.sessions.add(id);
+        }
         return !this.isReplay(message);
       },
     });
