@@ -163,11 +163,13 @@ describe("code highlighting", () => {
     assert.ok(huge.length > 100_000);
     const view = await openView(env.browser, env.server.origin, {
       open: openResult({
+        // The huge block first: the history is a virtual list that opens at the latest messages, so the small ones
+        // are on screen at once and the huge one is reached by scrolling up to it.
         messages: [
+          message({ id: "u4", text: `\`\`\`ts\n${huge}\n\`\`\`` }),
           message({ id: "u1", text: "```brainfudge\n+++[>++<-]>.\n```" }),
           message({ id: "u2", text: "```\nconst noLanguage = 1;\n```" }),
           message({ id: "u3", text: "```text\nif (x) return y;\n```" }),
-          message({ id: "u4", text: `\`\`\`ts\n${huge}\n\`\`\`` }),
         ],
       }),
     });
@@ -176,12 +178,14 @@ describe("code highlighting", () => {
       await page.waitForSelector(`${body(id)} .code-block[data-highlight='plain']`);
       assert.equal(await page.$$eval(`${body(id)} code span`, (els) => els.length), 0, `${id} has no token`);
     }
+    assert.equal(await page.innerText(`${body("u1")} .code-language`), "brainfudge", "the header still names the language");
+    await page.focus(".history");
+    await page.keyboard.press("Home");
     await page.waitForSelector(`${body("u4")} .code-block[data-highlight='skipped']`);
     assert.equal(await page.$eval(`${body("u4")} code`, (c) => c.textContent), `${huge}\n`, "the huge block shows its whole text");
     assert.equal(await page.$$eval(`${body("u4")} code span`, (els) => els.length), 0);
     await frames(page, 3);
     assert.deepEqual(await anyChunkFetched(page), []);
-    assert.equal(await page.innerText(`${body("u1")} .code-language`), "brainfudge", "the header still names the language");
     assert.deepEqual(await view.problems(), []);
   });
 
