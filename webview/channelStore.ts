@@ -380,8 +380,14 @@ function announce(type: "started" | "finished", message: MessageView): string | 
   if (message.error) return l10n.t("{0} failed: {1}", name, message.error.message);
   if (message.stopReason === "cancelled") return l10n.t("{0} stopped", name);
   if (message.parts.some((p) => p.type === "permission" && p.outcome === undefined)) return l10n.t("{0} asks permission", name);
-  return l10n.t("{0} answered", name);
+  // The start of the answer, so a screen reader user hears what it says without moving to it (once, when settled).
+  const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join(" ").replace(/\s+/g, " ").trim();
+  if (!text) return l10n.t("{0} answered", name);
+  return l10n.t("{0} answered: {1}", name, text.length > ANNOUNCE_CHARS ? `${text.slice(0, ANNOUNCE_CHARS)}…` : text);
 }
+
+/** How much of an answer's text its announcement reads out, in characters. */
+const ANNOUNCE_CHARS = 160;
 
 function errorText(err: unknown): string {
   if (err instanceof RequestError) return err.message;

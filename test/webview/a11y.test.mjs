@@ -76,8 +76,8 @@ describe("history accessibility", () => {
     });
     await page.waitForFunction(() => document.querySelector(".app > [role='status']")?.textContent === "demo asks permission");
     await host.emit("message/finished", message({ id: "s1", text: "done", stopReason: "end_turn" }));
-    await page.waitForFunction(() => document.querySelector(".app > [role='status']")?.textContent === "demo answered");
-    assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).__said), ["demo asks permission", "demo answered"], "one sentence each");
+    await page.waitForFunction(() => document.querySelector(".app > [role='status']")?.textContent === "demo answered: done");
+    assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).__said), ["demo asks permission", "demo answered: done"], "one sentence each, the answer's text included");
     assert.deepEqual(await view.problems(), []);
     await page.close();
   });
