@@ -24,7 +24,10 @@ export interface ViewState {
   commands: Readonly<Record<string, readonly AgentCommand[]>>;
   /** Why `channel/open` failed, when `phase` is `failed`. */
   openError?: string;
-  /** Why the last `channel/send` was refused; cleared by the next send. */
+  /**
+   * Why the last `channel/send` (or Stop, Retry…) was refused; cleared by the next send, by editing the draft
+   * (`clearSendError`), and when the open channel's members or the roster change (the reason may no longer hold).
+   */
   sendError?: string;
   /** Why the last banner command failed. */
   commandError?: string;
@@ -160,7 +163,7 @@ export class ChannelStore {
     const generation = ++this.openGeneration;
     this.openChannel = undefined;
     this.queue = [];
-    this.update({ phase: "opening", openError: undefined });
+    this.update({ phase: "opening", openError: undefined, sendError: undefined });
     try {
       const result = await this.host.request("channel/open", name ? { name } : {});
       if (generation !== this.openGeneration) return;
@@ -203,6 +206,12 @@ export class ChannelStore {
       this.update({ sendError: errorText(err) });
       return false;
     }
+  }
+
+  /** Drops a shown send error: the user edited the draft it was about. */
+  clearSendError(): void {
+    const shown = this.patch && "sendError" in this.patch ? this.patch.sendError : this.state.sendError;
+    if (shown !== undefined) this.update({ sendError: undefined });
   }
 
   /** Answers a permission request (`permission/answer`); rejects with the host's `RequestError`. */
@@ -323,7 +332,7 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
   const channelId = state.channel?.id;
   const messages = state.messages.slice();
   const drafts = new Map<string, Draft>();
-  let { channel, config, announcement, commands, sessions, unread } = state;
+  let { channel, config, announcement, commands, sessions, unread, sendError } = state;
   for (const op of ops) {
     switch (op.type) {
       case "agent":
@@ -332,10 +341,13 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
         }
         break;
       case "channel":
-        if (op.channel.id === channelId) channel = op.channel;
+        if (op.channel.id !== channelId) break;
+        if (!sameMembers(channel, op.channel)) sendError = undefined; // "no agent named slow" may no longer hold
+        channel = op.channel;
         break;
       case "config":
         config = op.config;
+        sendError = undefined; // the roster was read again
         break;
       case "commands":
         commands = { ...commands, [op.agent]: op.commands };
@@ -362,7 +374,13 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
     }
   }
   for (const draft of drafts.values()) materialize(messages, draft);
-  return { ...state, channel, config, announcement, commands, messages, sessions, unread };
+  return { ...state, channel, config, announcement, commands, messages, sessions, unread, sendError };
+}
+
+/** Whether two views of a channel have the same members, by name. */
+function sameMembers(a: ChannelView | undefined, b: ChannelView): boolean {
+  const names = (c: ChannelView) => c.members.map((m) => m.name).sort().join("\n");
+  return a !== undefined && names(a) === names(b);
 }
 
 /** The unread marker after a new message arrived (see {@link UnreadMarker}). */

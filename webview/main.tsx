@@ -39,6 +39,7 @@ let lastSend: Promise<boolean> | undefined;
 
 const actions: AppActions = {
   send: (text) => (lastSend = store.send(text)),
+  clearSendError: () => store.clearSendError(),
   answerPermission: (requestId, optionId) => store.answerPermission(requestId, optionId),
   turn: {
     stop: (messageId) => void store.stop(messageId),

@@ -19,6 +19,8 @@ import type { AnswerPermission } from "./PermissionCard";
 /** The actions the view takes; stable across renders so memoized messages are not re-rendered. */
 export interface AppActions {
   send: (text: string) => Promise<boolean>;
+  /** Drops the composer's send error (the draft was edited). */
+  clearSendError: () => void;
   answerPermission: AnswerPermission;
   turn: TurnControls;
   runCommand: (command: HostCommand) => void;
@@ -71,6 +73,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
         send={actions.send}
         saveDraft={(draft) => channelId && actions.saveDraft(channelId, draft)}
         sendError={state.sendError}
+        clearSendError={actions.clearSendError}
         members={members(state)}
         commands={state.commands}
       />
