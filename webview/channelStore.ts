@@ -63,7 +63,10 @@ export interface PersistedState {
   channel?: string;
   /** Composer drafts by channel id: each channel and direct conversation keeps its own. */
   drafts?: Record<string, string>;
-  /** Before drafts were per channel: the one draft, given to the first channel opened. */
+  /**
+   * Text typed while no channel was open (the history locked by another window), or the one draft from before drafts
+   * were per channel: given to the first channel opened (after its own draft).
+   */
   draft?: string;
 }
 

@@ -50,3 +50,35 @@ describe("stale send errors", () => {
     assert.deepEqual(await view.problems(), []);
   });
 });
+
+describe("the history held by another window, then released", () => {
+  const env = withBrowser();
+  const LOCKED = { code: "store/locked", message: "The Sidekicks history is open in another window. Close it, or wait: this window retries." };
+
+  it("on channel/reload the tabs come back, the stale errors go and the text typed meanwhile is kept", async () => {
+    // This window starts while the other holds the history: the channel and the list are refused.
+    const view = await openView(env.browser, env.server.origin, { refuse: { methods: ["channel/open", "channels/list", "channel/create"], error: LOCKED } });
+    const { page, host } = view;
+    await page.waitForSelector(".open-error");
+    assert.equal(await page.$$eval(".channel-tab", (tabs) => tabs.length), 0, "no tab while the history is locked");
+    await page.click(".channel-add");
+    await page.fill(".channel-create-name", "later");
+    await page.click(".channel-create-ok");
+    await page.waitForFunction(() => /another window/.test(document.querySelector(".channel-create-error")?.textContent ?? ""));
+    await page.click("#composer textarea");
+    await page.keyboard.type("@demo typed while locked");
+    await page.waitForFunction(() => /** @type {any} */ (window).__host.state?.draft === "@demo typed while locked");
+
+    // The other window closed: the host opened the store and says so.
+    await page.evaluate(() => void (/** @type {any} */ (window).__host.refuse = undefined));
+    await host.emit("channel/reload", { name: "general" });
+    await page.waitForSelector(".channel-tab[data-channel='general'][aria-current='page']");
+    await page.waitForSelector(".open-error", { state: "detached" });
+    assert.equal(await page.innerText(".channel-create-error"), "", "the locked-store error is gone from the new-channel form");
+    assert.equal(await page.inputValue("#composer textarea"), "@demo typed while locked", "the text typed meanwhile is in #general's composer");
+    const state = await host.state();
+    assert.equal(state.drafts?.["ch-general"], "@demo typed while locked", "and saved as #general's draft");
+    assert.equal(state.draft, undefined);
+    assert.deepEqual(await view.problems(), []);
+  });
+});

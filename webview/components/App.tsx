@@ -25,8 +25,11 @@ export interface AppActions {
   turn: TurnControls;
   runCommand: (command: HostCommand) => void;
   reopen: () => void;
-  /** Saves the composer's text for a channel (`""` clears it). */
-  saveDraft: (channelId: string, draft: string) => void;
+  /**
+   * Saves the composer's text for a channel (`""` clears it); with no channel open (the history locked by another
+   * window, a failed open) the text is kept for the first channel that opens.
+   */
+  saveDraft: (channelId: string | undefined, draft: string) => void;
   switcher: SwitcherActions;
   /** Diffs, locations, code insertion and links, through the host (`editor/*`). */
   editor: EditorActions;
@@ -71,7 +74,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
         channelName={channelName}
         initialDraft={draftOf(channelId)}
         send={actions.send}
-        saveDraft={(draft) => channelId && actions.saveDraft(channelId, draft)}
+        saveDraft={(draft) => actions.saveDraft(channelId, draft)}
         sendError={state.sendError}
         clearSendError={actions.clearSendError}
         members={members(state)}
