@@ -41,6 +41,15 @@ export interface ViewState {
   sessions: Readonly<Record<string, SessionStateView>>;
   /** The unread marker: where the "New" divider goes, if anywhere. See {@link UnreadMarker}. */
   unread?: UnreadMarker;
+  /** A permission card to bring into view and focus (`permission/focus`); `seq` tells a repeated request apart. */
+  focusRequest?: FocusRequest;
+}
+
+/** A permission card the host asked to focus, in the open channel. */
+export interface FocusRequest {
+  messageId: string;
+  requestId: string;
+  seq: number;
 }
 
 /**
@@ -103,6 +112,9 @@ export class ChannelStore {
   private openChannel: ChannelView | undefined;
   private readonly listeners = new Set<(state: ViewState) => void>();
   private readonly presence: Presence = { hidden: false, scrolledAway: false };
+  /** A `permission/focus` for a channel not open yet (a `channel/reload` came first): applied once it opens. */
+  private focusWaiting: HostEvents["permission/focus"] | undefined;
+  private focusSeq = 0;
 
   constructor(
     private readonly host: HostConnection,
@@ -121,6 +133,10 @@ export class ChannelStore {
     this.host.on("commands/changed", ({ agent, commands }) => this.enqueue({ type: "commands", agent, commands }));
     this.host.on("session/state", (state) => this.enqueue({ type: "session", state }));
     this.host.on("channel/reload", ({ name }) => void this.open(name));
+    this.host.on("permission/focus", (target) => {
+      this.focusWaiting = target;
+      this.applyFocus();
+    });
     if (typeof document !== "undefined") {
       const onVisibility = () => this.setPresence({ hidden: document.visibilityState === "hidden" });
       document.addEventListener("visibilitychange", onVisibility);
@@ -185,6 +201,7 @@ export class ChannelStore {
         announcement: "",
         unread: openedUnread(result.messages, unreadCount, isAway(this.presence)),
       });
+      this.applyFocus();
     } catch (err) {
       if (generation !== this.openGeneration) return;
       this.update({ phase: "failed", openError: errorText(err) });
@@ -209,6 +226,14 @@ export class ChannelStore {
       this.update({ sendError: errorText(err) });
       return false;
     }
+  }
+
+  /** Hands a waiting `permission/focus` to the view once its channel is the open one. */
+  private applyFocus(): void {
+    const target = this.focusWaiting;
+    if (!target || this.openChannel?.id !== target.channelId) return;
+    this.focusWaiting = undefined;
+    this.update({ focusRequest: { messageId: target.messageId, requestId: target.requestId, seq: ++this.focusSeq } });
   }
 
   /** Drops a shown send error: the user edited the draft it was about. */

@@ -67,7 +67,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
       ) : state.phase === "opening" && !state.channel ? (
         <div class="history history-loading">{l10n.t("Opening {0}…", channelLabel(channelName))}</div>
       ) : (
-        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} />
+        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} focusRequest={state.focusRequest} />
       )}
       <Composer
         key={channelId ?? "none"}
