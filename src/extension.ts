@@ -17,6 +17,7 @@ import { EditorAdapter } from "./vscode/EditorAdapter";
 import { FileWatchers } from "./vscode/FileWatchers";
 import { PermissionStatus } from "./vscode/PermissionStatus";
 import { registerRosterCommands } from "./vscode/rosterCommands";
+import { WalkthroughContext } from "./vscode/walkthroughContext";
 
 /** What `activate` returns outside production mode, for the integration tests. */
 export interface SidekicksTestApi {
@@ -71,7 +72,8 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
   registerPanelCommand(context, panels, () => view.currentChannel, whenReady);
   const permissionStatus = new PermissionStatus(view, (name) => view.showChannel(name), () => app);
   const fileWatchers = new FileWatchers(() => app);
-  context.subscriptions.push(permissionStatus, fileWatchers);
+  const walkthrough = new WalkthroughContext();
+  context.subscriptions.push(permissionStatus, fileWatchers, walkthrough);
 
   started = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
     if (deactivated) throw new Error("Sidekicks was deactivated before it started.");
@@ -80,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
     agentUi.attach(current);
     permissionStatus.attach(current);
     fileWatchers.attach(current);
+    walkthrough.attach(current);
     log.info(`roster ${current.configStatus.path}: ${current.configStatus.state}; history in ${current.storageDir}`);
     return current;
   });

@@ -432,6 +432,12 @@ export interface HostEvents {
   "terminal/output": { terminalId: string; text: string; exitStatus?: { exitCode: number | null; signal: string | null } };
   /** The host asks the webview to drop its state and re-open the channel (store reopened, channel switched). */
   "channel/reload": { name: string };
+  /**
+   * `Sidekicks: Go to next permission request`: once channel `channelId` is open (a `channel/reload` may come
+   * first), bring message `messageId` into view and focus the first option of its permission card `requestId`, so
+   * Enter or Space answers it.
+   */
+  "permission/focus": { channelId: string; messageId: string; requestId: string };
 }
 
 /**

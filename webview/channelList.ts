@@ -27,10 +27,18 @@ export class ChannelList {
 
   constructor(private readonly host: HostConnection) {}
 
-  /** Subscribes to `channels/changed` and loads the list (again after a roster change: agents come and go). */
+  /**
+   * Subscribes to `channels/changed` and loads the list (again after a roster change: agents come and go, and after
+   * `channel/reload`: the store was opened again, e.g. the other window holding it closed, so the list and an error
+   * from while it was locked are stale).
+   */
   start(): void {
     this.host.on("channels/changed", ({ channels }) => this.update({ channels, loaded: true }));
     this.host.on("config/changed", () => void this.reload());
+    this.host.on("channel/reload", () => {
+      this.clearError();
+      void this.reload();
+    });
     void this.reload();
   }
 

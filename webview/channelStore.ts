@@ -24,7 +24,10 @@ export interface ViewState {
   commands: Readonly<Record<string, readonly AgentCommand[]>>;
   /** Why `channel/open` failed, when `phase` is `failed`. */
   openError?: string;
-  /** Why the last `channel/send` was refused; cleared by the next send. */
+  /**
+   * Why the last `channel/send` (or Stop, Retry…) was refused; cleared by the next send, by editing the draft
+   * (`clearSendError`), and when the open channel's members or the roster change (the reason may no longer hold).
+   */
   sendError?: string;
   /** Why the last banner command failed. */
   commandError?: string;
@@ -38,6 +41,15 @@ export interface ViewState {
   sessions: Readonly<Record<string, SessionStateView>>;
   /** The unread marker: where the "New" divider goes, if anywhere. See {@link UnreadMarker}. */
   unread?: UnreadMarker;
+  /** A permission card to bring into view and focus (`permission/focus`); `seq` tells a repeated request apart. */
+  focusRequest?: FocusRequest;
+}
+
+/** A permission card the host asked to focus, in the open channel. */
+export interface FocusRequest {
+  messageId: string;
+  requestId: string;
+  seq: number;
 }
 
 /**
@@ -60,7 +72,10 @@ export interface PersistedState {
   channel?: string;
   /** Composer drafts by channel id: each channel and direct conversation keeps its own. */
   drafts?: Record<string, string>;
-  /** Before drafts were per channel: the one draft, given to the first channel opened. */
+  /**
+   * Text typed while no channel was open (the history locked by another window), or the one draft from before drafts
+   * were per channel: given to the first channel opened (after its own draft).
+   */
   draft?: string;
 }
 
@@ -97,6 +112,9 @@ export class ChannelStore {
   private openChannel: ChannelView | undefined;
   private readonly listeners = new Set<(state: ViewState) => void>();
   private readonly presence: Presence = { hidden: false, scrolledAway: false };
+  /** A `permission/focus` for a channel not open yet (a `channel/reload` came first): applied once it opens. */
+  private focusWaiting: HostEvents["permission/focus"] | undefined;
+  private focusSeq = 0;
 
   constructor(
     private readonly host: HostConnection,
@@ -115,6 +133,10 @@ export class ChannelStore {
     this.host.on("commands/changed", ({ agent, commands }) => this.enqueue({ type: "commands", agent, commands }));
     this.host.on("session/state", (state) => this.enqueue({ type: "session", state }));
     this.host.on("channel/reload", ({ name }) => void this.open(name));
+    this.host.on("permission/focus", (target) => {
+      this.focusWaiting = target;
+      this.applyFocus();
+    });
     if (typeof document !== "undefined") {
       const onVisibility = () => this.setPresence({ hidden: document.visibilityState === "hidden" });
       document.addEventListener("visibilitychange", onVisibility);
@@ -160,7 +182,7 @@ export class ChannelStore {
     const generation = ++this.openGeneration;
     this.openChannel = undefined;
     this.queue = [];
-    this.update({ phase: "opening", openError: undefined });
+    this.update({ phase: "opening", openError: undefined, sendError: undefined });
     try {
       const result = await this.host.request("channel/open", name ? { name } : {});
       if (generation !== this.openGeneration) return;
@@ -179,6 +201,7 @@ export class ChannelStore {
         announcement: "",
         unread: openedUnread(result.messages, unreadCount, isAway(this.presence)),
       });
+      this.applyFocus();
     } catch (err) {
       if (generation !== this.openGeneration) return;
       this.update({ phase: "failed", openError: errorText(err) });
@@ -203,6 +226,20 @@ export class ChannelStore {
       this.update({ sendError: errorText(err) });
       return false;
     }
+  }
+
+  /** Hands a waiting `permission/focus` to the view once its channel is the open one. */
+  private applyFocus(): void {
+    const target = this.focusWaiting;
+    if (!target || this.openChannel?.id !== target.channelId) return;
+    this.focusWaiting = undefined;
+    this.update({ focusRequest: { messageId: target.messageId, requestId: target.requestId, seq: ++this.focusSeq } });
+  }
+
+  /** Drops a shown send error: the user edited the draft it was about. */
+  clearSendError(): void {
+    const shown = this.patch && "sendError" in this.patch ? this.patch.sendError : this.state.sendError;
+    if (shown !== undefined) this.update({ sendError: undefined });
   }
 
   /** Answers a permission request (`permission/answer`); rejects with the host's `RequestError`. */
@@ -323,7 +360,7 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
   const channelId = state.channel?.id;
   const messages = state.messages.slice();
   const drafts = new Map<string, Draft>();
-  let { channel, config, announcement, commands, sessions, unread } = state;
+  let { channel, config, announcement, commands, sessions, unread, sendError } = state;
   for (const op of ops) {
     switch (op.type) {
       case "agent":
@@ -332,10 +369,13 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
         }
         break;
       case "channel":
-        if (op.channel.id === channelId) channel = op.channel;
+        if (op.channel.id !== channelId) break;
+        if (!sameMembers(channel, op.channel)) sendError = undefined; // "no agent named slow" may no longer hold
+        channel = op.channel;
         break;
       case "config":
         config = op.config;
+        sendError = undefined; // the roster was read again
         break;
       case "commands":
         commands = { ...commands, [op.agent]: op.commands };
@@ -362,7 +402,13 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
     }
   }
   for (const draft of drafts.values()) materialize(messages, draft);
-  return { ...state, channel, config, announcement, commands, messages, sessions, unread };
+  return { ...state, channel, config, announcement, commands, messages, sessions, unread, sendError };
+}
+
+/** Whether two views of a channel have the same members, by name. */
+function sameMembers(a: ChannelView | undefined, b: ChannelView): boolean {
+  const names = (c: ChannelView) => c.members.map((m) => m.name).sort().join("\n");
+  return a !== undefined && names(a) === names(b);
 }
 
 /** The unread marker after a new message arrived (see {@link UnreadMarker}). */

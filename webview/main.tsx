@@ -39,6 +39,7 @@ let lastSend: Promise<boolean> | undefined;
 
 const actions: AppActions = {
   send: (text) => (lastSend = store.send(text)),
+  clearSendError: () => store.clearSendError(),
   answerPermission: (requestId, optionId) => store.answerPermission(requestId, optionId),
   turn: {
     stop: (messageId) => void store.stop(messageId),
@@ -48,6 +49,7 @@ const actions: AppActions = {
   runCommand: (command) => void store.runCommand(command),
   reopen: () => void store.open(persisted.channel),
   saveDraft: (channelId, draft) => {
+    if (!channelId) return persist({ draft: draft === "" ? undefined : draft });
     const drafts = { ...(persisted.drafts ?? {}) };
     if (draft === "") delete drafts[channelId];
     else drafts[channelId] = draft;
@@ -70,17 +72,18 @@ const actions: AppActions = {
 };
 
 const root = document.getElementById("root") ?? document.body;
-/** The composer's text for a channel: its own draft, or (once, from before drafts were per channel) the one draft. */
+/**
+ * The composer's text for a channel: its own draft, plus (once) the text typed while no channel was open (the
+ * history locked by another window, a failed open), or from before drafts were per channel. With no channel, that
+ * pending text.
+ */
 const draftOf = (channelId: string | undefined): string => {
-  if (!channelId) return "";
+  if (!channelId) return persisted.draft ?? "";
   const own = persisted.drafts?.[channelId];
-  if (own !== undefined) return own;
-  if (persisted.draft) {
-    const legacy = persisted.draft;
-    persist({ drafts: { ...(persisted.drafts ?? {}), [channelId]: legacy }, draft: undefined });
-    return legacy;
-  }
-  return "";
+  if (!persisted.draft) return own ?? "";
+  const joined = own && own !== persisted.draft ? `${own}\n${persisted.draft}` : persisted.draft;
+  persist({ drafts: { ...(persisted.drafts ?? {}), [channelId]: joined }, draft: undefined });
+  return joined;
 };
 const paint = (): void => render(<App state={store.current} list={list.current} actions={actions} draftOf={draftOf} />, root);
 store.subscribe(() => {
@@ -123,7 +126,10 @@ function followList(next: readonly ChannelSummary[], previous: readonly ChannelS
   const id = store.current.channel?.id;
   if (!id) return;
   const now = next.find((c) => c.id === id);
-  if (now && now.name !== persisted.channel) persist({ channel: now.name });
+  const before = previous.find((c) => c.id === id);
+  // A rename only: the list may also be reloaded while another channel opens (`channel/reload`), the store still
+  // showing the last one.
+  if (now && before && now.name !== before.name) persist({ channel: now.name });
   if (!now && previous.some((c) => c.id === id)) void store.open("general");
 }
 

@@ -16,6 +16,8 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   private badge: vscode.ViewBadge | undefined;
   /** A channel to show once the view says `ready` (a command ran while the view was not loaded). */
   private pendingChannel: string | undefined;
+  /** A permission card to focus once the view says `ready`, after {@link pendingChannel}. */
+  private pendingPermission: HostEvents["permission/focus"] | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   /** The channel the view opened last (by name), for `Sidekicks: Open Channel in Editor`. */
   private channel: string | undefined;
@@ -37,6 +39,9 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
         const name = this.pendingChannel;
         this.pendingChannel = undefined;
         if (name !== undefined) bridge.event("channel/reload", { name });
+        const permission = this.pendingPermission;
+        this.pendingPermission = undefined;
+        if (permission) bridge.event("permission/focus", permission);
       },
       handlers: (handlers) => {
         const open = handlers["channel/open"];
@@ -81,6 +86,12 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   showChannel(name: string): void {
     if (this.bridge?.isReady) this.bridge.event("channel/reload", { name });
     else this.pendingChannel = name;
+  }
+
+  /** Focuses a permission card in the view (`permission/focus`): now when it is loaded, else once it says `ready`. */
+  focusPermission(target: HostEvents["permission/focus"]): void {
+    if (this.bridge?.isReady) this.bridge.event("permission/focus", target);
+    else this.pendingPermission = target;
   }
 
   /** Sends a request to the live view (used by the integration tests to read and drive the real DOM). */

@@ -6,7 +6,7 @@ import type { ChannelViewProvider } from "./ChannelViewProvider";
 /**
  * Every permission request waiting for the user, across agents and channels, visible at once (issue 6): a status bar
  * item ("2 agents waiting"), a badge on the channel view, and `Sidekicks: Go to next permission request`, which opens
- * the channel of the oldest one. Follows the app's `permissions:pending` event.
+ * the channel of the oldest one and focuses its card's first option (`permission/focus`). Follows the app's `permissions:pending` event.
  */
 export class PermissionStatus implements vscode.Disposable {
   static readonly nextCommand = "sidekicks.nextPermission";
@@ -62,6 +62,7 @@ export class PermissionStatus implements vscode.Disposable {
     }
     const channel = (await app.directory.list()).find((c) => c.id === first.channelId);
     if (channel) this.follow(channel.name);
+    this.view.focusPermission({ channelId: first.channelId, messageId: first.messageId, requestId: first.requestId });
     await vscode.commands.executeCommand("sidekicks.channel.focus");
   }
 

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import type { ChannelDirectory } from "../channels/ChannelDirectory";
-import { CHANNEL_NAME } from "../channels/channelName";
+import { channelNameInputProblem, normaliseChannelName } from "../channels/channelName";
 import { GENERAL } from "../channels/ChannelService";
 import type { ChannelSummary } from "../protocol";
 
@@ -64,11 +64,12 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
   });
 
   command("sidekicks.newChannel", async (directory, app) => {
+    const channels = await directory.list();
     const name = await vscode.window.showInputBox({
       title: vscode.l10n.t("New channel"),
       prompt: vscode.l10n.t("Lowercase letters, digits, - and _"),
       placeHolder: "design-review",
-      validateInput: (v) => (CHANNEL_NAME.test(v.trim().replace(/^#/, "")) ? undefined : vscode.l10n.t("Use lowercase letters, digits, - and _ (at most 80).")),
+      validateInput: (v) => channelNameInputProblem(v, channels),
     });
     if (name === undefined) return;
     const members = await pickAgents(app.agents.names(), [], vscode.l10n.t("Members of #{0} (you can add more later)", name.trim().replace(/^#/, "")));
@@ -105,12 +106,13 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
   command("sidekicks.renameChannel", async (directory) => {
     const picked = await pickChannel(directory, vscode.l10n.t("Rename which channel?"), (c) => c.kind === "channel" && c.name !== GENERAL);
     if (!picked) return;
+    const channels = await directory.list();
     const name = await vscode.window.showInputBox({
       title: vscode.l10n.t("Rename #{0}", picked.name),
       value: picked.name,
-      validateInput: (v) => (CHANNEL_NAME.test(v.trim().replace(/^#/, "")) ? undefined : vscode.l10n.t("Use lowercase letters, digits, - and _ (at most 80).")),
+      validateInput: (v) => channelNameInputProblem(v, channels, picked.id),
     });
-    if (name === undefined) return;
+    if (name === undefined || normaliseChannelName(name) === picked.name) return;
     show((await directory.rename({ id: picked.id }, name)).name);
   });
 

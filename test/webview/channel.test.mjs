@@ -73,6 +73,8 @@ describe("channel view", () => {
     const problems = ["/w/sidekicks.yaml:3:5: agents.demo.command must be a string", "/w/sidekicks.yaml:9:1: unknown key 'agnets'"];
     await host.emit("config/changed", { state: "invalid", path: "/w/sidekicks.yaml", problems });
     await page.waitForSelector(".config-banner");
+    assert.match(await page.innerText(".config-banner .banner-title"), /sidekicks\.yaml has 2 problems/);
+    await page.click(".config-banner .banner-more:has-text('1 more')");
     // Shown relative to the file the banner names (the full path stays in the tooltip), so they fit a sidebar.
     assert.deepEqual(await page.$$eval(".config-banner li", (els) => els.map((e) => e.textContent)), [
       "sidekicks.yaml:3:5: agents.demo.command must be a string",

@@ -23,7 +23,10 @@
  * @property {number} [delayMs] How long the host takes to answer each request.
  * @property {import("../../src/protocol").ChannelSummary[]} [channels] What `channels/list` returns (default: the open channel).
  * @property {string[]} [agents] The roster's agents `channels/list` returns (default: the open channel's members).
+ * @property {Refusal} [refuse] Requests refused from the start (e.g. the history locked by another window).
  */
+
+/** @typedef {{ methods: (keyof WebviewRequests)[], error: ErrorInfo }} Refusal */
 
 /**
  * @typedef {{ [M in keyof WebviewRequests]?: (params: WebviewRequests[M][0]) => WebviewRequests[M][1] | { error: ErrorInfo } }} Handlers
@@ -39,6 +42,7 @@
  * @property {number} delayMs
  * @property {Map<number, (reply: { result?: unknown, error?: ErrorInfo }) => void>} pendingHostRequests
  * @property {Handlers} handlers
+ * @property {Refusal | undefined} refuse Requests answered with `error` whatever their handler; tests may clear it.
  * @property {(message: HostToWebview) => void} deliver
  * @property {<E extends keyof HostEvents>(name: E, payload: HostEvents[E]) => void} emit
  * @property {<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]) => Promise<{ result?: unknown, error?: ErrorInfo }>} request
@@ -64,6 +68,7 @@ export function installFakeHost(init) {
     channels: init.channels ?? [{ id: init.open.channel.id, name: init.open.channel.name, kind: "channel", members: init.open.channel.members.map((m) => m.name), unread: 0, busy: false }],
     delayMs: init.delayMs ?? 0,
     pendingHostRequests: new Map(),
+    refuse: init.refuse,
     handlers: {
       "channel/open": () => host.open,
       "channel/send": ({ channelId, text }) => {
@@ -147,7 +152,8 @@ export function installFakeHost(init) {
     /** @type {HostToWebview} */
     let reply;
     try {
-      const out = handler ? handler(message.params) : { error: { code: "host/unknownMethod", message: message.method } };
+      const refused = host.refuse?.methods.includes(message.method) ? { error: host.refuse.error } : undefined;
+      const out = refused ?? (handler ? handler(message.params) : { error: { code: "host/unknownMethod", message: message.method } });
       const error = out && typeof out === "object" && "error" in out ? /** @type {{ error: ErrorInfo }} */ (out).error : undefined;
       reply = error ? { kind: "response", id: message.id, error } : { kind: "response", id: message.id, result: out };
     } catch (err) {

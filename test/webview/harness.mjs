@@ -136,7 +136,7 @@ export function message({ id, author = "agent", agentName = "demo", text, parts,
  * Opens the view in a new page (pinned to `channel` like an editor tab when given). Resolves `{ page, problems, host }` once the channel rendered; `problems` collects
  * CSP violations, console errors and uncaught exceptions; `host` wraps `window.__host` (see fakeHost.mjs).
  */
-export async function openView(browser, origin, { open = openResult(), state, delayMs, channels, agents, theme = "dark", width = 320, height = 700, channel } = {}) {
+export async function openView(browser, origin, { open = openResult(), state, delayMs, channels, agents, refuse, theme = "dark", width = 320, height = 700, channel } = {}) {
   const page = await browser.newPage({ viewport: { width, height } });
   /** @type {string[]} */
   const problems = [];
@@ -144,7 +144,7 @@ export async function openView(browser, origin, { open = openResult(), state, de
     if (msg.type() === "error" || msg.type() === "warning") problems.push(`console.${msg.type()}: ${msg.text()}`);
   });
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  await page.addInitScript(installFakeHost, { open, state, delayMs, channels, agents });
+  await page.addInitScript(installFakeHost, { open, state, delayMs, channels, agents, refuse });
   await page.goto(`${origin}/index.html?theme=${theme}${channel === undefined ? "" : `&channel=${encodeURIComponent(channel)}`}`);
   await page.waitForSelector(".history:not(.history-loading), .open-error");
   const host = hostDriver(page);

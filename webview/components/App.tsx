@@ -19,12 +19,17 @@ import type { AnswerPermission } from "./PermissionCard";
 /** The actions the view takes; stable across renders so memoized messages are not re-rendered. */
 export interface AppActions {
   send: (text: string) => Promise<boolean>;
+  /** Drops the composer's send error (the draft was edited). */
+  clearSendError: () => void;
   answerPermission: AnswerPermission;
   turn: TurnControls;
   runCommand: (command: HostCommand) => void;
   reopen: () => void;
-  /** Saves the composer's text for a channel (`""` clears it). */
-  saveDraft: (channelId: string, draft: string) => void;
+  /**
+   * Saves the composer's text for a channel (`""` clears it); with no channel open (the history locked by another
+   * window, a failed open) the text is kept for the first channel that opens.
+   */
+  saveDraft: (channelId: string | undefined, draft: string) => void;
   switcher: SwitcherActions;
   /** Diffs, locations, code insertion and links, through the host (`editor/*`). */
   editor: EditorActions;
@@ -62,15 +67,16 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
       ) : state.phase === "opening" && !state.channel ? (
         <div class="history history-loading">{l10n.t("Opening {0}…", channelLabel(channelName))}</div>
       ) : (
-        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} />
+        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} focusRequest={state.focusRequest} />
       )}
       <Composer
         key={channelId ?? "none"}
         channelName={channelName}
         initialDraft={draftOf(channelId)}
         send={actions.send}
-        saveDraft={(draft) => channelId && actions.saveDraft(channelId, draft)}
+        saveDraft={(draft) => actions.saveDraft(channelId, draft)}
         sendError={state.sendError}
+        clearSendError={actions.clearSendError}
         members={members(state)}
         commands={state.commands}
       />

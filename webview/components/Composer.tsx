@@ -17,6 +17,8 @@ interface Props {
   send: (text: string) => Promise<boolean>;
   saveDraft: (draft: string) => void;
   sendError: string | undefined;
+  /** Drops the shown send error (called as the draft is edited). */
+  clearSendError: () => void;
   /** The channel's members with a short detail each (their state), for `@` completion. */
   members: readonly { name: string; detail: string }[];
   /** The commands each member announced, for `/` completion. */
@@ -25,11 +27,12 @@ interface Props {
 
 /**
  * `#composer` holds a plain `<textarea>` (so the text is reachable as `#composer textarea`) and a `vscode-button`
- * with class `send`. Empty text is never sent; a refused send keeps the text and shows why above the composer.
+ * with class `send`. Empty text is never sent; a refused send keeps the text and shows why above the composer, until
+ * the text is edited.
  * Typing `@` or a leading `/` opens `#composer-suggestions` (members, commands with their input hints): ↑/↓ move,
  * Tab or Enter accept, Esc closes, a click accepts.
  */
-export function Composer({ channelName, initialDraft, send, saveDraft, sendError, members, commands }: Props) {
+export function Composer({ channelName, initialDraft, send, saveDraft, sendError, clearSendError, members, commands }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [sending, setSending] = useState(false);
   const inFlight = useRef(false);
@@ -134,6 +137,7 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
 
   const onInput = (): void => {
     const value = textarea.current?.value ?? "";
+    if (sendError) clearSendError(); // the error was about the text before this edit
     setEmpty(value.trim() === "");
     if (hint && !value.includes(hint.label)) setHint(undefined);
     dismissed.current = false;

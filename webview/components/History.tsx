@@ -7,7 +7,7 @@ import * as l10n from "@vscode/l10n";
 import { useContext, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { MemberView, MessageView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
-import type { UnreadMarker } from "../channelStore";
+import type { FocusRequest, UnreadMarker } from "../channelStore";
 import { EditorContext, type EditorActions } from "../editorActions";
 import { VirtualWindow, type WindowRange } from "../virtualWindow";
 import { type AgentLook, MessageItem, type TurnControls } from "./MessageItem";
@@ -48,8 +48,10 @@ export function History(props: {
   unread?: UnreadMarker;
   /** Called when the user leaves the latest message (`true`) or comes back to it (`false`). */
   onScrolledAway?: (away: boolean) => void;
+  /** A permission card to reveal and focus (its first option button), rendering its message first if needed. */
+  focusRequest?: FocusRequest;
 }) {
-  const { channelName, messages, answerPermission, turn, memberCount, members, unread, onScrolledAway } = props;
+  const { channelName, messages, answerPermission, turn, memberCount, members, unread, onScrolledAway, focusRequest } = props;
   const ref = useRef<HTMLDivElement>(null);
   const editor = useContext(EditorContext);
   const stick = useRef(true);
@@ -65,6 +67,8 @@ export function History(props: {
   const [leftAt, setLeftAt] = useState<string | null>(null);
   /** A message to focus once it is rendered (keyboard navigation to a row outside the window). */
   const pendingFocus = useRef<string | undefined>(undefined);
+  /** Inside {@link pendingFocus}'s message, what to focus instead of the message itself. */
+  const pendingFocusInside = useRef<string | undefined>(undefined);
   const syncs = useRef({ count: 0, frame: false });
   const keys = useKeys(messages);
   const looks = useLooks(members);
@@ -168,7 +172,9 @@ export function History(props: {
       const article = articleOf(el, focusId);
       if (article) {
         pendingFocus.current = undefined;
-        focusArticle(article);
+        const inside = pendingFocusInside.current;
+        pendingFocusInside.current = undefined;
+        focusArticle((inside && article.querySelector<HTMLElement>(inside)) || article);
       }
     }
     sync();
@@ -206,6 +212,24 @@ export function History(props: {
     sync();
     rerender();
   };
+
+  // Reveal a permission card (`permission/focus`): its message is rendered first when the window is elsewhere.
+  useLayoutEffect(() => {
+    if (!focusRequest) return;
+    const index = keys.current.indexOf(focusRequest.messageId);
+    if (index < 0) return;
+    const el = ref.current;
+    if (!el) return;
+    pendingFocus.current = focusRequest.messageId;
+    pendingFocusInside.current = `.permission[data-request-id="${CSS.escape(focusRequest.requestId)}"] .permission-option:not([disabled])`;
+    if (!articleOf(el, focusRequest.messageId)) {
+      const last = index === keys.current.length - 1;
+      setStick(last);
+      el.scrollTop = last ? el.scrollHeight : win.offsetOf(keys.current, index);
+      sync();
+    }
+    rerender(); // the layout effect above focuses it once rendered
+  }, [focusRequest?.seq]);
 
   const onKeyDown = (event: KeyboardEvent): void => {
     const el = ref.current;
