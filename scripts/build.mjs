@@ -51,7 +51,10 @@ const builds = [
     target: "es2022",
     jsx: "automatic",
     jsxImportSource: "preact",
-    loader: { ".css": "css" },
+    // The codicon font (`@vscode/codicons`, a peer of @vscode-elements/elements) for roster `icon: hubot`: its CSS goes
+    // into dist/webview.css and the font file to dist/assets/, loaded from the extension (CSP `font-src`).
+    loader: { ".css": "css", ".ttf": "file" },
+    assetNames: "assets/[name]-[hash]",
     plugins: [lazyHighlighter],
   },
   {

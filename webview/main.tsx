@@ -16,6 +16,7 @@ import { HostConnection, vsCodePort } from "./host";
 import { markdownStats } from "./markdown";
 import { highlightStats } from "./highlight";
 import { createTestHandlers } from "./testHooks";
+import "@vscode/codicons/dist/codicon.css";
 import "./styles/base.css";
 import "./styles/messages.css";
 import "./styles/cards.css";
