@@ -68,6 +68,7 @@ const actions: AppActions = {
   terminals: new TerminalOutputs(host),
   configureSession: (agent, change) => store.configureSession(agent, change),
   scrolledAway: (away) => store.setScrolledAway(away),
+  loadOlder: () => void store.loadOlder(),
 };
 
 const root = document.getElementById("root") ?? document.body;
