@@ -81,8 +81,9 @@ const builds = [
   },
 ];
 
-// Chunk names carry a content hash: drop the previous build's so the package ships only the current ones.
+// Chunk and asset names carry a content hash: drop the previous build's so the package ships only the current ones.
 rmSync(path.join(root, "dist/chunks"), { recursive: true, force: true });
+rmSync(path.join(root, "dist/assets"), { recursive: true, force: true });
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
