@@ -88,6 +88,7 @@ export function History(props: {
   }
   // A page of older messages was prepended: what the user looks at stays in place. The window moves down by the
   // (estimated) height added above; after the commit, the row that was at the top of the viewport is put back exactly.
+  // As the new rows get measured, Chromium's scroll anchoring keeps it there (as for any row measured off screen).
   const first = keys.current[0];
   if (firstKey.current !== undefined && first !== firstKey.current) {
     const shift = keys.current.indexOf(firstKey.current);
