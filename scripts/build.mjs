@@ -51,7 +51,10 @@ const builds = [
     target: "es2022",
     jsx: "automatic",
     jsxImportSource: "preact",
-    loader: { ".css": "css" },
+    // The codicon font (`@vscode/codicons`, a peer of @vscode-elements/elements) for roster `icon: hubot`: its CSS goes
+    // into dist/webview.css and the font file to dist/assets/, loaded from the extension (CSP `font-src`).
+    loader: { ".css": "css", ".ttf": "file" },
+    assetNames: "assets/[name]-[hash]",
     plugins: [lazyHighlighter],
   },
   {
@@ -78,8 +81,9 @@ const builds = [
   },
 ];
 
-// Chunk names carry a content hash: drop the previous build's so the package ships only the current ones.
+// Chunk and asset names carry a content hash: drop the previous build's so the package ships only the current ones.
 rmSync(path.join(root, "dist/chunks"), { recursive: true, force: true });
+rmSync(path.join(root, "dist/assets"), { recursive: true, force: true });
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();

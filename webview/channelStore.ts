@@ -41,6 +41,8 @@ export interface ViewState {
   sessions: Readonly<Record<string, SessionStateView>>;
   /** The unread marker: where the "New" divider goes, if anywhere. See {@link UnreadMarker}. */
   unread?: UnreadMarker;
+  /** Scrolling back through the history (`channel/older`): whether older pages exist, one is loading, or failed. */
+  older: OlderPages;
   /** A permission card to bring into view and focus (`permission/focus`); `seq` tells a repeated request apart. */
   focusRequest?: FocusRequest;
 }
@@ -51,6 +53,22 @@ export interface FocusRequest {
   requestId: string;
   seq: number;
 }
+
+/**
+ * The pages of the history before the first loaded message (`channel/open` returns only the latest ones). At most one
+ * page loads at a time; a failed load keeps its reason until the user retries.
+ */
+export interface OlderPages {
+  /** True while older messages exist than the first loaded one (the host's `more`). */
+  more: boolean;
+  /** True while a `channel/older` request is pending. */
+  loading: boolean;
+  /** Why the last load failed (cleared by the next attempt). */
+  error?: string;
+}
+
+/** How many messages a page of older history has (`channel/older`'s `limit`). */
+export const OLDER_PAGE_SIZE = 50;
 
 /**
  * The "New" divider: above the first message that arrived while the user was away from the latest message (the view
@@ -86,7 +104,8 @@ type Op =
   | { type: "agent"; agent: string; state: AgentState }
   | { type: "config"; config: ConfigStatus }
   | { type: "commands"; agent: string; commands: AgentCommand[] }
-  | { type: "session"; state: SessionStateView };
+  | { type: "session"; state: SessionStateView }
+  | { type: "older"; messages: MessageView[] };
 
 /** Whether the user is away from the latest message: the view hidden, or the history scrolled up. */
 interface Presence {
@@ -102,7 +121,7 @@ export const storeStats = { flushes: 0 };
 
 /** Owns the channel state; create one per webview and call `start()`. */
 export class ChannelStore {
-  private state: ViewState = { phase: "opening", snapshot: 0, messages: [], commands: {}, announcement: "", sessions: {} };
+  private state: ViewState = { phase: "opening", snapshot: 0, messages: [], commands: {}, announcement: "", sessions: {}, older: { more: false, loading: false } };
   private queue: Op[] = [];
   private patch: Partial<ViewState> | undefined;
   private frameRequested = false;
@@ -115,6 +134,12 @@ export class ChannelStore {
   /** A `permission/focus` for a channel not open yet (a `channel/reload` came first): applied once it opens. */
   private focusWaiting: HostEvents["permission/focus"] | undefined;
   private focusSeq = 0;
+  /** The pending `channel/older` load, if any: never two at once. */
+  private olderLoad: Promise<void> | undefined;
+  /** Mirrors `state.older` without waiting for the next frame. */
+  private older: OlderPages = { more: false, loading: false };
+  /** The first loaded message's id, known synchronously (the next page ends before it). */
+  private firstId: string | undefined;
 
   constructor(
     private readonly host: HostConnection,
@@ -181,6 +206,8 @@ export class ChannelStore {
   async open(name?: string, unreadCount = 0): Promise<void> {
     const generation = ++this.openGeneration;
     this.openChannel = undefined;
+    this.olderLoad = undefined;
+    this.firstId = undefined;
     this.queue = [];
     this.update({ phase: "opening", openError: undefined, sendError: undefined });
     try {
@@ -188,6 +215,8 @@ export class ChannelStore {
       if (generation !== this.openGeneration) return;
       this.queue = [];
       this.openChannel = result.channel;
+      this.firstId = result.messages[0]?.id;
+      this.older = { more: (result.more ?? false) && result.messages.length > 0, loading: false };
       this.persist({ channel: result.channel.name });
       this.update({
         phase: "open",
@@ -200,12 +229,50 @@ export class ChannelStore {
         sendError: undefined,
         announcement: "",
         unread: openedUnread(result.messages, unreadCount, isAway(this.presence)),
+        older: this.older,
       });
       this.applyFocus();
     } catch (err) {
       if (generation !== this.openGeneration) return;
       this.update({ phase: "failed", openError: errorText(err) });
     }
+  }
+
+  /**
+   * Loads the page of messages before the first loaded one (`channel/older`) and prepends it (messages already shown
+   * are skipped). Does nothing while a page loads, when no older message exists, or before the channel is open;
+   * a failure goes to `older.error` (call again to retry). Never rejects.
+   */
+  loadOlder(): Promise<void> {
+    const channel = this.openChannel;
+    const beforeId = this.firstId;
+    if (this.olderLoad) return this.olderLoad;
+    if (!channel || !beforeId || !this.older.more) return Promise.resolve();
+    const generation = this.openGeneration;
+    this.setOlder({ more: true, loading: true });
+    const load = this.fetchOlder(channel.id, beforeId, generation).finally(() => {
+      if (this.olderLoad === load) this.olderLoad = undefined;
+    });
+    this.olderLoad = load;
+    return load;
+  }
+
+  private async fetchOlder(channelId: string, beforeId: string, generation: number): Promise<void> {
+    try {
+      const { messages, more } = await this.host.request("channel/older", { channelId, beforeId, limit: OLDER_PAGE_SIZE });
+      if (generation !== this.openGeneration) return;
+      if (messages[0]) this.firstId = messages[0].id;
+      this.enqueue({ type: "older", messages });
+      this.setOlder({ more: more && messages.length > 0, loading: false });
+    } catch (err) {
+      if (generation !== this.openGeneration) return;
+      this.setOlder({ more: true, loading: false, error: errorText(err) });
+    }
+  }
+
+  private setOlder(older: OlderPages): void {
+    this.older = older;
+    this.update({ older });
   }
 
   /**
@@ -399,6 +466,12 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
       case "session":
         if (op.state.channelId === channelId) sessions = { ...sessions, [op.state.agent]: op.state };
         break;
+      case "older": {
+        // A page from before the first loaded message: prepended, without any message already here.
+        const known = new Set(messages.map((m) => m.id));
+        messages.unshift(...op.messages.filter((m) => m.channelId === channelId && !known.has(m.id)));
+        break;
+      }
     }
   }
   for (const draft of drafts.values()) materialize(messages, draft);

@@ -16,6 +16,7 @@ import { HostConnection, vsCodePort } from "./host";
 import { markdownStats } from "./markdown";
 import { highlightStats } from "./highlight";
 import { createTestHandlers } from "./testHooks";
+import "@vscode/codicons/dist/codicon.css";
 import "./styles/base.css";
 import "./styles/messages.css";
 import "./styles/cards.css";
@@ -69,6 +70,7 @@ const actions: AppActions = {
   terminals: new TerminalOutputs(host),
   configureSession: (agent, change) => store.configureSession(agent, change),
   scrolledAway: (away) => store.setScrolledAway(away),
+  loadOlder: () => void store.loadOlder(),
 };
 
 const root = document.getElementById("root") ?? document.body;

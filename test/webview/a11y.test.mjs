@@ -109,6 +109,22 @@ describe("history accessibility", () => {
     });
     assert.deepEqual(await look("a"), { color: "rgb(255, 0, 0)", codicon: "sparkle", image: null });
     assert.deepEqual(await look("b"), { color: chartsBlue, codicon: null, image: png });
+    // The codicon is drawn: the bundled font loaded (under the CSP's font-src), and the glyph is in the agent's colour.
+    const glyph = await page.$eval(".message[data-message-id='a'] .agent-icon.codicon", async (icon) => {
+      await document.fonts.ready;
+      const before = getComputedStyle(icon, "::before");
+      const box = icon.getBoundingClientRect();
+      return {
+        loaded: [...document.fonts].some((f) => f.family.replace(/"/g, "") === "codicon" && f.status === "loaded"),
+        content: before.content,
+        font: before.fontFamily,
+        color: before.color,
+        visible: box.width > 0 && box.height > 0 && getComputedStyle(icon).display !== "none",
+      };
+    });
+    const { content, ...shown } = glyph;
+    assert.deepEqual(shown, { loaded: true, font: "codicon", color: "rgb(255, 0, 0)", visible: true });
+    assert.match(content, /^"[\uE000-\uF8FF]"$/, "the sparkle glyph (a private-use code point of the codicon font)");
     const plain = await look("c");
     assert.equal(plain.codicon, null);
     assert.equal(plain.image, null, "no roster look: no icon, a colour from the palette");

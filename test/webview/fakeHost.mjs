@@ -29,7 +29,8 @@
 /** @typedef {{ methods: (keyof WebviewRequests)[], error: ErrorInfo }} Refusal */
 
 /**
- * @typedef {{ [M in keyof WebviewRequests]?: (params: WebviewRequests[M][0]) => WebviewRequests[M][1] | { error: ErrorInfo } }} Handlers
+ * A handler answers at once, or later when it returns a promise (a test holds the answer back).
+ * @typedef {{ [M in keyof WebviewRequests]?: (params: WebviewRequests[M][0]) => WebviewRequests[M][1] | { error: ErrorInfo } | Promise<WebviewRequests[M][1] | { error: ErrorInfo }> }} Handlers
  */
 
 /**
@@ -149,17 +150,23 @@ export function installFakeHost(init) {
   /** @param {Extract<WebviewToHost, { kind: "request" }>} message */
   function answer(message) {
     const handler = /** @type {((p: unknown) => unknown) | undefined} */ (host.handlers[message.method]);
-    /** @type {HostToWebview} */
+    /** @param {unknown} out @returns {HostToWebview} */
+    const replyOf = (out) => {
+      const error = out && typeof out === "object" && "error" in out ? /** @type {{ error: ErrorInfo }} */ (out).error : undefined;
+      return error ? { kind: "response", id: message.id, error } : { kind: "response", id: message.id, result: out };
+    };
+    /** @param {unknown} err @returns {HostToWebview} */
+    const failed = (err) => ({ kind: "response", id: message.id, error: { code: "host/failed", message: String(err) } });
+    /** @type {HostToWebview | Promise<HostToWebview>} */
     let reply;
     try {
       const refused = host.refuse?.methods.includes(message.method) ? { error: host.refuse.error } : undefined;
       const out = refused ?? (handler ? handler(message.params) : { error: { code: "host/unknownMethod", message: message.method } });
-      const error = out && typeof out === "object" && "error" in out ? /** @type {{ error: ErrorInfo }} */ (out).error : undefined;
-      reply = error ? { kind: "response", id: message.id, error } : { kind: "response", id: message.id, result: out };
+      reply = out instanceof Promise ? out.then(replyOf, failed) : replyOf(out);
     } catch (err) {
-      reply = { kind: "response", id: message.id, error: { code: "host/failed", message: String(err) } };
+      reply = failed(err);
     }
-    setTimeout(() => host.deliver(reply), host.delayMs);
+    void Promise.resolve(reply).then((r) => setTimeout(() => host.deliver(r), host.delayMs));
   }
 
   /** @type {any} */ (window).__host = host;

@@ -54,7 +54,7 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
-/** Serves `/index.html?theme=dark|light|high-contrast` and `/dist/*` (the bundle and `dist/chunks/`); resolves `{ origin, close }`. */
+/** Serves `/index.html?theme=dark|light|high-contrast` and `/dist/*` (the bundle, `dist/chunks/` and the codicon font in `dist/assets/`); resolves `{ origin, close }`. */
 export async function startServer() {
   for (const file of ["webview.js", "webview.css"]) {
     if (!existsSync(path.join(dist, file))) throw new Error(`dist/${file} is missing: run \`node scripts/build.mjs\` first.`);
@@ -73,12 +73,12 @@ export async function startServer() {
       return;
     }
     // The bundle, and the chunks it imports lazily (dist/chunks/: the code highlighter and its grammars).
-    const match = /^\/dist\/(webview\.(?:js|css)(?:\.map)?|chunks\/[\w-]+\.js(?:\.map)?)$/.exec(url.pathname);
+    const match = /^\/dist\/(webview\.(?:js|css)(?:\.map)?|chunks\/[\w-]+\.js(?:\.map)?|assets\/[\w-]+\.ttf)$/.exec(url.pathname);
     if (!match?.[1]) {
       res.writeHead(404).end();
       return;
     }
-    const type = match[1].endsWith(".css") ? "text/css" : match[1].endsWith(".js") ? "text/javascript" : "application/json";
+    const type = match[1].endsWith(".css") ? "text/css" : match[1].endsWith(".js") ? "text/javascript" : match[1].endsWith(".ttf") ? "font/ttf" : "application/json";
     res.writeHead(200, { "content-type": type, "cache-control": "no-store" });
     res.end(readFileSync(path.join(dist, match[1])));
   });

@@ -50,6 +50,30 @@ describe("durable turns in the view", () => {
     });
   }
 
+  it("a tool call the user stopped while it ran says \"cancelled\" (with why), not its last status", async () => {
+    const stopped = message({
+      id: "a2",
+      agentName: "demo",
+      parts: [
+        { type: "toolCall", toolCallId: "t1", title: "Run the tests", kind: "execute", status: "in_progress", cancelled: true },
+        { type: "toolCall", toolCallId: "t2", title: "Read src/main.ts", kind: "read", status: "completed" },
+      ],
+      status: "done",
+    });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [{ ...stopped, stopReason: "cancelled", outcome: "cancelled" }] }), width: 360 });
+    const { page } = view;
+    const card = (id) => `.message[data-message-id='a2'] .tool-call[data-tool-call-id='${id}']`;
+    await page.waitForSelector(card("t1"));
+    assert.equal(await page.getAttribute(card("t1"), "data-cancelled"), "true");
+    assert.equal((await page.innerText(`${card("t1")} .status-badge`)).trim(), "cancelled");
+    assert.equal(await page.getAttribute(`${card("t1")} .status-badge`, "title"), "Stopped before the agent reported its end");
+    assert.equal(await page.$(`${card("t1")} .status-in_progress`), null, "the last status (running) is not shown");
+    assert.equal((await page.innerText(`${card("t2")} .status-badge`)).trim(), "done", "a finished tool call keeps its status");
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-toolcall-cancelled.png") });
+    assert.deepEqual(await view.problems(), []);
+  });
+
   it("a retry streams into the same message below a divider; the earlier attempt stays above it", async () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [interrupted()] }), width: 360 });
     const { page, host } = view;

@@ -39,6 +39,8 @@ export interface AppActions {
   configureSession: (agent: string, change: SessionChange) => Promise<string | undefined>;
   /** The history left the latest message (`true`) or came back to it (`false`): for the unread marker. */
   scrolledAway?: (away: boolean) => void;
+  /** Loads the page of history before the first loaded message (`channel/older`); one at a time. */
+  loadOlder?: () => void;
 }
 
 /** Renders one `ViewState` and the channel list; `draftOf` gives a channel's saved composer text. */
@@ -67,7 +69,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
       ) : state.phase === "opening" && !state.channel ? (
         <div class="history history-loading">{l10n.t("Opening {0}…", channelLabel(channelName))}</div>
       ) : (
-        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} focusRequest={state.focusRequest} />
+        <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} focusRequest={state.focusRequest} older={state.older} onLoadOlder={actions.loadOlder} />
       )}
       <Composer
         key={channelId ?? "none"}

@@ -7,7 +7,7 @@ import * as l10n from "@vscode/l10n";
 import { useContext, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { MemberView, MessageView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
-import type { FocusRequest, UnreadMarker } from "../channelStore";
+import type { FocusRequest, OlderPages, UnreadMarker } from "../channelStore";
 import { EditorContext, type EditorActions } from "../editorActions";
 import { VirtualWindow, type WindowRange } from "../virtualWindow";
 import { type AgentLook, MessageItem, type TurnControls } from "./MessageItem";
@@ -19,6 +19,8 @@ const STICK_THRESHOLD_PX = 40;
 const OVERSCAN_PX = 900;
 /** The viewport height assumed before the list was laid out (px). */
 const INITIAL_VIEWPORT_PX = 800;
+/** Closer than this (px) to the top of the loaded history loads the page before it (`channel/older`). */
+const LOAD_OLDER_PX = 600;
 /** At most this many re-windowings in one frame (the rest waits for the next frame): no layout ping-pong. */
 const MAX_SYNCS_PER_FRAME = 4;
 
@@ -32,6 +34,9 @@ const TEXT = {
   direct: (channel: string) => l10n.t("Everything you write here goes to {0}.", channel),
   noMembers: () => l10n.t("No agent is a member yet: add one with + member in the header, then mention it with @name."),
   mention: () => l10n.t("Mention an agent with @name to ask it something."),
+  loadingOlder: () => l10n.t("Loading older messages…"),
+  olderFailed: (reason: string) => l10n.t("Could not load older messages: {0}", reason),
+  retry: () => l10n.t("Retry"),
 };
 
 /** Renders the messages; links inside messages never navigate the webview: the host opens them (`editor/openLink`). */
@@ -50,8 +55,12 @@ export function History(props: {
   onScrolledAway?: (away: boolean) => void;
   /** A permission card to reveal and focus (its first option button), rendering its message first if needed. */
   focusRequest?: FocusRequest;
+  /** The pages of history before the first loaded message (absent: everything is loaded). */
+  older?: OlderPages;
+  /** Loads the page before the first loaded message; called when the user scrolls near the top or presses Home. */
+  onLoadOlder?: () => void;
 }) {
-  const { channelName, messages, answerPermission, turn, memberCount, members, unread, onScrolledAway, focusRequest } = props;
+  const { channelName, messages, answerPermission, turn, memberCount, members, unread, onScrolledAway, focusRequest, older, onLoadOlder } = props;
   const ref = useRef<HTMLDivElement>(null);
   const editor = useContext(EditorContext);
   const stick = useRef(true);
@@ -72,13 +81,29 @@ export function History(props: {
   const syncs = useRef({ count: 0, frame: false });
   const keys = useKeys(messages);
   const looks = useLooks(members);
+  /** The first loaded message at the last render, and the row the user looked at when older messages were prepended. */
+  const firstKey = useRef<string | undefined>(undefined);
+  const anchor = useRef<{ id: string; top: number } | undefined>(undefined);
   // Another channel opens at its latest message, whatever the scroll position in the last one was.
   const shownChannel = useRef(channelName);
   if (shownChannel.current !== channelName) {
     shownChannel.current = channelName;
     stick.current = true;
   }
-
+  // A page of older messages was prepended: what the user looks at stays in place. The window moves down by the
+  // (estimated) height added above; after the commit, the row that was at the top of the viewport is put back exactly.
+  // As the new rows get measured, Chromium's scroll anchoring keeps it there (as for any row measured off screen).
+  const first = keys.current[0];
+  if (firstKey.current !== undefined && first !== firstKey.current) {
+    const shift = keys.current.indexOf(firstKey.current);
+    const el = ref.current;
+    if (shift > 0 && el && !stick.current) {
+      const row = visibleArticles(el)[0];
+      if (row?.dataset.messageId) anchor.current = { id: row.dataset.messageId, top: row.getBoundingClientRect().top };
+      scroll.current = { ...scroll.current, top: scroll.current.top + win.offsetOf(keys.current, shift) };
+    }
+  }
+  firstKey.current = first;
   /** Recomputes the window from the DOM's scroll position; re-renders when other rows must be in the DOM. */
   const sync = (): void => {
     const el = ref.current;
@@ -163,6 +188,13 @@ export function History(props: {
       }
     }
     if (stick.current) el.scrollTop = el.scrollHeight;
+    const kept = anchor.current;
+    if (kept) {
+      anchor.current = undefined;
+      const row = articleOf(el, kept.id);
+      if (row) el.scrollTop += row.getBoundingClientRect().top - kept.top;
+      else el.scrollTop = scroll.current.top;
+    }
     if (stick.current && leftAt !== null) {
       setLeftAt(null);
       onScrolledAway?.(false);
@@ -178,13 +210,22 @@ export function History(props: {
       }
     }
     sync();
+    nearTop();
   });
+
+  /** Loads the previous page when the top of the loaded history is near the viewport (and none is loading or failed). */
+  const nearTop = (): void => {
+    const el = ref.current;
+    if (!el || !older?.more || older.loading || older.error !== undefined || messages.length === 0) return;
+    if (el.scrollTop < LOAD_OLDER_PX) onLoadOlder?.();
+  };
 
   const onScroll = (): void => {
     const el = ref.current;
     if (!el) return;
     setStick(el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD_PX);
     sync();
+    nearTop();
   };
 
   /** Back to the latest message (the button, End). */
@@ -255,7 +296,9 @@ export function History(props: {
         step(-1);
         break;
       case "Home":
+        // The first loaded message; the page before it starts loading (Home again goes further back).
         focusIndex(0);
+        if (older?.more && !older.loading) onLoadOlder?.();
         break;
       case "End":
         jumpToLatest(true);
@@ -314,6 +357,7 @@ export function History(props: {
           </div>
         ) : (
           [
+            <OlderRow key="older" channelName={channelName} older={older} retry={onLoadOlder} />,
             <div key="before" class="history-spacer" aria-hidden="true" style={{ height: `${range.before}px` }} />,
             ...rows,
             // Absent when the latest message is rendered: the log's last child is then the latest message.
@@ -328,6 +372,27 @@ export function History(props: {
       )}
     </div>
   );
+}
+
+/**
+ * The row above the first loaded message: "Loading older messages…", a failed load with Retry, or the start of the
+ * channel once everything is loaded. Always one line high, so its changes never move the messages below it.
+ */
+function OlderRow({ channelName, older, retry }: { channelName: string; older?: OlderPages; retry?: () => void }) {
+  if (!older) return <div class="history-older" aria-hidden="true" />;
+  if (older.error !== undefined) {
+    return (
+      <div class="history-older history-older-failed" role="alert">
+        <span>{TEXT.olderFailed(older.error)}</span>{" "}
+        <button type="button" class="history-older-retry" onClick={() => retry?.()}>
+          {TEXT.retry()}
+        </button>
+      </div>
+    );
+  }
+  if (older.loading) return <div class="history-older history-older-loading" role="status">{TEXT.loadingOlder()}</div>;
+  if (!older.more) return <div class="history-older history-older-start">{TEXT.start(channelLabel(channelName))}</div>;
+  return <div class="history-older" aria-hidden="true" />;
 }
 
 /** The ids of `messages`, as one array that keeps its identity while no message was added or removed. */

@@ -80,7 +80,7 @@ export class MessageItem extends Component<Props> {
           </div>
         )}
         <header class="message-meta">
-          {look?.icon && <AgentIcon icon={look.icon} />}
+          {look?.icon && <AgentIcon icon={look.icon} colorClass={look.color ? "" : authorColorClass(message.author)} style={colorStyle(look.color)} />}
           <span id={`msg-author-${message.id}`} class={`message-author ${look?.color ? "" : authorColorClass(message.author)}`} style={colorStyle(look?.color)}>
             {authorName(message.author)}
           </span>
@@ -190,10 +190,13 @@ function authorName(author: Author): string {
   return author.agentName ?? l10n.t("agent");
 }
 
-/** The agent's roster icon before its name: a codicon, or an image the host made a webview URI of. */
-function AgentIcon({ icon }: { icon: AgentIconView }) {
+/**
+ * The agent's roster icon before its name: a codicon (the bundled `@vscode/codicons` font, in the name's colour), or
+ * an image the host made a webview URI of.
+ */
+function AgentIcon({ icon, colorClass, style }: { icon: AgentIconView; colorClass: string; style?: { color: string } }) {
   if ("uri" in icon) return <img class="agent-icon agent-icon-image" src={icon.uri} alt="" aria-hidden="true" />;
-  return <span class={`agent-icon codicon codicon-${icon.codicon}`} data-codicon={icon.codicon} aria-hidden="true" />;
+  return <span class={`agent-icon codicon codicon-${icon.codicon} ${colorClass}`} style={style} data-codicon={icon.codicon} aria-hidden="true" />;
 }
 
 /** The roster `color` as a CSS colour: `#rrggbb` as is, a theme colour id as its `--vscode-*` variable. */

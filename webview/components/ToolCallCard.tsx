@@ -19,13 +19,17 @@ const statusLabel = (status: ToolCallStatus): string =>
 export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean }) {
   const editor = useContext(EditorContext);
   return (
-    <div class="tool-call card" data-tool-call-id={part.toolCallId} data-status={part.status} data-outcome-unknown={part.outcomeUnknown ? "true" : undefined}>
+    <div class="tool-call card" data-tool-call-id={part.toolCallId} data-status={part.status} data-outcome-unknown={part.outcomeUnknown ? "true" : undefined} data-cancelled={part.cancelled ? "true" : undefined}>
       <div class="card-header">
         {part.kind && <span class="tool-kind">{part.kind}</span>}
         <span class="tool-title" title={stripAnsi(part.title)}>
           {stripAnsi(part.title)}
         </span>
-        {part.outcomeUnknown ? (
+        {part.cancelled ? (
+          <span class="status-badge status-cancelled" title={l10n.t("Stopped before the agent reported its end")}>
+            {l10n.t("cancelled")}
+          </span>
+        ) : part.outcomeUnknown ? (
           <span class="status-badge status-unknown" title={l10n.t("Last known status: {0}. The answer was interrupted before this tool call reported its end.", statusLabel(part.status))}
           >
             {l10n.t("outcome unknown")}
