@@ -19,21 +19,24 @@
 // production mode and exports no test API. The suite then asks the harness to read and drive the webview
 // (`SIDEKICKS_WEBVIEW {"method","params","reply"}`: the development test API's `test/*` requests, done here with
 // Playwright, the answer written as JSON to the `reply` file). It reloads the window once, like `--suite reload`.
+// `--suite e2e` runs out/integration/e2e.js, the end-to-end render bench (bench/renderE2e.ts, `npm run bench -- --e2e`;
+// not part of `npm test`): it asks the harness, with `SIDEKICKS_WEBVIEW` `e2e/painted`, for the wall clock at which
+// the webview painted a finished answer ending with a marker.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { startCodeServer, freePort, workbenchUrl } from "../../scripts/codeServer.mjs";
 import { ensureTools, toolsReady, checkChromium, node24Path, codeServerEntry } from "../../scripts/tools.mjs";
-import { createTestWorkspace, makeRunDir, panelSuiteEntry, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixDriverPath, vsixFile, vsixSuiteEntry, buildVsixSuite } from "./workspace.mjs";
+import { buildE2eSuite, createTestWorkspace, e2eSuiteEntry, makeRunDir, panelSuiteEntry, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixDriverPath, vsixFile, vsixSuiteEntry, buildVsixSuite } from "./workspace.mjs";
 import { quietSettings } from "../../scripts/codeServer.mjs";
 
 /** `--suite trust`: Workspace Trust on, the test folder never trusted (no startup prompt). `--suite reload`: see above. */
 const suiteName = process.argv.includes("--suite") ? process.argv[process.argv.indexOf("--suite") + 1] : "main";
-if (!["main", "trust", "reload", "vsix", "panel"].includes(suiteName)) throw new Error(`unknown --suite ${suiteName}: main, trust, reload, vsix or panel`);
+if (!["main", "trust", "reload", "vsix", "panel", "e2e"].includes(suiteName)) throw new Error(`unknown --suite ${suiteName}: main, trust, reload, vsix, panel or e2e`);
 const trustRun = suiteName === "trust";
 const vsixRun = suiteName === "vsix";
-const suiteEntry = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry }[suiteName];
+const suiteEntry = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry, e2e: e2eSuiteEntry }[suiteName];
 
 const timeoutMs = Number(process.env.SIDEKICKS_IT_TIMEOUT_MS) || 300_000;
 const verbose = process.env.SIDEKICKS_IT_VERBOSE === "1";
@@ -51,6 +54,7 @@ const problems = [];
 
 async function main() {
   if (vsixRun) await buildVsixSuite();
+  if (suiteName === "e2e") await buildE2eSuite();
   for (const [file, hint] of vsixRun
     ? [[vsixFile, "npm run package"]]
     : [
@@ -376,6 +380,45 @@ async function webviewRequest(page, method, params) {
       } catch {
         return { sent: false };
       }
+    }
+    case "e2e/painted": {
+      // The last message is done and its body ends with the marker, checked every animation frame (cheaply: the
+      // deepest last element, not the whole 2 MB text); then one more frame so it is painted. The page's clock.
+      // Meanwhile, every 500 ms: [wall clock, characters of the last message's text, its status] (where time goes).
+      await frame.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        w.__e2eSamples = [];
+        w.__e2eTimer = setInterval(() => {
+          const messages = document.querySelectorAll(".history > .message");
+          const last = messages[messages.length - 1];
+          w.__e2eSamples.push([Date.now(), last?.querySelector(".message-body")?.textContent?.length ?? 0, last?.getAttribute("data-status")]);
+        }, 500);
+      });
+      const handle = await frame.waitForFunction(
+        (marker) => {
+          const messages = document.querySelectorAll(".history > .message");
+          const last = messages[messages.length - 1];
+          if (last?.getAttribute("data-status") !== "done") return false;
+          let el = last.querySelector(".message-body");
+          while (el?.lastElementChild) el = el.lastElementChild;
+          return (el?.textContent ?? "").includes(marker) || (el?.parentElement?.textContent?.length ?? 0) < 10_000 && (el?.parentElement?.textContent ?? "").includes(marker);
+        },
+        params.marker,
+        { polling: "raf", timeout: 270_000 },
+      );
+      await handle.dispose();
+      return frame.evaluate(
+        () =>
+          new Promise((resolve) =>
+            requestAnimationFrame(() => {
+              const paintedAt = Date.now();
+              const messages = document.querySelectorAll(".history > .message");
+              const w = /** @type {any} */ (window);
+              clearInterval(w.__e2eTimer);
+              resolve({ paintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples });
+            }),
+          ),
+      );
     }
     default:
       throw new Error(`unknown webview request ${method}`);
