@@ -20,8 +20,8 @@
 // (`SIDEKICKS_WEBVIEW {"method","params","reply"}`: the development test API's `test/*` requests, done here with
 // Playwright, the answer written as JSON to the `reply` file). It reloads the window once, like `--suite reload`.
 // `--suite e2e` runs out/integration/e2e.js, the end-to-end render bench (bench/renderE2e.ts, `npm run bench -- --e2e`;
-// not part of `npm test`): it asks the harness, with `SIDEKICKS_WEBVIEW` `e2e/painted`, for the wall clock at which
-// the webview painted a finished answer ending with a marker.
+// not part of `npm test`): with `SIDEKICKS_WEBVIEW` `e2e/arm` (before the prompt) and `e2e/painted`, it asks the
+// harness for the wall clock at which the webview painted a finished answer ending with a marker.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -381,44 +381,47 @@ async function webviewRequest(page, method, params) {
         return { sent: false };
       }
     }
-    case "e2e/painted": {
-      // The last message is done and its body ends with the marker, checked every animation frame (cheaply: the
-      // deepest last element, not the whole 2 MB text); then one more frame so it is painted. The page's clock.
-      // Meanwhile, every 500 ms: [wall clock, characters of the last message's text, its status] (where time goes).
-      await frame.evaluate(() => {
+    case "e2e/arm": {
+      // Before the prompt is sent: every animation frame, the page checks (cheaply: the deepest last element, not the
+      // whole 2 MB text) whether the last message is done and ends with the marker; the first time it is, it takes
+      // one more frame (so it is painted) and keeps the page's wall clock in `__e2ePaintedAt`. Meanwhile, every
+      // 500 ms: [wall clock, characters of the last message's text, its status], to see where the time goes.
+      await frame.evaluate((marker) => {
         const w = /** @type {any} */ (window);
+        const last = () => {
+          const messages = document.querySelectorAll(".history > .message");
+          return messages[messages.length - 1];
+        };
         w.__e2eSamples = [];
+        w.__e2ePaintedAt = undefined;
         w.__e2eTimer = setInterval(() => {
-          const messages = document.querySelectorAll(".history > .message");
-          const last = messages[messages.length - 1];
-          w.__e2eSamples.push([Date.now(), last?.querySelector(".message-body")?.textContent?.length ?? 0, last?.getAttribute("data-status")]);
+          const m = last();
+          w.__e2eSamples.push([Date.now(), m?.querySelector(".message-body")?.textContent?.length ?? 0, m?.getAttribute("data-status")]);
         }, 500);
-      });
-      const handle = await frame.waitForFunction(
-        (marker) => {
-          const messages = document.querySelectorAll(".history > .message");
-          const last = messages[messages.length - 1];
-          if (last?.getAttribute("data-status") !== "done") return false;
-          let el = last.querySelector(".message-body");
+        const check = () => {
+          const m = last();
+          let el = m?.getAttribute("data-status") === "done" ? m.querySelector(".message-body") : null;
           while (el?.lastElementChild) el = el.lastElementChild;
-          return (el?.textContent ?? "").includes(marker) || (el?.parentElement?.textContent?.length ?? 0) < 10_000 && (el?.parentElement?.textContent ?? "").includes(marker);
-        },
-        params.marker,
-        { polling: "raf", timeout: 270_000 },
-      );
-      await handle.dispose();
-      return frame.evaluate(
-        () =>
-          new Promise((resolve) =>
-            requestAnimationFrame(() => {
-              const paintedAt = Date.now();
-              const messages = document.querySelectorAll(".history > .message");
-              const w = /** @type {any} */ (window);
-              clearInterval(w.__e2eTimer);
-              resolve({ paintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples });
-            }),
-          ),
-      );
+          const parent = el?.parentElement;
+          const shown = el && ((el.textContent ?? "").includes(marker) || ((parent?.textContent?.length ?? 0) < 10_000 && (parent?.textContent ?? "").includes(marker)));
+          if (!shown) return void requestAnimationFrame(check);
+          requestAnimationFrame(() => {
+            w.__e2ePaintedAt = Date.now();
+            clearInterval(w.__e2eTimer);
+          });
+        };
+        requestAnimationFrame(check);
+      }, params.marker);
+      return { armed: true };
+    }
+    case "e2e/painted": {
+      // After `e2e/arm`: waits for its paint time; answers it with the text shown and the samples.
+      await frame.waitForFunction(() => /** @type {any} */ (window).__e2ePaintedAt !== undefined, undefined, { timeout: 270_000 });
+      return frame.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        const messages = document.querySelectorAll(".history > .message");
+        return { paintedAt: w.__e2ePaintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples };
+      });
     }
     default:
       throw new Error(`unknown webview request ${method}`);
