@@ -385,8 +385,8 @@ async function webviewRequest(page, method, params) {
       // Before the prompt is sent: every animation frame, the page checks (cheaply: the deepest last element, not the
       // whole 2 MB text) whether the last message is done and ends with the marker; the first time it is, it takes
       // one more frame (so it is painted) and keeps the page's wall clock in `__e2ePaintedAt`. Meanwhile, every
-      // 500 ms: [wall clock, characters of the last message's text, its status], to see where the time goes.
-      await frame.evaluate((marker) => {
+      // 500 ms with SIDEKICKS_E2E_SAMPLES=1: [wall clock, characters of the last message's text, its status].
+      await frame.evaluate(({ marker, sample }) => {
         const w = /** @type {any} */ (window);
         const last = () => {
           const messages = document.querySelectorAll(".history > .message");
@@ -394,7 +394,8 @@ async function webviewRequest(page, method, params) {
         };
         w.__e2eSamples = [];
         w.__e2ePaintedAt = undefined;
-        w.__e2eTimer = setInterval(() => {
+        // Reading 2 MB of text costs the page time: only when asked (SIDEKICKS_E2E_SAMPLES=1), not in the figure.
+        if (sample) w.__e2eTimer = setInterval(() => {
           const m = last();
           w.__e2eSamples.push([Date.now(), m?.querySelector(".message-body")?.textContent?.length ?? 0, m?.getAttribute("data-status")]);
         }, 500);
@@ -411,7 +412,7 @@ async function webviewRequest(page, method, params) {
           });
         };
         requestAnimationFrame(check);
-      }, params.marker);
+      }, { marker: params.marker, sample: process.env.SIDEKICKS_E2E_SAMPLES === "1" });
       return { armed: true };
     }
     case "e2e/painted": {
