@@ -19,21 +19,24 @@
 // production mode and exports no test API. The suite then asks the harness to read and drive the webview
 // (`SIDEKICKS_WEBVIEW {"method","params","reply"}`: the development test API's `test/*` requests, done here with
 // Playwright, the answer written as JSON to the `reply` file). It reloads the window once, like `--suite reload`.
+// `--suite e2e` runs out/integration/e2e.js, the end-to-end render bench (bench/renderE2e.ts, `npm run bench -- --e2e`;
+// not part of `npm test`): with `SIDEKICKS_WEBVIEW` `e2e/arm` (before the prompt) and `e2e/painted`, it asks the
+// harness for the wall clock at which the webview painted a finished answer ending with a marker.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { startCodeServer, freePort, workbenchUrl } from "../../scripts/codeServer.mjs";
 import { ensureTools, toolsReady, checkChromium, node24Path, codeServerEntry } from "../../scripts/tools.mjs";
-import { createTestWorkspace, makeRunDir, panelSuiteEntry, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixDriverPath, vsixFile, vsixSuiteEntry, buildVsixSuite } from "./workspace.mjs";
+import { buildE2eSuite, createTestWorkspace, e2eSuiteEntry, makeRunDir, panelSuiteEntry, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixDriverPath, vsixFile, vsixSuiteEntry, buildVsixSuite } from "./workspace.mjs";
 import { quietSettings } from "../../scripts/codeServer.mjs";
 
 /** `--suite trust`: Workspace Trust on, the test folder never trusted (no startup prompt). `--suite reload`: see above. */
 const suiteName = process.argv.includes("--suite") ? process.argv[process.argv.indexOf("--suite") + 1] : "main";
-if (!["main", "trust", "reload", "vsix", "panel"].includes(suiteName)) throw new Error(`unknown --suite ${suiteName}: main, trust, reload, vsix or panel`);
+if (!["main", "trust", "reload", "vsix", "panel", "e2e"].includes(suiteName)) throw new Error(`unknown --suite ${suiteName}: main, trust, reload, vsix, panel or e2e`);
 const trustRun = suiteName === "trust";
 const vsixRun = suiteName === "vsix";
-const suiteEntry = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry }[suiteName];
+const suiteEntry = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry, e2e: e2eSuiteEntry }[suiteName];
 
 const timeoutMs = Number(process.env.SIDEKICKS_IT_TIMEOUT_MS) || 300_000;
 const verbose = process.env.SIDEKICKS_IT_VERBOSE === "1";
@@ -51,6 +54,7 @@ const problems = [];
 
 async function main() {
   if (vsixRun) await buildVsixSuite();
+  if (suiteName === "e2e") await buildE2eSuite();
   for (const [file, hint] of vsixRun
     ? [[vsixFile, "npm run package"]]
     : [
@@ -376,6 +380,49 @@ async function webviewRequest(page, method, params) {
       } catch {
         return { sent: false };
       }
+    }
+    case "e2e/arm": {
+      // Before the prompt is sent: every animation frame, the page checks (cheaply: the deepest last element, not the
+      // whole 2 MB text) whether the last message is done and ends with the marker; the first time it is, it takes
+      // one more frame (so it is painted) and keeps the page's wall clock in `__e2ePaintedAt`. Meanwhile, every
+      // 500 ms with SIDEKICKS_E2E_SAMPLES=1: [wall clock, characters of the last message's text, its status].
+      await frame.evaluate(({ marker, sample }) => {
+        const w = /** @type {any} */ (window);
+        const last = () => {
+          const messages = document.querySelectorAll(".history > .message");
+          return messages[messages.length - 1];
+        };
+        w.__e2eSamples = [];
+        w.__e2ePaintedAt = undefined;
+        // Reading 2 MB of text costs the page time: only when asked (SIDEKICKS_E2E_SAMPLES=1), not in the figure.
+        if (sample) w.__e2eTimer = setInterval(() => {
+          const m = last();
+          w.__e2eSamples.push([Date.now(), m?.querySelector(".message-body")?.textContent?.length ?? 0, m?.getAttribute("data-status")]);
+        }, 500);
+        const check = () => {
+          const m = last();
+          let el = m?.getAttribute("data-status") === "done" ? m.querySelector(".message-body") : null;
+          while (el?.lastElementChild) el = el.lastElementChild;
+          const parent = el?.parentElement;
+          const shown = el && ((el.textContent ?? "").includes(marker) || ((parent?.textContent?.length ?? 0) < 10_000 && (parent?.textContent ?? "").includes(marker)));
+          if (!shown) return void requestAnimationFrame(check);
+          requestAnimationFrame(() => {
+            w.__e2ePaintedAt = Date.now();
+            clearInterval(w.__e2eTimer);
+          });
+        };
+        requestAnimationFrame(check);
+      }, { marker: params.marker, sample: process.env.SIDEKICKS_E2E_SAMPLES === "1" });
+      return { armed: true };
+    }
+    case "e2e/painted": {
+      // After `e2e/arm`: waits for its paint time; answers it with the text shown and the samples.
+      await frame.waitForFunction(() => /** @type {any} */ (window).__e2ePaintedAt !== undefined, undefined, { timeout: 270_000 });
+      return frame.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        const messages = document.querySelectorAll(".history > .message");
+        return { paintedAt: w.__e2ePaintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples };
+      });
     }
     default:
       throw new Error(`unknown webview request ${method}`);

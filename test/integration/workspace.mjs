@@ -50,6 +50,26 @@ export async function buildVsixSuite() {
   });
 }
 
+/** Compiled end-to-end render bench (test/integration/suite/e2eBenchIndex.ts); see buildE2eSuite. */
+export const e2eSuiteEntry = path.join(root, "out", "integration", "e2e.js");
+
+/** Bundles the end-to-end render bench suite to out/integration/e2e.js, like buildVsixSuite (not part of the build). */
+export async function buildE2eSuite() {
+  const esbuild = await import("esbuild");
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { "integration/e2e": "test/integration/suite/e2eBenchIndex.ts" },
+    outdir: path.join(root, "out"),
+    bundle: true,
+    sourcemap: "linked",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode", "classic-level", "node-pty", "mocha"],
+    logLevel: "warning",
+  });
+}
+
 /** Compiled panel suite (test/integration/suite/panelIndex.ts): channels in editor tabs, restored after a reload. */
 export const panelSuiteEntry = path.join(root, "out", "integration", "panel.js");
 

@@ -9,7 +9,8 @@ import { renderMarkdown, StreamingAnsiStrip, StreamingMarkdown } from "../markdo
 
 /**
  * One text part. While `streaming`, closed blocks keep their DOM and only the open tail is re-rendered; once the
- * message is final the whole text is rendered once more, so the committed message is exactly what marked makes.
+ * message is final the open tail is rendered once more and every chunk is final (the whole text is rendered once
+ * more only when a reference-style link definition could change earlier blocks, or the text was never streamed here).
  * Code blocks get Copy and Insert buttons (`codeBlocks.ts`); links are routed to the host by `History`. Code blocks
  * of finished chunks (every chunk once the message is final; while it streams, every chunk but the open tail) are
  * highlighted lazily (`highlight.ts`), so a block is coloured once it is closed, never per streamed chunk.
@@ -21,7 +22,15 @@ export function Markdown({ text: raw, streaming }: { text: string; streaming: bo
   // whole text: `render.longMessageRatio` in docs/performance.md.
   const chunks = useMemo(() => {
     if (!streaming) {
+      const streamed = incremental.current;
       incremental.current = null;
+      // The answer just finished: its streamed chunks are what a full render makes unless a reference-style link
+      // definition (which applies to the whole text) is in it. Rendering only the open tail once more keeps the
+      // kept chunks' DOM; a full render of a 2 MB answer blocks the view for seconds (`render.e2e2MBLagMs`).
+      if (streamed) {
+        const text = streamed.strip.strip(raw);
+        if (!REFERENCE_DEFINITION.test(text)) return streamed.markdown.update(text);
+      }
       return [renderMarkdown(stripAnsi(raw))];
     }
     incremental.current ??= { strip: new StreamingAnsiStrip(), markdown: new StreamingMarkdown() };
@@ -36,6 +45,9 @@ export function Markdown({ text: raw, streaming }: { text: string; streaming: bo
     </div>
   );
 }
+
+/** A reference-style link definition (`[label]: url`), which changes how the whole text renders. */
+const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
 
 /** A group is closed once it holds this many chunks or this many characters of HTML. */
 const GROUP_CHUNKS = 32;
