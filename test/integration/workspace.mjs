@@ -30,15 +30,16 @@ export const vsixDriverPath = path.join(root, "test", "integration", "vsix-drive
 export const vsixFile = path.join(root, "dist", `sidekicks-${JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version}-linux-x64.vsix`);
 
 /**
- * Bundles the .vsix suite to out/integration/vsix.js (as scripts/build.mjs bundles the other suites: CommonJS for
- * Node 20, `vscode`, `mocha` and the native modules external). Built here, not by `npm run package`'s production
- * build, so the suite never ends up in the package.
+ * Bundles one suite entry (`test/integration/suite/<entry>.ts`) to `out/integration/<name>.js`, as scripts/build.mjs
+ * bundles the other suites (CommonJS for Node 20; `vscode`, `mocha` and the native modules external). Used for the
+ * suites the build leaves out: the .vsix suite (built here, not by `npm run package`'s production build, so it never
+ * ends up in the package) and the end-to-end render bench.
  */
-export async function buildVsixSuite() {
+async function buildSuite(name, entry) {
   const esbuild = await import("esbuild");
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { "integration/vsix": "test/integration/suite/vsixIndex.ts" },
+    entryPoints: { [`integration/${name}`]: `test/integration/suite/${entry}.ts` },
     outdir: path.join(root, "out"),
     bundle: true,
     sourcemap: "linked",
@@ -49,26 +50,15 @@ export async function buildVsixSuite() {
     logLevel: "warning",
   });
 }
+
+/** Bundles the .vsix suite (test/integration/suite/vsixIndex.ts) to out/integration/vsix.js. */
+export const buildVsixSuite = () => buildSuite("vsix", "vsixIndex");
 
 /** Compiled end-to-end render bench (test/integration/suite/e2eBenchIndex.ts); see buildE2eSuite. */
 export const e2eSuiteEntry = path.join(root, "out", "integration", "e2e.js");
 
-/** Bundles the end-to-end render bench suite to out/integration/e2e.js, like buildVsixSuite (not part of the build). */
-export async function buildE2eSuite() {
-  const esbuild = await import("esbuild");
-  await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: { "integration/e2e": "test/integration/suite/e2eBenchIndex.ts" },
-    outdir: path.join(root, "out"),
-    bundle: true,
-    sourcemap: "linked",
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    external: ["vscode", "classic-level", "node-pty", "mocha"],
-    logLevel: "warning",
-  });
-}
+/** Bundles the end-to-end render bench suite to out/integration/e2e.js (not part of the build). */
+export const buildE2eSuite = () => buildSuite("e2e", "e2eBenchIndex");
 
 /** Compiled panel suite (test/integration/suite/panelIndex.ts): channels in editor tabs, restored after a reload. */
 export const panelSuiteEntry = path.join(root, "out", "integration", "panel.js");
