@@ -1,4 +1,5 @@
-import { nearest, type Finding } from "./schemaFindings";
+import * as l10n from "@vscode/l10n";
+import { didYouMeanHint, nearest, type Finding } from "./schemaFindings";
 
 /** The longest `limits.idleTimeout`, in ms (24 h: timers stay far below Node's 2^31 ms limit). */
 export const MAX_IDLE_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -37,7 +38,7 @@ export function crossFindings(data: unknown): Finding[] {
     const key = agent.name.toLowerCase();
     const first = agents.get(key);
     if (first !== undefined) {
-      out.push({ path: ["agents", i, "name"], message: `agents[${i}].name: "${agent.name}" is already the name of agents[${first}]; names must be unique (ignoring case)` });
+      out.push({ path: ["agents", i, "name"], message: l10n.t('{0}: "{1}" is already the name of {2}; names must be unique (ignoring case)', `agents[${i}].name`, agent.name, `agents[${first}]`) });
     } else {
       agents.set(key, i);
     }
@@ -46,7 +47,7 @@ export function crossFindings(data: unknown): Finding[] {
       if (!isRec(server) || typeof server.name !== "string") return;
       const firstServer = servers.get(server.name);
       if (firstServer !== undefined) {
-        out.push({ path: ["agents", i, "mcpServers", j, "name"], message: `agents[${i}].mcpServers[${j}].name: "${server.name}" is already the name of mcpServers[${firstServer}]` });
+        out.push({ path: ["agents", i, "mcpServers", j, "name"], message: l10n.t('{0}: "{1}" is already the name of {2}', `agents[${i}].mcpServers[${j}].name`, server.name, `mcpServers[${firstServer}]`) });
       } else {
         servers.set(server.name, j);
       }
@@ -59,9 +60,9 @@ export function crossFindings(data: unknown): Finding[] {
     if (typeof channel.name === "string") {
       const first = channels.get(channel.name);
       if (channel.name === GENERAL_CHANNEL) {
-        out.push({ path: ["channels", i, "name"], message: `channels[${i}].name: "general" is built in (every agent is a member); choose another name` });
+        out.push({ path: ["channels", i, "name"], message: l10n.t('{0}: "general" is built in (every agent is a member); choose another name', `channels[${i}].name`) });
       } else if (first !== undefined) {
-        out.push({ path: ["channels", i, "name"], message: `channels[${i}].name: "${channel.name}" is already the name of channels[${first}]` });
+        out.push({ path: ["channels", i, "name"], message: l10n.t('{0}: "{1}" is already the name of {2}', `channels[${i}].name`, channel.name, `channels[${first}]`) });
       } else {
         channels.set(channel.name, i);
       }
@@ -71,33 +72,33 @@ export function crossFindings(data: unknown): Finding[] {
       if (typeof member !== "string") return;
       const where = `channels[${i}].members[${j}]`;
       if (!agents.has(member.toLowerCase())) {
-        out.push({ path: ["channels", i, "members", j], message: `${where}: no agent named "${member}"${didYouMean(member, agentNames)}` });
+        out.push({ path: ["channels", i, "members", j], message: l10n.t('{0}: no agent named "{1}"{2}', where, member, didYouMean(member, agentNames)) });
         return;
       }
       const first = members.get(member.toLowerCase());
-      if (first !== undefined) out.push({ path: ["channels", i, "members", j], message: `${where}: "${member}" is already listed (members[${first}])` });
+      if (first !== undefined) out.push({ path: ["channels", i, "members", j], message: l10n.t('{0}: "{1}" is already listed ({2})', where, member, `members[${first}]`) });
       else members.set(member.toLowerCase(), j);
     });
     if (typeof channel.moderator === "string") {
       const moderator = channel.moderator;
       const where = `channels[${i}].moderator`;
       if (!agents.has(moderator.toLowerCase())) {
-        out.push({ path: ["channels", i, "moderator"], message: `${where}: no agent named "${moderator}"${didYouMean(moderator, agentNames)}` });
+        out.push({ path: ["channels", i, "moderator"], message: l10n.t('{0}: no agent named "{1}"{2}', where, moderator, didYouMean(moderator, agentNames)) });
       } else if (Array.isArray(channel.members) && !members.has(moderator.toLowerCase())) {
-        out.push({ path: ["channels", i, "moderator"], message: `${where}: "${moderator}" is not a member of this channel; add it to members` });
+        out.push({ path: ["channels", i, "moderator"], message: l10n.t('{0}: "{1}" is not a member of this channel; add it to members', where, moderator) });
       }
     }
   });
   if (isRec(data.ui) && typeof data.ui.defaultChannel === "string") {
     const name = data.ui.defaultChannel;
     if (name !== GENERAL_CHANNEL && !channels.has(name)) {
-      out.push({ path: ["ui", "defaultChannel"], message: `ui.defaultChannel: no channel named "${name}"${didYouMean(name, [GENERAL_CHANNEL, ...channels.keys()])}` });
+      out.push({ path: ["ui", "defaultChannel"], message: l10n.t('{0}: no channel named "{1}"{2}', "ui.defaultChannel", name, didYouMean(name, [GENERAL_CHANNEL, ...channels.keys()])) });
     }
   }
   if (isRec(data.limits) && typeof data.limits.idleTimeout === "string") {
     const ms = parseDuration(data.limits.idleTimeout);
     if (ms !== undefined && ms > MAX_IDLE_TIMEOUT_MS) {
-      out.push({ path: ["limits", "idleTimeout"], message: `limits.idleTimeout: "${data.limits.idleTimeout}" is longer than 24h` });
+      out.push({ path: ["limits", "idleTimeout"], message: l10n.t('{0}: "{1}" is longer than 24h', "limits.idleTimeout", String(data.limits.idleTimeout)) });
     }
   }
   return out;
@@ -105,5 +106,5 @@ export function crossFindings(data: unknown): Finding[] {
 
 function didYouMean(word: string, candidates: readonly string[]): string {
   const near = nearest(word, candidates);
-  return near ? ` (did you mean "${near}"?)` : "";
+  return near ? didYouMeanHint(near) : "";
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { ErrorObject } from "ajv";
 import { PATTERNS, type JsonSchema, type PatternSpec } from "./spec";
 import type { DataPath } from "./yamlNodes";
@@ -88,18 +89,24 @@ function titleOf(branch: JsonSchema): string {
   return kindWords(String(branch.type ?? "value"));
 }
 
-const KIND_WORDS: Record<string, string> = {
-  string: "a string",
-  integer: "a whole number",
-  number: "a number",
-  boolean: "true or false",
-  array: "a list",
-  object: "a map",
-  null: "empty",
+/** What a JSON type is called in a problem ("must be a string"), translated when read. */
+const KIND_WORDS: Record<string, () => string> = {
+  string: () => l10n.t("a string"),
+  integer: () => l10n.t("a whole number"),
+  number: () => l10n.t("a number"),
+  boolean: () => l10n.t("true or false"),
+  array: () => l10n.t("a list"),
+  object: () => l10n.t("a map"),
+  null: () => l10n.t("empty"),
 };
 
 function kindWords(type: string): string {
-  return KIND_WORDS[type] ?? type;
+  return KIND_WORDS[type]?.() ?? type;
+}
+
+/** ` (did you mean "near"?)`, appended to a problem. */
+export function didYouMeanHint(near: string): string {
+  return l10n.t(' (did you mean "{0}"?)', near);
 }
 
 /** What a value is, after "not": `a number`, `a list`, `empty`. */
@@ -114,7 +121,7 @@ function patternFor(source: unknown): PatternSpec | undefined {
 
 function quoteList(values: readonly unknown[], extra: readonly string[] = []): string {
   const all = [...values.map((v) => JSON.stringify(v)), ...extra];
-  return all.length <= 1 ? all.join("") : `${all.slice(0, -1).join(", ")} or ${all[all.length - 1]}`;
+  return all.length <= 1 ? all.join("") : l10n.t("{0} or {1}", all.slice(0, -1).join(", "), all[all.length - 1]!);
 }
 
 function describe(e: ErrorObject, alternatives: string[]): Finding {
@@ -126,34 +133,34 @@ function describe(e: ErrorObject, alternatives: string[]): Finding {
       const key = (e.params as { additionalProperty: string }).additionalProperty;
       const allowed = Object.keys((parent.properties as object | undefined) ?? {});
       const near = nearest(key, allowed);
-      const hint = near ? ` (did you mean "${near}"?)` : allowed.length > 0 ? ` (allowed: ${allowed.join(", ")})` : "";
-      return { path, key, message: `${where}: unknown key "${key}"${hint}` };
+      const hint = near ? didYouMeanHint(near) : allowed.length > 0 ? l10n.t(" (allowed: {0})", allowed.join(", ")) : "";
+      return { path, key, message: l10n.t('{0}: unknown key "{1}"{2}', where, key, hint) };
     }
     case "required":
-      return { path, message: `${where}: missing required key "${(e.params as { missingProperty: string }).missingProperty}"` };
+      return { path, message: l10n.t('{0}: missing required key "{1}"', where, (e.params as { missingProperty: string }).missingProperty) };
     case "type": {
       const pattern = patternFor(parent.pattern);
       const wanted = pattern ? pattern.what : kindWords((e.params as { type: string }).type);
-      return { path, message: `${where}: must be ${wanted}, not ${found(e.data)}` };
+      return { path, message: l10n.t("{0}: must be {1}, not {2}", where, wanted, found(e.data)) };
     }
     case "pattern": {
       const pattern = patternFor((e.params as { pattern: string }).pattern);
-      return { path, message: `${where}: ${pattern ? pattern.invalid(String(e.data)) : `"${String(e.data)}" does not have the expected form`}` };
+      return { path, message: `${where}: ${pattern ? pattern.invalid(String(e.data)) : l10n.t('"{0}" does not have the expected form', String(e.data))}` };
     }
     case "const":
-      return { path, message: `${where}: must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}` };
+      return { path, message: l10n.t("{0}: must be {1}", where, JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)) };
     case "enum": {
       const values = (e.params as { allowedValues: unknown[] }).allowedValues;
       const near = typeof e.data === "string" ? nearest(e.data, values.filter((v): v is string => typeof v === "string")) : undefined;
-      const hint = near ? ` (did you mean "${near}"?)` : "";
-      return { path, message: `${where}: ${JSON.stringify(e.data)} is not one of ${quoteList(values, alternatives)}${hint}` };
+      const hint = near ? didYouMeanHint(near) : "";
+      return { path, message: l10n.t("{0}: {1} is not one of {2}{3}", where, JSON.stringify(e.data), quoteList(values, alternatives), hint) };
     }
     case "minLength":
-      return { path, message: `${where}: must not be empty` };
+      return { path, message: l10n.t("{0}: must not be empty", where) };
     case "minItems":
-      return { path, message: (e.params as { limit: number }).limit === 1 ? `${where}: must not be empty` : `${where}: must list at least ${(e.params as { limit: number }).limit}` };
+      return { path, message: (e.params as { limit: number }).limit === 1 ? l10n.t("{0}: must not be empty", where) : l10n.t("{0}: must list at least {1}", where, (e.params as { limit: number }).limit) };
     case "minimum":
-      return { path, message: `${where}: must be at least ${(e.params as { limit: number }).limit}` };
+      return { path, message: l10n.t("{0}: must be at least {1}", where, (e.params as { limit: number }).limit) };
     case "x-alternatives": {
       const branches = (e.params as { branches: JsonSchema[] }).branches;
       const typeValues = branches.flatMap((b) => {
@@ -163,12 +170,12 @@ function describe(e: ErrorObject, alternatives: string[]): Finding {
       const given = jsonType(e.data) === "object" ? (e.data as Record<string, unknown>).type : undefined;
       if (given !== undefined && typeValues.length > 0) {
         const near = typeof given === "string" ? nearest(given, typeValues.filter((v): v is string => typeof v === "string")) : undefined;
-        return { path, child: "type", message: `${where}.type: ${JSON.stringify(given)} is not one of ${quoteList(typeValues)}${near ? ` (did you mean "${near}"?)` : ""}` };
+        return { path, child: "type", message: l10n.t("{0}: {1} is not one of {2}{3}", `${where}.type`, JSON.stringify(given), quoteList(typeValues), near ? didYouMeanHint(near) : "") };
       }
-      return { path, message: `${where}: must be ${branches.map(titleOf).join(" or ")}, not ${found(e.data)}` };
+      return { path, message: l10n.t("{0}: must be {1}, not {2}", where, branches.map(titleOf).join(l10n.t(" or ")), found(e.data)) };
     }
     default:
-      return { path, message: `${where}: ${e.message ?? "is invalid"}` };
+      return { path, message: `${where}: ${e.message ?? l10n.t("is invalid")}` };
   }
 }
 

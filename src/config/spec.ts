@@ -4,6 +4,7 @@
  * `docs/reference/configuration.md` (`renderReference`) from it; test/unit/configSpec.test.ts fails when either
  * file is stale, so nobody edits them by hand. `parseRoster` validates against the same schema.
  */
+import * as l10n from "@vscode/l10n";
 
 /** A JSON Schema (2020-12) fragment. `{ $section: id }` stands for the schema of the section `id`. */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -56,42 +57,42 @@ export const PATTERNS = {
   agentName: {
     pattern: "^[A-Za-z](?:[A-Za-z0-9_-]{0,30}[A-Za-z0-9])?$",
     what: "a name such as \"claude\"",
-    invalid: (v: string) => `"${v}" is not a valid name: start with a letter, then letters, digits, "-" or "_", end with a letter or digit (at most 32)`,
+    invalid: (v: string) => l10n.t('"{0}" is not a valid name: start with a letter, then letters, digits, "-" or "_", end with a letter or digit (at most 32)', v),
   },
   channelName: {
     pattern: "^[a-z0-9][a-z0-9_-]{0,63}$",
     what: "a channel name such as \"review\"",
-    invalid: (v: string) => `"${v}" is not a valid channel name: lowercase letters, digits, "-" or "_", starting with a letter or digit (at most 64)`,
+    invalid: (v: string) => l10n.t('"{0}" is not a valid channel name: lowercase letters, digits, "-" or "_", starting with a letter or digit (at most 64)', v),
   },
   duration: {
     pattern: "^[1-9][0-9]{0,5}[smh]$",
     what: "a duration such as \"30s\", \"10m\" or \"1h\"",
-    invalid: (v: string) => `"${v}" is not a duration: write a whole number and a unit, such as "30s", "10m" or "1h"`,
+    invalid: (v: string) => l10n.t('"{0}" is not a duration: write a whole number and a unit, such as "30s", "10m" or "1h"', v),
   },
   icon: {
     pattern: "^(?:\\$\\([a-z0-9-]+\\)|[a-z0-9-]+|[^$\\s][^\\n]*\\.(?:svg|png))$",
     what: "a codicon name such as \"hubot\" or the path of an .svg or .png file",
-    invalid: (v: string) => `"${v}" is not an icon: write a codicon name such as "hubot" or "$(hubot)", or the path of an .svg or .png file relative to this file`,
+    invalid: (v: string) => l10n.t('"{0}" is not an icon: write a codicon name such as "hubot" or "$(hubot)", or the path of an .svg or .png file relative to this file', v),
   },
   color: {
     pattern: "^(?:#[0-9a-fA-F]{6}|[A-Za-z][A-Za-z0-9]*(?:\\.[A-Za-z0-9]+)+)$",
     what: "a theme colour id such as \"charts.blue\" or a colour such as \"#3794ff\"",
-    invalid: (v: string) => `"${v}" is not a colour: write a theme colour id such as "charts.blue" or "terminal.ansiGreen", or #rrggbb such as "#3794ff"`,
+    invalid: (v: string) => l10n.t('"{0}" is not a colour: write a theme colour id such as "charts.blue" or "terminal.ansiGreen", or #rrggbb such as "#3794ff"', v),
   },
   container: {
     pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
     what: "a container name or ID",
-    invalid: (v: string) => `"${v}" is not a container name or ID (as "docker ps" shows it)`,
+    invalid: (v: string) => l10n.t('"{0}" is not a container name or ID (as "docker ps" shows it)', v),
   },
   absolutePath: {
     pattern: "^/",
     what: "an absolute path such as \"/workspace\"",
-    invalid: (v: string) => `"${v}" is not an absolute path inside the container, such as "/workspace"`,
+    invalid: (v: string) => l10n.t('"{0}" is not an absolute path inside the container, such as "/workspace"', v),
   },
   url: {
     pattern: "^https?://[^\\s]+$",
     what: "an http:// or https:// URL",
-    invalid: (v: string) => `"${v}" is not an http:// or https:// URL`,
+    invalid: (v: string) => l10n.t('"{0}" is not an http:// or https:// URL', v),
   },
 } satisfies Record<string, PatternSpec>;
 
@@ -143,7 +144,7 @@ export const CONFIG_SPEC: SectionSpec[] = [
     keys: [
       { key: "name", type: "string", required: true, description: "The mention name: `@name` in a message. A letter, then letters, digits, `-` or `_`, ending with a letter or digit; at most 32 characters. Unique among agents, ignoring case (`Claude` and `claude` clash).", example: "name: claude", schema: str(PATTERNS.agentName) },
       { key: "title", type: "string", defaultText: "the name", description: "The name people read in the view and in pickers.", example: "title: Claude Code", schema: str(), pending: "the views do not show titles yet." },
-      { key: "icon", type: "string", default: "hubot", description: "The agent's picture: a [codicon](https://code.visualstudio.com/api/references/icons-in-labels#icon-listing) name, written `hubot` or `$(hubot)`, or the path of an `.svg` or `.png` file relative to this file (it contains a `.` and ends in `.svg` or `.png`).", example: "icon: $(sparkle)", schema: str(PATTERNS.icon), pending: "the channel view shows an image file before the agent's name on its messages; codicons are not shown yet." },
+      { key: "icon", type: "string", default: "hubot", description: "The agent's picture: a [codicon](https://code.visualstudio.com/api/references/icons-in-labels#icon-listing) name, written `hubot` or `$(hubot)`, or the path of an `.svg` or `.png` file relative to this file (it contains a `.` and ends in `.svg` or `.png`). The channel view shows it before the agent's name on its messages, in the agent's `color`.", example: "icon: $(sparkle)", schema: str(PATTERNS.icon) },
       { key: "color", type: "string", defaultText: "a colour of the theme's chart palette, chosen from the name", description: "The colour of the agent's name on its messages: a [theme colour id](https://code.visualstudio.com/api/references/theme-color) such as `charts.blue`, `charts.green` or `terminal.ansiMagenta` (it follows the theme), or a fixed colour `#rrggbb`.", example: "color: charts.purple", schema: str(PATTERNS.color) },
       { key: "description", type: "string", defaultText: "none", description: "One line on what the agent is for, shown in pickers.", example: "description: Reviews diffs and explains failures", schema: { type: "string" }, pending: "pickers do not show descriptions yet." },
       { key: "command", type: "string", required: true, description: "The program, found on the `PATH` as in a terminal: `npx`, `codex-acp`, `gemini`… `sidekicks:demo` runs the offline demo agent bundled with the extension. " + substitution, example: "command: npx", schema: str() },

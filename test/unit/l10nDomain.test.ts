@@ -10,12 +10,16 @@ import { test } from "node:test";
 import * as l10n from "@vscode/l10n";
 import { routeMessage } from "../../src/channels/mentions";
 import { limitError } from "../../src/agents/policy";
+import { parseRoster } from "../../src/config/roster";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
 test("before configuration the domain's sentences are English; with the French bundle they are French, names kept", () => {
   const unknown = routeMessage("@demi hello", ["demo", "claude"]);
   assert.equal(unknown.kind === "error" && unknown.message, "No member named @demi — did you mean @demo?");
+  const yaml = "agents:\n  - name: demo\n    command: sidekicks:demo\n    comand: x\nchannels:\n  - name: review\n    members: [dmeo]\n";
+  const problems = (text: string) => parseRoster(text, "/w/sidekicks.yaml").problems.map((p) => p.message);
+  assert.deepEqual(problems(yaml), ['agents[0]: unknown key "comand" (did you mean "command"?)', 'channels[0].members[0]: no agent named "dmeo" (did you mean "demo"?)']);
 
   l10n.config({ contents: readFileSync(path.join(root, "l10n/bundle.l10n.fr.json"), "utf8") });
 
@@ -27,4 +31,6 @@ test("before configuration the domain's sentences are English; with the French b
     limitError(2, ["demo", "claude"]).message,
     "Les 2 agents lancés sont tous occupés (demo, claude). Attendez que l'un d'eux ait fini, ou augmentez limits.maxRunningAgents dans sidekicks.yaml.",
   );
+  // The roster's problems too (the Problems panel and the view's banner), keys and values kept as written.
+  assert.deepEqual(problems(yaml), ["agents[0] : clé inconnue « comand » (vouliez-vous dire « command » ?)", "channels[0].members[0] : aucun agent ne s’appelle « dmeo » (vouliez-vous dire « demo » ?)"]);
 });
