@@ -4,7 +4,7 @@
  * and the keys follow what the user did.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { WALKTHROUGH_KEYS, WalkthroughProgress } from "../../src/app/walkthroughProgress";
@@ -53,4 +53,23 @@ test("the keys follow the roster file and the first answers, each set once", () 
 test("an agent that hands work on to another counts as two agents working", () => {
   const progress = new WalkthroughProgress();
   assert.deepEqual(progress.observe({ message: message({ author: { kind: "agent", agentName: "b" }, status: "streaming", delegatedBy: "a" }) }), [[WALKTHROUGH_KEYS.twoAgents, true]]);
+});
+
+test("each step's page exists in English and in French, reached through package.nls", () => {
+  const nls = (file: string) => JSON.parse(readFileSync(path.join(root, file), "utf8")) as Record<string, string>;
+  const english = nls("package.nls.json");
+  const french = nls("package.nls.fr.json");
+  const pages = (steps() as (Step & { media?: { markdown?: string } })[]).map((s) => s.media?.markdown ?? "");
+  assert.equal(pages.length, 4);
+  for (const page of pages) {
+    const key = /^%(.+)%$/.exec(page)?.[1];
+    assert.ok(key, `${page} goes through package.nls`);
+    for (const [language, table] of [["en", english], ["fr", french]] as const) {
+      const file = table[key];
+      assert.ok(file && existsSync(path.join(root, file)), `${key} (${language}) names a page that exists: ${file}`);
+    }
+    assert.notEqual(french[key], english[key], `${key} has its own French page`);
+    const heading = (file: string) => readFileSync(path.join(root, file), "utf8").split("\n")[0];
+    assert.notEqual(heading(french[key]!), heading(english[key]!), `${french[key]} is written in French`);
+  }
 });
