@@ -41,7 +41,13 @@ describe("a broken sidekicks.yaml", () => {
     assert.ok(diagnostics.every((d) => d.severity === vscode.DiagnosticSeverity.Error && d.source === "sidekicks"));
     await poll("the channel's config banner", async () => {
       const { text } = await api.webview("test/text", { selector: ".config-banner" });
-      return text?.includes("sidekicks.yaml has problems") && text.includes("did you mean") ? text : undefined;
+      return text && /sidekicks\.yaml has 2 problems/.test(text) ? text : undefined;
+    });
+    // The banner is compact (the first problem, then "1 more"): the user opens the rest.
+    await api.webview("test/click", { selector: ".config-banner .banner-more" });
+    await poll("every problem in the banner", async () => {
+      const { text } = await api.webview("test/text", { selector: ".config-banner" });
+      return text?.includes('unknown key "comand" (did you mean "command"?)') ? text : undefined;
     });
     console.log("SIDEKICKS_SCREENSHOT config-problems");
     await new Promise((resolve) => setTimeout(resolve, 2000));
