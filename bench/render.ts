@@ -80,14 +80,19 @@ async function assertPinned(page: Page): Promise<void> {
   if (gap > 40) throw new Error(`the history stopped following the answer (${gap} px above the bottom)`);
 }
 
+/** A wide view of the webview with CDP's thread-tick metrics on: the view, its page and fake host, and the CDP session. */
+async function measuredView(h: Harness, browser: Browser, origin: string) {
+  const view = await h.openView(browser, origin, { width: 800, height: 900 });
+  await definePageName(view.page);
+  const cdp = await view.page.context().newCDPSession(view.page);
+  await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
+  return { view, page: view.page, host: view.host, cdp };
+}
+
 /** Per-chunk main-thread ms (task, script, layout) when appending 100-byte chunks to a message of `prefix` bytes. */
 async function perChunk(h: Harness, browser: Browser, origin: string, doc: string, prefix: number): Promise<{ taskMs: number; scriptMs: number; layoutMs: number }> {
-  const view = await h.openView(browser, origin, { width: 800, height: 900 });
-  const { page, host } = view;
+  const { view, page, host, cdp } = await measuredView(h, browser, origin);
   try {
-    await definePageName(page);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
     await host.emit("message/started", h.message({ id: "m", status: "streaming", text: doc.slice(0, prefix) }));
     await page.waitForSelector(`${BODY} .md-chunk`, { state: "attached" });
     await h.frames(page, 3);
@@ -123,12 +128,8 @@ async function perChunk(h: Harness, browser: Browser, origin: string, doc: strin
 
 /** Streams `THROUGHPUT_CHUNKS` chunks as fast as the page takes them; chunks/s and renders per frame. */
 async function throughput(h: Harness, browser: Browser, origin: string, doc: string): Promise<{ chunksPerSecond: number; wallChunksPerSecond: number; busyMs: number; wallMs: number; rendersPerFrame: number; renders: number; frames: number }> {
-  const view = await h.openView(browser, origin, { width: 800, height: 900 });
-  const { page, host } = view;
+  const { view, page, host, cdp } = await measuredView(h, browser, origin);
   try {
-    await definePageName(page);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
     await host.emit("message/started", h.message({ id: "m", status: "streaming" }));
     await page.waitForSelector(BODY, { state: "attached" });
     await h.frames(page, 3);

@@ -94,17 +94,7 @@ export class ChannelPanels implements vscode.WebviewPanelSerializer, vscode.Disp
       log: this.log,
       channel,
       // The tab follows its webview: a switch to another channel (or #general after a delete) renames the tab.
-      handlers: (handlers) => {
-        const openChannel = handlers["channel/open"];
-        return {
-          ...handlers,
-          "channel/open": async (params) => {
-            const opened = await openChannel(params);
-            this.show(open, opened.channel);
-            return opened;
-          },
-        };
-      },
+      onOpened: (opened) => this.show(open, opened),
       // "Reopen" (the store opened after being locked) means this tab's channel, not the side view's default.
       event: (bridge, name, payload) =>
         name === "channel/reload" ? bridge.event("channel/reload", { name: open.channel }) : bridge.event(name, payload),

@@ -43,16 +43,8 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
         this.pendingPermission = undefined;
         if (permission) bridge.event("permission/focus", permission);
       },
-      handlers: (handlers) => {
-        const open = handlers["channel/open"];
-        return {
-          ...handlers,
-          "channel/open": async (params) => {
-            const opened = await open(params);
-            this.channel = opened.channel.name;
-            return opened;
-          },
-        };
+      onOpened: (opened) => {
+        this.channel = opened.name;
       },
     });
     const bridge = connection.bridge;

@@ -2,7 +2,7 @@ import path from "node:path";
 import * as vscode from "vscode";
 import { WebviewBridge, type WebviewRequestHandlers } from "../app/WebviewBridge";
 import type { SidekicksApp } from "../app/SidekicksApp";
-import type { HostEventName, HostEvents } from "../protocol";
+import type { ChannelView, HostEventName, HostEvents } from "../protocol";
 import { webviewHtml } from "./webviewHtml";
 
 /** A webview wired to the app by {@link connectWebview}. */
@@ -22,8 +22,8 @@ export interface ConnectOptions {
   channel?: string;
   /** Called each time the webview says `ready`. */
   onReady?: (bridge: WebviewBridge) => void;
-  /** Adjusts the app's handlers for this webview (a tab follows the channel it opens). */
-  handlers?: (handlers: WebviewRequestHandlers) => WebviewRequestHandlers;
+  /** Called with each channel this webview opens (`channel/open`): the side view remembers it, a tab takes its name. */
+  onOpened?: (channel: ChannelView) => void;
   /** Forwards one app event to the webview (default: as is). */
   event?: <E extends HostEventName>(bridge: WebviewBridge, name: E, payload: HostEvents[E]) => void;
 }
@@ -51,7 +51,17 @@ export function connectWebview(webview: vscode.Webview, options: ConnectOptions)
       disconnect = app.connectWebview((name, payload) => forward(bridge, name, payload), iconUri);
     }
     const own = app.webviewHandlers(iconUri);
-    return options.handlers ? options.handlers(own) : own;
+    const { onOpened } = options;
+    if (!onOpened) return own;
+    const open = own["channel/open"];
+    return {
+      ...own,
+      "channel/open": async (params: Parameters<typeof open>[0]) => {
+        const opened = await open(params);
+        onOpened(opened.channel);
+        return opened;
+      },
+    };
   });
   handlers.catch(() => undefined); // each request reports it
   const bridge = new WebviewBridge(
