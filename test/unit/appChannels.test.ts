@@ -5,6 +5,7 @@ import path from "node:path";
 import { SidekicksApp, type EditorPort } from "../../src/app/SidekicksApp";
 import type { ChannelSummary, MessageView } from "../../src/protocol";
 import { FAKE_AGENT, tempDir } from "./helpers";
+import { createTestApp } from "./appHarness";
 
 const FAKE_SCRIPT = JSON.stringify({ prompt: [{ chunk: "Hi. " }, { sleep: 50 }, { echo: true }] });
 const ROSTER = `version: 1
@@ -27,13 +28,7 @@ async function setup() {
   const { dir, cleanup } = tempDir();
   const configPath = path.join(dir, "sidekicks.yaml");
   writeFileSync(configPath, ROSTER);
-  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
-  const app = await SidekicksApp.create({
-    configPath,
-    storageDir: path.join(dir, "store"),
-    editor,
-    launch: { workspaceFolder: dir, nodePath: process.execPath, demoAgentPath: "", env: process.env },
-  });
+  const app = await createTestApp(dir, configPath);
   const lists: ChannelSummary[][] = [];
   const disconnect = app.connectWebview((name, payload) => {
     if (name === "channels/changed") lists.push((payload as { channels: ChannelSummary[] }).channels);
@@ -161,8 +156,7 @@ test("a tool call that embeds a terminal: the part names it, its output streams 
   const configPath = path.join(dir, "sidekicks.yaml");
   const script = JSON.stringify({ prompt: [{ terminal: { command: process.execPath, args: ["-e", "console.log('first line'); setTimeout(() => console.log('second line'), 200)"] }, embed: "run1" }] });
   writeFileSync(configPath, `version: 1\nagents:\n  - name: worker\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FAKE_AGENT)}]\n    env:\n      FAKE_AGENT_SCRIPT: ${JSON.stringify(script)}\n`);
-  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
-  const app = await SidekicksApp.create({ configPath, storageDir: path.join(dir, "store"), editor, launch: { workspaceFolder: dir, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
+  const app = await createTestApp(dir, configPath);
   const outputs: { terminalId: string; text: string; exitStatus?: unknown }[] = [];
   const finished: MessageView[] = [];
   const off = app.connectWebview((name, payload) => {

@@ -2,9 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { SidekicksApp, type EditorPort } from "../../src/app/SidekicksApp";
 import type { HostEvents, MessageView } from "../../src/protocol";
 import { tempDir } from "./helpers";
+import { createTestApp } from "./appHarness";
 
 /** The demo agent from source, twice under the brief's names. */
 const ROSTER = `version: 1
@@ -21,14 +21,8 @@ agents:
 
 async function openApp(dir: string) {
   const configPath = path.join(dir, "sidekicks.yaml");
-  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
-  const app = await SidekicksApp.create({
-    configPath,
-    storageDir: path.join(dir, "store"),
-    editor,
-    // the agents run from the repository, where `--import tsx` resolves
-    launch: { workspaceFolder: process.cwd(), nodePath: process.execPath, demoAgentPath: "", env: process.env },
-  });
+  // the agents run from the repository, where `--import tsx` resolves
+  const app = await createTestApp(dir, configPath, process.cwd());
   const events: { name: keyof HostEvents; payload: unknown }[] = [];
   const disconnect = app.connectWebview((name, payload) => events.push({ name, payload }));
   return { app, events, handlers: app.webviewHandlers(), close: async () => (disconnect(), await app.dispose()) };

@@ -2,9 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { SidekicksApp, type EditorPort } from "../../src/app/SidekicksApp";
 import type { ChannelView } from "../../src/protocol";
 import { tempDir } from "./helpers";
+import { createTestApp } from "./appHarness";
 
 const ROSTER = `version: 1
 agents:
@@ -24,13 +24,7 @@ test("channel/open and channel/changed carry each member's roster icon (an image
   const { dir, cleanup } = tempDir();
   const configPath = path.join(dir, "sidekicks.yaml");
   writeFileSync(configPath, ROSTER);
-  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
-  const app = await SidekicksApp.create({
-    configPath,
-    storageDir: path.join(dir, "store"),
-    editor,
-    launch: { workspaceFolder: dir, nodePath: process.execPath, demoAgentPath: "", env: process.env },
-  });
+  const app = await createTestApp(dir, configPath);
   const asked: string[] = [];
   const iconUri = (file: string) => (asked.push(file), `vscode-webview://test${file}`);
   const changed: ChannelView[] = [];

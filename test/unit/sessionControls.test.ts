@@ -2,9 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { SidekicksApp, type EditorPort } from "../../src/app/SidekicksApp";
 import type { MessageView, SessionStateView } from "../../src/protocol";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
+import { createTestApp } from "./appHarness";
 
 const MODES = {
   currentModeId: "ask",
@@ -43,13 +43,7 @@ async function setup(dir: string, scripts: { garfield: object; odie: object }) {
       FAKE_AGENT_SCRIPT: ${JSON.stringify(JSON.stringify(script))}
 `;
   writeFileSync(configPath, `version: 1\nagents:\n${agent("garfield", scripts.garfield)}${agent("odie", scripts.odie)}`);
-  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
-  const app = await SidekicksApp.create({
-    configPath,
-    storageDir: path.join(dir, "store"),
-    editor,
-    launch: { workspaceFolder: dir, nodePath: process.execPath, demoAgentPath: "", env: process.env },
-  });
+  const app = await createTestApp(dir, configPath);
   const states: SessionStateView[] = [];
   const finished: MessageView[] = [];
   const disconnect = app.connectWebview((name, payload) => {
@@ -212,8 +206,7 @@ test("the demo agent offers modes and an effort option, reports usage and a titl
     configPath,
     `version: 1\nagents:\n  - name: demo\n    command: ${JSON.stringify(process.execPath)}\n    args: ["--import", "tsx", ${JSON.stringify(path.resolve("src/demo-agent/main.ts"))}]\n    env:\n      SIDEKICKS_DEMO_DELAY_MS: "0"\n`,
   );
-  const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
-  const app = await SidekicksApp.create({ configPath, storageDir: path.join(dir, "store"), editor, launch: { workspaceFolder: process.cwd(), nodePath: process.execPath, demoAgentPath: "", env: process.env } });
+  const app = await createTestApp(dir, configPath, process.cwd());
   const states: SessionStateView[] = [];
   const finished: MessageView[] = [];
   const off = app.connectWebview((name, payload) => {
