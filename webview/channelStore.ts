@@ -500,7 +500,12 @@ function announce(type: "started" | "finished", message: MessageView): string | 
   if (message.stopReason === "cancelled") return l10n.t("{0} stopped", name);
   if (message.parts.some((p) => p.type === "permission" && p.outcome === undefined)) return l10n.t("{0} asks permission", name);
   // The start of the answer, so a screen reader user hears what it says without moving to it (once, when settled).
-  const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join(" ").replace(/\s+/g, " ").trim();
+  // Only the head of each text part is read: collapsing the spaces of a whole 2 MB answer would delay its last frame.
+  let head = "";
+  for (const part of message.parts) {
+    if (part.type === "text" && head.length <= ANNOUNCE_CHARS * 4) head += ` ${part.text.slice(0, ANNOUNCE_CHARS * 4)}`;
+  }
+  const text = head.replace(/\s+/g, " ").trim();
   if (!text) return l10n.t("{0} answered", name);
   return l10n.t("{0} answered: {1}", name, text.length > ANNOUNCE_CHARS ? `${text.slice(0, ANNOUNCE_CHARS)}…` : text);
 }

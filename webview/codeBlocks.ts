@@ -26,20 +26,39 @@ export function decorateCodeBlocks(root: Element): void {
     const doc = pre.ownerDocument;
     const block = doc.createElement("div");
     block.className = "code-block";
-    const header = doc.createElement("div");
-    header.className = "code-header";
+    // A long answer holds hundreds of blocks: each header is a copy of one made once per document.
+    const header = headerTemplate(doc).cloneNode(true) as HTMLElement;
     const language = fenceLanguage(pre.querySelector("code"));
-    const label = doc.createElement("span");
-    label.className = "code-language";
-    label.textContent = language ?? "";
-    header.append(
-      label,
-      button(doc, "copy", l10n.t("Copy"), language ? l10n.t("Copy {0} code", language) : l10n.t("Copy code")),
-      button(doc, "insert", l10n.t("Insert"), l10n.t("Insert code at the cursor of the active editor")),
-    );
+    if (language) {
+      header.firstElementChild!.textContent = language;
+      const copy = header.children[1]!;
+      const label = l10n.t("Copy {0} code", language);
+      copy.setAttribute("title", label);
+      copy.setAttribute("aria-label", label);
+    }
     pre.replaceWith(block);
     block.append(header, pre);
   }
+}
+
+const headerTemplates = new WeakMap<Document, HTMLElement>();
+
+/** The header of a block without a language (an empty label, Copy, Insert), made once per document. */
+function headerTemplate(doc: Document): HTMLElement {
+  let header = headerTemplates.get(doc);
+  if (!header) {
+    header = doc.createElement("div");
+    header.className = "code-header";
+    const label = doc.createElement("span");
+    label.className = "code-language";
+    header.append(
+      label,
+      button(doc, "copy", l10n.t("Copy"), l10n.t("Copy code")),
+      button(doc, "insert", l10n.t("Insert"), l10n.t("Insert code at the cursor of the active editor")),
+    );
+    headerTemplates.set(doc, header);
+  }
+  return header;
 }
 
 /**

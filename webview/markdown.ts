@@ -32,8 +32,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Counters the tests read to check that streaming renders stay bounded. */
-export const markdownStats = { renders: 0 };
+/** Counters the tests read to check that streaming renders stay bounded: renders, and characters of HTML sanitized. */
+export const markdownStats = { renders: 0, sanitized: 0 };
 
 let hooksInstalled = false;
 
@@ -59,8 +59,27 @@ function installHooks(): void {
       if (node.getAttribute("type") !== "checkbox") node.remove();
       else node.setAttribute("disabled", "");
     }
+    // Bidi controls (as characters, or from a character reference such as `&#x202E;`, which only the parse turns
+    // into the character) are shown in attribute values too, as `showBidiControls` shows them in serialized HTML.
+    if (showingBidi) {
+      for (const attr of Array.from(node.attributes ?? [])) {
+        if (BIDI.test(attr.value)) node.setAttribute(attr.name, showBidiControls(attr.value));
+      }
+    }
+  });
+  DOMPurify.addHook("afterSanitizeElements", (node) => {
+    if (showingBidi && node.nodeType === 3 && BIDI.test(node.nodeValue ?? "")) node.nodeValue = showBidiControls(node.nodeValue ?? "");
   });
 }
+
+/** Whether a text holds a bidi control character (see `showBidiControls`). */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
+
+/** A bidi control character, or a character reference (hexadecimal or decimal) that parses into one. */
+const BIDI_IN_MARKUP = /[\u202a-\u202e\u2066-\u2069]|&#(?:x0*(?:202[a-e]|206[6-9])|0*(?:823[4-8]|829[4-7]))(?![\da-f])/i;
+
+/** Set while {@link sanitizeToFragment} sanitizes markup that may hold a bidi control (the hooks then show them). */
+let showingBidi = false;
 
 /**
  * URLs an `href` or `src` may keep: `http(s):`, `mailto:`, `file:`, and scheme-less paths (relative, absolute,
@@ -69,26 +88,108 @@ function installHooks(): void {
  */
 const ALLOWED_URI = /^(?:(?:https?|mailto|file):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
+const PURIFY_CONFIG = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ["style", "form", "button", "textarea", "select", "option", "dialog", "template", "slot"],
+  FORBID_ATTR: ["style", "id", "name", "tabindex", "autofocus", "popover", "form"],
+  ALLOW_DATA_ATTR: false,
+  ALLOWED_URI_REGEXP: ALLOWED_URI,
+};
+
 /** Sanitizes HTML produced from untrusted Markdown; returns an HTML string safe to assign to `innerHTML`. */
 export function sanitize(html: string): string {
   installHooks();
-  return showBidiControls(DOMPurify.sanitize(html, {
-    USE_PROFILES: { html: true },
-    FORBID_TAGS: ["style", "form", "button", "textarea", "select", "option", "dialog", "template", "slot"],
-    FORBID_ATTR: ["style", "id", "name", "tabindex", "autofocus", "popover", "form"],
-    ALLOW_DATA_ATTR: false,
-    ALLOWED_URI_REGEXP: ALLOWED_URI,
-  }));
+  return showBidiControls(DOMPurify.sanitize(html, PURIFY_CONFIG));
 }
 
-/** Renders Markdown `text` to sanitized HTML (one full render). */
-export function renderMarkdown(text: string): string {
+/**
+ * Sanitizes HTML produced from untrusted Markdown into nodes ready to insert: the same rules as {@link sanitize},
+ * without serializing the result and parsing it again (`innerHTML`), which for a long answer costs as much as
+ * the sanitizing itself. The nodes belong to DOMPurify's inert document until inserted.
+ */
+export function sanitizeToFragment(html: string): DocumentFragment {
+  installHooks();
+  showingBidi = BIDI_IN_MARKUP.test(html);
+  try {
+    return DOMPurify.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true });
+  } finally {
+    showingBidi = false;
+  }
+}
+
+/**
+ * One chunk of rendered Markdown: consecutive closed blocks (or the open tail) as sanitized nodes. A chunk is
+ * sanitized the first time it is put in the page, not before (a chunk of a message outside the virtual list's
+ * window costs only its `marked` output), and at most once: its nodes are moved, not parsed again.
+ */
+export class HtmlChunk {
+  private fresh: DocumentFragment | null = null;
+  private home: Element | null = null;
+
+  /**
+   * @param markup `marked`'s HTML for the chunk: not yet sanitized, never inserted as it is.
+   * @param sourceChars characters of Markdown source the chunk renders (for an estimate of its height, in
+   *   `Markdown.tsx`, while the browser has not laid it out).
+   */
+  constructor(private readonly markup: string, readonly sourceChars: number) {}
+
+  /** Whether the chunk renders nothing (no blocks). */
+  get empty(): boolean {
+    return this.markup === "";
+  }
+
+  /**
+   * Replaces `el`'s children with the chunk's nodes: sanitized the first time; afterwards the nodes are moved from
+   * the element that held them when it has left the page, or copied (already sanitized) when it has not.
+   */
+  mountInto(el: Element): void {
+    if (this.home === el) return;
+    const previous = this.home;
+    if (!previous) {
+      markdownStats.sanitized += this.markup.length;
+      this.fresh = sanitizeToFragment(this.markup);
+      el.replaceChildren(this.fresh);
+      this.fresh = null;
+    } else if (previous.isConnected) {
+      el.replaceChildren(...Array.from(previous.childNodes, (node) => node.cloneNode(true)));
+    } else {
+      el.replaceChildren(...Array.from(previous.childNodes));
+    }
+    this.home = el;
+  }
+}
+
+/**
+ * Renders a whole Markdown `text` (a message that did not stream in this view): lexed once, so reference-style links
+ * resolve across the whole text, then rendered in chunks of at most about `STABLE_CHUNK_CHARS` of source, so that
+ * the browser can skip laying out the chunks that are off screen.
+ */
+export function renderMarkdown(text: string): HtmlChunk[] {
   markdownStats.renders++;
-  return sanitize(marked.parse(text, { async: false }));
+  return chunkTokens(marked.lexer(text));
 }
 
-function renderTokens(tokens: Token[]): string {
-  return tokens.length ? sanitize(marked.parser(tokens)) : "";
+/** Consecutive closed tokens in chunks of at most about `STABLE_CHUNK_CHARS` characters of source. */
+function chunkTokens(tokens: Token[]): HtmlChunk[] {
+  const chunks: HtmlChunk[] = [];
+  let group: Token[] = [];
+  let groupChars = 0;
+  const close = () => {
+    if (group.length) chunks.push(renderTokens(group));
+    group = [];
+    groupChars = 0;
+  };
+  for (const token of tokens) {
+    if (group.length && groupChars + token.raw.length > STABLE_CHUNK_CHARS) close();
+    group.push(token);
+    groupChars += token.raw.length;
+  }
+  close();
+  return chunks;
+}
+
+function renderTokens(tokens: Token[]): HtmlChunk {
+  return new HtmlChunk(tokens.length ? marked.parser(tokens) : "", tokens.reduce((n, t) => n + t.raw.length, 0));
 }
 
 /** A long text given at once is kept in chunks of at most about this many characters of source. */
@@ -122,8 +223,8 @@ export class StreamingAnsiStrip {
 
 /**
  * Incremental renderer for one streaming text. Call `update(text)` with the whole text so far (each call's text
- * extends the previous one; anything else restarts from scratch). Returns HTML chunks: every chunk but the last is
- * final and keeps its exact string, so a keyed renderer only touches the DOM of the last one or two.
+ * extends the previous one; anything else restarts from scratch). Returns chunks: every chunk but the last is
+ * final and stays the same object, so a keyed renderer only touches the DOM of the last one or two.
  *
  * Cost per call: lexing and rendering the open tail, not the whole text. Reference-style links defined after
  * their use and lists split by a blank line may render differently until the final full render.
@@ -131,15 +232,15 @@ export class StreamingAnsiStrip {
 export class StreamingMarkdown {
   private text = "";
   private stableLength = 0;
-  private readonly stable: string[] = [];
-  private tailHtml = "";
+  private readonly stable: HtmlChunk[] = [];
+  private tail: HtmlChunk = new HtmlChunk("", 0);
 
   /**
-   * Returns the HTML chunks for `text`: lexes and renders the open tail once (counted as one render in
+   * Returns the chunks for `text`: lexes and renders the open tail once (counted as one render in
    * `markdownStats`), or nothing when `text` is unchanged. Only the open tail is compared with the previous text:
    * a change inside blocks already kept is not noticed (streamed text only grows).
    */
-  update(text: string): readonly string[] {
+  update(text: string): readonly HtmlChunk[] {
     // Compared from the open tail on: the kept blocks are final, and comparing all of a 1 MB text every frame would
     // make a frame's cost grow with the message.
     const open = this.text.slice(this.stableLength);
@@ -154,43 +255,27 @@ export class StreamingMarkdown {
       const closedTokens = tokens.slice(0, closed);
       const raw = closedTokens.map((t) => t.raw).join("");
       if (tail.startsWith(raw)) {
-        // In groups of at most STABLE_CHUNK_CHARS of source, so a long text given at once (a reopened view) is
+        // In chunks of at most STABLE_CHUNK_CHARS of source, so a long text given at once (a reopened view) is
         // many chunks too, and the browser can skip the ones off screen.
-        let group: Token[] = [];
-        let groupChars = 0;
-        for (const token of closedTokens) {
-          if (group.length && groupChars + token.raw.length > STABLE_CHUNK_CHARS) {
-            this.keep(renderTokens(group));
-            group = [];
-            groupChars = 0;
-          }
-          group.push(token);
-          groupChars += token.raw.length;
-        }
-        this.keep(renderTokens(group));
+        for (const chunk of chunkTokens(closedTokens)) if (!chunk.empty) this.stable.push(chunk);
         this.stableLength += raw.length;
-        this.tailHtml = renderTokens(tokens.slice(closed));
+        this.tail = renderTokens(tokens.slice(closed));
         return this.chunks();
       }
     }
-    this.tailHtml = tokens ? renderTokens(tokens) : sanitize(marked.parse(tail, { async: false }));
+    this.tail = tokens ? renderTokens(tokens) : new HtmlChunk(marked.parse(tail, { async: false }), tail.length);
     return this.chunks();
   }
 
-  /** Keeps closed blocks' HTML as a new chunk: a kept chunk never changes, so its DOM is never replaced. */
-  private keep(html: string): void {
-    if (html) this.stable.push(html);
-  }
-
-  private chunks(): readonly string[] {
-    return [...this.stable, this.tailHtml];
+  private chunks(): readonly HtmlChunk[] {
+    return [...this.stable, this.tail];
   }
 
   private reset(): void {
     this.text = "";
     this.stableLength = 0;
     this.stable.length = 0;
-    this.tailHtml = "";
+    this.tail = new HtmlChunk("", 0);
   }
 }
 

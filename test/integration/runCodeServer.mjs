@@ -395,6 +395,19 @@ async function webviewRequest(page, method, params) {
         w.__e2eSamples = [];
         w.__e2ePaintedAt = undefined;
         // Reading 2 MB of text costs the page time: only when asked (SIDEKICKS_E2E_SAMPLES=1), not in the figure.
+        if (sample && !w.__e2eArrivals) {
+          // When each batch of deltas reached the page, and how much text it carried: tells a slow host from a slow view.
+          w.__e2eArrivals = [];
+          window.addEventListener("message", (event) => {
+            const d = event.data;
+            if (d?.kind === "event" && d.name === "message/delta") w.__e2eArrivals.push([Date.now(), d.payload?.appendText?.length ?? 0]);
+          });
+          // Frames that kept the page's main thread busy over 50 ms (Long Animation Frames): [start wall clock, ms].
+          w.__e2eLongFrames = [];
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) w.__e2eLongFrames.push([Math.round(performance.timeOrigin + entry.startTime), Math.round(entry.duration)]);
+          }).observe({ type: "long-animation-frame", buffered: false });
+        }
         if (sample) w.__e2eTimer = setInterval(() => {
           const m = last();
           w.__e2eSamples.push([Date.now(), m?.querySelector(".message-body")?.textContent?.length ?? 0, m?.getAttribute("data-status")]);
@@ -421,7 +434,7 @@ async function webviewRequest(page, method, params) {
       return frame.evaluate(() => {
         const w = /** @type {any} */ (window);
         const messages = document.querySelectorAll(".history > .message");
-        return { paintedAt: w.__e2ePaintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples };
+        return { paintedAt: w.__e2ePaintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples, arrivals: w.__e2eArrivals ?? [], longFrames: w.__e2eLongFrames ?? [] };
       });
     }
     default:

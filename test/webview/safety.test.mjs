@@ -29,13 +29,16 @@ describe("sanitizing agent text", () => {
     assert.equal(await page.evaluate(() => /** @type {any} */ (window).__pwned), undefined, "no agent script ran");
     const found = await page.$eval(body, (el) => ({
       scripts: el.querySelectorAll("script, iframe, svg, style, button, form").length,
-      handlers: [...el.querySelectorAll("*")].flatMap((n) => [...n.attributes].map((a) => a.name)).filter((n) => n.startsWith("on") || n === "style" || n === "id"),
+      // The view's own wrappers (`.md-group`, `.md-chunk`) carry the estimated height it sets; nothing inside them has a style.
+      handlers: [...el.querySelectorAll("*")].filter((n) => !n.classList.contains("md-chunk") && !n.classList.contains("md-group")).flatMap((n) => [...n.attributes].map((a) => a.name)).filter((n) => n.startsWith("on") || n === "style" || n === "id"),
+      chunkStyles: [...el.querySelectorAll(".md-chunk[style], .md-group[style]")].map((n) => n.getAttribute("style")).filter((s) => !/^contain-intrinsic-size: auto \d+px;?$/.test(s ?? "")),
       hrefs: [...el.querySelectorAll("a")].map((a) => a.getAttribute("href")),
       imgSrc: [...el.querySelectorAll("img")].map((i) => i.getAttribute("src")),
       classes: [...el.querySelectorAll("[class]")].map((n) => n.className).filter((c) => /send-error|permission/.test(c)),
     }));
     assert.deepEqual(found.scripts, 0);
     assert.deepEqual(found.handlers, []);
+    assert.deepEqual(found.chunkStyles, [], "a chunk's wrapper has no style but its estimated height");
     assert.ok(found.hrefs.every((h) => h === null || h.startsWith("https:")), `only https links kept: ${found.hrefs}`);
     assert.deepEqual(found.imgSrc, [null, null], "image sources the CSP would block, or scripts, are dropped");
     assert.deepEqual(found.classes, [], "agent text cannot borrow the UI's classes");
