@@ -1,5 +1,5 @@
 /**
- * Markdown → sanitized HTML for message text, whole or while it streams.
+ * Markdown → sanitized nodes for message text, whole or while it streams.
  *
  * `marked` turns text into HTML, showing raw HTML tags as text; `DOMPurify` then keeps only inert HTML (defence in
  * depth, as links and images still come from Markdown syntax): no scripts, no event handlers, no
@@ -60,7 +60,7 @@ function installHooks(): void {
       else node.setAttribute("disabled", "");
     }
     // Bidi controls (as characters, or from a character reference such as `&#x202E;`, which only the parse turns
-    // into the character) are shown in attribute values too, as `showBidiControls` shows them in serialized HTML.
+    // into the character) are shown as visible markers (`showBidiControls`) in attribute values and, below, in text.
     if (showingBidi) {
       for (const attr of Array.from(node.attributes ?? [])) {
         if (BIDI.test(attr.value)) node.setAttribute(attr.name, showBidiControls(attr.value));
@@ -96,16 +96,10 @@ const PURIFY_CONFIG = {
   ALLOWED_URI_REGEXP: ALLOWED_URI,
 };
 
-/** Sanitizes HTML produced from untrusted Markdown; returns an HTML string safe to assign to `innerHTML`. */
-export function sanitize(html: string): string {
-  installHooks();
-  return showBidiControls(DOMPurify.sanitize(html, PURIFY_CONFIG));
-}
-
 /**
- * Sanitizes HTML produced from untrusted Markdown into nodes ready to insert: the same rules as {@link sanitize},
- * without serializing the result and parsing it again (`innerHTML`), which for a long answer costs as much as
- * the sanitizing itself. The nodes belong to DOMPurify's inert document until inserted.
+ * Sanitizes HTML produced from untrusted Markdown into nodes ready to insert (the rules are in the module comment).
+ * Nodes, not a string: serializing the result and parsing it again (`innerHTML`) would cost a long answer about as
+ * much as the sanitizing itself. The nodes belong to DOMPurify's inert document until inserted.
  */
 export function sanitizeToFragment(html: string): DocumentFragment {
   installHooks();

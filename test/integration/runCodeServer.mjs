@@ -402,11 +402,6 @@ async function webviewRequest(page, method, params) {
             const d = event.data;
             if (d?.kind === "event" && d.name === "message/delta") w.__e2eArrivals.push([Date.now(), d.payload?.appendText?.length ?? 0]);
           });
-          // Frames that kept the page's main thread busy over 50 ms (Long Animation Frames): [start wall clock, ms].
-          w.__e2eLongFrames = [];
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) w.__e2eLongFrames.push([Math.round(performance.timeOrigin + entry.startTime), Math.round(entry.duration)]);
-          }).observe({ type: "long-animation-frame", buffered: false });
         }
         if (sample) w.__e2eTimer = setInterval(() => {
           const m = last();
@@ -434,7 +429,7 @@ async function webviewRequest(page, method, params) {
       return frame.evaluate(() => {
         const w = /** @type {any} */ (window);
         const messages = document.querySelectorAll(".history > .message");
-        return { paintedAt: w.__e2ePaintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples, arrivals: w.__e2eArrivals ?? [], longFrames: w.__e2eLongFrames ?? [] };
+        return { paintedAt: w.__e2ePaintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples, arrivals: w.__e2eArrivals ?? [] };
       });
     }
     default:
