@@ -3,7 +3,9 @@
 //
 // Checks, as a user would see them in the Sidekicks view:
 // 1. a first tab opens the view and `@demo hello` is answered;
-// 2. the tab gone without a goodbye (its renderer crashed: what the server sees of a browser killed, a laptop asleep,
+// 2. a second tab meanwhile: its view says the history is open in another window, and so do the commands
+//    "Open channel in editor" and "Go to next permission request" (notifications); the tab is closed normally;
+// 3. the first tab gone without a goodbye (its renderer crashed: what the server sees of a browser killed, a laptop asleep,
 //    a network gone), a new tab opened at once: it first says the history is open in another window, then (once the
 //    closed tab's extension host is gone, after the grace) opens it by itself with the first tab's messages, and the
 //    demo agent answers there. With code-server's default grace (3 hours; 5 minutes once another tab connects) that
@@ -100,11 +102,49 @@ async function ask(page, text, timeoutMs = 60_000) {
   }, timeoutMs);
 }
 
+/** Runs a command from the Command Palette (F1, its title, Enter), as a user does. */
+async function runCommand(page, title) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor({ state: "visible", timeout: 10_000 });
+  await page.keyboard.press("Enter");
+}
+
+/**
+ * Waits for a notification whose text matches every pattern, as a toast or, when the workbench shows none (a window
+ * without focus), in the notification list of the status bar's bell; returns its text.
+ */
+async function notification(page, patterns) {
+  const matching = async (selector) =>
+    (await page.locator(selector).allInnerTexts()).find((text) => patterns.every((pattern) => pattern.test(text.replace(/\s+/g, " "))));
+  let opened = false;
+  const begun = Date.now();
+  try {
+    return await waitFor(`a notification matching ${patterns.join(" and ")}`, async () => {
+      const shown = (await matching(".notification-toast .notification-list-item")) ?? (await matching(".notifications-center .notification-list-item"));
+      if (shown) {
+        await page.screenshot({ path: path.join(resultsDir, "closed-tab-notification.png") });
+        return shown;
+      }
+      if (!opened && Date.now() - begun > 1_000) {
+        opened = true;
+        await page.locator('[id="status.notifications"]').first().click({ timeout: 5_000 });
+      }
+      return undefined;
+    }, 20_000);
+  } finally {
+    if (opened) await page.keyboard.press("Escape");
+  }
+}
+
 const results = [];
 /** Runs one check; a failure is printed with a screenshot of every open page in test-results/closed-tab-*.png. */
 async function check(name, pages, run) {
   const begun = Date.now();
   try {
+    fs.mkdirSync(resultsDir, { recursive: true });
     await run();
     results.push(true);
     say(`ok - ${name} (${seconds(Date.now() - begun)} s)`);
@@ -153,6 +193,20 @@ async function main() {
       await ask(first, "@demo hello from the first tab", 120_000);
     });
     if (!ok) return;
+
+    const other = await context.newPage();
+    await check("a second tab while the first has the history: the view and its commands say the history is open in another window", () => [other], async () => {
+      await other.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
+      await openView(other);
+      await waitFor("the locked history in the second tab", async () => (LOCKED.test((await viewText(other)) ?? "") ? true : undefined), 60_000);
+      await other.bringToFront(); // the workbench shows toasts only in a focused window (else only in the bell's list)
+      await runCommand(other, "Sidekicks: Open channel in editor");
+      await notification(other, [/Cannot open a channel in an editor tab/, LOCKED]);
+      await runCommand(other, "Sidekicks: Go to next permission request");
+      await notification(other, [/Cannot go to the next permission request/, LOCKED]);
+    });
+    // Closed normally, it tells the server, which ends its extension host at once.
+    await other.close({ runBeforeUnload: true });
 
     const closedAt = Date.now();
     // The tab goes without a goodbye: its renderer crashes (as when the browser is killed, the laptop sleeps or the
