@@ -23,6 +23,14 @@ export const quietSettings = {
   "workbench.secondarySideBar.defaultVisibility": "hidden",
 };
 
+/**
+ * The reconnection grace of `npm start`'s code-server, in seconds (code-server's `--reconnection-grace-time`): a tab
+ * that lost its connection (network blip, laptop asleep) for less than this gets its own extension host back; a closed
+ * tab's host stops after it, which frees the channel history for the next tab. code-server's 3-hour default kept the
+ * history locked for a new tab until `npm start` was restarted.
+ */
+export const DEMO_RECONNECTION_GRACE_SECONDS = 15;
+
 /** Resolves to `preferred` when it can be bound on 127.0.0.1, otherwise to a free port the system picks. */
 export async function freePort(preferred = 0) {
   const tryListen = (port) =>
@@ -50,7 +58,10 @@ export async function freePort(preferred = 0) {
  *
  * `dataDir` receives `user-data/` (with a quiet `User/settings.json`) and `extensions/`; `testDriver` adds
  * `--vscode-option enable-smoke-test-driver`, which the browser needs to run an extension test suite;
- * `workspaceTrust` keeps Workspace Trust on (pass settings that enable it too).
+ * `workspaceTrust` keeps Workspace Trust on (pass settings that enable it too). `reconnectionGraceSeconds` (s) is
+ * code-server's `--reconnection-grace-time`: how long a window's extension host outlives a lost browser connection
+ * (a closed tab included) waiting for that tab to come back; code-server's default is 10 800 (3 hours), and while it
+ * runs that host keeps the Sidekicks history locked for every other window.
  * code-server's stdout and stderr go to `logFile` (or are dropped). Resolves to `{ port, baseUrl, child, stop }`;
  * `stop()` kills the whole process group (killing only the main pid leaves a child running) and is also called when
  * this process exits. Rejects when the server exits or is not healthy within `timeoutMs` (ms).
@@ -65,8 +76,12 @@ export async function startCodeServer({
   settings = quietSettings,
   extensionsDir = path.join(dataDir, "extensions"),
   logFile,
+  reconnectionGraceSeconds,
   timeoutMs = 60_000,
 }) {
+  if (reconnectionGraceSeconds !== undefined && !(Number.isInteger(reconnectionGraceSeconds) && reconnectionGraceSeconds > 0)) {
+    throw new Error(`reconnectionGraceSeconds must be a whole number of seconds above 0, not ${reconnectionGraceSeconds}`);
+  }
   const userDataDir = path.join(dataDir, "user-data");
   fs.mkdirSync(path.join(userDataDir, "User"), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
@@ -84,6 +99,7 @@ export async function startCodeServer({
     "--user-data-dir", userDataDir,
     "--extensions-dir", extensionsDir,
     ...(testDriver ? ["--vscode-option", "enable-smoke-test-driver"] : []),
+    ...(reconnectionGraceSeconds ? ["--reconnection-grace-time", String(reconnectionGraceSeconds)] : []),
   ];
   const out = logFile ? fs.openSync(logFile, "a") : "ignore";
   const child = spawn(node24, args, { detached: true, stdio: ["ignore", out, out] });

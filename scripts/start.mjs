@@ -5,11 +5,13 @@
 // - Otherwise: code-server (VS Code in the browser; tools from scripts/tools.mjs) on 127.0.0.1, printing the URL to
 //   open. It runs until Ctrl+C or SIGTERM, which stop the whole code-server process group. Port: SIDEKICKS_PORT, else
 //   8080 when free, else any free port. SIDEKICKS_EDITOR=code-server forces code-server even when `code` exists.
+//   A tab's extension host outlives a lost connection by DEMO_RECONNECTION_GRACE_SECONDS (scripts/codeServer.mjs),
+//   not code-server's 3 hours: a closed tab no longer keeps the channel history locked for the next one.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, startCodeServer, workbenchUrl } from "./codeServer.mjs";
+import { DEMO_RECONNECTION_GRACE_SECONDS, freePort, startCodeServer, workbenchUrl } from "./codeServer.mjs";
 import { ensureTools } from "./tools.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -71,6 +73,8 @@ async function withCodeServer() {
     logFile,
     // The workbench honours the URL's extensionDevelopmentPath only with the smoke-test driver enabled.
     testDriver: true,
+    // A closed tab's extension host stops after this instead of code-server's 3 hours, so a new tab gets the history.
+    reconnectionGraceSeconds: DEMO_RECONNECTION_GRACE_SECONDS,
   });
   const url = workbenchUrl({ port, folder: workspace, extensionDevelopmentPath: root });
   console.log(`\nSidekicks demo: open ${url}\n`);

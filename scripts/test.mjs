@@ -146,21 +146,25 @@ async function integration() {
     summary.push({ stage: "integration", passed: 0, failed: 1, seconds: since(started), note: "no tools (see above)" });
     return;
   }
-  // Four runs: the main suite, Workspace Trust on with the folder untrusted, a window reload in the middle of an
+  // Five runs: the main suite, Workspace Trust on with the folder untrusted, a window reload in the middle of an
   // answer, and channels in editor tabs restored after a reload (the last two: two extension hosts, one after the
-  // other). The harness has its own 5 min timeout; this one only catches a harness that hangs itself.
+  // other); then `npm start`'s browser demo when a tab goes away (runClosedTab.mjs: a new tab gets the history once
+  // the gone tab's extension host ends). The harness has its own 5 min timeout; this one only catches a harness that
+  // hangs itself.
   let passed = 0;
   let failed = 0;
   const notes = [];
-  for (const args of [[], ["--suite", "trust"], ["--suite", "reload"], ["--suite", "panel"]]) {
-    const { code, output } = await run(node, ["test/integration/runCodeServer.mjs", ...args], 10 * MINUTE);
+  const runs = [[], ["--suite", "trust"], ["--suite", "reload"], ["--suite", "panel"]].map((args) => ["test/integration/runCodeServer.mjs", ...args]);
+  for (const args of [...runs, ["test/integration/runClosedTab.mjs"]]) {
+    const { code, output } = await run(node, args, 10 * MINUTE);
     const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);
     passed += counts ? Number(counts[1]) : 0;
     const runFailed = counts ? Number(counts[2]) : 0;
     failed += runFailed;
     if (code !== 0 && runFailed === 0) {
       failed += 1;
-      notes.push(`${args[1] ?? "main"} run: ${counts ? `exit ${code}` : `exit ${code} without counts`}`);
+      const name = args[0].endsWith("runClosedTab.mjs") ? "closed-tab" : (args[2] ?? "main");
+      notes.push(`${name} run: ${counts ? `exit ${code}` : `exit ${code} without counts`}`);
     }
   }
   summary.push({ stage: "integration", passed, failed, seconds: since(started), note: notes.join("; ") });

@@ -171,6 +171,15 @@ export class SidekicksApp {
     return this.options.storageDir;
   }
 
+  /**
+   * Why this window cannot use the channel history, or `undefined` when it is open (or not tried yet: see `ready`):
+   * `store/locked` while another window holds it (the message says so, and that it opens here once that window
+   * closes), `store/corrupt` when it could not be read. Commands that need the history say this instead of nothing.
+   */
+  get historyProblem(): SidekicksError | undefined {
+    return this.channels ? undefined : this.storeError;
+  }
+
   /** The roster file's state (missing, ok, invalid, untrusted). */
   get configStatus(): ConfigStatus {
     return this.config;

@@ -22,6 +22,10 @@ const TEXT = {
   get pick() {
     return vscode.l10n.t("Open which channel in an editor tab?");
   },
+  /** The history is not usable here (`SidekicksApp.historyProblem`: open in another window, unreadable). */
+  noHistory(reason: string) {
+    return vscode.l10n.t("Cannot open a channel in an editor tab: {0}", reason);
+  },
 };
 
 /** The name a person reads for a channel: `#general`, `@demo` (same rule as webview/channelLabel.ts). */
@@ -128,7 +132,8 @@ export class ChannelPanels implements vscode.WebviewPanelSerializer, vscode.Disp
 
 /**
  * `Sidekicks: Open Channel in Editor` (`sidekicks.openChannelInEditor`): opens a channel in an editor tab — the one
- * given as argument (a name), else the one the side view shows, else one picked from the list.
+ * given as argument (a name), else the one the side view shows, else one picked from the list. While the history is
+ * not usable here (open in another window), it says so in a warning instead of opening an empty tab.
  */
 export function registerPanelCommand(
   context: vscode.ExtensionContext,
@@ -138,9 +143,11 @@ export function registerPanelCommand(
 ): void {
   context.subscriptions.push(
     vscode.commands.registerCommand("sidekicks.openChannelInEditor", async (arg?: unknown) => {
+      const app = await whenReady();
+      const problem = app?.historyProblem;
+      if (problem) return void vscode.window.showWarningMessage(TEXT.noHistory(problem.message));
       let name = typeof arg === "string" && arg !== "" ? arg : currentChannel();
       if (name === undefined) {
-        const app = await whenReady();
         if (!app) return void vscode.window.showWarningMessage(TEXT.noChannel);
         try {
           const picked = await vscode.window.showQuickPick(

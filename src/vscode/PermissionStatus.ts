@@ -6,7 +6,8 @@ import type { ChannelViewProvider } from "./ChannelViewProvider";
 /**
  * Every permission request waiting for the user, across agents and channels, visible at once (issue 6): a status bar
  * item ("2 agents waiting"), a badge on the channel view, and `Sidekicks: Go to next permission request`, which opens
- * the channel of the oldest one and focuses its card's first option (`permission/focus`). Follows the app's `permissions:pending` event.
+ * the channel of the oldest one and focuses its card's first option (`permission/focus`); while the history is open in
+ * another window (whose agents ask there) it says so. Follows the app's `permissions:pending` event.
  */
 export class PermissionStatus implements vscode.Disposable {
   static readonly nextCommand = "sidekicks.nextPermission";
@@ -56,6 +57,12 @@ export class PermissionStatus implements vscode.Disposable {
   private async next(): Promise<void> {
     const first = this.waiting[0];
     const app = this.getApp();
+    // While another window holds the history, its agents' requests wait there, not "nowhere".
+    const problem = app?.historyProblem;
+    if (problem) {
+      void vscode.window.showWarningMessage(vscode.l10n.t("Cannot go to the next permission request: {0}", problem.message));
+      return;
+    }
     if (!first || !app) {
       void vscode.window.showInformationMessage(vscode.l10n.t("No permission request is waiting."));
       return;

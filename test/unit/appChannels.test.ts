@@ -117,12 +117,17 @@ test("two windows, one store: the second says the history is open elsewhere, wri
     await assert.rejects(handlers["channel/open"]({ name: "general" }), (e: { code?: string; message: string }) => e.code === "store/locked" && /open in another VS Code window.*as soon as that window closes/.test(e.message));
     await assert.rejects(handlers["channel/send"]({ channelId: first.channel.id, text: "@garfield hi" }), (e: { code?: string }) => e.code === "store/locked");
     assert.equal(logs.filter((l) => /another VS Code window/.test(l)).length, 1, "said once in the log, not every retry");
+    // What "Open channel in editor" and "Go to next permission request" say here instead of nothing.
+    assert.equal(s.app.historyProblem, undefined, "the first window has the history");
+    assert.equal(second.historyProblem?.code, "store/locked");
+    assert.match(second.historyProblem?.message ?? "", /open in another VS Code window.*as soon as that window closes/);
     await s.app.dispose();
     const deadline = Date.now() + 5_000;
     while (reloads.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.equal(reloads.length, 1, "the view reloads once the store opens here");
     const opened = await handlers["channel/open"]({ name: "general" });
     assert.ok(opened.messages.some((m) => m.parts.some((p) => p.type === "text" && p.text === "@garfield written by the first window")), "the first window's history is here");
+    assert.equal(second.historyProblem, undefined, "once it opened here, the commands work again");
   } finally {
     off();
     await second.dispose();
