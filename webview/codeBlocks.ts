@@ -19,15 +19,17 @@ export interface CodeBlockActions {
 /** How long a button says "Copied" / "Inserted" before its label comes back, in ms. */
 export const FEEDBACK_MS = 1_500;
 
-/** Wraps every `<pre>` under `root` that is not yet wrapped; cheap when there is none. */
-export function decorateCodeBlocks(root: Element): void {
+/**
+ * Wraps every `<pre>` under `root` that is not yet wrapped; cheap when there is none. `root` may be a fragment not
+ * yet in the page (then the work costs no style invalidation); the new elements are made by the page's document.
+ */
+export function decorateCodeBlocks(root: ParentNode): void {
   for (const pre of Array.from(root.querySelectorAll("pre"))) {
     if (pre.parentElement?.classList.contains("code-block")) continue;
-    const doc = pre.ownerDocument;
-    const block = doc.createElement("div");
+    const block = document.createElement("div");
     block.className = "code-block";
-    // A long answer holds hundreds of blocks: each header is a copy of one made once per document.
-    const header = headerTemplate(doc).cloneNode(true) as HTMLElement;
+    // A long answer holds hundreds of blocks: each header is a copy of one made once.
+    const header = headerTemplate().cloneNode(true) as HTMLElement;
     const language = fenceLanguage(pre.querySelector("code"));
     if (language) {
       header.firstElementChild!.textContent = language;
@@ -41,24 +43,23 @@ export function decorateCodeBlocks(root: Element): void {
   }
 }
 
-const headerTemplates = new WeakMap<Document, HTMLElement>();
+let headerTemplateElement: HTMLElement | undefined;
 
-/** The header of a block without a language (an empty label, Copy, Insert), made once per document. */
-function headerTemplate(doc: Document): HTMLElement {
-  let header = headerTemplates.get(doc);
-  if (!header) {
-    header = doc.createElement("div");
+/** The header of a block without a language (an empty label, Copy, Insert), made once. */
+function headerTemplate(): HTMLElement {
+  if (!headerTemplateElement) {
+    const header = document.createElement("div");
     header.className = "code-header";
-    const label = doc.createElement("span");
+    const label = document.createElement("span");
     label.className = "code-language";
     header.append(
       label,
-      button(doc, "copy", l10n.t("Copy"), l10n.t("Copy code")),
-      button(doc, "insert", l10n.t("Insert"), l10n.t("Insert code at the cursor of the active editor")),
+      button(document, "copy", l10n.t("Copy"), l10n.t("Copy code")),
+      button(document, "insert", l10n.t("Insert"), l10n.t("Insert code at the cursor of the active editor")),
     );
-    headerTemplates.set(doc, header);
+    headerTemplateElement = header;
   }
-  return header;
+  return headerTemplateElement;
 }
 
 /**

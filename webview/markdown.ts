@@ -117,7 +117,6 @@ export function sanitizeToFragment(html: string): DocumentFragment {
  * window costs only its `marked` output), and at most once: its nodes are moved, not parsed again.
  */
 export class HtmlChunk {
-  private fresh: DocumentFragment | null = null;
   private home: Element | null = null;
 
   /**
@@ -133,17 +132,18 @@ export class HtmlChunk {
   }
 
   /**
-   * Replaces `el`'s children with the chunk's nodes: sanitized the first time; afterwards the nodes are moved from
-   * the element that held them when it has left the page, or copied (already sanitized) when it has not.
+   * Replaces `el`'s children with the chunk's nodes: sanitized the first time (then `prepare` may add to them while
+   * they are not in the page yet); afterwards the nodes are moved from the element that held them when it has left
+   * the page, or copied (already sanitized and prepared) when it has not.
    */
-  mountInto(el: Element): void {
+  mountInto(el: Element, prepare?: (nodes: DocumentFragment) => void): void {
     if (this.home === el) return;
     const previous = this.home;
     if (!previous) {
       markdownStats.sanitized += this.markup.length;
-      this.fresh = sanitizeToFragment(this.markup);
-      el.replaceChildren(this.fresh);
-      this.fresh = null;
+      const nodes = sanitizeToFragment(this.markup);
+      prepare?.(nodes);
+      el.replaceChildren(nodes);
     } else if (previous.isConnected) {
       el.replaceChildren(...Array.from(previous.childNodes, (node) => node.cloneNode(true)));
     } else {

@@ -168,10 +168,8 @@ class MarkdownChunk extends Component<ChunkProps> {
       ref = (el) => {
         this.el = el ?? this.el;
         if (!el) return;
-        chunk.mountInto(el);
-        if (!el.querySelector("pre")) return;
-        decorateCodeBlocks(el);
-        if (this.props.finished) highlightCodeBlocks(el);
+        chunk.mountInto(el, decorateCodeBlocks);
+        if (this.props.finished && el.querySelector("pre")) highlightCodeBlocks(el);
       };
       this.refs.set(chunk, ref);
     }
