@@ -339,6 +339,12 @@ async function webviewFrame(page) {
  * `test/compose` (types into the composer, presses Enter; `sent` once the composer is cleared, which it is only when
  * the host accepted the message).
  */
+/** The CDP session profiling the e2e bench's page (SIDEKICKS_E2E_PROFILE=1), from `e2e/arm` to `e2e/painted`. */
+let e2eProfiler;
+/** The CDP session tracing it (SIDEKICKS_E2E_TRACE=1), and the events collected. */
+let e2eTracer;
+let e2eTraceEvents = [];
+
 async function webviewRequest(page, method, params) {
   const frame = await webviewFrame(page);
   switch (method) {
@@ -382,6 +388,18 @@ async function webviewRequest(page, method, params) {
       }
     }
     case "e2e/arm": {
+      if (process.env.SIDEKICKS_E2E_TRACE) {
+        e2eTracer = await page.context().newCDPSession(page);
+        e2eTraceEvents = [];
+        e2eTracer.on("Tracing.dataCollected", (e) => e2eTraceEvents.push(...e.value));
+        await e2eTracer.send("Tracing.start", { traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8", "toplevel", "ipc", "mojom", "cc", "loading"] } });
+      }
+      if (process.env.SIDEKICKS_E2E_PROFILE) {
+        // A CPU profile of the page's renderer (the workbench and, same-site, the webview) from arm to painted.
+        e2eProfiler = await page.context().newCDPSession(page);
+        await e2eProfiler.send("Profiler.enable");
+        await e2eProfiler.send("Profiler.start");
+      }
       // Before the prompt is sent: every animation frame, the page checks (cheaply: the deepest last element, not the
       // whole 2 MB text) whether the last message is done and ends with the marker; the first time it is, it takes
       // one more frame (so it is painted) and keeps the page's wall clock in `__e2ePaintedAt`. Meanwhile, every
@@ -426,6 +444,16 @@ async function webviewRequest(page, method, params) {
     case "e2e/painted": {
       // After `e2e/arm`: waits for its paint time; answers it with the text shown and the samples.
       await frame.waitForFunction(() => /** @type {any} */ (window).__e2ePaintedAt !== undefined, undefined, { timeout: 270_000 });
+      if (e2eTracer) {
+        const done = new Promise((resolve) => e2eTracer.once("Tracing.tracingComplete", resolve));
+        await e2eTracer.send("Tracing.end");
+        await done;
+        fs.writeFileSync(path.join(root, "test-results", "e2e-trace.json"), JSON.stringify(e2eTraceEvents));
+      }
+      if (e2eProfiler) {
+        const { profile } = await e2eProfiler.send("Profiler.stop");
+        fs.writeFileSync(path.join(root, "test-results", "e2e.cpuprofile"), JSON.stringify(profile));
+      }
       return frame.evaluate(() => {
         const w = /** @type {any} */ (window);
         const messages = document.querySelectorAll(".history > .message");
