@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
   const agentUi = registerAgentUi(context, () => app, whenReady);
   registerChannelCommands(context, whenReady, (name) => view.showChannel(name));
   registerPanelCommand(context, panels, () => view.currentChannel, whenReady);
-  const permissionStatus = new PermissionStatus(view, (name) => view.showChannel(name), () => app);
+  const permissionStatus = new PermissionStatus(view, panels, (name) => view.showChannel(name), () => app);
   const fileWatchers = new FileWatchers(() => app);
   const walkthrough = new WalkthroughContext();
   context.subscriptions.push(permissionStatus, fileWatchers, walkthrough);

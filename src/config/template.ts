@@ -16,7 +16,7 @@ version: 1
 
 agents:
   # An offline demo agent bundled with the extension: no account needed.
-  # Try "@demo hello", "@demo show a tool call", "@demo ask permission".
+  # Try "@demo hello", "@demo show a tool call", "@demo show code", "@demo ask permission".
   - name: demo
     command: sidekicks:demo
 

@@ -7,6 +7,7 @@
  * It streams a short answer that quotes the prompt, word by word. Words in the prompt ask for more:
  * - `tool`: reports a tool call (`tool_call`, then `tool_call_update` completed with content);
  * - `permission`: asks `session/request_permission` (allow once / reject) and says what was chosen;
+ * - `code`: shows a short fenced TypeScript block (to try highlighting, Copy and Insert at cursor);
  * - `fail`: ends the prompt with an error; `crash`: the process exits with code 3.
  * It announces commands (ACP `available_commands_update`, just after `session/new`): `/idioms <phrase>` explains a
  * French idiom (`idioms.ts`), `/help` lists what it does.
@@ -71,6 +72,16 @@ const titleOf = (text: string) => {
   return words.length > 0 ? words.slice(0, 60) : "Demo session";
 };
 
+/** The demo's code block (Markdown): short, in a language the highlighter knows. */
+const SNIPPET = [
+  "```ts",
+  "/** Greets someone by name. */",
+  "export function greet(name: string): string {",
+  "  return `Hello, ${name}!`;",
+  "}",
+  "```",
+].join("\n");
+
 /** Answers one prompt: `text` is the user's own text, `context` how many channel messages came before it. */
 async function runPrompt(sessionId: string, text: string, context: number, client: acp.AgentContext, signal: AbortSignal, attempt?: string): Promise<void> {
   const update = (u: acp.SessionUpdate) => client.notify("session/update", { sessionId, update: u });
@@ -83,7 +94,7 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
   const mine = settingsOf(sessionId);
   const command = /^\/(idioms|help)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (command?.[1] === "idioms") return say(explainIdiom(command[2] ?? ""));
-  if (command?.[1] === "help") return say("I am the offline demo agent. Try `/idioms Il pleut`, `show a tool call` or `ask permission`.");
+  if (command?.[1] === "help") return say("I am the offline demo agent. Try `/idioms Il pleut`, `show a tool call`, `show code` or `ask permission`.");
   const words = new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
   const retried = attempt ? ` (This is attempt ${attempt}: Sidekicks told me what my earlier attempt did.)` : "";
   const caughtUp = (context ? ` (Sidekicks also passed me ${context} earlier channel message${context === 1 ? "" : "s"} as context.)` : "") + retried;
@@ -104,6 +115,9 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
     });
     await say("I read `README.md` (a pretend tool call). ");
   }
+  if (words.has("code")) {
+    await say(`Here is some code: copy it, or insert it at your cursor.\n\n${SNIPPET}\n\n`);
+  }
   if (words.has("permission")) {
     await update({ sessionUpdate: "tool_call", toolCallId: "demo-edit", title: "Edit config.json", kind: "edit", status: "pending" });
     const answer = await client.request("session/request_permission", {
@@ -119,8 +133,8 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
     await update({ sessionUpdate: "tool_call_update", toolCallId: "demo-edit", status: allowed ? "completed" : "failed" });
     await say(allowed ? "You allowed the edit; in a real agent `config.json` would now be changed. " : "No edit made. ");
   }
-  if (!words.has("tool") && !words.has("permission")) {
-    await say(`(Mode: ${mine.mode}, effort: ${mine.effort}.) Try \`@demo show a tool call\`, \`@demo ask permission\` or \`@demo /idioms Il pleut\`.`);
+  if (!words.has("tool") && !words.has("permission") && !words.has("code")) {
+    await say(`(Mode: ${mine.mode}, effort: ${mine.effort}.) Try \`@demo show a tool call\`, \`@demo show code\`, \`@demo ask permission\` or \`@demo /idioms Il pleut\`.`);
   }
 }
 

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { AgentSummary } from "../agents/AgentManager";
+import { describeAgent } from "../agents/stateLabel";
 import type { AgentState } from "../protocol";
 
 /** What the tree reads: the app's agent summaries (undefined before the app is up). */
@@ -12,16 +13,6 @@ const ICONS: Record<AgentState, [string, string?]> = {
   busy: ["sync~spin", "charts.blue"],
   error: ["error", "errorForeground"],
 };
-
-/** An agent state as words, in the editor's language. */
-const label = (state: AgentState): string =>
-  ({
-    stopped: vscode.l10n.t("stopped"),
-    starting: vscode.l10n.t("starting…"),
-    ready: vscode.l10n.t("ready"),
-    busy: vscode.l10n.t("busy"),
-    error: vscode.l10n.t("error"),
-  })[state];
 
 /**
  * The Agents view (`sidekicks.agents`): one item per roster agent with its state as icon and description, the error
@@ -48,12 +39,12 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>
   getTreeItem(agent: AgentSummary): vscode.TreeItem {
     const item = new vscode.TreeItem(agent.name, vscode.TreeItemCollapsibleState.None);
     item.id = `agent/${agent.name}`;
-    item.description = describe(agent);
+    item.description = describeAgent(agent);
     const [icon, color] = ICONS[agent.state];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.tooltip = tooltip(agent);
     item.contextValue = `agent-${agent.state}`;
-    item.accessibilityInformation = { label: `${agent.name}, ${describe(agent)}` };
+    item.accessibilityInformation = { label: `${agent.name}, ${describeAgent(agent)}` };
     item.command = { command: "sidekicks.showAgentLog", title: vscode.l10n.t("Show agent log"), arguments: [agent.name] };
     return item;
   }
@@ -63,21 +54,9 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>
   }
 }
 
-/** "ready", "busy · restarts when idle", "error: Agent "x" exited with code 3." */
-export function describe(agent: AgentSummary): string {
-  const state = agent.state === "error" && agent.error ? vscode.l10n.t("error: {0}", agent.error.message) : label(agent.state);
-  const pending =
-    agent.pending === "restart"
-      ? ` · ${vscode.l10n.t("restarts when idle (definition changed)")}`
-      : agent.pending === "remove"
-        ? ` · ${vscode.l10n.t("removed, stops after this turn")}`
-        : "";
-  return state + pending;
-}
-
 function tooltip(agent: AgentSummary): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(agent.name)}** — ${escape(describe(agent))}\n\n`);
+  md.appendMarkdown(`**${escape(agent.name)}** — ${escape(describeAgent(agent))}\n\n`);
   if (agent.error?.detail) md.appendCodeblock(agent.error.detail.slice(-1500), "text");
   md.appendMarkdown(`$(folder) ${escape(agent.workspace)}`);
   if (agent.pid !== undefined) md.appendMarkdown(`  \n$(pulse) pid ${agent.pid}`);

@@ -1,7 +1,8 @@
 import * as vscode from "vscode";
 import type { WebviewBridge } from "../app/WebviewBridge";
 import type { SidekicksApp } from "../app/SidekicksApp";
-import type { ChannelSummary, HostRequestMethod, HostRequests } from "../protocol";
+import type { ChannelSummary, HostEvents, HostRequestMethod, HostRequests } from "../protocol";
+import { permissionTab } from "./permissionTab";
 import { connectWebview } from "./webviewConnection";
 
 /** What the integration tests see of an open channel tab. */
@@ -37,6 +38,8 @@ interface OpenPanel {
   channel: string;
   channelId?: string;
   bridge?: WebviewBridge;
+  /** A permission card to focus once the tab's webview says `ready` (it reloads when a hidden tab is revealed). */
+  pendingPermission?: HostEvents["permission/focus"];
 }
 
 /**
@@ -70,6 +73,24 @@ export class ChannelPanels implements vscode.WebviewPanelSerializer, vscode.Disp
     this.attach(panel, typeof saved === "string" && saved !== "" ? saved : "general");
   }
 
+  /**
+   * Reveals the editor tab showing the channel of permission request `target` and focuses its card there
+   * (`permission/focus`): at once when the tab's webview is live, else once it says `ready` after the reveal.
+   * @param channelName the request's channel by name, to find a tab restored after a reload
+   * @returns false when no tab shows that channel (the side view should show the request)
+   */
+  focusPermission(target: HostEvents["permission/focus"], channelName: string | undefined): boolean {
+    const tabs = [...this.panels].map((p) => ({ open: p, channel: p.channel, channelId: p.channelId, active: p.panel.active, visible: p.panel.visible }));
+    const open = permissionTab(tabs, target.channelId, channelName)?.open;
+    if (!open) return false;
+    // A hidden tab's webview is not live (no retainContextWhenHidden): it reloads when revealed and says `ready`.
+    const live = open.panel.visible && open.bridge?.isReady === true;
+    open.panel.reveal(undefined, false);
+    if (live) open.bridge?.event("permission/focus", target);
+    else open.pendingPermission = target;
+    return true;
+  }
+
   /** Sends a request to the tab showing `channel` (the integration tests read and drive its real DOM). */
   request<M extends HostRequestMethod>(channel: string, method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]> {
     const open = [...this.panels].find((p) => p.channel === channel);
@@ -97,6 +118,11 @@ export class ChannelPanels implements vscode.WebviewPanelSerializer, vscode.Disp
       app,
       log: this.log,
       channel,
+      onReady: (bridge) => {
+        const permission = open.pendingPermission;
+        open.pendingPermission = undefined;
+        if (permission) bridge.event("permission/focus", permission);
+      },
       // The tab follows its webview: a switch to another channel (or #general after a delete) renames the tab.
       onOpened: (opened) => this.show(open, opened),
       // "Reopen" (the store opened after being locked) means this tab's channel, not the side view's default.

@@ -1,13 +1,15 @@
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import type { PendingPermission } from "../events/events";
+import type { ChannelPanels } from "./ChannelPanels";
 import type { ChannelViewProvider } from "./ChannelViewProvider";
 
 /**
  * Every permission request waiting for the user, across agents and channels, visible at once (issue 6): a status bar
  * item ("2 agents waiting"), a badge on the channel view, and `Sidekicks: Go to next permission request`, which opens
- * the channel of the oldest one and focuses its card's first option (`permission/focus`); while the history is open in
- * another window (whose agents ask there) it says so. Follows the app's `permissions:pending` event.
+ * the channel of the oldest one and focuses its card's first option (`permission/focus`): in the editor tab showing that
+ * channel if there is one, else in the side view. While the history is open in another window (whose agents ask
+ * there) it says so. Follows the app's `permissions:pending` event.
  */
 export class PermissionStatus implements vscode.Disposable {
   static readonly nextCommand = "sidekicks.nextPermission";
@@ -18,6 +20,7 @@ export class PermissionStatus implements vscode.Disposable {
 
   constructor(
     private readonly view: ChannelViewProvider,
+    private readonly panels: Pick<ChannelPanels, "focusPermission">,
     private readonly follow: (name: string) => void,
     private readonly getApp: () => SidekicksApp | undefined,
   ) {
@@ -68,8 +71,10 @@ export class PermissionStatus implements vscode.Disposable {
       return;
     }
     const channel = (await app.directory.list()).find((c) => c.id === first.channelId);
+    const target = { channelId: first.channelId, messageId: first.messageId, requestId: first.requestId };
+    if (this.panels.focusPermission(target, channel?.name)) return;
     if (channel) this.follow(channel.name);
-    this.view.focusPermission({ channelId: first.channelId, messageId: first.messageId, requestId: first.requestId });
+    this.view.focusPermission(target);
     await vscode.commands.executeCommand("sidekicks.channel.focus");
   }
 

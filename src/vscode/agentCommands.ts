@@ -2,10 +2,11 @@ import * as vscode from "vscode";
 import { AuthRequiredError, describeAuthMethod } from "../acp/auth";
 import type { AuthMethodInfo, AuthRequired } from "../acp/types";
 import type { AgentSummary } from "../agents/AgentManager";
+import { describeAgent } from "../agents/stateLabel";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import { SidekicksError } from "../errors";
 import { AgentLogs } from "./AgentLogs";
-import { AgentsTreeProvider, describe } from "./AgentsTreeProvider";
+import { AgentsTreeProvider } from "./AgentsTreeProvider";
 
 /** A command's argument: an agent name (palette, webview, tests) or the tree item's element (the Agents view). */
 type AgentArg = string | AgentSummary | undefined;
@@ -118,7 +119,7 @@ async function pickAgent(app: SidekicksApp, arg: AgentArg, placeholder: string, 
   const candidates = all.filter(filter).length > 0 ? all.filter(filter) : all;
   if (candidates.length === 1) return candidates[0]!.name;
   const picked = await vscode.window.showQuickPick(
-    candidates.map((a) => ({ label: a.name, description: describe(a), detail: a.workspace })),
+    candidates.map((a) => ({ label: a.name, description: describeAgent(a), detail: a.workspace })),
     { placeHolder: placeholder },
   );
   return picked?.label;

@@ -196,7 +196,7 @@ describe("webview languages", () => {
         stop: "Arrêter",
         stopTitle: "Arrêter cette réponse (ACP session/cancel)",
         typing: "demo est en train d'écrire",
-        states: ["disponible", "démarrage"],
+        states: ["prêt", "démarrage…"],
         members: "Membres",
         log: "Messages de #general",
       });
@@ -219,7 +219,7 @@ describe("webview languages", () => {
         stop: "Stop",
         stopTitle: "Stop this answer (ACP session/cancel)",
         typing: "demo is typing",
-        states: ["idle", "starting"],
+        states: ["ready", "starting…"],
         members: "Members",
         log: "Messages in #general",
       });

@@ -112,7 +112,9 @@ describe("scrolling back through a long history", () => {
       await frames(page, 4);
       const after = await topVisible(page);
       assert.equal(after.id, before.id, `page ${n + 1}: the message at the top of the view is still there`);
-      assert.ok(Math.abs(after.top - before.top) <= 1, `page ${n + 1}: it did not move (${before.top}px → ${after.top}px)`);
+      // Within 1.5 px: scroll offsets are whole pixels while rows are not, and two adjustments round (the list's own,
+      // then the browser's scroll anchoring as the new rows are measured); a real jump is a row's height or more.
+      assert.ok(Math.abs(after.top - before.top) <= 1.5, `page ${n + 1}: it did not move (${before.top}px → ${after.top}px)`);
     }
     assert.deepEqual((await host.requests("channel/older")).map((p) => /** @type {any} */ (p).beforeId), expected, "each page ends where the last began");
 

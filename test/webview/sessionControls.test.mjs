@@ -78,7 +78,7 @@ describe("session controls in the channel header", () => {
     assert.match(tooltip ?? "", /12,345 of 200,000 tokens in context \(6%\) · cost so far \$0\.04/);
     assert.equal(await page.getAttribute(".member[data-member='odie']", "data-activity"), "waiting", "odie's permission request waits for the user");
     assert.equal(await page.innerText(".member[data-member='odie'] .member-state"), "waiting for you");
-    assert.equal(await page.innerText(".member[data-member='demo'] .member-state"), "idle");
+    assert.equal(await page.innerText(".member[data-member='demo'] .member-state"), "ready", "the Agents view's word for the state");
     assert.equal(await page.$(".member[data-member='odie'] .session-trigger"), null, "no session known for odie: no button");
 
     await page.evaluate((demo) => {

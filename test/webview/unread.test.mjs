@@ -1,10 +1,15 @@
 // The unread marker: a "New" divider above the first message that arrived while the user was away (the history
 // scrolled up, the view hidden, or the channel not open), read once they are back at the latest message, and
-// cleared when the next message arrives while they follow, or when they send one.
+// cleared when the next message arrives while they follow, or when they send one. A channel opened with more unread
+// messages than fit opens at the divider. Screenshot: test-results/webview-unread-open.png.
 import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
+const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
 const history = (n = 40) => Array.from({ length: n }, (_, i) => message({ id: `m${i}`, text: `message ${i} `.repeat(10) }));
 /** The ids of the messages with a divider above them, and whether it is read. */
 const dividers = (page) =>
@@ -85,7 +90,44 @@ describe("unread marker", () => {
     await page.waitForSelector(".message[data-message-id='d5']");
     await page.waitForSelector(".unread-divider");
     assert.deepEqual((await dividers(page)).map(([id]) => id), ["d4"], "above the first of the 2 unread messages");
+    await frames(page, 3);
+    const where = await position(page, "d4");
+    assert.ok(where.fromBottom < 40, `the divider is in view at the bottom, so the channel opens at the bottom as usual: ${JSON.stringify(where)}`);
+    assert.equal(await page.$(".jump-latest"), null);
+    assert.deepEqual(await view.problems(), []);
+    await page.close();
+  });
+
+  it("a channel opened with more unread messages than fit opens at the divider, near the top of the view, not at the bottom", async () => {
+    const summary = (name, unread) => ({ id: `ch-${name}`, name, kind: "channel", members: ["demo"], unread, busy: false });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: history(3) }), channels: [summary("general", 0), summary("design", 30)], height: 600 });
+    const { page } = view;
+    await page.waitForSelector(".channel-tab[data-channel='design']");
+    const design = Array.from({ length: 80 }, (_, i) => message({ id: `d${i}`, channelId: "ch-design", text: `design ${i} `.repeat(12) }));
+    await page.evaluate((next) => (/** @type {any} */ (window).__host.open = next), openResult({ name: "design", messages: design }));
+    await page.click(".channel-tab[data-channel='design']");
+    await page.waitForSelector(".history .message[data-message-id^='d']");
+    await frames(page, 4);
+    const where = await position(page, "d50");
+    assert.ok(where.dividerTop !== undefined && where.dividerTop >= 0 && where.dividerTop < where.viewport / 4, `the divider is near the top of the view: ${JSON.stringify(where)}`);
+    assert.ok(where.fromBottom > where.viewport, `far from the bottom: ${JSON.stringify(where)}`);
+    assert.ok(await page.$(".jump-latest"), "Jump to latest leads on to the newest");
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-unread-open.png") });
     assert.deepEqual(await view.problems(), []);
     await page.close();
   });
 });
+
+/** The divider's top relative to the history's viewport (px; undefined when not rendered), the viewport's height and the distance from the bottom. */
+function position(page, id) {
+  return page.$eval(
+    ".history",
+    (list, messageId) => {
+      const divider = list.querySelector(`.message[data-message-id="${messageId}"] .unread-divider`);
+      const top = divider ? Math.round(divider.getBoundingClientRect().top - list.getBoundingClientRect().top) : undefined;
+      return { dividerTop: top, viewport: list.clientHeight, fromBottom: Math.round(list.scrollHeight - list.scrollTop - list.clientHeight) };
+    },
+    id,
+  );
+}

@@ -1,7 +1,10 @@
 // The virtualised history: a 10,000-message channel keeps few messages in the DOM, scrolls to its first and last
 // message, stays pinned while an answer streams at the bottom, and does not move when the user scrolled up.
 import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
 /** `count` messages, alternating user and agent, with a few very long ones (20 KB) and some multi-paragraph ones. */
@@ -202,6 +205,57 @@ describe("virtualised history across channels", () => {
     assert.ok(await inView(page, "d499"), "the new channel's latest message is in view");
     assert.ok((await distance(page)) < 40);
     assert.equal(await page.$(".jump-latest"), null, "no jump button: the view is at the latest message");
+    assert.deepEqual(await view.problems(), []);
+    await page.close();
+  });
+});
+
+describe("the Jump to latest button", () => {
+  const env = withBrowser();
+
+  it("covers no content: scrolled just above the bottom, the last tool call card's status badge is in view and clear of the button", async () => {
+    const last = message({
+      id: "last",
+      parts: [
+        { type: "text", text: "I ran the tests." },
+        { type: "toolCall", toolCallId: "t1", kind: "execute", title: "npm test", status: "completed", content: Array.from({ length: 8 }, (_, i) => `ok ${i + 1} - test ${i + 1}`).join("\n") },
+      ],
+    });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [...bigHistory(30), last] }), height: 500 });
+    const { page } = view;
+    await page.waitForSelector(".message[data-message-id='last'] .status-badge");
+    /** Scrolls so that the badge's bottom is 2 px above the list's visible bottom (the edge the button sits on). */
+    const badgeAtBottom = () =>
+      page.$eval(".history", (list) => {
+        const badge = /** @type {HTMLElement} */ (list.querySelector(".message[data-message-id='last'] .status-badge"));
+        list.scrollTop += badge.getBoundingClientRect().bottom - (list.getBoundingClientRect().bottom - 2);
+      });
+    await badgeAtBottom();
+    await page.waitForSelector(".jump-latest");
+    await frames(page, 2);
+    await badgeAtBottom(); // again: showing the button may have changed the list's height
+    await frames(page, 2);
+    const boxes = await page.evaluate(() => {
+      const box = (el) => {
+        const r = /** @type {HTMLElement} */ (el).getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      };
+      const list = /** @type {HTMLElement} */ (document.querySelector(".history"));
+      return {
+        list: box(list),
+        badge: box(document.querySelector(".message[data-message-id='last'] .status-badge")),
+        pill: box(document.querySelector(".jump-latest")),
+        fromBottom: list.scrollHeight - list.scrollTop - list.clientHeight,
+      };
+    });
+    const { list, badge, pill } = boxes;
+    assert.ok(boxes.fromBottom >= 40, `still away from the bottom, so the button is offered: ${JSON.stringify(boxes)}`);
+    assert.ok(badge.top >= list.top && badge.bottom <= list.bottom, `the badge is inside the list's viewport: ${JSON.stringify(boxes)}`);
+    const overlap = badge.left < pill.right && pill.left < badge.right && badge.top < pill.bottom && pill.top < badge.bottom;
+    assert.ok(!overlap, `the button does not cover the badge: ${JSON.stringify(boxes)}`);
+    const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-jump-latest.png") });
     assert.deepEqual(await view.problems(), []);
     await page.close();
   });

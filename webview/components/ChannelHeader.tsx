@@ -4,6 +4,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { agentStateLabel } from "../../src/agents/stateLabel";
 import type { AgentState, ChannelSummary, ChannelView, SessionChange, SessionStateView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
 import { channelNameProblem, normaliseChannelName } from "../channelName";
@@ -12,22 +13,9 @@ import { hasSessionControls, SessionControls } from "./SessionControls";
 /** What a member's badge says: its agent's state, or "waiting for you" while one of its permission requests waits. */
 type Activity = AgentState | "waiting";
 
-/** A member badge's word for `activity`, in the editor's language. */
+/** A member badge's word for `activity`, in the editor's language: the Agents view's word for the agent's state. */
 function stateLabel(activity: Activity): string {
-  switch (activity) {
-    case "stopped":
-      return l10n.t("stopped");
-    case "starting":
-      return l10n.t("starting");
-    case "ready":
-      return l10n.t("idle");
-    case "busy":
-      return l10n.t("busy");
-    case "error":
-      return l10n.t("error");
-    case "waiting":
-      return l10n.t("waiting for you");
-  }
+  return activity === "waiting" ? l10n.t("waiting for you") : agentStateLabel(activity);
 }
 
 /** The members' sessions (issue 6): their states, who waits for the user, and how to change a setting. */

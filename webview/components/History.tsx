@@ -21,6 +21,8 @@ const OVERSCAN_PX = 900;
 const INITIAL_VIEWPORT_PX = 800;
 /** Closer than this (px) to the top of the loaded history loads the page before it (`channel/older`). */
 const LOAD_OLDER_PX = 600;
+/** Space (px) left above the unread divider when a channel opens at it. */
+const UNREAD_MARGIN_PX = 8;
 /** At most this many re-windowings in one frame (the rest waits for the next frame): no layout ping-pong. */
 const MAX_SYNCS_PER_FRAME = 4;
 
@@ -84,11 +86,14 @@ export function History(props: {
   /** The first loaded message at the last render, and the row the user looked at when older messages were prepended. */
   const firstKey = useRef<string | undefined>(undefined);
   const anchor = useRef<{ id: string; top: number } | undefined>(undefined);
-  // Another channel opens at its latest message, whatever the scroll position in the last one was.
+  // Another channel opens at its latest message, whatever the scroll position in the last one was; or at its unread
+  // divider, when that is off screen there (see `revealUnread`).
   const shownChannel = useRef(channelName);
+  const opened = useRef(true);
   if (shownChannel.current !== channelName) {
     shownChannel.current = channelName;
     stick.current = true;
+    opened.current = true;
   }
   // A page of older messages was prepended: what the user looks at stays in place. The window moves down by the
   // (estimated) height added above; after the commit, the row that was at the top of the viewport is put back exactly.
@@ -195,6 +200,10 @@ export function History(props: {
       if (row) el.scrollTop += row.getBoundingClientRect().top - kept.top;
       else el.scrollTop = scroll.current.top;
     }
+    if (opened.current) {
+      opened.current = false;
+      revealUnread(el);
+    }
     if (stick.current && leftAt !== null) {
       setLeftAt(null);
       onScrolledAway?.(false);
@@ -212,6 +221,24 @@ export function History(props: {
     sync();
     nearTop();
   });
+
+  /**
+   * Just opened, at the bottom: when the unread divider is not in view there (more unread messages than fit), the view
+   * moves to it instead, the divider near the top, so the user reads the unread messages from the first.
+   */
+  const revealUnread = (el: HTMLDivElement): void => {
+    const id = unread?.messageId;
+    const index = id === undefined ? -1 : keys.current.indexOf(id);
+    if (id === undefined || index < 0) return;
+    const box = el.getBoundingClientRect();
+    const row = articleOf(el, id);
+    if (row && row.getBoundingClientRect().top >= box.top) return;
+    setStick(false);
+    // Where the estimates put it; once its row is rendered, the layout effect puts it exactly (`anchor`).
+    el.scrollTop = Math.max(0, win.offsetOf(keys.current, index) - UNREAD_MARGIN_PX);
+    anchor.current = { id, top: box.top + UNREAD_MARGIN_PX };
+    rerender();
+  };
 
   /** Loads the previous page when the top of the loaded history is near the viewport (and none is loading or failed). */
   const nearTop = (): void => {

@@ -1,7 +1,9 @@
 /**
  * Panel suite, phase 2 (issue 6), in the extension host that started after phase 1 reloaded the window: VS Code hands
  * the editor tabs back to Sidekicks' serializer (`onWebviewPanel:sidekicks.channelPanel`), and each shows its channel
- * again: #tabs with the conversation with the demo agent, #general without it. Screenshot `panel-restored`.
+ * again: #tabs with the conversation with the demo agent, #general without it. Then a permission request in #general
+ * while #tabs is in front: `Go to next permission request` brings the #general tab forward and focuses the card there.
+ * Screenshot `panel-restored`.
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
@@ -43,5 +45,17 @@ describe("a channel in an editor tab (phase 2, after the reload)", () => {
     await poll("the #general tab to show #general", async () => ((await inTab("general", ".channel-header .channel-name")) === "#general" ? true : undefined), 30_000);
     assert.doesNotMatch((await inTab("general", ".history")) ?? "", /hello from an editor tab/);
     assert.deepEqual(api.panels().map((t) => t.title).sort(), ["#general", "#tabs"]);
+  });
+
+  it("Go to next permission request brings forward the tab whose channel the request waits in and focuses its card", async () => {
+    assert.equal((await api.panel("general", "test/compose", { text: "@demo ask permission" })).sent, true, "the #general tab's composer did not send");
+    const option = ".permission .permission-option:not([disabled])";
+    await poll("the permission card in the #general tab", async () => ((await inTab("general", option)) ? true : undefined), 60_000);
+    await vscode.commands.executeCommand("workbench.action.nextEditor"); // #tabs in front: the #general tab is hidden
+    await poll("the #tabs tab to be in front", () => (api.panels().find((t) => t.active)?.channel === "tabs" ? true : undefined), 10_000);
+    await vscode.commands.executeCommand("sidekicks.nextPermission");
+    await poll("the #general tab to be in front again", () => (api.panels().find((t) => t.active)?.channel === "general" ? true : undefined), 10_000);
+    await poll("the card's first option to have the focus in the #general tab", async () => ((await attribute("general", `${option}:focus`, "class")) !== null ? true : undefined), 30_000);
+    assert.equal((await api.panel("general", "test/click", { selector: option })).clicked, true, "answered, so nothing is left waiting");
   });
 });
