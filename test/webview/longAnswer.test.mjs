@@ -1,5 +1,6 @@
 // A long streamed answer: every block shows, in order, while older parts are kept as final chunks (webview/markdown.ts,
-// components/Markdown.tsx); colour codes split across deltas never show raw.
+// components/Markdown.tsx); an answer arriving in large deltas ends at the bottom with the chunks off screen skipped by
+// the browser, and each part shows when scrolled to; colour codes split across deltas never show raw.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { frames, message, openView, withBrowser } from "./harness.mjs";
@@ -51,6 +52,69 @@ describe("long streamed answer", () => {
     const committed = await read();
     assert.deepEqual(committed.headings, expected, "the committed answer shows the same headings");
     assert.equal(committed.codeBlocks, 400);
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("a 600 KB answer in large deltas (a fast agent): ends at the bottom, whole in the page, each part shown when scrolled to", async () => {
+    const view = await openView(env.browser, env.server.origin, { width: 600, height: 700 });
+    const { page, host } = view;
+    await host.emit("message/started", message({ id: "B", status: "streaming" }));
+    const text = answer(2000) + "The last line of the answer.";
+    // 40 KB per delta, one delta a frame: more text per frame than the view can lay out and stay smooth.
+    await page.evaluate(async (all) => {
+      for (let at = 0; at < all.length; at += 40_000) {
+        /** @type {any} */ (window).__host.emit("message/delta", { channelId: "ch-general", messageId: "B", appendText: all.slice(at, at + 40_000) });
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    }, text);
+    const body = ".message[data-message-id='B'] .message-body";
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("The last line of the answer."), body);
+    await frames(page, 3);
+    /** Where the history is, whether the answer's last paragraph is on screen, and how many chunks are skipped. */
+    const state = () =>
+      page.$eval(".history", (list) => {
+        const box = list.getBoundingClientRect();
+        const paragraphs = list.querySelectorAll(".message[data-message-id='B'] .message-body p");
+        const last = paragraphs[paragraphs.length - 1]?.getBoundingClientRect();
+        const chunks = [...list.querySelectorAll(".message[data-message-id='B'] .md-chunk")];
+        return {
+          fromBottom: list.scrollHeight - list.scrollTop - list.clientHeight,
+          lastOnScreen: !!last && last.height > 0 && last.top >= box.top && last.bottom <= box.bottom + 1,
+          headings: list.querySelectorAll(".message[data-message-id='B'] h2").length,
+          chunks: chunks.length,
+          skipped: chunks.filter((c) => !c.checkVisibility({ contentVisibilityAuto: true })).length,
+        };
+      });
+    const streamed = await state();
+    assert.ok(streamed.fromBottom < 40, `the view follows the answer to its end (${streamed.fromBottom} px from the bottom)`);
+    assert.ok(streamed.lastOnScreen, "the answer's last line is on screen");
+    assert.equal(streamed.headings, 2000, "every section is in the page");
+    assert.ok(streamed.skipped > streamed.chunks / 2, `the browser skips the chunks off screen (${streamed.skipped} of ${streamed.chunks})`);
+
+    await host.emit("message/finished", message({ id: "B", text, stopReason: "end_turn" }));
+    await page.waitForSelector(".message[data-message-id='B'][data-status='done']");
+    await frames(page, 3);
+    const done = await state();
+    assert.ok(done.fromBottom < 40 && done.lastOnScreen, "still at the end once committed");
+    assert.equal(done.headings, 2000);
+
+    // Scrolled to the start, then to the middle: what comes on screen is laid out and shown, in order.
+    for (const [fraction, step] of [[0, 0], [0.5, null]]) {
+      await page.$eval(".history", (list, f) => (list.scrollTop = f * list.scrollHeight), fraction);
+      await frames(page, 4);
+      const shown = await page.$eval(".history", (list) => {
+        const box = list.getBoundingClientRect();
+        return [...list.querySelectorAll(".message[data-message-id='B'] h2")]
+          .filter((h) => {
+            const r = h.getBoundingClientRect();
+            return r.height > 0 && r.bottom > box.top && r.top < box.bottom;
+          })
+          .map((h) => Number(h.textContent?.replace("Step ", "")));
+      });
+      assert.ok(shown.length > 0, `headings are shown at ${fraction * 100} % of the answer`);
+      assert.deepEqual(shown, [...shown].sort((a, b) => a - b), "in order");
+      if (step !== null) assert.equal(shown[0], step, "the start of the answer is its first section");
+    }
     assert.deepEqual(await view.problems(), []);
   });
 
