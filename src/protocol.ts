@@ -10,11 +10,12 @@
  *   version mismatch the host answers with `{kind: "reload"}` and the webview reloads.
  * - Every request gets exactly one `response` with the same `id`, carrying `result` or `error`.
  * - A streamed message starts with `message/started`, continues with `message/delta` and always ends with
- *   `message/finished` (which carries the whole committed message, error included).
+ *   `message/finished` (which carries the whole committed message, error included; its text only when the webview
+ *   may lack some of it: `streamedText`).
  */
 
 /** Bumped whenever a breaking change is made to the shapes below. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** State of one agent process, as the agent manager reports it (ADR 0003, `agent:state`). */
 export type AgentState = "stopped" | "starting" | "ready" | "busy" | "error";
@@ -427,7 +428,13 @@ export interface HostEvents {
    * replaces the message's plan, else is appended. `part` is applied before `appendText`.
    */
   "message/delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
-  "message/finished": MessageView;
+  /**
+   * The committed message. When `streamedText` is set, its text parts carry `text: ""`: the webview already has their
+   * text from this message's `message/started` and deltas (the host checked that it posted all of it), and
+   * `streamedText` gives each text part's length, in order, for the webview to check its own against. A 2 MB answer
+   * then does not cross to the webview a second time. A webview whose text parts differ opens the channel again.
+   */
+  "message/finished": MessageView & { streamedText?: number[] };
   /** Output of an agent's terminal as it arrives (gathered for up to 50 ms), and its exit status when it exits. */
   "terminal/output": { terminalId: string; text: string; exitStatus?: { exitCode: number | null; signal: string | null } };
   /** The host asks the webview to drop its state and re-open the channel (store reopened, channel switched). */

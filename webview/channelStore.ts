@@ -98,7 +98,8 @@ export interface PersistedState {
 }
 
 type Op =
-  | { type: "started" | "finished"; message: MessageView }
+  | { type: "started"; message: MessageView }
+  | { type: "finished"; message: HostEvents["message/finished"] }
   | { type: "delta"; delta: HostEvents["message/delta"] }
   | { type: "channel"; channel: ChannelView }
   | { type: "agent"; agent: string; state: AgentState }
@@ -402,9 +403,11 @@ export class ChannelStore {
     this.patch = undefined;
     const ops = this.queue;
     this.queue = [];
-    if (ops.length) next = applyOps(next, ops, isAway(this.presence));
+    let stale = false;
+    if (ops.length) next = applyOps(next, ops, isAway(this.presence), () => (stale = true));
     this.state = next;
     for (const listener of this.listeners) listener(next);
+    if (stale && next.channel) void this.open(next.channel.name);
   }
 }
 
@@ -422,8 +425,10 @@ function openedUnread(messages: readonly MessageView[], unreadCount: number, awa
 /**
  * Applies queued host events to `state` in arrival order; text deltas to one message are joined once.
  * @param away whether the user is away from the latest message (for the unread marker)
+ * @param onStale called when a committed message relies on text this view does not have as the host does (see
+ *   `streamedText`): the caller opens the channel again
  */
-function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
+function applyOps(state: ViewState, ops: Op[], away: boolean, onStale: () => void): ViewState {
   const channelId = state.channel?.id;
   const messages = state.messages.slice();
   const drafts = new Map<string, Draft>();
@@ -448,13 +453,27 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
         commands = { ...commands, [op.agent]: op.commands };
         break;
       case "started":
-      case "finished":
+      case "finished": {
         if (op.message.channelId !== channelId) break;
-        drafts.delete(op.message.id);
-        if (!messages.some((m) => m.id === op.message.id)) unread = unreadAfter(unread, op.message, away);
-        upsertMessage(messages, op.message);
-        announcement = announce(op.type, op.message) ?? announcement;
+        let message: MessageView = op.message;
+        const streamedText = op.type === "finished" ? op.message.streamedText : undefined;
+        if (op.type === "finished" && streamedText) {
+          // The host left out the text this view already has from the stream: it is taken from the view's copy.
+          const draft = drafts.get(op.message.id);
+          if (draft) materialize(messages, draft);
+          const filled = withStreamedText(op.message, streamedText, messages.find((m) => m.id === op.message.id));
+          if (!filled) {
+            onStale(); // this view's copy differs: the channel's snapshot has the committed text
+            break;
+          }
+          message = filled;
+        }
+        drafts.delete(message.id);
+        if (!messages.some((m) => m.id === message.id)) unread = unreadAfter(unread, message, away);
+        upsertMessage(messages, message);
+        announcement = announce(op.type, message) ?? announcement;
         break;
+      }
       case "delta":
         if (op.delta.channelId !== channelId) break;
         applyDelta(messages, drafts, op.delta);
@@ -476,6 +495,18 @@ function applyOps(state: ViewState, ops: Op[], away: boolean): ViewState {
   }
   for (const draft of drafts.values()) materialize(messages, draft);
   return { ...state, channel, config, announcement, commands, messages, sessions, unread, sendError };
+}
+
+/**
+ * The committed `message` with the text of its text parts taken from `had`, this view's copy of it (the host left
+ * them out: `streamedText` gives their lengths); `undefined` when `had`'s text parts differ in number or length.
+ */
+function withStreamedText(message: HostEvents["message/finished"], lengths: readonly number[], had: MessageView | undefined): MessageView | undefined {
+  const texts = had?.parts.filter((part) => part.type === "text") ?? [];
+  if (texts.length !== lengths.length || texts.some((part, i) => part.text.length !== lengths[i])) return undefined;
+  const { streamedText: _lengths, ...committed } = message;
+  let next = 0;
+  return { ...committed, parts: message.parts.map((part) => (part.type === "text" ? texts[next++]! : part)) };
 }
 
 /** Whether two views of a channel have the same members, by name. */

@@ -6,6 +6,8 @@ import {
   type HostRequestMethod,
   type HostRequests,
   type HostToWebview,
+  type MessageView,
+  type TextPart,
   type WebviewRequestMethod,
   type WebviewRequests,
 } from "../protocol";
@@ -39,6 +41,11 @@ export class WebviewBridge {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
   private disposed = false;
+  /**
+   * Per message this webview saw start (while ready), the texts posted for it: its text at `message/started`, then
+   * each appended delta. Its `message/finished` then need not carry the text again (`withoutStreamedText`).
+   */
+  private readonly streamed = new Map<string, string[]>();
 
   /**
    * @param post sends one message to the webview (`Webview.postMessage`)
@@ -69,6 +76,7 @@ export class WebviewBridge {
       }
       this.ready = true;
       this.deltas = [];
+      this.streamed.clear(); // a (re)loaded webview starts from `channel/open`, not from these streams
       this.onReady();
       return;
     }
@@ -92,11 +100,45 @@ export class WebviewBridge {
   event<E extends HostEventName>(name: E, payload: HostEvents[E]): void {
     if (this.disposed) return;
     if (name === "message/delta") {
+      this.recordText(payload as Delta);
       this.addDelta(payload as Delta);
       return;
     }
     this.flush();
+    if (name === "message/started" && this.ready) {
+      const message = payload as HostEvents["message/started"];
+      this.streamed.set(message.id, textParts(message).map((part) => part.text));
+    }
+    if (name === "message/finished") {
+      this.send({ kind: "event", name, payload: this.withoutStreamedText(payload as HostEvents["message/finished"]) });
+      return;
+    }
     this.send({ kind: "event", name, payload } as HostToWebview);
+  }
+
+  /** Keeps the text a delta appends to a message whose whole stream this webview has seen (see `streamed`). */
+  private recordText(delta: Delta): void {
+    const texts = this.streamed.get(delta.messageId);
+    if (!texts) return;
+    if (delta.part?.type === "text") this.streamed.delete(delta.messageId); // not a shape the check below follows
+    else if (delta.appendText) texts.push(delta.appendText);
+  }
+
+  /**
+   * The committed message as it is posted: its text parts emptied, with `streamedText`, when everything posted for it
+   * since its `message/started` (that text and every appended delta) is exactly its text; else whole.
+   */
+  private withoutStreamedText(message: HostEvents["message/finished"]): HostEvents["message/finished"] {
+    const texts = this.streamed.get(message.id);
+    this.streamed.delete(message.id);
+    if (!texts || !this.ready) return message;
+    const parts = textParts(message);
+    if (parts.length === 0 || texts.join("") !== parts.map((part) => part.text).join("")) return message;
+    return {
+      ...message,
+      parts: message.parts.map((part) => (part.type === "text" ? { ...part, text: "" } : part)),
+      streamedText: parts.map((part) => part.text.length),
+    };
   }
 
   /**
@@ -131,6 +173,7 @@ export class WebviewBridge {
   /** Marks the webview as reloading: events are held back again until it says `ready`. */
   reset(): void {
     this.ready = false;
+    this.streamed.clear();
   }
 
   private async answer(id: number, method: WebviewRequestMethod, params: unknown): Promise<void> {
@@ -175,4 +218,9 @@ export class WebviewBridge {
 function partKey(part: NonNullable<Delta["part"]>): string {
   // Tool calls and permissions by id; a thought or a plan by type (each delta carries the whole part).
   return part.type === "toolCall" ? `t:${part.toolCallId}` : part.type === "permission" ? `p:${part.requestId}` : part.type;
+}
+
+/** The text parts of a message, in order. */
+function textParts(message: MessageView): TextPart[] {
+  return message.parts.filter((part): part is TextPart => part.type === "text");
 }

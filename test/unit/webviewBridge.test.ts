@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DELTA_FLUSH_MS, WebviewBridge, type WebviewRequestHandlers } from "../../src/app/WebviewBridge";
 import { SidekicksError } from "../../src/errors";
-import { PROTOCOL_VERSION, type HostToWebview } from "../../src/protocol";
+import { PROTOCOL_VERSION, type HostToWebview, type MessageView, type Part } from "../../src/protocol";
 import { stubHandlers } from "./helpers";
 
 const handlers = (overrides: Partial<WebviewRequestHandlers> = {}): WebviewRequestHandlers =>
@@ -85,4 +85,41 @@ test("host requests to the webview resolve with its answer and fail when the vie
   const orphan = bridge.request("test/text", { selector: "body" });
   bridge.dispose();
   await assert.rejects(orphan, /view was closed/);
+});
+
+test("a committed answer does not carry again the text the webview saw stream; it does when the webview missed some", async () => {
+  const { posted, bridge } = setup();
+  const message = (text: string, status: "streaming" | "done"): MessageView => ({ id: "m", channelId: "c", author: { kind: "agent", agentName: "a" }, parts: [{ type: "text", text }], createdAt: 0, status });
+  const tool: Part = { type: "toolCall", toolCallId: "t", title: "read", status: "completed" };
+  bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
+  bridge.event("message/started", message("Sta", "streaming"));
+  bridge.event("message/delta", { channelId: "c", messageId: "m", appendText: "rting. " });
+  bridge.event("message/delta", { channelId: "c", messageId: "m", part: tool });
+  bridge.event("message/delta", { channelId: "c", messageId: "m", appendText: "Done." });
+  bridge.event("message/finished", { ...message("Starting. ", "done"), parts: [{ type: "text", text: "Starting. " }, tool, { type: "text", text: "Done." }] });
+  await tick();
+  const finished = posted.at(-1) as Extract<HostToWebview, { kind: "event"; name: "message/finished" }>;
+  assert.equal(finished.name, "message/finished");
+  assert.deepEqual(finished.payload.parts, [{ type: "text", text: "" }, tool, { type: "text", text: "" }], "the text parts are left out");
+  assert.deepEqual(finished.payload.streamedText, [10, 5], "with their lengths, for the webview to check");
+
+  // The webview reloads in the middle of the next answer: it gets that answer's text from channel/open, so the
+  // committed message carries its whole text.
+  bridge.event("message/started", message("", "streaming"));
+  bridge.event("message/delta", { channelId: "c", messageId: "m", appendText: "half " });
+  bridge.reset();
+  bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
+  bridge.event("message/delta", { channelId: "c", messageId: "m", appendText: "and half" });
+  bridge.event("message/finished", message("half and half", "done"));
+  await tick();
+  const whole = posted.at(-1) as typeof finished;
+  assert.deepEqual(whole.payload.parts, [{ type: "text", text: "half and half" }]);
+  assert.equal(whole.payload.streamedText, undefined);
+
+  // A committed text that differs from what streamed (the host changed it) is sent whole too.
+  bridge.event("message/started", message("", "streaming"));
+  bridge.event("message/delta", { channelId: "c", messageId: "m", appendText: "draft" });
+  bridge.event("message/finished", message("final", "done"));
+  await tick();
+  assert.deepEqual((posted.at(-1) as typeof finished).payload.parts, [{ type: "text", text: "final" }]);
 });

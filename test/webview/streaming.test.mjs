@@ -138,4 +138,34 @@ describe("streaming", () => {
     assert.equal(await page.innerText(".message[data-message-id='l1'] .message-body"), "final");
     assert.equal(await page.$(".message[data-message-id='x1']"), null);
   });
+  it("a committed answer whose text the host left out (streamedText) shows the text that streamed; a view that lacks it reopens the channel", async () => {
+    const view = await openView(env.browser, env.server.origin);
+    const { page, host } = view;
+    const tool = { type: "toolCall", toolCallId: "t1", title: "Read file", status: "completed" };
+    await host.emit("message/started", message({ id: "s9", status: "streaming", text: "First " }));
+    await stream(page, "s9", ["part, ", "then "]);
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "s9", part: tool });
+    await stream(page, "s9", ["the second ", "part."]);
+    const committed = { ...message({ id: "s9", stopReason: "end_turn" }), parts: [{ type: "text", text: "" }, tool, { type: "text", text: "" }], streamedText: [17, 16] };
+    await host.emit("message/finished", committed);
+    await page.waitForSelector(".message[data-message-id='s9'][data-status='done']");
+    const body = ".message[data-message-id='s9'] .message-body";
+    assert.match(await page.innerText(body), /First part, then[\s\S]*Read file[\s\S]*the second part\./, "both texts, around the tool call");
+    assert.equal((await host.requests("channel/open")).length, 1, "no second channel/open");
+
+    // A message this view never saw stream (or saw only in part) cannot be filled in: the channel is opened again,
+    // and its snapshot shows the committed text.
+    await page.evaluate(() => {
+      const h = /** @type {any} */ (window).__host;
+      const answer = { id: "s10", channelId: "ch-general", author: { kind: "agent", agentName: "demo" }, parts: [{ type: "text", text: "The whole committed answer." }], createdAt: Date.now(), status: "done", stopReason: "end_turn" };
+      h.open = { ...h.open, messages: [...h.open.messages, answer] };
+    });
+    await host.emit("message/started", message({ id: "s10", status: "streaming" }));
+    await stream(page, "s10", ["The whole"]);
+    await host.emit("message/finished", { ...message({ id: "s10", stopReason: "end_turn" }), parts: [{ type: "text", text: "" }], streamedText: [27] });
+    await host.waitForRequests("channel/open", 2);
+    await page.waitForSelector(".message[data-message-id='s10'][data-status='done']");
+    assert.equal(await page.innerText(".message[data-message-id='s10'] .message-body"), "The whole committed answer.");
+    assert.deepEqual(await view.problems(), []);
+  });
 });
