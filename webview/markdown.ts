@@ -76,7 +76,7 @@ function installHooks(): void {
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 
 /** A bidi control character, or a character reference (hexadecimal or decimal) that parses into one. */
-const BIDI_IN_MARKUP = /[\u202a-\u202e\u2066-\u2069]|&#(?:x0*(?:202[a-e]|206[6-9])|0*(?:823[4-8]|829[4-7]))(?![\da-f])/i;
+const BIDI_IN_MARKUP = /[\u202a-\u202e\u2066-\u2069]|&#(?:x0*(?:202[a-e]|206[6-9])(?![\da-f])|0*(?:823[4-8]|829[4-7])(?!\d))/i;
 
 /** Set while {@link sanitizeToFragment} sanitizes markup that may hold a bidi control (the hooks then show them). */
 let showingBidi = false;

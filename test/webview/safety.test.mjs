@@ -113,13 +113,19 @@ describe("bidirectional controls", () => {
 
   it("shows bidi override characters as visible markers in text, titles and output, so agent text cannot read reversed", async () => {
     const evil = "evil \u202eRTL\u202c text";
+    // Character references become the characters only when the HTML is parsed: hexadecimal, decimal, and one in a
+    // link's address (its title shows the address).
+    const references = "\n\nhex &#x202E;one, dec &#8238;abc, [link](https://example.com/a&#X2067;b)";
     const tool = { type: "toolCall", toolCallId: "b1", title: `Run ${evil}`, kind: "execute", status: "completed", content: evil };
-    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "bd", parts: [{ type: "text", text: evil }, tool] })] }) });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "bd", parts: [{ type: "text", text: evil + references }, tool] })] }) });
     const { page } = view;
     await page.waitForSelector(".message[data-message-id='bd'] .tool-call");
     const all = await page.innerText(".message[data-message-id='bd']");
     assert.doesNotMatch(all, /[\u202a-\u202e\u2066-\u2069]/, "no bidi control reaches the page");
     assert.match(all, /evil \[U\+202E\]RTL\[U\+202C\] text/);
     assert.match(await page.innerText(".message[data-message-id='bd'] .tool-title"), /\[U\+202E\]/);
+    assert.match(all, /hex \[U\+202E\]one, dec \[U\+202E\]abc/, "character references are shown as markers too");
+    const title = await page.getAttribute(".message[data-message-id='bd'] .message-body a", "title");
+    assert.doesNotMatch(title ?? "", /[\u202a-\u202e\u2066-\u2069]/, `no bidi control in a link's title: ${title}`);
   });
 });
