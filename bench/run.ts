@@ -32,6 +32,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { AgentManager } from "../src/agents/AgentManager";
 import { ChannelService, type AgentSource } from "../src/channels/ChannelService";
 import { WebviewBridge } from "../src/app/WebviewBridge";
+import { PROTOCOL_VERSION } from "../src/protocol";
 import { EventBus } from "../src/events/events";
 import { Store } from "../src/store/Store";
 import { FAKE_AGENT, tempDir, stubHandlers } from "../test/unit/helpers";
@@ -82,7 +83,7 @@ export async function pipeline(): Promise<number> {
   const general = await channels.syncGeneral(["fake"]);
   let posted = 0;
   const bridge = new WebviewBridge((m) => (posted += JSON.stringify(m).length), stubHandlers());
-  bridge.receive({ kind: "ready", protocolVersion: 1 });
+  bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
   events.on("message:delta", (p) => bridge.event("message/delta", p));
   // Warm the agent up (start + session) outside the measurement, as the baseline does.
   await agents.session("fake", general.id, { onUpdate: () => undefined, onPermissionRequest: async () => ({ outcome: "cancelled" }) });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 import type { AgentUpdate } from "../../src/acp/types";
 import { DELTA_FLUSH_MS, WebviewBridge } from "../../src/app/WebviewBridge";
-import type { HostEvents, HostToWebview, Part, ToolCallPart } from "../../src/protocol";
+import { PROTOCOL_VERSION, type HostEvents, type HostToWebview, type Part, type ToolCallPart } from "../../src/protocol";
 import type { MessageRecord } from "../../src/store/records";
 import { applyUpdate } from "../../src/turns/answer";
 import { stubHandlers } from "./helpers";
@@ -135,7 +135,7 @@ test("field case 2: a tool_call_update for an unknown id creates nothing, diffs 
 test("thought and plan deltas reach the webview through the bridge, however close together", async () => {
   const posted: HostToWebview[] = [];
   const bridge = new WebviewBridge((m) => posted.push(m), stubHandlers());
-  bridge.receive({ kind: "ready", protocolVersion: 1 });
+  bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
   const { deltas } = apply(empty(), thought("hmm"), plan("pending"), thought("ok"), text("A"), text("B"), plan("completed"));
   for (const delta of deltas) bridge.event("message/delta", { channelId: "C1", messageId: "M1", ...delta });
   await new Promise((resolve) => setTimeout(resolve, DELTA_FLUSH_MS * 3));

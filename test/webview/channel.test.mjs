@@ -22,7 +22,7 @@ describe("channel view", () => {
     const view = await openView(env.browser, env.server.origin, { open });
     const { page, host } = view;
     const posted = await host.posted();
-    assert.deepEqual(posted[0], { kind: "ready", protocolVersion: 1 });
+    assert.deepEqual(posted[0], { kind: "ready", protocolVersion: 2 });
     assert.deepEqual(posted[1], { kind: "request", id: 1, method: "channel/open", params: {} });
 
     const header = await page.innerText(".channel-header");
