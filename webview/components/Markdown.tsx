@@ -1,4 +1,4 @@
-/** Renders Markdown text as sanitized HTML, incrementally while the message streams. */
+/** Renders Markdown text as sanitized nodes, incrementally while the message streams. */
 import { Component } from "preact";
 import { useContext, useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import { stripAnsi } from "../ansi";
@@ -15,10 +15,10 @@ import { type HtmlChunk, renderMarkdown, StreamingAnsiStrip, StreamingMarkdown }
  * of finished chunks (every chunk once the message is final; while it streams, every chunk but the open tail) are
  * highlighted lazily (`highlight.ts`), so a block is coloured once it is closed, never per streamed chunk.
  *
- * Every finished chunk lets the browser skip its style, layout and paint while it is off screen
- * (`content-visibility: auto`, see `.md-skip` in messages.css), with an estimated height until it has been laid out
- * once and its own height after: a 2 MB answer that streams in costs the layout of what is on screen, not of 2 MB
- * (`render.e2e2MBLagMs` in docs/performance.md).
+ * A sealed group, and a finished chunk of at least `SKIP_MIN_CHARS`, let the browser skip their style, layout and
+ * paint while they are off screen (`content-visibility: auto`: `.md-sealed` and `.md-skip` in messages.css), with an
+ * estimated height until they have been laid out once and their own height after: a 2 MB answer that streams in
+ * costs the layout of what is on screen, not of 2 MB (`render.e2e2MBLagMs` in docs/performance.md).
  */
 export function Markdown({ text: raw, streaming }: { text: string; streaming: boolean }) {
   const editor = useContext(EditorContext);
