@@ -72,6 +72,12 @@ export interface ToolCallPart {
    * `in_progress` and the agent did not report its end: shown as cancelled, as the ACP spec asks of clients.
    */
   cancelled?: boolean;
+  /**
+   * Set when the agent ended its turn (a stop reason such as `end_turn`, `max_tokens`, `refusal`) while this tool
+   * call was still `pending` or `in_progress`: the agent never reported its outcome, so it is shown as "no result" —
+   * neither completed nor failed. `status` keeps what the agent last said.
+   */
+  noResult?: boolean;
 }
 
 /** A file change a tool call reports (ACP tool call content of type `diff`). */

@@ -48,6 +48,8 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
     if (update.title !== undefined) part.title = update.title;
     if (update.toolKind !== undefined) part.kind = update.toolKind;
     if (update.status !== undefined) part.status = update.status;
+    // A late report of the end (after the turn ended, field case 1) is the agent's word: no longer "no result".
+    if (update.status === "completed" || update.status === "failed") delete part.noResult;
     if (update.content !== undefined) part.content = update.content;
   }
   if (!update.isUpdate || update.diffs !== undefined) setList(part, "diffs", update.diffs);
@@ -138,10 +140,12 @@ export function pendingPermissions(message: MessageRecord): string[] {
 /**
  * Closes what an ended attempt left open: pending permission requests become `cancelled`; tool calls still
  * `pending`/`in_progress` are marked failed when the attempt failed, cancelled when the user stopped it (ACP
- * `session/cancel`: the client marks unfinished tool calls cancelled), and "outcome unknown" when it was interrupted
- * (the agent ran them itself; whether they finished is not known — brief, "Tool intents").
+ * `session/cancel`: the client marks unfinished tool calls cancelled), "outcome unknown" when it was interrupted
+ * (the agent ran them itself; whether they finished is not known — brief, "Tool intents"), and "no result" when the
+ * agent ended its turn itself (ACP stop reason) without reporting their end. ACP's `status` keeps the agent's last
+ * word in every case but `failed`.
  */
-export function closeOpenParts(message: MessageRecord, how: "failed" | "cancelled" | "unknown"): MessageRecord {
+export function closeOpenParts(message: MessageRecord, how: "failed" | "cancelled" | "unknown" | "noResult"): MessageRecord {
   let changed = false;
   const parts = message.parts.map((p) => {
     if (p.type === "permission" && p.outcome === undefined) {
@@ -151,6 +155,7 @@ export function closeOpenParts(message: MessageRecord, how: "failed" | "cancelle
     if (p.type === "toolCall" && (p.status === "pending" || p.status === "in_progress")) {
       changed = true;
       if (how === "failed") return { ...p, status: "failed" as const };
+      if (how === "noResult") return { ...p, noResult: true };
       return how === "cancelled" ? { ...p, cancelled: true } : { ...p, outcomeUnknown: true };
     }
     return p;
@@ -179,7 +184,13 @@ export function describeEarlierAttempt(message: MessageRecord, attempt: number, 
   const lines: string[] = [];
   for (const p of earlier) {
     if (p.type === "toolCall") {
-      const status = p.outcomeUnknown ? `outcome unknown (last seen ${p.status})` : p.cancelled ? `cancelled by the user (last seen ${p.status})` : p.status;
+      const status = p.outcomeUnknown
+        ? `outcome unknown (last seen ${p.status})`
+        : p.cancelled
+          ? `cancelled by the user (last seen ${p.status})`
+          : p.noResult
+            ? `no result reported before the turn ended (last seen ${p.status})`
+            : p.status;
       lines.push(`- tool call "${p.title || p.toolCallId}"${p.kind ? ` (${p.kind})` : ""}: ${status}`);
     } else if (p.type === "permission" && p.outcome) {
       const chosen = p.options.find((o) => o.optionId === p.outcome);

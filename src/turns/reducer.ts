@@ -474,8 +474,8 @@ class Builder {
    * `message:finished` and claims the lane's next turn.
    */
   settle(t: LiveTurn, outcome: TurnOutcome, end: { stopReason?: string; error?: ErrorInfo }, at: number, intents?: IntentRecord[]): void {
-    const how = outcome === "interrupted" ? "unknown" : outcome === "cancelled" ? "cancelled" : outcome === "failed" ? "failed" : undefined;
-    let message = how ? closeOpenParts(t.message, how) : t.message;
+    const how = outcome === "interrupted" ? "unknown" : outcome === "cancelled" ? "cancelled" : outcome === "failed" ? "failed" : "noResult";
+    let message = closeOpenParts(t.message, how);
     message = { ...message, outcome, attempt: t.record.attempt || undefined, stopReason: end.stopReason, error: end.error };
     if (message.attempt === undefined) delete message.attempt;
     if (message.stopReason === undefined) delete message.stopReason;

@@ -222,10 +222,11 @@ export async function checkAfterKill(dir: string, journal: JournalLine[], scenar
     if (!full.startsWith(text)) v.push(`answer ${m.id} (@${t.agent}, ${t.state} ${t.outcome ?? ""}) holds text that is not a prefix of the answer: ${JSON.stringify(text)}`);
     if (t.outcome === "completed" && text !== full) v.push(`answer ${m.id} completed with partial text ${JSON.stringify(text)}`);
     if (t.state === "settled") {
-      // A settled answer leaves nothing open: tool calls the agent left running show "outcome unknown", and no
-      // permission request still waits for the user.
+      // A settled answer leaves nothing open: tool calls the agent left running show "outcome unknown" (or "no
+      // result" when the agent ended its turn itself), and no permission request still waits for the user.
       for (const p of m.parts) {
-        if (p.type === "toolCall" && (p.status === "pending" || p.status === "in_progress") && !p.outcomeUnknown) v.push(`settled answer ${m.id} (${t.outcome}) has tool call ${p.toolCallId} still ${p.status}, not marked outcome unknown`);
+        const closed = p.type === "toolCall" && (p.outcomeUnknown || p.cancelled || (p.noResult && (t.outcome === "completed" || t.outcome === "refused")));
+        if (p.type === "toolCall" && (p.status === "pending" || p.status === "in_progress") && !closed) v.push(`settled answer ${m.id} (${t.outcome}) has tool call ${p.toolCallId} still ${p.status}, not marked outcome unknown`);
         if (p.type === "permission" && p.outcome === undefined) v.push(`settled answer ${m.id} (${t.outcome}) still shows permission request ${p.requestId} as pending`);
       }
       if (t.outcome === "interrupted" && m.error?.code !== "turn/interrupted") v.push(`interrupted answer ${m.id} has error ${m.error?.code ?? "none"}, not turn/interrupted`);

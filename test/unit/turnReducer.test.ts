@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import type { AgentUpdate } from "../../src/acp/types";
+import type { Part } from "../../src/protocol";
 import type { MessageRecord, TurnRecord } from "../../src/store/records";
 import { CHECKPOINT_MS, HEARTBEAT_MS, initialState, reduce, type Admission, type EngineEffect, type EngineInput, type EngineState } from "../../src/turns/reducer";
 
@@ -202,8 +203,25 @@ for (const [what, result, outcome, retryable] of outcomes) {
     // ACP session/cancel: the client marks the turn's unfinished tool calls cancelled (not failed).
     if (outcome === "cancelled") assert.deepEqual(part.type === "toolCall" && [part.status, part.cancelled], ["in_progress", true]);
     if (outcome === "interrupted") assert.equal(part.type === "toolCall" && part.outcomeUnknown, true);
+    // The agent ended its turn itself (a stop reason) without reporting the tool call's end: "no result".
+    if (outcome === "completed" || outcome === "refused") assert.deepEqual(part.type === "toolCall" && [part.status, part.noResult], ["in_progress", true]);
+    else assert.equal(part.type === "toolCall" && part.noResult, undefined, `not "no result" when ${what}`);
   });
 }
+
+test("end_turn with tool calls the agent never finished: saved as \"no result\" with the agent's last status; finished ones untouched; a late report clears it", () => {
+  const { state, turn } = running();
+  const updates = [tool("t1", "pending"), tool("t2", "in_progress"), tool("t3", "completed")].map((update) => ({ type: "update" as const, at: T0, turnId: turn.turnId, attempt: 1, update }));
+  const { effects, state: settled } = ended(run(state, ...updates).state, turn, { stopReason: "end_turn" });
+  const saved = persisted(effects)[0]!.messages![0]!;
+  const summary = (parts: readonly Part[]) => parts.map((p) => (p.type === "toolCall" ? [p.status, p.noResult ?? false] : p.type));
+  assert.deepEqual(summary(saved.parts), [["pending", true], ["in_progress", true], ["completed", false]], "stored, so a reload shows the same");
+  assert.deepEqual(summary(finished(effects)[0]!.parts), summary(saved.parts), "and shown so at once");
+  assert.equal(finished(effects)[0]!.outcome, "completed", "the turn itself completed");
+
+  const late = run(settled, { type: "update", at: T0 + 6_000, turnId: turn.turnId, attempt: 1, update: tool("t2", "completed", true) });
+  assert.deepEqual(summary(finished(late.effects)[0]!.parts), [["pending", true], ["completed", false], ["completed", false]], "the agent's late word replaces \"no result\"");
+});
 
 test("a prompt result from a stale attempt cannot settle the turn", () => {
   const { state, turn } = running();

@@ -74,6 +74,41 @@ describe("durable turns in the view", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
+  it("a tool call the agent never finished when it ended its turn: the spinner goes, the card says \"no result\" (not done, not failed)", async () => {
+    const view = await openView(env.browser, env.server.origin, { width: 360 });
+    const { page, host } = view;
+    const card = (id) => `.message[data-message-id='a3'] .tool-call[data-tool-call-id='${id}']`;
+    const running = { type: "toolCall", toolCallId: "t1", title: "Run the tests", kind: "execute", status: "in_progress" };
+    await host.emit("message/started", message({ id: "a3", status: "streaming", parts: [running] }));
+    await page.waitForSelector(`${card("t1")} .status-badge.live.status-in_progress`);
+    assert.equal(await page.$eval(`${card("t1")} .status-badge`, (el) => getComputedStyle(el, "::before").content), '""', "while it streams, the spinner dot shows");
+
+    const done = { type: "toolCall", toolCallId: "t2", title: "Read src/main.ts", kind: "read", status: "completed" };
+    await host.emit("message/finished", { ...message({ id: "a3", parts: [{ ...running, noResult: true }, done], stopReason: "end_turn" }), outcome: "completed" });
+    await page.waitForSelector(`${card("t1")}[data-no-result='true']`);
+    assert.equal((await page.innerText(`${card("t1")} .status-badge`)).trim(), "no result");
+    assert.match(await page.getAttribute(`${card("t1")} .status-badge`, "title"), /ended its turn without reporting this tool call's outcome \(its last status: running\)/);
+    assert.equal(await page.$(`${card("t1")} .status-badge.live`), null, "no spinner once the turn ended");
+    assert.equal(await page.$eval(`${card("t1")} .status-badge`, (el) => getComputedStyle(el, "::before").content), "none", "no spinner dot");
+    assert.equal(await page.$(`${card("t1")} .status-in_progress, ${card("t1")} .status-completed, ${card("t1")} .status-failed`), null, "neither running, done nor failed");
+    assert.equal((await page.innerText(`${card("t2")} .status-badge`)).trim(), "done", "a finished tool call keeps its status");
+    assert.equal(await page.getAttribute(card("t2"), "data-no-result"), null);
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-toolcall-no-result.png") });
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("an answer saved before \"no result\" existed, with a tool call still pending, shows \"no result\" too", async () => {
+    const old = message({ id: "a4", parts: [{ type: "toolCall", toolCallId: "t1", title: "Search", kind: "search", status: "pending" }], stopReason: "end_turn" });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [old] }), width: 360 });
+    const { page } = view;
+    const card = ".message[data-message-id='a4'] .tool-call";
+    await page.waitForSelector(card);
+    assert.equal(await page.getAttribute(card, "data-no-result"), "true");
+    assert.equal((await page.innerText(`${card} .status-badge`)).trim(), "no result");
+    assert.deepEqual(await view.problems(), []);
+  });
+
   it("a retry streams into the same message below a divider; the earlier attempt stays above it", async () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [interrupted()] }), width: 360 });
     const { page, host } = view;

@@ -81,6 +81,10 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
         clearSendError={actions.clearSendError}
         members={members(state)}
         commands={state.commands}
+        running={runningAnswers(state.messages).length}
+        stopAll={() => {
+          for (const id of runningAnswers(state.messages)) actions.turn.stop(id);
+        }}
       />
       <div class="visually-hidden" role="status" aria-live="polite">
         {state.announcement}
@@ -107,6 +111,21 @@ function waitingAgents(messages: readonly MessageView[]): ReadonlySet<string> {
     waitingCache.set(messages, (set = agents));
   }
   return set;
+}
+
+const runningCache = new WeakMap<readonly MessageView[], readonly string[]>();
+/**
+ * The ids of the channel's agent answers that a Stop stops (streaming or queued), queued ones first: stopping a
+ * running answer first would let the host start a queued one before its own Stop arrives.
+ */
+function runningAnswers(messages: readonly MessageView[]): readonly string[] {
+  let ids = runningCache.get(messages);
+  if (!ids) {
+    const queued = messages.filter((m) => m.status === "queued").map((m) => m.id);
+    const streaming = messages.filter((m) => m.status === "streaming").map((m) => m.id);
+    runningCache.set(messages, (ids = [...queued, ...streaming]));
+  }
+  return ids;
 }
 
 /** The open channel's members with their state, for the composer's `@` completion (stable per channel object). */

@@ -1,4 +1,7 @@
-/** The message composer: a textarea and a Send button. Enter sends, Shift+Enter inserts a newline. */
+/**
+ * The message composer: a textarea, a Send button and, while answers run in the channel, a Stop button. Enter sends,
+ * Shift+Enter inserts a newline, Escape in an empty composer stops the running answers.
+ */
 import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -23,6 +26,10 @@ interface Props {
   members: readonly { name: string; detail: string }[];
   /** The commands each member announced, for `/` completion. */
   commands: Readonly<Record<string, readonly AgentCommand[]>>;
+  /** How many agent answers in this channel are streaming or queued: what `stopAll` stops (0: no Stop button). */
+  running: number;
+  /** Stops every streaming or queued answer of this channel (`turn/cancel` for each, as the messages' own Stop). */
+  stopAll: () => void;
 }
 
 /**
@@ -31,8 +38,11 @@ interface Props {
  * the text is edited.
  * Typing `@` or a leading `/` opens `#composer-suggestions` (members, commands with their input hints): ↑/↓ move,
  * Tab or Enter accept, Esc closes, a click accepts.
+ * While `running` > 0 a secondary `vscode-button` with class `stop` sits before Send ("Stop", "Stop 2 answers"): the
+ * Stop of every answer of the channel, reachable however far the history scrolled. Escape does the same when the
+ * text is empty and no suggestion list is open (Escape closes that list first).
  */
-export function Composer({ channelName, initialDraft, send, saveDraft, sendError, clearSendError, members, commands }: Props) {
+export function Composer({ channelName, initialDraft, send, saveDraft, sendError, clearSendError, members, commands, running, stopAll }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [sending, setSending] = useState(false);
   const inFlight = useRef(false);
@@ -130,6 +140,11 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
         return;
       }
     }
+    if (event.key === "Escape" && running > 0 && !event.isComposing && (textarea.current?.value ?? "").trim() === "") {
+      event.preventDefault();
+      stopAll();
+      return;
+    }
     if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
     event.preventDefault();
     void submit();
@@ -186,6 +201,20 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
               l10n.t("Enter to send · Shift+Enter for a new line · @ and / complete")
             )}
           </span>
+          {running > 0 && (
+            <vscode-button
+              class="stop"
+              secondary
+              title={stopTitle(running)}
+              aria-label={stopTitle(running)}
+              onClick={() => {
+                stopAll();
+                textarea.current?.focus(); // the button goes once the answers end: the focus must not go with it
+              }}
+            >
+              {running > 1 ? l10n.t("Stop {0} answers", running) : l10n.t("Stop")}
+            </vscode-button>
+          )}
           <vscode-button class="send" disabled={sending || empty} onClick={() => void submit()}>
             {l10n.t("Send")}
           </vscode-button>
@@ -193,4 +222,11 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
       </div>
     </div>
   );
+}
+
+/** The Stop button's tooltip and accessible name: what it stops, and its key. */
+function stopTitle(running: number): string {
+  return running > 1
+    ? l10n.t("Stop the {0} answers running or queued in this channel (Escape in an empty composer)", running)
+    : l10n.t("Stop the answer running in this channel (Escape in an empty composer)");
 }

@@ -13,13 +13,31 @@ const statusLabel = (status: ToolCallStatus): string =>
   ({ pending: l10n.t("pending"), in_progress: l10n.t("running"), completed: l10n.t("done"), failed: l10n.t("failed") })[status];
 
 /**
+ * Whether a tool call is shown as "no result": the agent ended its turn without reporting its end (`noResult`, set
+ * when the turn settled), or — for answers saved before that flag existed — the answer is over (`live` false) and
+ * the tool call still says `pending`/`in_progress` with no other explanation.
+ */
+function hasNoResult(part: ToolCallPart, live: boolean): boolean {
+  if (part.cancelled || part.outcomeUnknown) return false;
+  return part.noResult === true || (!live && (part.status === "pending" || part.status === "in_progress"));
+}
+
+/**
  * Card with the tool kind, title and a status badge; then, when present, the files it touches (links that open the
  * file at the line), its diffs (file, `+added −removed`, "Open diff" in the editor's diff view) and its text content.
  */
 export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean }) {
   const editor = useContext(EditorContext);
+  const noResult = hasNoResult(part, live);
   return (
-    <div class="tool-call card" data-tool-call-id={part.toolCallId} data-status={part.status} data-outcome-unknown={part.outcomeUnknown ? "true" : undefined} data-cancelled={part.cancelled ? "true" : undefined}>
+    <div
+      class="tool-call card"
+      data-tool-call-id={part.toolCallId}
+      data-status={part.status}
+      data-outcome-unknown={part.outcomeUnknown ? "true" : undefined}
+      data-cancelled={part.cancelled ? "true" : undefined}
+      data-no-result={noResult ? "true" : undefined}
+    >
       <div class="card-header">
         {part.kind && <span class="tool-kind">{part.kind}</span>}
         <span class="tool-title" title={stripAnsi(part.title)}>
@@ -33,6 +51,10 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
           <span class="status-badge status-unknown" title={l10n.t("Last known status: {0}. The answer was interrupted before this tool call reported its end.", statusLabel(part.status))}
           >
             {l10n.t("outcome unknown")}
+          </span>
+        ) : noResult ? (
+          <span class="status-badge status-no-result" title={l10n.t("The agent ended its turn without reporting this tool call's outcome (its last status: {0}).", statusLabel(part.status))}>
+            {l10n.t("no result")}
           </span>
         ) : (
           <span class={`status-badge status-${part.status}${live ? " live" : ""}`}>{statusLabel(part.status)}</span>
