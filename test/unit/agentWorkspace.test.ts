@@ -195,3 +195,25 @@ test("files the agent changed during a turn are listed on its answer, and each d
     await s.teardown();
   }
 });
+
+test("an edit made on disk or through ACP just before the agent ends its turn is in its files changed list", async () => {
+  const s = await setup((folder) => [
+    { appendFile: { path: path.join(folder, "README.md"), text: "appended\n" } },
+    { writeFile: { path: path.join(folder, "open.ts"), content: "after\n" } },
+    { writeFile: { path: path.join(folder, "new.ts"), content: "new\n" } },
+    { chunk: "done" },
+  ]);
+  try {
+    writeFileSync(path.join(s.folder, "README.md"), "# p\n");
+    writeFileSync(path.join(s.folder, "open.ts"), "before\n");
+    s.open.set(path.join(s.folder, "open.ts"), "before\n"); // open in the editor: the write changes only its buffer
+    // No watcher event reaches the turn: it ends before the editor's batch would.
+    const answer = await s.answer();
+    const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
+    assert.ok(withFiles?.type === "files");
+    assert.deepEqual(withFiles.files.map((f) => [path.basename(f.path), f.kind, f.beforeKnown]), [["README.md", "modified", true], ["new.ts", "created", true], ["open.ts", "modified", true]]);
+    assert.deepEqual(await s.channels.fileDiff(answer.id, path.join(s.folder, "README.md")), { path: path.join(s.folder, "README.md"), oldText: "# p\n", newText: "# p\nappended\n" });
+  } finally {
+    await s.teardown();
+  }
+});
