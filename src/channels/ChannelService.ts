@@ -319,6 +319,14 @@ export class ChannelService {
   }
 
   /**
+   * The user saved `file` (absolute) in the editor, holding `text`: while it still holds that, it is not listed as the
+   * agent's change of the turns running now.
+   */
+  documentSaved(file: string, text: string): void {
+    this.files.saved(file, text);
+  }
+
+  /**
    * The two sides of a changed file's diff: its text from before the turn of `messageId`, and its text now (`""` once
    * deleted). Undefined when the file is not in that turn's list or its earlier text is not known.
    */

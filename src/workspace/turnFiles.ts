@@ -12,6 +12,9 @@
  * before the prompt ends may not have arrived when the turn settles. {@link TurnFiles.end} therefore walks the folder
  * again and compares each file's size and modification time with the snapshot's; files written through ACP
  * `fs/write_text_file` (which may change only an open editor buffer) are reported by {@link TurnFiles.wrote}.
+ *
+ * A file the user saved in the editor during the turn ({@link TurnFiles.saved}) is not the agent's change: it is left
+ * out while the file still holds what the user saved, unless the agent had changed it before (or writes it after).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -51,6 +54,10 @@ interface Tracked {
   /** Set once the turn's prompt may start: files the walk reads afterwards might already be changed. */
   frozen: boolean;
   changed: Map<string, ChangedFile>;
+  /** Files the user saved in the editor during the turn → the text saved (the latest save). */
+  userSaved: Map<string, string>;
+  /** Files the agent wrote through ACP `fs/write_text_file` during the turn. */
+  acpWritten: Set<string>;
 }
 
 /** How long a turn's prompt waits for its snapshot at most, in ms; files not read by then have no earlier text. */
@@ -81,7 +88,7 @@ export class TurnFiles {
    * before it is read). Files the walk reaches later are known to exist but have no earlier text.
    */
   async begin(turnId: string, folder: string, maxWaitMs = SNAPSHOT_WAIT_MS): Promise<void> {
-    const tracked: Tracked = { folder, snapshot: new Map(), existed: new Map(), ready: Promise.resolve(), frozen: false, changed: new Map() };
+    const tracked: Tracked = { folder, snapshot: new Map(), existed: new Map(), ready: Promise.resolve(), frozen: false, changed: new Map(), userSaved: new Map(), acpWritten: new Set() };
     tracked.ready = snapshot(folder, tracked).catch(() => undefined);
     this.turns.set(turnId, tracked);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -101,6 +108,8 @@ export class TurnFiles {
         // A folder is not a file change: its files report their own events.
         if (event.kind !== "deleted" && isDirectory(event.path)) continue;
         await tracked.ready;
+        // Changed since the user saved it (an agent wrote over it): the agent's change again.
+        if (tracked.userSaved.has(event.path) && !sameText(event.path, tracked.userSaved.get(event.path))) tracked.userSaved.delete(event.path);
         record(tracked, event.path, event.kind === "deleted");
       }
     }
@@ -113,8 +122,24 @@ export class TurnFiles {
   async wrote(turnId: string, file: string): Promise<void> {
     const tracked = this.turns.get(turnId);
     if (!tracked || !this.holds(tracked, file)) return;
+    tracked.acpWritten.add(file);
+    tracked.userSaved.delete(file);
     await tracked.ready;
     record(tracked, file, false);
+  }
+
+  /**
+   * The user saved `file` (absolute) in the editor, holding `text` (the editor's `onDidSaveTextDocument`). In each
+   * running turn whose folder holds it, the file is then the user's change, not the agent's, unless that turn already
+   * lists it as the agent's (a watcher event before this save) or its agent wrote it through ACP (the editor saves an
+   * agent's write to an open document too). Called for every save; a save outside running turns is ignored.
+   */
+  saved(file: string, text: string): void {
+    for (const tracked of this.turns.values()) {
+      if (!this.holds(tracked, file) || tracked.acpWritten.has(file)) continue;
+      if (tracked.changed.has(file) && !tracked.userSaved.has(file)) continue;
+      tracked.userSaved.set(file, text);
+    }
   }
 
   /**
@@ -139,6 +164,8 @@ export class TurnFiles {
     for (const file of tracked.existed.keys()) if (!now.has(file) && this.holds(tracked, file)) record(tracked, file, true);
     // A file the watcher reported as created that is gone again: created and removed within the turn.
     for (const file of [...tracked.changed.keys()]) if (!now.has(file) && !tracked.existed.has(file)) tracked.changed.delete(file);
+    // Still what the user saved: the user's change, not the agent's.
+    for (const [file, text] of tracked.userSaved) if (tracked.changed.get(file)?.kind !== "deleted" && sameText(file, text)) tracked.changed.delete(file);
     return [...tracked.changed.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
   }
 }

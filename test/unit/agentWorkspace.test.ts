@@ -217,3 +217,22 @@ test("an edit made on disk or through ACP just before the agent ends its turn is
     await s.teardown();
   }
 });
+
+test("a file the user saves in the editor while the agent works is not listed as the agent's change", async () => {
+  const s = await setup((folder) => [{ chunk: "working" }, { sleep: 800 }, { appendFile: { path: path.join(folder, "agent.md"), text: "the agent's\n" } }, { chunk: "done" }]);
+  try {
+    writeFileSync(path.join(s.folder, "README.md"), "# p\n");
+    writeFileSync(path.join(s.folder, "agent.md"), "# a\n");
+    const answering = s.answer();
+    // The agent's first words: its prompt has started, so the turn's snapshot is taken.
+    await waitFor(() => s.events.of("message:delta").find((d) => d.appendText?.includes("working")), 5_000, "the agent working");
+    writeFileSync(path.join(s.folder, "README.md"), "# p, edited by me\n");
+    s.channels.documentSaved(path.join(s.folder, "README.md"), "# p, edited by me\n");
+    const answer = await answering;
+    const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
+    assert.ok(withFiles?.type === "files");
+    assert.deepEqual(withFiles.files.map((f) => path.basename(f.path)), ["agent.md"]);
+  } finally {
+    await s.teardown();
+  }
+});

@@ -153,3 +153,37 @@ test("Sidekicks' own history store inside the workspace is never listed as chang
     cleanup();
   }
 });
+
+test("a file the user saved in the editor during the turn is not the agent's change, unless the agent changes it too", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    for (const name of ["README.md", "both.md", "written.ts", "earlier.md"]) writeFileSync(path.join(dir, name), `${name} before\n`);
+    const files = new TurnFiles();
+    await files.begin("T1", dir);
+    const save = (name: string, text: string) => {
+      writeFileSync(path.join(dir, name), text);
+      files.saved(path.join(dir, name), text);
+    };
+    // The user's own edits, saved twice; the watcher's event comes after the save.
+    save("README.md", "mine\n");
+    await files.changed([{ path: path.join(dir, "README.md"), kind: "changed" }]);
+    save("README.md", "mine, again\n");
+    // The user saves, then the agent appends on disk (its event has not arrived when the turn ends).
+    save("both.md", "mine\n");
+    appendFileSync(path.join(dir, "both.md"), "the agent's line\n");
+    // The agent's write to an open document: the editor saves it, and it is an ACP write.
+    save("written.ts", "the agent's text\n");
+    await files.wrote("T1", path.join(dir, "written.ts"));
+    // The agent changed it first (its event arrived), then the user saved.
+    writeFileSync(path.join(dir, "earlier.md"), "the agent's\n");
+    await files.changed([{ path: path.join(dir, "earlier.md"), kind: "changed" }]);
+    save("earlier.md", "the agent's, and mine\n");
+    assert.deepEqual((await files.end("T1")).map((f) => [path.basename(f.path), f.kind]), [
+      ["both.md", "modified"],
+      ["earlier.md", "modified"],
+      ["written.ts", "modified"],
+    ]);
+  } finally {
+    cleanup();
+  }
+});
