@@ -15,9 +15,9 @@ export interface ClientEffect {
   before?: string;
   /**
    * Runs the effect. `response` is the ACP response; for `terminal/create`, `exited` resolves with the command's
-   * exit status.
+   * exit status; for a write, `written` is the absolute path written on this machine.
    */
-  perform(): Promise<{ response: unknown; exited?: Promise<{ exitCode: number | null; signal: string | null }> }>;
+  perform(): Promise<{ response: unknown; exited?: Promise<{ exitCode: number | null; signal: string | null }>; written?: string }>;
 }
 
 /** Receives what an agent sends for one ACP session. */

@@ -59,7 +59,7 @@ export class AgentWorkspaces {
           if (err instanceof SidekicksError && err.code === "workspace/notFound") return undefined;
           throw err; // outside the workspace: refused before anything is recorded
         });
-        return run({ request, before, perform: async () => ({ response: (await files.writeTextFile(request.path, request.content), {}) }) });
+        return run({ request, before, perform: async () => ({ response: {}, written: (await files.writeTextFile(request.path, request.content)).path }) });
       }
       case "terminal/create":
         return run({

@@ -271,6 +271,14 @@ export class SidekicksApp {
   }
 
   /**
+   * The user saved a document in the editor (`onDidSaveTextDocument`; `file` absolute, `text` what was saved): a
+   * running turn does not list it as its agent's change while it holds that text.
+   */
+  documentSaved(file: string, text: string): void {
+    this.channels?.documentSaved(file, text);
+  }
+
+  /**
    * Adds each member's roster `icon` and `color` to a channel's view. An image icon is shown only through
    * `iconUri` (a webview cannot load a file path); without it, or when it gives `undefined`, the member has none.
    */

@@ -93,7 +93,7 @@ export class ChannelService {
   /** Remembered "always" permission choices per agent and tool kind. */
   readonly permissions: PermissionMemory;
   /** Files changed under each running turn's workspace (fed by the editor's file watcher: {@link filesChanged}). */
-  private readonly files = new TurnFiles();
+  private readonly files: TurnFiles;
   /** Delegations each user message may still cause (its id → count), for the most recent ones. */
   private readonly delegationsLeft = new Map<string, number>();
 
@@ -107,6 +107,7 @@ export class ChannelService {
     cancelGraceMs = CANCEL_GRACE_MS,
     private readonly options: ChannelOptions = {},
   ) {
+    this.files = new TurnFiles([store.dir]);
     this.commands = new AgentCommands(store);
     this.intents = new IntentLog(store, () => this.ulid(), () => this.now());
     this.permissions = new PermissionMemory(store);
@@ -315,6 +316,14 @@ export class ChannelService {
    */
   async filesChanged(events: readonly { path: string; kind: "created" | "changed" | "deleted" }[]): Promise<void> {
     await this.files.changed(events);
+  }
+
+  /**
+   * The user saved `file` (absolute) in the editor, holding `text`: while it still holds that, it is not listed as the
+   * agent's change of the turns running now.
+   */
+  documentSaved(file: string, text: string): void {
+    this.files.saved(file, text);
   }
 
   /**

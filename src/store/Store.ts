@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { ClassicLevel } from "classic-level";
 import { SidekicksError } from "../errors";
 import { migrate } from "./migrations";
@@ -47,6 +48,8 @@ export class Store {
   private constructor(
     private readonly db: ClassicLevel<string, string>,
     private readonly onCorrupt: CorruptRecordSink,
+    /** The store's folder (absolute as given to {@link Store.open}): never one of an agent's changed files. */
+    readonly dir: string,
   ) {}
 
   /**
@@ -91,7 +94,7 @@ export class Store {
         dir,
       );
     }
-    return new Store(db, onCorrupt);
+    return new Store(db, onCorrupt, path.resolve(dir));
   }
 
   /** Closes the database; later calls fail. */

@@ -260,11 +260,15 @@ export class TurnExecutor {
         return;
       case "settled": {
         this.sessions.delete(effect.turn.id);
-        const changed = ports.files?.end(effect.turn.id) ?? [];
+        // The folder is walked again: an edit made just before the prompt ended is listed though its event is late.
+        const ending = ports.files?.end(effect.turn.id);
         // Closing: the store closes right after, so nothing more is written (the answer keeps what it has).
         if (this.current.closed) return;
-        if (changed.length > 0 && ports.filesChanged) {
-          void ports.filesChanged(effect.turn, effect.message, changed).catch((err) => ports.log("warn", `changed files of turn ${effect.turn.id} not kept: ${String(err)}`));
+        if (ending && ports.filesChanged) {
+          const keep = ports.filesChanged.bind(ports);
+          void ending
+            .then((changed) => (changed.length > 0 && !this.current.closed ? keep(effect.turn, effect.message, changed) : undefined))
+            .catch((err) => ports.log("warn", `changed files of turn ${effect.turn.id} not kept: ${String(err)}`));
         }
         // Not awaited: delegation submits inputs of its own, which queue behind this one.
         void ports
@@ -364,7 +368,11 @@ export class TurnExecutor {
     const base = { turnId: turn.id, attempt: turn.attempt, agent: turn.agent };
     if (request.method === "fs/write_text_file") {
       const intent = await intents.intend({ ...base, kind: "write", path: request.path, beforeHash: hashText(effect.before), afterHash: hashText(request.content)! });
-      return (await intents.around(intent, effect.perform)).response;
+      const { response, written } = await intents.around(intent, effect.perform);
+      // Listed in "files changed" even when no watcher event comes (a write to an open buffer, or the turn ending now).
+      // Not awaited: the snapshot's walk may still run; the turn's end waits for it and for this.
+      if (written) void this.ports.files?.wrote(turn.id, written).catch(() => undefined);
+      return response;
     }
     const intent = await intents.intend({ ...base, kind: "terminal", command: request.command, args: request.args, ...(request.cwd ? { cwd: request.cwd } : {}) });
     const running = await intents.start(intent);

@@ -11,7 +11,8 @@ type FileEvent = { path: string; kind: "created" | "changed" | "deleted" };
  * The editor's `FileSystemWatcher`s over the agents' workspace folders (issue 7, "File watching"): changes, gathered
  * for {@link FILE_EVENTS_THROTTLE_MS}, go to `SidekicksApp.filesChanged`, which adds them to the "files changed" list of
  * the turns running there. Watchers follow the roster (one per distinct folder); events under dependency and build
- * folders are dropped here already.
+ * folders are dropped here already. Documents saved in the editor go to `SidekicksApp.documentSaved` at once: the user's
+ * own saves are not the agent's changes (an agent's write to an open document is saved too; the app tells them apart).
  */
 export class FileWatchers implements vscode.Disposable {
   private readonly watchers = new Map<string, vscode.Disposable[]>();
@@ -19,7 +20,14 @@ export class FileWatchers implements vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private off: (() => void) | undefined;
 
-  constructor(private readonly getApp: () => SidekicksApp | undefined) {}
+  private readonly saves: vscode.Disposable;
+
+  constructor(private readonly getApp: () => SidekicksApp | undefined) {
+    this.saves = vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc.uri.scheme !== "file" || doc.uri.fsPath.split(/[\\/]/).some((part) => IGNORED_DIRS.has(part))) return;
+      this.getApp()?.documentSaved(doc.uri.fsPath, doc.getText());
+    });
+  }
 
   /** Watches `app`'s agents' folders, now and whenever the roster changes. */
   attach(app: SidekicksApp): void {
@@ -63,6 +71,7 @@ export class FileWatchers implements vscode.Disposable {
 
   dispose(): void {
     this.off?.();
+    this.saves.dispose();
     if (this.timer) clearTimeout(this.timer);
     for (const disposables of this.watchers.values()) disposables.forEach((d) => d.dispose());
     this.watchers.clear();

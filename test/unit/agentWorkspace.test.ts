@@ -195,3 +195,44 @@ test("files the agent changed during a turn are listed on its answer, and each d
     await s.teardown();
   }
 });
+
+test("an edit made on disk or through ACP just before the agent ends its turn is in its files changed list", async () => {
+  const s = await setup((folder) => [
+    { appendFile: { path: path.join(folder, "README.md"), text: "appended\n" } },
+    { writeFile: { path: path.join(folder, "open.ts"), content: "after\n" } },
+    { writeFile: { path: path.join(folder, "new.ts"), content: "new\n" } },
+    { chunk: "done" },
+  ]);
+  try {
+    writeFileSync(path.join(s.folder, "README.md"), "# p\n");
+    writeFileSync(path.join(s.folder, "open.ts"), "before\n");
+    s.open.set(path.join(s.folder, "open.ts"), "before\n"); // open in the editor: the write changes only its buffer
+    // No watcher event reaches the turn: it ends before the editor's batch would.
+    const answer = await s.answer();
+    const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
+    assert.ok(withFiles?.type === "files");
+    assert.deepEqual(withFiles.files.map((f) => [path.basename(f.path), f.kind, f.beforeKnown]), [["README.md", "modified", true], ["new.ts", "created", true], ["open.ts", "modified", true]]);
+    assert.deepEqual(await s.channels.fileDiff(answer.id, path.join(s.folder, "README.md")), { path: path.join(s.folder, "README.md"), oldText: "# p\n", newText: "# p\nappended\n" });
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("a file the user saves in the editor while the agent works is not listed as the agent's change", async () => {
+  const s = await setup((folder) => [{ chunk: "working" }, { sleep: 800 }, { appendFile: { path: path.join(folder, "agent.md"), text: "the agent's\n" } }, { chunk: "done" }]);
+  try {
+    writeFileSync(path.join(s.folder, "README.md"), "# p\n");
+    writeFileSync(path.join(s.folder, "agent.md"), "# a\n");
+    const answering = s.answer();
+    // The agent's first words: its prompt has started, so the turn's snapshot is taken.
+    await waitFor(() => s.events.of("message:delta").find((d) => d.appendText?.includes("working")), 5_000, "the agent working");
+    writeFileSync(path.join(s.folder, "README.md"), "# p, edited by me\n");
+    s.channels.documentSaved(path.join(s.folder, "README.md"), "# p, edited by me\n");
+    const answer = await answering;
+    const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
+    assert.ok(withFiles?.type === "files");
+    assert.deepEqual(withFiles.files.map((f) => path.basename(f.path)), ["agent.md"]);
+  } finally {
+    await s.teardown();
+  }
+});

@@ -3,7 +3,7 @@
  * "Files changed" list and its diffs show. Real folders; the watcher's events are fed as the editor would.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import test from "node:test";
 import { SNAPSHOT_FILE_BYTES, TurnFiles, isTracked } from "../../src/workspace/turnFiles";
@@ -35,14 +35,14 @@ test("created, modified and deleted files are listed with their text from before
       { path: path.join(dir, "node_modules", "x", "index.js"), kind: "created" },
       { path: path.join(path.dirname(dir), "elsewhere.txt"), kind: "created" },
     ]);
-    const changed = files.end("T1").map((f) => [path.relative(dir, f.path), f.kind, f.before]);
+    const changed = (await files.end("T1")).map((f) => [path.relative(dir, f.path), f.kind, f.before]);
     assert.deepEqual(changed, [
       ["big.log", "modified", undefined],
       ["old.txt", "deleted", "to be removed\n"],
       [path.join("src", "a.ts"), "modified", "export const a = 1;\n"],
       [path.join("src", "new.ts"), "created", null],
     ]);
-    assert.deepEqual(files.end("T1"), [], "a turn is tracked once");
+    assert.deepEqual(await files.end("T1"), [], "a turn is tracked once");
   } finally {
     cleanup();
   }
@@ -55,10 +55,11 @@ test("two turns in the same folder both list a change; a turn elsewhere does not
     mkdirSync(path.join(dir, "two"));
     const files = new TurnFiles();
     await Promise.all([files.begin("A", path.join(dir, "one")), files.begin("B", path.join(dir, "one")), files.begin("C", path.join(dir, "two"))]);
+    writeFileSync(path.join(dir, "one", "f.txt"), "f");
     await files.changed([{ path: path.join(dir, "one", "f.txt"), kind: "created" }]);
-    assert.equal(files.end("A").length, 1);
-    assert.equal(files.end("B").length, 1);
-    assert.equal(files.end("C").length, 0);
+    assert.equal((await files.end("A")).length, 1);
+    assert.equal((await files.end("B")).length, 1);
+    assert.equal((await files.end("C")).length, 0);
   } finally {
     cleanup();
   }
@@ -90,7 +91,98 @@ test("a folder created during the turn is not listed as a changed file (its file
       { path: path.join(dir, "with space"), kind: "changed" },
       { path: path.join(dir, "with space", "a b.txt"), kind: "created" },
     ]);
-    assert.deepEqual(files.end("T1").map((f) => [path.relative(dir, f.path), f.kind]), [[path.join("with space", "a b.txt"), "created"]]);
+    assert.deepEqual((await files.end("T1")).map((f) => [path.relative(dir, f.path), f.kind]), [[path.join("with space", "a b.txt"), "created"]]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("changes whose watcher events have not arrived when the turn ends are listed; a file only touched is not", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    mkdirSync(path.join(dir, "src"));
+    writeFileSync(path.join(dir, "README.md"), "# p\n");
+    writeFileSync(path.join(dir, "src", "gone.ts"), "x\n");
+    writeFileSync(path.join(dir, "same.txt"), "same\n");
+    const files = new TurnFiles();
+    await files.begin("T1", dir);
+    // No watcher event at all: the agent ends its turn right after these.
+    appendFileSync(path.join(dir, "README.md"), "appended\n");
+    writeFileSync(path.join(dir, "src", "new.ts"), "new\n");
+    rmSync(path.join(dir, "src", "gone.ts"));
+    utimesSync(path.join(dir, "same.txt"), new Date(), new Date(Date.now() + 5_000));
+    mkdirSync(path.join(dir, "node_modules"));
+    writeFileSync(path.join(dir, "node_modules", "dep.js"), "dep");
+    assert.deepEqual((await files.end("T1")).map((f) => [path.relative(dir, f.path), f.kind, f.before]), [
+      ["README.md", "modified", "# p\n"],
+      [path.join("src", "gone.ts"), "deleted", "x\n"],
+      [path.join("src", "new.ts"), "created", null],
+    ]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("a file written through ACP is listed though the disk never changed (an open editor buffer)", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    writeFileSync(path.join(dir, "open.ts"), "before\n");
+    const files = new TurnFiles();
+    await files.begin("T1", dir);
+    await files.wrote("T1", path.join(dir, "open.ts"));
+    await files.wrote("T1", path.join(path.dirname(dir), "outside.ts"));
+    assert.deepEqual((await files.end("T1")).map((f) => [path.basename(f.path), f.kind, f.before]), [["open.ts", "modified", "before\n"]]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("Sidekicks' own history store inside the workspace is never listed as changed", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    mkdirSync(path.join(dir, ".history"));
+    writeFileSync(path.join(dir, ".history", "000001.log"), "a");
+    const files = new TurnFiles([path.join(dir, ".history")]);
+    await files.begin("T1", dir);
+    appendFileSync(path.join(dir, ".history", "000001.log"), "b");
+    writeFileSync(path.join(dir, ".history", "000002.ldb"), "c");
+    writeFileSync(path.join(dir, "agent.txt"), "d");
+    await files.changed([{ path: path.join(dir, ".history", "000002.ldb"), kind: "created" }]);
+    assert.deepEqual((await files.end("T1")).map((f) => path.relative(dir, f.path)), ["agent.txt"]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("a file the user saved in the editor during the turn is not the agent's change, unless the agent changes it too", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    for (const name of ["README.md", "both.md", "written.ts", "earlier.md"]) writeFileSync(path.join(dir, name), `${name} before\n`);
+    const files = new TurnFiles();
+    await files.begin("T1", dir);
+    const save = (name: string, text: string) => {
+      writeFileSync(path.join(dir, name), text);
+      files.saved(path.join(dir, name), text);
+    };
+    // The user's own edits, saved twice; the watcher's event comes after the save.
+    save("README.md", "mine\n");
+    await files.changed([{ path: path.join(dir, "README.md"), kind: "changed" }]);
+    save("README.md", "mine, again\n");
+    // The user saves, then the agent appends on disk (its event has not arrived when the turn ends).
+    save("both.md", "mine\n");
+    appendFileSync(path.join(dir, "both.md"), "the agent's line\n");
+    // The agent's write to an open document: the editor saves it, and it is an ACP write.
+    save("written.ts", "the agent's text\n");
+    await files.wrote("T1", path.join(dir, "written.ts"));
+    // The agent changed it first (its event arrived), then the user saved.
+    writeFileSync(path.join(dir, "earlier.md"), "the agent's\n");
+    await files.changed([{ path: path.join(dir, "earlier.md"), kind: "changed" }]);
+    save("earlier.md", "the agent's, and mine\n");
+    assert.deepEqual((await files.end("T1")).map((f) => [path.basename(f.path), f.kind]), [
+      ["both.md", "modified"],
+      ["earlier.md", "modified"],
+      ["written.ts", "modified"],
+    ]);
   } finally {
     cleanup();
   }

@@ -4,7 +4,8 @@
  * and modified but not saved, writes it, and runs a command.
  * - `fs/read_text_file` returns the editor's unsaved text, not the disk's;
  * - `fs/write_text_file` shows up in the open editor (a `WorkspaceEdit`, then saved) and Undo brings the text back;
- * - `terminal/create` appears in VS Code's terminal list as "<agent>: <command>", and the agent gets its output.
+ * - `terminal/create` appears in VS Code's terminal list as "<agent>: <command>", and the agent gets its output;
+ * - the answer's "files changed" lists the agent's write, not a file the user saved in the editor meanwhile.
  * Screenshot `agent-workspace`: the channel, the edited file and the terminal panel. Replaces the roster and puts the
  * previous one back afterwards.
  */
@@ -27,6 +28,7 @@ describe("an agent's files and terminals through the editor", () => {
   let roster: vscode.Uri;
   let original: string | undefined;
   let file: vscode.Uri;
+  let mine: vscode.Uri;
   const text = async (selector: string) => (await api.webview("test/text", { selector })).text;
   const attribute = async (selector: string, name: string) => (await api.webview("test/attribute", { selector, name })).text;
 
@@ -39,6 +41,8 @@ describe("an agent's files and terminals through the editor", () => {
     original = new TextDecoder().decode(await vscode.workspace.fs.readFile(roster));
     file = vscode.Uri.joinPath(folder, "notes.txt");
     await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(ON_DISK));
+    mine = vscode.Uri.joinPath(folder, "mine.txt");
+    await vscode.workspace.fs.writeFile(mine, new TextEncoder().encode("the user's file\n"));
 
     const script = {
       prompt: [
@@ -46,6 +50,8 @@ describe("an agent's files and terminals through the editor", () => {
         { chunk: "\n\n" },
         { writeFile: { path: file.fsPath, content: WRITTEN } },
         { chunk: "\n\n" },
+        // The user saves a file of their own while the agent works (the test does it once the write is shown).
+        { untilFile: { path: mine.fsPath, includes: "my own line" } },
         // As a real agent takes its time: the editor's file watcher reports the write while the turn still runs.
         { sleep: 1500 },
         { terminal: { command: "echo", args: ["sidekicks-terminal-output", "42"] } },
@@ -63,8 +69,7 @@ describe("an agent's files and terminals through the editor", () => {
 
   after(async () => {
     // Leave no modified editor behind (closing it would ask to save) and no terminal.
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file?.toString());
-    if (doc) {
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.uri.toString() === file?.toString() || d.uri.toString() === mine?.toString())) {
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand("workbench.action.files.revert");
       await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
@@ -84,6 +89,13 @@ describe("an agent's files and terminals through the editor", () => {
     await vscode.commands.executeCommand("sidekicks.focus");
     assert.equal((await api.webview("test/compose", { text: "@worker read notes.txt, rewrite it and run echo" })).sent, true);
     const answer = ".history > .message:nth-last-child(1)";
+    // While the agent works (it waits for this save), the user edits and saves a file of their own.
+    await poll("the agent's write", async () => ((await text(`${answer} .message-body`))?.includes("write: {}") ? true : undefined), 30_000);
+    const mineDoc = await vscode.workspace.openTextDocument(mine);
+    const mineEditor = await vscode.window.showTextDocument(mineDoc, { preview: false });
+    assert.ok(await mineEditor.edit((e) => e.insert(mineDoc.positionAt(mineDoc.getText().length), "my own line\n")));
+    assert.ok(await mineDoc.save(), "the user's file saved");
+    await vscode.commands.executeCommand("sidekicks.focus");
     await poll("worker's answer, finished", async () => ((await attribute(answer, "data-author")) === "agent" && (await attribute(answer, "data-status")) === "done" ? true : undefined), 30_000);
     const body = (await text(`${answer} .message-body`)) ?? "";
 
@@ -101,6 +113,8 @@ describe("an agent's files and terminals through the editor", () => {
     const changed = `${answer} .files-item[data-path=${JSON.stringify(file.fsPath)}]`;
     await poll("notes.txt in the answer's files changed", async () => ((await attribute(changed, "data-kind")) === "modified" ? true : undefined), 10_000);
     assert.ok((await text(`${changed} button.diff-open`))?.includes("Diff"), "with its diff");
+    // The file the user saved meanwhile is the user's change, not the agent's.
+    assert.equal(await attribute(`${answer} .files-item[data-path=${JSON.stringify(mine.fsPath)}]`, "data-kind"), null, "mine.txt is not the agent's change");
 
     // terminal/create: a VS Code terminal named after the agent and the command; the agent got its exit and output.
     const name = "worker: echo sidekicks-terminal-output 42";
