@@ -29,6 +29,11 @@ export interface SidekicksTestApi {
   panels(): PanelSnapshot[];
   /** Closes the store, opens it again, and makes the webview re-open the channel from it. */
   reopenStore(): Promise<void>;
+  /**
+   * Renames channel `name` to `newName` as the channel header's rename does (`channel/rename`,
+   * `ChannelDirectory.rename`); rejects with its refusal, or when Sidekicks did not start.
+   */
+  renameChannel(name: string, newName: string): Promise<void>;
   /** Resolves once the app started by `activate` is ready (roster read, store opened); rejects if it failed. */
   ready(): Promise<void>;
   /** The Agents view's items as VS Code shows them (label, description, tooltip, contextValue). */
@@ -104,6 +109,11 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
       reopenStore: async () => {
         await (await ready)?.reopenStore();
         view.event("channel/reload", { name: "general" });
+      },
+      renameChannel: async (name, newName) => {
+        const current = await ready;
+        if (!current) throw new Error("Sidekicks did not start.");
+        await current.directory.rename({ name }, newName);
       },
       agents: () => agentUi.snapshot(),
       ready: async () => void (await started),

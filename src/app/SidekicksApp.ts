@@ -493,7 +493,7 @@ export class SidekicksApp {
       if (this.storeError.code === "store/locked") {
         this.storeError = new SidekicksError(
           "store/locked",
-          l10n.t("This history is open in another VS Code window, which writes it. Sidekicks opens it here as soon as that window closes (it checks every few seconds); nothing is lost meanwhile."),
+          l10n.t("This history is open in another VS Code window, which writes it. Sidekicks opens it here as soon as that window closes (it checks every few seconds); nothing is lost meanwhile. In a browser, a crashed tab of this workspace can keep it until you close that tab."),
           this.options.storageDir,
         );
         this.watchLockedStore();

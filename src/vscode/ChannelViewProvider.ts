@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { WebviewBridge } from "../app/WebviewBridge";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import type { HostEventName, HostEvents, HostRequestMethod, HostRequests } from "../protocol";
+import { ShownChannel } from "./shownChannel";
 import { connectWebview } from "./webviewConnection";
 
 /**
@@ -19,8 +20,8 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   /** A permission card to focus once the view says `ready`, after {@link pendingChannel}. */
   private pendingPermission: HostEvents["permission/focus"] | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  /** The channel the view opened last (by name), for `Sidekicks: Open Channel in Editor`. */
-  private channel: string | undefined;
+  /** The channel the view opened last, under its current name, for `Sidekicks: Open Channel in Editor`. */
+  private readonly channel = new ShownChannel();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -30,9 +31,10 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    const app = this.app();
     const connection = connectWebview(view.webview, {
       extensionUri: this.extensionUri,
-      app: this.app(),
+      app,
       log: this.log,
       onReady: (bridge) => {
         this.log.debug("channel view ready");
@@ -43,15 +45,24 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
         this.pendingPermission = undefined;
         if (permission) bridge.event("permission/focus", permission);
       },
-      onOpened: (opened) => {
-        this.channel = opened.name;
-      },
+      onOpened: (opened) => this.channel.opened(opened),
     });
+    // A rename keeps the shown channel (the webview opens nothing then): the command must use its new name.
+    let live = true;
+    let unsubscribe = (): void => undefined;
+    void app.then(
+      (started) => {
+        if (live) unsubscribe = started.events.on("channels:changed", (channels) => this.channel.changed(channels));
+      },
+      () => undefined, // the webview shows why
+    );
     const bridge = connection.bridge;
     this.bridge = bridge;
     this.view = view;
     view.badge = this.badge;
     view.onDidDispose(() => {
+      live = false;
+      unsubscribe();
       connection.dispose();
       if (this.bridge === bridge) this.bridge = undefined;
       if (this.view === view) this.view = undefined;
@@ -60,7 +71,7 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
 
   /** The channel the view shows (opened last), if it has opened one. */
   get currentChannel(): string | undefined {
-    return this.channel;
+    return this.channel.name;
   }
 
   /** The view's badge (permission requests waiting), kept for a view resolved later. */

@@ -5,12 +5,16 @@
 // 1. a first tab opens the view and `@demo hello` is answered;
 // 2. a second tab meanwhile: its view says the history is open in another window, and so do the commands
 //    "Open channel in editor" and "Go to next permission request" (notifications); the tab is closed normally;
-// 3. the first tab gone without a goodbye (its renderer crashed: what the server sees of a browser killed, a laptop asleep,
-//    a network gone), a new tab opened at once: it first says the history is open in another window, then (once the
-//    closed tab's extension host is gone, after the grace) opens it by itself with the first tab's messages, and the
-//    demo agent answers there. With code-server's default grace (3 hours; 5 minutes once another tab connects) that
+// 3. the first tab gone without a goodbye: its page crashed (CDP `Page.crash`) and the crashed tab is left open, as a
+//    user sees it ("Aw, Snap!"); a new tab opened at once first says the history is open in another window, then (once
+//    the crashed tab's extension host is gone, after the grace) opens it by itself with the first tab's messages, and
+//    the demo agent answers there. With code-server's default grace (3 hours; 5 minutes once another tab connects) that
 //    host kept the history locked.
-// Prints `closed tab: the new tab got the history N s after the first tab went` (a figure, not asserted beyond the
+// What this does NOT reproduce: here the crash closes the crashed tab's connections at once, so the grace starts then
+// (seen in headless Chromium and in headed Chromium with --ozone-platform=headless). A new-user trial saw a crashed tab
+// keep its extension host (and the history) for more than 100 s, until the tab was closed; the README and the locked
+// message say to close a crashed tab.
+// Prints `closed tab: the new tab got the history N s after the first tab crashed` (a figure, not asserted beyond the
 // outcome) and, like runCodeServer.mjs, `integration: N passed, N failed` as its last count line; exits 1 on failure.
 // Environment: SIDEKICKS_IT_KEEP=1 keeps the temp folder (workspace, user data, code-server logs).
 import fs from "node:fs";
@@ -209,16 +213,15 @@ async function main() {
     await other.close({ runBeforeUnload: true });
 
     const closedAt = Date.now();
-    // The tab goes without a goodbye: its renderer crashes (as when the browser is killed, the laptop sleeps or the
-    // network goes). A tab closed normally tells the server, which ends its extension host at once (seen: the new tab
-    // had the history about 10 s later, the time it takes to load); without that message the host waits for the grace.
+    // The tab goes without a goodbye: its page crashes and the tab stays open. A tab closed normally tells the server,
+    // which ends its extension host at once (seen: the new tab had the history about 10 s later, the time it takes to
+    // load); without that message the host waits for the grace.
     const cdp = await context.newCDPSession(first);
     void cdp.send("Page.crash").catch(() => undefined);
-    await first.waitForEvent("crash", { timeout: 10_000 }).catch(() => undefined);
-    await first.close().catch(() => undefined);
-    say("first tab gone");
+    await first.waitForEvent("crash", { timeout: 10_000 });
+    say("first tab crashed (left open)");
     const second = await context.newPage();
-    await check("the tab gone, a new tab opened: it gets the history once the gone tab's host ends (the grace), and @demo answers", () => [second], async () => {
+    await check("the tab crashed (left open), a new tab opened: it gets the history once the crashed tab's host ends (the grace), and @demo answers", () => [second], async () => {
       await second.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
       await openView(second);
       let sawLocked = false;
@@ -228,9 +231,10 @@ async function main() {
         if (LOCKED.test(text)) sawLocked = true;
         return !LOCKED.test(text) && text.includes("hello from the first tab") ? true : undefined;
       }, (DEMO_RECONNECTION_GRACE_SECONDS + 120) * 1000);
-      say(`closed tab: the new tab got the history ${seconds(Date.now() - closedAt)} s after the first tab went (it said "another window" first: ${sawLocked})`);
+      say(`closed tab: the new tab got the history ${seconds(Date.now() - closedAt)} s after the first tab crashed (it said "another window" first: ${sawLocked})`);
       await ask(second, "@demo hello from the second tab");
     });
+    await first.close().catch(() => undefined);
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();

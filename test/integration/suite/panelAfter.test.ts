@@ -3,7 +3,8 @@
  * the editor tabs back to Sidekicks' serializer (`onWebviewPanel:sidekicks.channelPanel`), and each shows its channel
  * again: #tabs with the conversation with the demo agent, #general without it. Then a permission request in #general
  * while #tabs is in front: `Go to next permission request` brings the #general tab forward and focuses the card there.
- * Screenshot `panel-restored`.
+ * Last, the side view on #tabs, #tabs renamed #tabs2: `Open channel in editor` brings forward the #tabs2 tab (it used to
+ * open a new tab for the #tabs that no longer exists, which showed #general). Screenshot `panel-restored`.
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
@@ -57,5 +58,17 @@ describe("a channel in an editor tab (phase 2, after the reload)", () => {
     await poll("the #general tab to be in front again", () => (api.panels().find((t) => t.active)?.channel === "general" ? true : undefined), 10_000);
     await poll("the card's first option to have the focus in the #general tab", async () => ((await attribute("general", `${option}:focus`, "class")) !== null ? true : undefined), 30_000);
     assert.equal((await api.panel("general", "test/click", { selector: option })).clicked, true, "answered, so nothing is left waiting");
+  });
+
+  it("Open channel in editor, after the side view's channel was renamed, opens it under its new name", async () => {
+    await vscode.commands.executeCommand("sidekicks.focus");
+    const inView = async (selector: string) => (await api.webview("test/text", { selector })).text;
+    await poll("the side view to switch to #tabs", async () => ((await api.webview("test/click", { selector: ".channel-tab[data-channel='tabs']" })).clicked ? true : undefined), 30_000);
+    await poll("the side view to show #tabs", async () => ((await inView(".channel-header .channel-name")) === "#tabs" ? true : undefined), 30_000);
+    await api.renameChannel("tabs", "tabs2");
+    await poll("the side view to show #tabs2", async () => ((await inView(".channel-header .channel-name")) === "#tabs2" ? true : undefined), 30_000);
+    await vscode.commands.executeCommand("sidekicks.openChannelInEditor");
+    await poll("the #tabs2 tab to be in front", () => (api.panels().find((t) => t.active)?.channel === "tabs2" ? true : undefined), 30_000);
+    assert.deepEqual(api.panels().map((t) => t.title).sort(), ["#general", "#tabs2"], "the existing tab, renamed; no new tab");
   });
 });
