@@ -122,7 +122,23 @@ describe("following a streaming answer", () => {
     await page.mouse.move(300, 300);
     await page.mouse.wheel(0, -2500);
     await page.waitForSelector(".jump-latest");
-    await frames(page, 3);
+    // The wheel scrolls smoothly over several frames: read what the user sees once it has come to rest (the same
+    // scroll position for 10 frames), not in the middle of the wheel's own animation.
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const list = /** @type {HTMLElement} */ (document.querySelector(".history"));
+          let last = -1;
+          let still = 0;
+          const check = () => {
+            still = list.scrollTop === last ? still + 1 : 0;
+            last = list.scrollTop;
+            if (still >= 10) resolve(undefined);
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        }),
+    );
     const read = () =>
       page.evaluate(() => {
         const list = /** @type {HTMLElement} */ (document.querySelector(".history"));

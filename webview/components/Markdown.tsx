@@ -131,9 +131,17 @@ class MarkdownGroup extends Component<GroupProps> {
     return open >= start && open < start + chunks.length ? open - start : -1;
   }
 
+  /**
+   * The height the group stands in with when it was never laid out, fixed at its first render: a change of
+   * `contain-intrinsic-size` on a box that holds what the user reads suppresses Chromium's scroll anchoring for
+   * that frame, and the view would move. A group that grows after its first render is the last one, laid out, and
+   * its remembered height is used instead.
+   */
+  private estimate: number | undefined;
+
   render() {
     const { chunks, start, open, sealed } = this.props;
-    const estimate = estimatedHeightPx(chunks.reduce((n, chunk) => n + chunk.sourceChars, 0));
+    const estimate = (this.estimate ??= estimatedHeightPx(chunks.reduce((n, chunk) => n + chunk.sourceChars, 0)));
     return (
       <div class={sealed ? "md-group md-sealed" : "md-group"} style={{ containIntrinsicSize: `auto ${estimate}px` }}>
         {chunks.map((chunk, i) => (
