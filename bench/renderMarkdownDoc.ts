@@ -3,23 +3,12 @@
  * code, links and emphasis, bullet and numbered lists, and fenced code blocks (TypeScript, bash, JSON), repeating
  * with varied content. Used by bench/render.ts (in the browser) and the end-to-end fake agent (test/fixtures).
  */
+import { prng } from "../test/prng";
 
 const WORDS = (
   "the agent reads the file and updates the handler so that each request is validated before it reaches the store " +
   "which keeps the session state consistent when several prompts arrive while a tool call is still running"
 ).split(" ");
-
-/** A pseudo-random generator (mulberry32) so every run streams the same text. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sentence(next: () => number): string {
   const n = 8 + Math.floor(next() * 14);
@@ -57,7 +46,7 @@ function section(index: number, next: () => number): string {
 
 /** At least `bytes` characters of Markdown (ASCII, so characters = bytes), the same text for the same `bytes`. */
 export function markdownDocument(bytes: number): string {
-  const next = rng(42);
+  const next = prng(42);
   const parts: string[] = ["# Plan\n\n"];
   let length = parts[0]!.length;
   for (let i = 0; length < bytes; i++) {

@@ -154,17 +154,7 @@ export function hashText(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 16);
 }
 
-/** Mulberry32: a small seeded PRNG, floats in [0, 1). Same seed, same sequence. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from "../prng";
 
 /** What the child is told to do: run to the end, or SIGKILL itself at the nth commit of a phase / nth delta. */
 export type KillPlan =

@@ -3,22 +3,13 @@
 // last line; scrolled up by the user, the view does not move while the answer streams below.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
+import { frames, markdownSections, message, openResult, openView, withBrowser } from "./harness.mjs";
 
 const CH = "ch-general";
 
 /** `count` sections of Markdown (a heading, a paragraph, a list, a code fence), then a last line `marker`. */
 function answer(count, marker) {
-  const parts = [];
-  for (let i = 0; i < count; i++) {
-    parts.push(
-      `## Step ${i}\n\nThe agent reads \`file${i}.ts\` and updates the handler so that each request is validated before it reaches the store.\n\n` +
-        `- first item of step ${i}\n- second item of step ${i}\n\n` +
-        "```ts\n" + `const value${i} = store.get("key${i}");\n` + "```\n\n",
-    );
-  }
-  parts.push(marker);
-  return parts.join("");
+  return markdownSections(count) + marker;
 }
 
 /** Earlier messages, so the list is taller than the view and virtualised before the answer starts. */

@@ -193,3 +193,19 @@ export function frames(page, n = 2) {
     n,
   );
 }
+
+/**
+ * `count` sections of Markdown, each a heading, a paragraph, a list and a code fence, then `after` (a closing
+ * paragraph of each section, or nothing): the long answers the streaming tests send.
+ */
+export function markdownSections(count, after = "") {
+  const parts = [];
+  for (let i = 0; i < count; i++) {
+    parts.push(
+      `## Step ${i}\n\nThe agent reads \`file${i}.ts\` and updates the handler so that each request is validated before it reaches the store.\n\n` +
+        `- first item of step ${i}\n- second item of step ${i}\n\n` +
+        "```ts\n" + `const value${i} = store.get("key${i}");\n` + "```\n\n" + after,
+    );
+  }
+  return parts.join("");
+}

@@ -3,19 +3,11 @@
 // the browser, and each part shows when scrolled to; colour codes split across deltas never show raw.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { frames, message, openView, withBrowser } from "./harness.mjs";
+import { frames, markdownSections, message, openView, withBrowser } from "./harness.mjs";
 
-/** `count` sections of Markdown: a heading, a paragraph, a list and a code fence each. */
+/** `count` sections of Markdown: a heading, a paragraph, a list and a code fence each, and a closing paragraph. */
 function answer(count) {
-  const parts = [];
-  for (let i = 0; i < count; i++) {
-    parts.push(
-      `## Step ${i}\n\nThe agent reads \`file${i}.ts\` and updates the handler so that each request is validated before it reaches the store.\n\n` +
-        `- first item of step ${i}\n- second item of step ${i}\n\n` +
-        "```ts\n" + `const value${i} = store.get("key${i}");\n` + "```\n\nThen it runs the tests again.\n\n",
-    );
-  }
-  return parts.join("");
+  return markdownSections(count, "Then it runs the tests again.\n\n");
 }
 
 describe("long streamed answer", () => {
