@@ -1,9 +1,9 @@
 /**
  * Copy and Insert for the fenced code blocks of rendered Markdown (issue 6).
  *
- * Markdown arrives as sanitized HTML, which may hold no buttons, classes or data attributes of its own
- * (`markdown.ts`), so the controls are added to the DOM afterwards: each `<pre>` is wrapped in a
- * `div.code-block` with a header (language, Copy, Insert). Agent HTML can neither make such a header nor a button,
+ * Markdown's nodes are built from its tokens (`markdownDom.ts`) and hold no buttons, classes (but a code block's
+ * `language-…`) or data attributes of their own, so the controls are added to the DOM afterwards: each `<pre>` is
+ * wrapped in a `div.code-block` with a header (language, Copy, Insert). Agent HTML can neither make such a header nor a button,
  * so a click on a `button[data-code-action]` inside a `.markdown` is always one of ours. Clicks are handled by
  * delegation (`handleCodeAction`) so the buttons need no listeners of their own. Finished blocks are then
  * highlighted, lazily and in idle time (`highlight.ts`); the text, and so Copy and Insert, stays the same.

@@ -1,85 +1,25 @@
 /**
- * Markdown → sanitized nodes for message text, whole or while it streams.
+ * Markdown → DOM nodes for message text, whole or while it streams.
  *
- * `marked` turns text into HTML, showing raw HTML tags as text; `DOMPurify` then keeps only inert HTML (defence in
- * depth, as links and images still come from Markdown syntax): no scripts, no event handlers, no
- * `javascript:` links, no inline styles (the CSP would block them anyway), no ids/names/classes an agent could use
- * to spoof or clobber the UI, images only from `https:` or `data:` (what the CSP allows), links only to `http(s):`,
- * `mailto:`, `file:` or a path (their clicks go to the host, `editor/openLink`).
+ * `marked` lexes the text into tokens; `markdownDom.ts` builds the nodes from them, with no HTML parse, so nothing an
+ * agent writes can become markup: raw HTML shows as the text it is, and links and images come only from Markdown
+ * syntax, their URLs kept only when DOMPurify's attribute policy (configured here) accepts them: links to `http(s):`,
+ * `mailto:`, `file:` or a path (their clicks go to the host, `editor/openLink`), images from `https:` or `data:image/`
+ * (what the CSP allows). No ids, names, classes (but a code block's `language-…`), styles or handlers are ever set
+ * (docs/adr/0004-markdown-to-dom.md).
  *
  * `StreamingMarkdown` renders a growing text without re-rendering all of it on every frame: blocks the lexer has
  * already closed (a later block follows them) are rendered once and kept; only the open tail is re-rendered.
  */
-import { showBidiControls, stripAnsi } from "./ansi";
+import { stripAnsi } from "./ansi";
 import DOMPurify from "dompurify";
 import { Marked, type Token } from "marked";
+import { buildMarkdown } from "./markdownDom";
 
-const marked = new Marked({
-  gfm: true,
-  breaks: true,
-  async: false,
-  renderer: {
-    // Raw HTML in agent text is shown as text: "the <T> parameter" stays readable, and hostile tags never reach
-    // a parser (DOMPurify's inert document still reports CSP violations for inline handlers and styles it sees).
-    html({ text, block }) {
-      const escaped = escapeHtml(text);
-      return block ? `<p>${escaped.trimEnd().replace(/\n/g, "<br>")}</p>\n` : escaped;
-    },
-  },
-});
+const marked = new Marked({ gfm: true, breaks: true, async: false });
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** Counters the tests read to check that streaming renders stay bounded: renders, and characters of HTML sanitized. */
-export const markdownStats = { renders: 0, sanitized: 0 };
-
-let hooksInstalled = false;
-
-function installHooks(): void {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
-  DOMPurify.addHook("uponSanitizeAttribute", (node, data) => {
-    // Keep only marked's `language-xxx` class on code blocks: agent text must not borrow the UI's classes.
-    if (data.attrName === "class") {
-      data.keepAttr = node.nodeName === "CODE" && /^language-[\w#+.-]+$/.test(data.attrValue);
-    }
-  });
-  DOMPurify.addHook("afterSanitizeAttributes", (node) => {
-    if (node.nodeName === "IMG") {
-      const src = node.getAttribute("src") ?? "";
-      if (!/^(https:|data:image\/)/i.test(src)) node.removeAttribute("src");
-    } else if (node.nodeName === "A") {
-      const href = node.getAttribute("href");
-      if (href) node.setAttribute("title", href);
-      node.setAttribute("rel", "noopener noreferrer");
-    } else if (node.nodeName === "INPUT") {
-      // GFM task lists render `<input type="checkbox" disabled>`; nothing else may become a form control.
-      if (node.getAttribute("type") !== "checkbox") node.remove();
-      else node.setAttribute("disabled", "");
-    }
-    // Bidi controls (as characters, or from a character reference such as `&#x202E;`, which only the parse turns
-    // into the character) are shown as visible markers (`showBidiControls`) in attribute values and, below, in text.
-    if (showingBidi) {
-      for (const attr of Array.from(node.attributes ?? [])) {
-        if (BIDI.test(attr.value)) node.setAttribute(attr.name, showBidiControls(attr.value));
-      }
-    }
-  });
-  DOMPurify.addHook("afterSanitizeElements", (node) => {
-    if (showingBidi && node.nodeType === 3 && BIDI.test(node.nodeValue ?? "")) node.nodeValue = showBidiControls(node.nodeValue ?? "");
-  });
-}
-
-/** Whether a text holds a bidi control character (see `showBidiControls`). */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
-
-/** A bidi control character, or a character reference (hexadecimal or decimal) that parses into one. */
-const BIDI_IN_MARKUP = /[\u202a-\u202e\u2066-\u2069]|&#(?:x0*(?:202[a-e]|206[6-9])(?![\da-f])|0*(?:823[4-8]|829[4-7])(?!\d))/i;
-
-/** Set while {@link sanitizeToFragment} sanitizes markup that may hold a bidi control (the hooks then show them). */
-let showingBidi = false;
+/** Counters the tests read to check that streaming renders stay bounded: renders, and characters of source built into nodes. */
+export const markdownStats = { renders: 0, built: 0 };
 
 /**
  * URLs an `href` or `src` may keep: `http(s):`, `mailto:`, `file:`, and scheme-less paths (relative, absolute,
@@ -88,60 +28,45 @@ let showingBidi = false;
  */
 const ALLOWED_URI = /^(?:(?:https?|mailto|file):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
-const PURIFY_CONFIG = {
-  USE_PROFILES: { html: true },
-  FORBID_TAGS: ["style", "form", "button", "textarea", "select", "option", "dialog", "template", "slot"],
-  FORBID_ATTR: ["style", "id", "name", "tabindex", "autofocus", "popover", "form"],
-  ALLOW_DATA_ATTR: false,
-  ALLOWED_URI_REGEXP: ALLOWED_URI,
-};
+/**
+ * DOMPurify's policy as `markdownDom.ts` asks it about each URL (`DOMPurify.isValidAttribute`). Set once: this
+ * webview's DOMPurify sanitizes nothing else.
+ */
+DOMPurify.setConfig({ USE_PROFILES: { html: true }, ALLOW_DATA_ATTR: false, ALLOWED_URI_REGEXP: ALLOWED_URI });
 
 /**
- * Sanitizes HTML produced from untrusted Markdown into nodes ready to insert (the rules are in the module comment).
- * Nodes, not a string: serializing the result and parsing it again (`innerHTML`) would cost a long answer about as
- * much as the sanitizing itself. The nodes belong to DOMPurify's inert document until inserted.
+ * One chunk of rendered Markdown: consecutive closed blocks (or the open tail) as their tokens until the chunk is
+ * first put in the page, then as nodes. A chunk is built at most once (a chunk of a message outside the virtual
+ * list's window costs only its tokens); its nodes are moved, or copied, afterwards.
  */
-export function sanitizeToFragment(html: string): DocumentFragment {
-  installHooks();
-  showingBidi = BIDI_IN_MARKUP.test(html);
-  try {
-    return DOMPurify.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true });
-  } finally {
-    showingBidi = false;
-  }
-}
-
-/**
- * One chunk of rendered Markdown: consecutive closed blocks (or the open tail) as sanitized nodes. A chunk is
- * sanitized the first time it is put in the page, not before (a chunk of a message outside the virtual list's
- * window costs only its `marked` output), and at most once: its nodes are moved, not parsed again.
- */
-export class HtmlChunk {
+export class MarkdownChunk {
+  private tokens: readonly Token[] | null;
   private home: Element | null = null;
+  /** Whether the chunk renders nothing (no blocks). */
+  readonly empty: boolean;
 
   /**
-   * @param markup `marked`'s HTML for the chunk: not yet sanitized, never inserted as it is.
+   * @param tokens `marked`'s block tokens for the chunk
    * @param sourceChars characters of Markdown source the chunk renders (for an estimate of its height, in
    *   `Markdown.tsx`, while the browser has not laid it out).
    */
-  constructor(private readonly markup: string, readonly sourceChars: number) {}
-
-  /** Whether the chunk renders nothing (no blocks). */
-  get empty(): boolean {
-    return this.markup === "";
+  constructor(tokens: readonly Token[], readonly sourceChars: number) {
+    this.tokens = tokens;
+    this.empty = tokens.every((token) => token.type === "space" || token.type === "def");
   }
 
   /**
-   * Replaces `el`'s children with the chunk's nodes: sanitized the first time (then `prepare` may add to them while
+   * Replaces `el`'s children with the chunk's nodes: built the first time (then `prepare` may add to them while
    * they are not in the page yet); afterwards the nodes are moved from the element that held them when it has left
-   * the page, or copied (already sanitized and prepared) when it has not.
+   * the page, or copied (already prepared) when it has not.
    */
   mountInto(el: Element, prepare?: (nodes: DocumentFragment) => void): void {
     if (this.home === el) return;
     const previous = this.home;
     if (!previous) {
-      markdownStats.sanitized += this.markup.length;
-      const nodes = sanitizeToFragment(this.markup);
+      markdownStats.built += this.sourceChars;
+      const nodes = buildMarkdown(this.tokens ?? []);
+      this.tokens = null; // the nodes hold it all now
       prepare?.(nodes);
       el.replaceChildren(nodes);
     } else if (previous.isConnected) {
@@ -158,14 +83,14 @@ export class HtmlChunk {
  * resolve across the whole text, then rendered in chunks of at most about `STABLE_CHUNK_CHARS` of source, so that
  * the browser can skip laying out the chunks that are off screen.
  */
-export function renderMarkdown(text: string): HtmlChunk[] {
+export function renderMarkdown(text: string): MarkdownChunk[] {
   markdownStats.renders++;
   return chunkTokens(marked.lexer(text));
 }
 
 /** Consecutive closed tokens in chunks of at most about `STABLE_CHUNK_CHARS` characters of source. */
-function chunkTokens(tokens: Token[]): HtmlChunk[] {
-  const chunks: HtmlChunk[] = [];
+function chunkTokens(tokens: Token[]): MarkdownChunk[] {
+  const chunks: MarkdownChunk[] = [];
   let group: Token[] = [];
   let groupChars = 0;
   const close = () => {
@@ -182,8 +107,8 @@ function chunkTokens(tokens: Token[]): HtmlChunk[] {
   return chunks;
 }
 
-function renderTokens(tokens: Token[]): HtmlChunk {
-  return new HtmlChunk(tokens.length ? marked.parser(tokens) : "", tokens.reduce((n, t) => n + t.raw.length, 0));
+function renderTokens(tokens: Token[]): MarkdownChunk {
+  return new MarkdownChunk(tokens, tokens.reduce((n, t) => n + t.raw.length, 0));
 }
 
 /** A long text given at once is kept in chunks of at most about this many characters of source. */
@@ -226,15 +151,15 @@ export class StreamingAnsiStrip {
 export class StreamingMarkdown {
   private text = "";
   private stableLength = 0;
-  private readonly stable: HtmlChunk[] = [];
-  private tail: HtmlChunk = new HtmlChunk("", 0);
+  private readonly stable: MarkdownChunk[] = [];
+  private tail: MarkdownChunk = new MarkdownChunk([], 0);
 
   /**
    * Returns the chunks for `text`: lexes and renders the open tail once (counted as one render in
    * `markdownStats`), or nothing when `text` is unchanged. Only the open tail is compared with the previous text:
    * a change inside blocks already kept is not noticed (streamed text only grows).
    */
-  update(text: string): readonly HtmlChunk[] {
+  update(text: string): readonly MarkdownChunk[] {
     // Compared from the open tail on: the kept blocks are final, and comparing all of a 1 MB text every frame would
     // make a frame's cost grow with the message.
     const open = this.text.slice(this.stableLength);
@@ -257,11 +182,11 @@ export class StreamingMarkdown {
         return this.chunks();
       }
     }
-    this.tail = tokens ? renderTokens(tokens) : new HtmlChunk(marked.parse(tail, { async: false }), tail.length);
+    this.tail = new MarkdownChunk(tokens ?? marked.lexer(tail), tail.length);
     return this.chunks();
   }
 
-  private chunks(): readonly HtmlChunk[] {
+  private chunks(): readonly MarkdownChunk[] {
     return [...this.stable, this.tail];
   }
 
@@ -269,7 +194,7 @@ export class StreamingMarkdown {
     this.text = "";
     this.stableLength = 0;
     this.stable.length = 0;
-    this.tail = new HtmlChunk("", 0);
+    this.tail = new MarkdownChunk([], 0);
   }
 }
 

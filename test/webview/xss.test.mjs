@@ -5,67 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
+import { PAYLOADS } from "./xssPayloads.mjs";
 
-const T = "top.__trap()";
-const PAYLOADS = [
-  `<script>${T}</script>`,
-  `<img src=x onerror=${T}>`,
-  `<img src="x" onerror="${T}">`,
-  `<img srcset="x" onerror=${T}>`,
-  `<svg onload=${T}>`,
-  `<svg><script>${T}</script></svg>`,
-  `<svg><animate onbegin=${T} attributeName=x dur=1s>`,
-  `<svg><a xlink:href="javascript:${T}"><text y=20>svg link</text></a></svg>`,
-  `<iframe src="javascript:${T}"></iframe>`,
-  `<iframe srcdoc="<script>${T}</script>"></iframe>`,
-  `<body onload=${T}>`,
-  `<details open ontoggle=${T}>`,
-  `<video><source onerror=${T}></video>`,
-  `<audio src=x onerror=${T}>`,
-  `<input autofocus onfocus=${T}>`,
-  `<select autofocus onfocus=${T}></select>`,
-  `<textarea autofocus onfocus=${T}></textarea>`,
-  `<marquee onstart=${T}>m</marquee>`,
-  `<object data="javascript:${T}"></object>`,
-  `<embed src="javascript:${T}">`,
-  `<a href="javascript:${T}">js link</a>`,
-  `<a href="JaVaScRiPt:${T}">mixed case</a>`,
-  `<a href="&#106;avascript:${T}">entity</a>`,
-  `<a href="java\tscript:${T}">tab</a>`,
-  `[md link](javascript:${T})`,
-  `[md upper](JAVASCRIPT:${T})`,
-  `[md data](data:text/html,<script>${T}</script>)`,
-  `[md vbscript](vbscript:msgbox(1))`,
-  `![md image](javascript:${T})`,
-  `<a href="data:text/html;base64,PHNjcmlwdD50b3AuX190cmFwKCk8L3NjcmlwdD4=">data link</a>`,
-  `<form action="javascript:${T}"><button>go</button></form>`,
-  `<math><mtext><table><mglyph><style><img src=x onerror=${T}>`,
-  `<noscript><p title="</noscript><img src=x onerror=${T}>">`,
-  `<style>@import 'javascript:${T}';</style>`,
-  `<div style="background:url(javascript:${T})">css url</div>`,
-  `<div style="width: expression(${T})">css expression</div>`,
-  `<link rel=stylesheet href="javascript:${T}">`,
-  `<meta http-equiv="refresh" content="0;url=javascript:${T}">`,
-  `<base href="javascript:${T}//">`,
-  `[title trick](https://example.com "t" onclick=${T})`,
-  `<a href="https://example.com" onclick="${T}">handler on a good link</a>`,
-  `<template><script>${T}</script></template>`,
-  `<x onclick=${T} onmouseover=${T}>custom element</x>`,
-  `<scr<script>ipt>${T}</script>`,
-  `<<img src=x onerror=${T}>`,
-  `"><img src=x onerror=${T}>`,
-  `'><svg onload=${T}>`,
-  "`<img src=x onerror=top.__trap()>` in a code span",
-  "```html\n<script>top.__trap()</script>\n```",
-  // Code blocks that get highlighted (webview/highlight.ts): markup inside tokens, hostile fence info strings.
-  `\`\`\`ts\nconst s = "</span><img src=x onerror=${T}>"; // </code></pre><svg onload=${T}>\n\`\`\``,
-  `\`\`\`html\n<img src=x onerror=${T}><a href="javascript:${T}">x</a><style>*{}</style>\n\`\`\``,
-  `\`\`\`js onload=${T}\nlet t = \`\${"<svg onload=${T}>"}\`;\n\`\`\``,
-  `\`\`\`<img src=x onerror=${T}>\nhostile info string\n\`\`\``,
-  `\u001b]8;;javascript:${T}\u001b\\ansi hyperlink\u001b]8;;\u001b\\`,
-  `<a href="command:workbench.action.reloadWindow">command link</a>`,
-  `<img src="file:///etc/passwd" onerror=${T}>`,
-];
 
 /** A message carrying `payload` in every place an agent controls. */
 function hostile(payload, i) {

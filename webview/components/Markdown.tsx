@@ -1,11 +1,11 @@
-/** Renders Markdown text as sanitized nodes, incrementally while the message streams. */
+/** Renders Markdown text as DOM nodes (`markdown.ts`, `markdownDom.ts`), incrementally while the message streams. */
 import { Component } from "preact";
 import { useContext, useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import { stripAnsi } from "../ansi";
 import { decorateCodeBlocks, handleCodeAction } from "../codeBlocks";
 import { EditorContext } from "../editorActions";
 import { highlightCodeBlocks } from "../highlight";
-import { type HtmlChunk, renderMarkdown, StreamingAnsiStrip, StreamingMarkdown } from "../markdown";
+import { type MarkdownChunk, renderMarkdown, StreamingAnsiStrip, StreamingMarkdown } from "../markdown";
 
 /**
  * One text part. While `streaming`, closed blocks keep their DOM and only the open tail is re-rendered; once the
@@ -70,9 +70,9 @@ const GROUP_CHARS = 32_768;
  * chunks, not every chunk. Greedy from the first chunk: a chunk's group depends only on the chunks before it, which
  * are final, so a chunk never changes group while the text grows.
  */
-function groupChunks(chunks: readonly HtmlChunk[]): { start: number; chunks: HtmlChunk[] }[] {
-  const groups: { start: number; chunks: HtmlChunk[] }[] = [];
-  let current: HtmlChunk[] = [];
+function groupChunks(chunks: readonly MarkdownChunk[]): { start: number; chunks: MarkdownChunk[] }[] {
+  const groups: { start: number; chunks: MarkdownChunk[] }[] = [];
+  let current: MarkdownChunk[] = [];
   let start = 0;
   let chars = 0;
   chunks.forEach((chunk, i) => {
@@ -90,7 +90,7 @@ function groupChunks(chunks: readonly HtmlChunk[]): { start: number; chunks: Htm
 }
 
 interface GroupProps {
-  chunks: HtmlChunk[];
+  chunks: MarkdownChunk[];
   /** The index of the group's first chunk in the whole text's chunks. */
   start: number;
   /** The index of the open chunk (the streaming tail), or -1 once the message is final. */
@@ -100,7 +100,7 @@ interface GroupProps {
 }
 
 interface ChunkProps {
-  chunk: HtmlChunk;
+  chunk: MarkdownChunk;
   /** No more text will be rendered into this chunk: its code blocks are closed and may be highlighted. */
   finished: boolean;
 }
@@ -145,7 +145,7 @@ class MarkdownGroup extends Component<GroupProps> {
     return (
       <div class={sealed ? "md-group md-sealed" : "md-group"} style={{ containIntrinsicSize: `auto ${estimate}px` }}>
         {chunks.map((chunk, i) => (
-          <MarkdownChunk key={i} chunk={chunk} finished={start + i !== open} />
+          <ChunkView key={i} chunk={chunk} finished={start + i !== open} />
         ))}
       </div>
     );
@@ -153,7 +153,7 @@ class MarkdownGroup extends Component<GroupProps> {
 }
 
 /**
- * One rendered chunk. Its nodes are put in once (`HtmlChunk.mountInto`), and again only when the chunk changed
+ * One rendered chunk. Its nodes are put in once (`MarkdownChunk.mountInto`), and again only when the chunk changed
  * (the open tail); the code blocks it holds are then decorated once, so a frame of streaming touches the tail chunk
  * only. A finished chunk's blocks are highlighted, and the browser may skip a large one while it is off screen.
  *
@@ -161,8 +161,8 @@ class MarkdownGroup extends Component<GroupProps> {
  * the commit's layout effects, and `History`'s layout effect measures the rows (pin to the bottom, keep the viewed
  * row in place) before any class component's `componentDidMount` would run.
  */
-class MarkdownChunk extends Component<ChunkProps> {
-  private readonly refs = new WeakMap<HtmlChunk, (el: HTMLDivElement | null) => void>();
+class ChunkView extends Component<ChunkProps> {
+  private readonly refs = new WeakMap<MarkdownChunk, (el: HTMLDivElement | null) => void>();
   private el: HTMLDivElement | null = null;
 
   shouldComponentUpdate(next: ChunkProps): boolean {
@@ -170,7 +170,7 @@ class MarkdownChunk extends Component<ChunkProps> {
   }
 
   /** The ref for `chunk`: a new function for a new chunk, so Preact calls it again with the element. */
-  private refFor(chunk: HtmlChunk): (el: HTMLDivElement | null) => void {
+  private refFor(chunk: MarkdownChunk): (el: HTMLDivElement | null) => void {
     let ref = this.refs.get(chunk);
     if (!ref) {
       ref = (el) => {
