@@ -16,6 +16,7 @@ import DOMPurify from "dompurify";
 import { Marked, type Token } from "marked";
 import { buildMarkdown } from "./markdownDom";
 
+/** Only its lexer is used here: no HTML is ever written from agent text (its renderer would pass raw HTML through). */
 const marked = new Marked({ gfm: true, breaks: true, async: false });
 
 /** Counters the tests read to check that streaming renders stay bounded: renders, and characters of source built into nodes. */
