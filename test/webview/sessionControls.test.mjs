@@ -1,6 +1,6 @@
 // Session controls in the channel header (issue 6): each member's compact button (mode and usage), its dialog with the
 // mode, config option and usage, used by keyboard only; a refused change shows why and the control goes back; the
-// badge says "waiting for you" while a permission request waits. Screenshots: test-results/webview-session-{controls,header,refused-light}.png.
+// badge says "waiting for you" while a permission request waits. Screenshots: test-results/webview-session-{controls,header,narrow,refused-light}.png.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -104,6 +104,31 @@ describe("session controls in the channel header", () => {
     assert.equal(await activeControl(page), "session-trigger", "Escape gives the focus back to the button");
     await frames(page, 3);
     await page.screenshot({ path: path.join(outDir, "webview-session-header.png"), clip: { x: 0, y: 0, width: 360, height: 120 } });
+    assert.deepEqual(await problems(), []);
+  });
+
+  it("in a 300 px view a long agent name and mode end the button in an ellipsis inside the view, and it still opens", async () => {
+    const agent = "claude-code-reviewer";
+    const long = { ...DEMO, agent, modes: { currentModeId: "arch", availableModes: [{ id: "arch", name: "Architect (plan only)" }] }, usage: { used: 150_000, size: 200_000, cost: { amount: 1.5, currency: "EUR" } } };
+    const open = { ...openResult({ members: [{ name: agent, state: "ready" }, { name: "codex", state: "busy" }] }), sessions: { [agent]: long } };
+    const { page, problems } = await openView(env.browser, env.server.origin, { open, width: 300 });
+    const trigger = `.member[data-member='${agent}'] .session-trigger`;
+    await page.waitForSelector(trigger);
+    await page.evaluate(() => document.fonts.ready);
+    await frames(page, 2);
+    const box = await page.evaluate((sel) => {
+      const el = /** @type {HTMLElement} */ (document.querySelector(sel));
+      const chip = /** @type {HTMLElement} */ (el.closest(".member"));
+      return { right: el.getBoundingClientRect().right, chipRight: chip.getBoundingClientRect().right, view: document.documentElement.clientWidth, cut: el.scrollWidth > el.clientWidth, overflow: getComputedStyle(el).textOverflow };
+    }, trigger);
+    assert.ok(box.chipRight <= box.view, `the member chip ends inside the view (${box.chipRight} ≤ ${box.view} px)`);
+    assert.ok(box.right <= box.chipRight, "the button ends inside its chip");
+    assert.equal(box.cut, true, "the text is longer than the room: it is cut…");
+    assert.equal(box.overflow, "ellipsis", "…with an ellipsis");
+    assert.match((await page.getAttribute(trigger, "aria-label")) ?? "", /Architect \(plan only\) · 150k \/ 200k · €1\.50/, "the label still says it all");
+    await page.click(trigger);
+    await page.waitForSelector(".session-popover[role='dialog']");
+    await page.screenshot({ path: path.join(outDir, "webview-session-narrow.png"), clip: { x: 0, y: 0, width: 300, height: 300 } });
     assert.deepEqual(await problems(), []);
   });
 
