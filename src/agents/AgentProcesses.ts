@@ -9,6 +9,7 @@ import { terminalsAvailable } from "../workspace/terminals";
 import type { AgentWorkspaces } from "./AgentWorkspaces";
 import { inspectContainer } from "./containerRuntime";
 import type { Clock } from "./Clock";
+import { StderrLog } from "./StderrLog";
 import { resolveLaunch, type LaunchContext } from "./launch";
 import { isSessionStateUpdate, type SessionStateUpdate } from "./sessionState";
 import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, processKey, unsupportedRuntime, type AgentLimits } from "./policy";
@@ -99,6 +100,8 @@ export class AgentProcesses {
       await entry.stopping;
       const launch = resolveLaunch(entry.config, this.host.launch);
       entry.container = entry.config.runtime?.type === "container" ? await inspectContainer(entry.config, launch.env) : undefined;
+      // A stderr flood reaches the log as at most STDERR_LOG_LINES lines a second and a count (field case 8).
+      const stderrLog = new StderrLog((level, line) => this.emitter.emit("agent:log", { agent: name, level, line }), this.clock);
       const client = await AcpClient.start(
         launch,
         {
@@ -124,7 +127,7 @@ export class AgentProcesses {
                 },
               }
             : {}),
-          onStderr: (line) => this.emitter.emit("agent:log", { agent: name, level: "info", line }),
+          onStderr: (line) => stderrLog.line(line),
           onLog: (level, line) => this.emitter.emit("agent:log", { agent: name, level, line }),
         },
         { agentName: name, initializeTimeoutMs: this.host.initializeTimeoutMs },
@@ -137,7 +140,10 @@ export class AgentProcesses {
       entry.upSince = this.clock.now();
       this.log(entry, "info", `started: pid ${client.pid}, ${launch.command} ${launch.args.join(" ")} in ${launch.cwd}`);
       this.setState(entry, "ready");
-      void client.exited.then((exit) => this.onExit(entry, client, exit));
+      void client.exited.then((exit) => {
+        stderrLog.flush();
+        this.onExit(entry, client, exit);
+      });
       return client;
     } catch (err) {
       const error = asSidekicksError(err, "agent/protocol");
