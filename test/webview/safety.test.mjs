@@ -42,6 +42,9 @@ describe("sanitizing agent text", () => {
     assert.ok(found.hrefs.every((h) => h === null || h.startsWith("https:")), `only https links kept: ${found.hrefs}`);
     assert.deepEqual(found.imgSrc, [null, null], "image sources the CSP would block, or scripts, are dropped");
     assert.deepEqual(found.classes, [], "agent text cannot borrow the UI's classes");
+    // `[x](javascript:…)` keeps its text, but it is no link, and does not look like one.
+    const unlinked = await page.$$eval(`${body} a:not([href])`, (els) => els.map((a) => getComputedStyle(a).color === getComputedStyle(/** @type {Element} */ (a.parentElement)).color));
+    assert.ok(unlinked.length >= 1 && unlinked.every(Boolean), `a link whose address was dropped reads as its text (${unlinked})`);
     assert.equal(await page.$$eval("#composer", (els) => els.length), 1, "agent text cannot clobber #composer");
     assert.match(await page.innerText(body), /<script>window\.__pwned=1<\/script>/, "raw HTML is shown as text, not lost");
     assert.equal(await page.$$eval(".send-error", (els) => els.length), 0);
