@@ -1,6 +1,6 @@
 // Session controls in the channel header (issue 6): each member's compact button (mode and usage), its dialog with the
 // mode, config option and usage, used by keyboard only; a refused change shows why and the control goes back; the
-// badge says "waiting for you" while a permission request waits. Screenshots: test-results/webview-session-{controls,header,narrow,refused-light}.png.
+// badge says "waiting for you" while a permission request waits. Screenshots: test-results/webview-session-{controls,header,narrow,open-light,refused-light}.png.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -129,6 +129,27 @@ describe("session controls in the channel header", () => {
     await page.click(trigger);
     await page.waitForSelector(".session-popover[role='dialog']");
     await page.screenshot({ path: path.join(outDir, "webview-session-narrow.png"), clip: { x: 0, y: 0, width: 300, height: 300 } });
+    assert.deepEqual(await problems(), []);
+  });
+
+  it("while its dialog is open the button keeps the chip's colours (readable in a light theme); a click elsewhere closes it", async () => {
+    const { page, problems } = await openSessions(env.browser, env.server.origin, "light");
+    const trigger = ".member[data-member='demo'] .session-trigger";
+    await page.waitForSelector(trigger);
+    await page.click(trigger);
+    await page.waitForSelector(".session-popover[role='dialog']");
+    const colours = await page.evaluate((sel) => {
+      const el = /** @type {HTMLElement} */ (document.querySelector(sel));
+      return { text: getComputedStyle(el).color, chip: getComputedStyle(/** @type {Element} */ (el.closest(".member"))).color };
+    }, trigger);
+    assert.equal(colours.text, colours.chip, "the open button's text is the chip's text colour");
+    await page.screenshot({ path: path.join(outDir, "webview-session-open-light.png"), clip: { x: 0, y: 0, width: 360, height: 320 } });
+    // A click on the history's text, which takes no focus.
+    const box = await page.locator(".history").boundingBox();
+    assert.ok(box);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height - 20);
+    await page.waitForSelector(".session-popover", { state: "detached" });
+    assert.equal(await page.getAttribute(trigger, "aria-expanded"), "false");
     assert.deepEqual(await problems(), []);
   });
 

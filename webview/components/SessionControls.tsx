@@ -10,7 +10,7 @@ import "@vscode-elements/elements/dist/vscode-single-select/index.js";
 import "@vscode-elements/elements/dist/vscode-option/index.js";
 import "@vscode-elements/elements/dist/vscode-checkbox/index.js";
 import * as l10n from "@vscode/l10n";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { SessionChange, SessionConfigOptionView, SessionStateView } from "../../src/protocol";
 
 /** The component's user-facing words, in one place, in the editor's language (`@vscode/l10n`). */
@@ -101,12 +101,23 @@ export function SessionControls({ state, configure }: { state: SessionStateView;
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLSpanElement>(null);
   const id = `session-${state.agent}`;
   const compact = [modeName(state), usageText(state.usage)].filter(Boolean).join(" · ") || state.title || TEXT.session();
   const close = () => {
     setOpen(false);
     button.current?.focus();
   };
+  // A press anywhere else closes the dialog, as VS Code's own pop-ups do (a click on text moves no focus, so
+  // `onFocusOut` alone would leave it open).
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", outside, true);
+    return () => document.removeEventListener("pointerdown", outside, true);
+  }, [open]);
   useLayoutEffect(() => {
     if (!open) return;
     const first = dialog.current?.querySelector<HTMLElement>("vscode-single-select, vscode-checkbox");
@@ -114,7 +125,7 @@ export function SessionControls({ state, configure }: { state: SessionStateView;
     else dialog.current?.focus();
   }, [open]);
   return (
-    <span class="session-controls">
+    <span class="session-controls" ref={root}>
       <button
         ref={button}
         type="button"
