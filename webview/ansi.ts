@@ -1,16 +1,12 @@
 /**
- * Terminal escape sequences (ANSI CSI such as colours `ESC[1;37m` and modes `ESC[?9001h`, OSC such as window titles
- * `ESC]0;…BEL`, and two-byte escapes) as agents and tools print them. Field case 12: they are stripped before
- * rendering, never shown as literal text. A sequence cut off at the end of a streaming text is held back too.
+ * Terminal escape sequences are stripped before rendering, never shown as literal text (field case 12; the rule is
+ * `src/terminalText.ts`, shared with the host); bidi controls are shown as visible markers.
  */
-const SEQUENCES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
-const CUT_OFF = /\u001b(?:\[[0-?]*[ -/]*|\][^\u0007\u001b]*)?$/;
+import { stripTerminalEscapes } from "../src/terminalText";
 
-/** Returns `text` without terminal escape sequences (unchanged, and cheap, when it holds none). */
+/** Returns `text` without terminal escape sequences, with bidi controls shown (unchanged, and cheap, when it holds neither). */
 export function stripAnsi(text: string): string {
-  const shown = showBidiControls(text);
-  if (!shown.includes("\u001b") && !shown.includes("\u009b")) return shown;
-  return shown.replace(SEQUENCES, "").replace(CUT_OFF, "");
+  return stripTerminalEscapes(showBidiControls(text));
 }
 
 /** Unicode bidirectional controls (embeddings, overrides, isolates): they can make agent text read as something else. */

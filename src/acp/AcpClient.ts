@@ -8,6 +8,7 @@ import { StderrTail } from "./StderrTail";
 import { stdioStream } from "./stdioStream";
 import { configOptions, toAgentUpdate, toPermissionRequest, toSessionSetup } from "./updates";
 import type { AcpClientHandlers, AgentInfo, AgentLaunch, ClientRequest, ConfigOptionInfo, ExitInfo, McpServerSpec, SessionSetup } from "./types";
+import { stripTerminalEscapes } from "../terminalText";
 
 /** Options of {@link AcpClient.start}. Durations in milliseconds. */
 export interface AcpClientOptions {
@@ -75,7 +76,7 @@ export class AcpClient {
       const finish = (): void => {
         if (done) return;
         done = true;
-        this.exitInfo = { code: exitCode, signal: exitSignal, stderrTail: this.stderr.tail(4096) };
+        this.exitInfo = { code: exitCode, signal: exitSignal, stderrTail: stripTerminalEscapes(this.stderr.tail(4096)) };
         resolve(this.exitInfo);
       };
       child.once("error", (err) => {
@@ -420,7 +421,7 @@ export class AcpClient {
               l10n.t(
                 'Agent "{0}" printed text that is not ACP ("{1}") and did not answer ACP initialize. Is "{2}" an ACP agent (some need a flag such as --acp)?',
                 this.options.agentName,
-                (this.firstDroppedLine ?? "").trim().slice(0, 120),
+                stripTerminalEscapes(this.firstDroppedLine ?? "").trim().slice(0, 120),
                 launch.command,
               ),
               this.diagnosticDetail(),
@@ -564,13 +565,13 @@ export class AcpClient {
     );
   }
 
-  /** The agent's last non-ACP stdout line and stderr tail, for error details. */
+  /** The agent's last non-ACP stdout line and stderr tail, for error details (terminal escapes stripped: field case 12). */
   private diagnosticDetail(): string | undefined {
     const lines: string[] = [];
     if (this.lastDroppedLine !== undefined) {
-      lines.push(l10n.t("Last non-ACP line on stdout: {0}", this.lastDroppedLine.slice(0, 500)));
+      lines.push(l10n.t("Last non-ACP line on stdout: {0}", stripTerminalEscapes(this.lastDroppedLine.slice(0, 500))));
     }
-    const tail = this.stderr.tail(2048);
+    const tail = stripTerminalEscapes(this.stderr.tail(2048));
     if (tail) lines.push(`stderr:\n${tail}`);
     return lines.length > 0 ? lines.join("\n") : undefined;
   }

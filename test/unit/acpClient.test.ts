@@ -117,6 +117,20 @@ test("field case 6: a CLI started without its ACP flag (a banner, then silence) 
   );
 });
 
+test("field cases 6 and 12: the error quoting an agent's non-ACP output shows its text without terminal escape sequences", async () => {
+  const rec = recordingHandlers();
+  await assert.rejects(
+    AcpClient.start(fakeAgentLaunch({ banner: ["\u001b[31mred\u001b[0m banner \u001b]0;title\u0007here"], silent: true }), rec.handlers, { ...opts, initializeTimeoutMs: 600_000, notAcpQuietMs: 300 }),
+    (err: unknown) => {
+      assert.ok(err instanceof SidekicksError);
+      assert.match(err.message, /not ACP \("red banner here"\)/);
+      assert.match(err.detail ?? "", /Last non-ACP line on stdout: red banner here/);
+      assert.doesNotMatch(`${err.message}${err.detail}`, /\u001b/, "no escape character reaches the user");
+      return true;
+    },
+  );
+});
+
 test("field case 5: an update for an unknown session is dropped with a debug log; the connection stays", async () => {
   const rec = recordingHandlers();
   const client = await AcpClient.start(

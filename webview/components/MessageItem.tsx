@@ -2,6 +2,7 @@
 import * as l10n from "@vscode/l10n";
 import { Component } from "preact";
 import type { AgentIconView, Author, MessageView, Part } from "../../src/protocol";
+import { stripAnsi } from "../ansi";
 import { FilesCard } from "./FilesCard";
 import { Markdown } from "./Markdown";
 import { type AnswerPermission, PermissionCard } from "./PermissionCard";
@@ -137,9 +138,9 @@ export class MessageItem extends Component<Props> {
             <div class={`message-error${message.outcome === "interrupted" ? " message-interrupted" : ""}`} title={message.error.code}>
               <div class="message-error-text">
                 <span class="message-error-icon" aria-hidden="true">!</span>
-                {message.error.message}
+                {stripAnsi(message.error.message)}
               </div>
-              {message.error.detail && <pre class="message-error-detail">{message.error.detail}</pre>}
+              {message.error.detail && <pre class="message-error-detail">{stripAnsi(message.error.detail)}</pre>}
               {message.retryable && (
                 <vscode-button class="message-retry" secondary onClick={() => turn.retry(message.id)} title={l10n.t("Run this request again in this message; the agent is told what the earlier attempt did")}>
                   {l10n.t("Retry")}
