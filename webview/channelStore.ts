@@ -24,6 +24,8 @@ export interface ViewState {
   commands: Readonly<Record<string, readonly AgentCommand[]>>;
   /** Why `channel/open` failed, when `phase` is `failed`. */
   openError?: string;
+  /** The channel name the last `channel/open` asked for (absent: the host's default channel), named while it opens or failed. */
+  requested?: string;
   /**
    * Why the last `channel/send` (or Stop, Retry…) was refused; cleared by the next send, by editing the draft
    * (`clearSendError`), and when the open channel's members or the roster change (the reason may no longer hold).
@@ -210,7 +212,7 @@ export class ChannelStore {
     this.olderLoad = undefined;
     this.firstId = undefined;
     this.queue = [];
-    this.update({ phase: "opening", openError: undefined, sendError: undefined });
+    this.update({ phase: "opening", openError: undefined, sendError: undefined, requested: name });
     try {
       const result = await this.host.request("channel/open", name ? { name } : {});
       if (generation !== this.openGeneration) return;

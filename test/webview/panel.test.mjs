@@ -26,6 +26,15 @@ describe("channel in an editor tab", () => {
     assert.deepEqual(await host.requests("channel/open"), [{ name: "random" }]);
   });
 
+  it("a tab pinned to #work whose history is locked by another window names #work, not #general", async () => {
+    const LOCKED = { code: "store/locked", message: "The Sidekicks history is open in another window. Close it, or wait: this window retries." };
+    const { page } = await openView(env.browser, env.server.origin, { channel: "work", open: openResult({ name: "work" }), refuse: { methods: ["channel/open", "channels/list"], error: LOCKED } });
+    await page.waitForSelector(".open-error");
+    assert.match(await page.innerText(".open-error"), /^Could not open #work: The Sidekicks history is open in another window/);
+    assert.match(await page.innerText(".channel-header"), /#work/);
+    assert.equal(await page.getAttribute("#composer textarea", "placeholder"), "Message #work — @agent to mention");
+  });
+
   it("escapes the pinned channel in the page, so a name cannot add markup", () => {
     const html = webviewDocument({ cspSource: "https://x", nonce: "n", styleUri: "s", scriptUri: "j", channel: `a"><script>alert(1)</script>` });
     assert.match(html, /<div id="root" data-channel="a&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;"><\/div>/);

@@ -46,7 +46,8 @@ export interface AppActions {
 /** Renders one `ViewState` and the channel list; `draftOf` gives a channel's saved composer text. */
 export function App({ state, list, actions, draftOf }: { state: ViewState; list: ChannelListState; actions: AppActions; draftOf: (channelId: string | undefined) => string }) {
   const channelId = state.channel?.id;
-  const channelName = state.channel?.name ?? "general";
+  // Before a channel is open (or when it could not be), the one asked for: an editor tab pinned to #work says #work.
+  const channelName = state.channel?.name ?? state.requested ?? "general";
   const editing = memberEditing(state, list, actions);
   // `h`, not JSX: Preact 11 types a context provider's result as `ComponentChildren`, which JSX does not accept.
   return h(
@@ -57,7 +58,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
     { value: actions.editor },
     <div class="app" data-phase={state.phase} data-snapshot={state.snapshot}>
       <ChannelSwitcher list={list} current={state.channel?.id} actions={actions.switcher} />
-      <ChannelHeader key={state.channel?.id} channel={state.channel} editing={editing} manage={management(state, list, actions)} sessions={memberSessions(state, actions)} />
+      <ChannelHeader key={state.channel?.id} channel={state.channel} requested={state.requested} editing={editing} manage={management(state, list, actions)} sessions={memberSessions(state, actions)} />
       <ConfigBanner config={state.config} error={state.commandError} run={actions.runCommand} />
       {state.phase === "failed" ? (
         <div class="open-error" role="alert">

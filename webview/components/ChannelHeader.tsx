@@ -50,14 +50,15 @@ export interface ChannelManagement {
 }
 
 /**
- * `#name` and one badge per member; `channel` is absent while the channel opens; `editing` adds ×/+ controls;
- * `manage` adds the rename and delete buttons. Keyed by channel id by the caller, so a switch closes any form.
+ * `#name` and one badge per member; `channel` is absent while the channel opens (or could not be opened: then the
+ * name `requested`, if any, is shown); `editing` adds ×/+ controls; `manage` adds the rename and delete buttons.
+ * Keyed by channel id by the caller, so a switch closes any form.
  */
-export function ChannelHeader({ channel, editing, manage, sessions }: { channel: ChannelView | undefined; editing?: MemberEditing; manage?: ChannelManagement; sessions?: MemberSessions }) {
+export function ChannelHeader({ channel, requested, editing, manage, sessions }: { channel: ChannelView | undefined; requested?: string; editing?: MemberEditing; manage?: ChannelManagement; sessions?: MemberSessions }) {
   const [mode, setMode] = useState<"idle" | "renaming" | "deleting">("idle");
   const renameButton = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
-  const label = channel ? channelLabel(channel.name) : "#…";
+  const label = channel ? channelLabel(channel.name) : requested ? channelLabel(requested) : "#…";
   /** Where the focus goes back once a form closed (the button that opened it; nowhere after a delete). */
   const refocus = useRef<"rename" | "delete" | "none">("none");
   useLayoutEffect(() => {
