@@ -1,6 +1,7 @@
 import path from "node:path";
 import * as vscode from "vscode";
 import type { ToolCallLocation } from "../protocol";
+import { insertionAt } from "./codeInsertion";
 import { linkTarget, resolveLinkPath } from "./linkTarget";
 
 /**
@@ -39,13 +40,17 @@ export class EditorActions {
 
   /**
    * Inserts `text` at every cursor of the active text editor (the last one focused when the channel view has the
-   * focus), replacing selected text, as one undoable edit. False when no text editor is open or it is read-only.
+   * focus), replacing selected text, as one undoable edit; a cursor at the start of a line of text also gets a line
+   * break after the code (`insertionAt`). False when no text editor is open or it is read-only.
    */
   async insertText(text: string): Promise<boolean> {
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (!editor) return false;
     const done = await editor.edit((edit) => {
-      for (const selection of editor.selections) edit.replace(selection, text);
+      for (const selection of editor.selections) {
+        const line = editor.document.lineAt(selection.active.line).text;
+        edit.replace(selection, insertionAt(text, { character: selection.active.character, restOfLine: line.slice(selection.active.character), selectionEmpty: selection.isEmpty }));
+      }
     });
     if (done) await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
     return done;

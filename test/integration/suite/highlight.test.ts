@@ -2,7 +2,8 @@
  * Code highlighting in a real editor (issue 6): the webview loads its highlighter lazily from `dist/chunks/` with
  * `import()`, which must pass the real webview's resource loading (`localResourceRoots`, the resource service worker)
  * and its CSP (nonce'd module script). The scripted fake agent answers with a TypeScript block; the block ends up
- * highlighted (`data-highlight="done"`, a keyword token), not `failed`. Replaces the roster and puts it back after.
+ * highlighted (`data-highlight="done"`, a keyword token), not `failed`. Then its Insert button puts the code at the
+ * cursor of a real text editor. Replaces the roster and puts it back after.
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
@@ -52,5 +53,17 @@ describe("code highlighting in the real webview", () => {
     assert.equal(state, "done", "the highlighter chunk loaded in the real webview");
     assert.equal(await text(`${block} .hljs-keyword`), "const");
     assert.equal((await text(`${block} pre code`))?.trimEnd(), "const answer: number = 42;", "the code reads as written");
+  });
+
+  it("Insert puts the block's code at the cursor of the text editor, on its own lines", async () => {
+    const document = await vscode.workspace.openTextDocument({ content: "# Notes\nkeep this line\n", language: "markdown" });
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    await vscode.commands.executeCommand("sidekicks.focus");
+    const insert = ".history > .message:nth-last-child(1) .code-block button[data-code-action='insert']";
+    assert.equal((await api.webview("test/click", { selector: insert })).clicked, true);
+    await poll("the code to be inserted", async () => (document.getText().includes("const answer") ? true : undefined), 15_000);
+    assert.equal(document.getText(), "# Notes\nconst answer: number = 42;\nkeep this line\n", "the code, then the line that was at the cursor");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
 });
