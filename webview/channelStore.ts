@@ -8,7 +8,9 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, SessionChange, SessionStateView, WebviewRequests } from "../src/protocol";
+import { stripAnsi } from "./ansi";
 import type { HostConnection } from "./host";
+import { markdownPlainText } from "./markdown";
 import { RequestError } from "./host";
 import { applyDelta, type Draft, materialize, upsertMessage } from "./messageDrafts";
 
@@ -534,9 +536,10 @@ function announce(type: "started" | "finished", message: MessageView): string | 
   if (message.parts.some((p) => p.type === "permission" && p.outcome === undefined)) return l10n.t("{0} asks permission", name);
   // The start of the answer, so a screen reader user hears what it says without moving to it (once, when settled).
   // Only the head of each text part is read: collapsing the spaces of a whole 2 MB answer would delay its last frame.
+  // It is read as words: Markdown's marks (fences, `#`, `*`, link targets) and terminal escapes are left out.
   let head = "";
   for (const part of message.parts) {
-    if (part.type === "text" && head.length <= ANNOUNCE_CHARS * 4) head += ` ${part.text.slice(0, ANNOUNCE_CHARS * 4)}`;
+    if (part.type === "text" && head.length <= ANNOUNCE_CHARS * 4) head += ` ${markdownPlainText(stripAnsi(part.text.slice(0, ANNOUNCE_CHARS * 4)))}`;
   }
   const text = head.replace(/\s+/g, " ").trim();
   if (!text) return l10n.t("{0} answered", name);

@@ -13,7 +13,8 @@
  */
 import { stripAnsi } from "./ansi";
 import DOMPurify from "dompurify";
-import { Marked, type Token } from "marked";
+import { decodeHTMLStrict } from "entities";
+import { Marked, type Token, type Tokens } from "marked";
 import { buildMarkdown } from "./markdownDom";
 
 /** Only its lexer is used here: no HTML is ever written from agent text (its renderer would pass raw HTML through). */
@@ -87,6 +88,41 @@ export class MarkdownChunk {
 export function renderMarkdown(text: string): MarkdownChunk[] {
   markdownStats.renders++;
   return chunkTokens(marked.lexer(text));
+}
+
+/**
+ * The words of a Markdown text as a reader hears them, for the screen reader's announcement of an answer: no `#`,
+ * `*`, fences or link targets, code and table cells as their text, blocks separated by a space.
+ */
+export function markdownPlainText(text: string): string {
+  return plainBlocks(marked.lexer(text)).replace(/\s+/g, " ").trim();
+}
+
+function plainBlocks(tokens: readonly Token[]): string {
+  let out = "";
+  for (const token of tokens) {
+    if (token.type === "list") out += ` ${(token as Tokens.List).items.map((item) => plainBlocks(item.tokens)).join(" ")}`;
+    else if (token.type === "table") {
+      const table = token as Tokens.Table;
+      out += ` ${[table.header, ...table.rows].flat().map((cell) => plainInline(cell.tokens)).join(" ")}`;
+    } else if (token.type === "code" || token.type === "html") out += ` ${(token as Tokens.Code).text}`;
+    else if ("tokens" in token && token.tokens) out += ` ${token.type === "blockquote" ? plainBlocks(token.tokens) : plainInline(token.tokens)}`;
+    else if (token.type !== "space" && token.type !== "def" && token.type !== "hr" && token.type !== "checkbox") out += ` ${token.raw}`;
+  }
+  return out;
+}
+
+function plainInline(tokens: readonly Token[]): string {
+  let out = "";
+  for (const token of tokens) {
+    if (token.type === "br") out += " ";
+    else if (token.type === "image") out += (token as Tokens.Image).text;
+    else if ("tokens" in token && token.tokens) out += plainInline(token.tokens);
+    else if (token.type === "escape" || token.type === "codespan") out += (token as Tokens.Codespan).text;
+    else if (token.type === "html") out += token.raw;
+    else if (token.type !== "checkbox") out += "text" in token && typeof token.text === "string" ? decodeHTMLStrict(token.text) : token.raw;
+  }
+  return out;
 }
 
 /** Consecutive closed tokens in chunks of at most about `STABLE_CHUNK_CHARS` characters of source. */

@@ -82,6 +82,18 @@ describe("history accessibility", () => {
     await page.close();
   });
 
+  it("reads a Markdown answer's words, not its marks: no fences, # or *, link text without its address", async () => {
+    const view = await openView(env.browser, env.server.origin);
+    const { page, host } = view;
+    await host.emit("message/started", message({ id: "md1", status: "streaming" }));
+    const text = "## Fixed\n\nSHA: **done** in [the PR](https://example.com/pr/1) &amp; `npm test`:\n\n```text\nabc123\n```\n\n- one\n- two";
+    await host.emit("message/finished", message({ id: "md1", text, stopReason: "end_turn" }));
+    await page.waitForFunction(() => /answered/.test(document.querySelector(".app > [role='status']")?.textContent ?? ""));
+    assert.equal(await status(page), "demo answered: Fixed SHA: done in the PR & npm test: abc123 one two");
+    assert.deepEqual(await view.problems(), []);
+    await page.close();
+  });
+
   it("marks an agent's author line with its roster icon and colour (theme colour id or #rrggbb)", async () => {
     const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     const members = [
