@@ -380,6 +380,14 @@ export class AgentManager {
     try {
       await opening;
       record.opening = undefined;
+      // Updates are routed by session id: two channels on one id would get each other's answers.
+      const shared = [...entry.sessions].find(([other, r]) => other !== owner && r.client === client && r.sessionId === record.sessionId);
+      if (shared) {
+        throw new SidekicksError(
+          "agent/protocol",
+          l10n.t('Agent "{0}" gave this channel the session id "{1}", which it already gave another channel, so their answers could not be told apart. This is a bug in the agent: each session/new must answer a new id.', entry.config.name, record.sessionId),
+        );
+      }
       this.sessionStates.opened(entry.config.name, owner, record.sessionId, client.sessionSetup(record.sessionId), record.resumed === true);
       return record;
     } catch (err) {

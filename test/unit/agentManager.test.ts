@@ -231,3 +231,19 @@ test("a stop during starting ends the new process as soon as it answers", async 
   assert.equal(manager.state("slow"), "stopped");
   assert.deepEqual(events.states("slow"), ["stopped", "starting", "stopped"]);
 });
+
+test("an agent that gives two channels the same session id: the second channel gets a clear error, the first keeps its answers", async (t) => {
+  const { manager } = harness();
+  t.after(() => manager.stopAll());
+  manager.setRoster([fakeAgent("twin", { sameSessionId: "s-same", prompt: [{ echo: true }] })]);
+  const first = textSink();
+  const session = await manager.session("twin", "channel-1", first);
+  await assert.rejects(manager.session("twin", "channel-2", textSink()), (err: unknown) => {
+    assert.ok(err instanceof SidekicksError);
+    assert.equal(err.code, "agent/protocol");
+    assert.match(err.message, /Agent "twin" gave this channel the session id "s-same", which it already gave another channel/);
+    return true;
+  });
+  assert.equal(await session.prompt("still mine"), "end_turn");
+  assert.equal(first.text(), "You said: still mine", "the first channel's answers still reach it, and only it");
+});
