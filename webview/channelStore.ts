@@ -10,8 +10,8 @@ import * as l10n from "@vscode/l10n";
 import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, SessionChange, SessionStateView, WebviewRequests } from "../src/protocol";
 import { stripAnsi } from "./ansi";
 import type { HostConnection } from "./host";
-import { markdownPlainText } from "./markdown";
 import { RequestError } from "./host";
+import { markdownPlainText } from "./markdown";
 import { applyDelta, type Draft, materialize, upsertMessage } from "./messageDrafts";
 
 /** Everything the UI renders. */

@@ -13,9 +13,8 @@
  */
 import { stripAnsi } from "./ansi";
 import DOMPurify from "dompurify";
-import { decodeHTMLStrict } from "entities";
 import { Marked, type Token, type Tokens } from "marked";
-import { buildMarkdown } from "./markdownDom";
+import { buildMarkdown, decodeReferences, plainText } from "./markdownDom";
 
 /** Only its lexer is used here: no HTML is ever written from agent text (its renderer would pass raw HTML through). */
 const marked = new Marked({ gfm: true, breaks: true, async: false });
@@ -104,23 +103,10 @@ function plainBlocks(tokens: readonly Token[]): string {
     if (token.type === "list") out += ` ${(token as Tokens.List).items.map((item) => plainBlocks(item.tokens)).join(" ")}`;
     else if (token.type === "table") {
       const table = token as Tokens.Table;
-      out += ` ${[table.header, ...table.rows].flat().map((cell) => plainInline(cell.tokens)).join(" ")}`;
+      out += ` ${[table.header, ...table.rows].flat().map((cell) => decodeReferences(plainText(cell.tokens))).join(" ")}`;
     } else if (token.type === "code" || token.type === "html") out += ` ${(token as Tokens.Code).text}`;
-    else if ("tokens" in token && token.tokens) out += ` ${token.type === "blockquote" ? plainBlocks(token.tokens) : plainInline(token.tokens)}`;
+    else if ("tokens" in token && token.tokens) out += ` ${token.type === "blockquote" ? plainBlocks(token.tokens) : decodeReferences(plainText(token.tokens))}`;
     else if (token.type !== "space" && token.type !== "def" && token.type !== "hr" && token.type !== "checkbox") out += ` ${token.raw}`;
-  }
-  return out;
-}
-
-function plainInline(tokens: readonly Token[]): string {
-  let out = "";
-  for (const token of tokens) {
-    if (token.type === "br") out += " ";
-    else if (token.type === "image") out += (token as Tokens.Image).text;
-    else if ("tokens" in token && token.tokens) out += plainInline(token.tokens);
-    else if (token.type === "escape" || token.type === "codespan") out += (token as Tokens.Codespan).text;
-    else if (token.type === "html") out += token.raw;
-    else if (token.type !== "checkbox") out += "text" in token && typeof token.text === "string" ? decodeHTMLStrict(token.text) : token.raw;
   }
   return out;
 }

@@ -30,23 +30,17 @@ export function buildMarkdown(tokens: readonly Token[]): DocumentFragment {
 }
 
 /**
- * The text a character reference stands for, as HTML shows it: `&amp;`, `&#x2192;`, `&copy;` become their
+ * The text a character reference stands for, as HTML shows it (also for `markdown.ts`'s plain text): `&amp;`, `&#x2192;`, `&copy;` become their
  * characters. Only references that end with `;` are read, as CommonMark does (a browser also reads a few legacy
  * names without one, as in `&notit;`, which `marked`'s output would have shown as "¬it;").
  */
-function decodeReferences(text: string): string {
+export function decodeReferences(text: string): string {
   return text.includes("&") ? decodeHTMLStrict(text) : text;
 }
 
-/** Bidi controls show as visible markers in agent text and attributes (`showBidiControls`, "Trojan Source"). */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
-
-function shown(text: string): string {
-  return BIDI.test(text) ? showBidiControls(text) : text;
-}
-
+/** Agent text as a text node, its bidi controls shown as visible markers (`showBidiControls`, "Trojan Source"). */
 function append(parent: Node, text: string): void {
-  if (text) parent.appendChild(document.createTextNode(shown(text)));
+  if (text) parent.appendChild(document.createTextNode(showBidiControls(text)));
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(parent: Node, name: K): HTMLElementTagNameMap[K] {
@@ -54,7 +48,7 @@ function element<K extends keyof HTMLElementTagNameMap>(parent: Node, name: K): 
 }
 
 function attribute(el: Element, name: string, value: string): void {
-  el.setAttribute(name, shown(value));
+  el.setAttribute(name, showBidiControls(value));
 }
 
 function blocks(parent: Node, tokens: readonly Token[]): void {
@@ -270,12 +264,15 @@ function encodedUrl(url: string): string | null {
   }
 }
 
-/** The plain text of inline tokens (an image's `alt`), as `marked`'s text renderer gives it. */
-function plainText(tokens: readonly Token[]): string {
+/**
+ * The plain text of inline tokens, as `marked`'s text renderer gives it (character references not decoded yet): an
+ * image's `alt`, and the words `markdown.ts` reads out. A task list's checkbox is no text.
+ */
+export function plainText(tokens: readonly Token[]): string {
   let text = "";
   for (const token of tokens) {
     if (token.type === "br") text += "\n";
-    else if (token.type === "checkbox") text += token.raw;
+    else if (token.type === "checkbox") continue;
     else if ("tokens" in token && token.tokens) text += plainText(token.tokens);
     else if ("text" in token && typeof token.text === "string") text += token.text;
   }
