@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { codeServerEntry, node24Path } from "./tools.mjs";
 
 /**
  * User settings that keep the workbench quiet: no AI chat, no welcome page, no telemetry, no update or extension
@@ -54,7 +55,8 @@ export async function freePort(preferred = 0) {
 }
 
 /**
- * Starts code-server in its own process group and waits until `/healthz` answers.
+ * Starts code-server in its own process group and waits until `/healthz` answers: by default the one in `.tools/`
+ * under the Node 24 there (`ensureTools`); `node24` and `entry` name others.
  *
  * `dataDir` receives `user-data/` (with a quiet `User/settings.json`) and `extensions/`; `testDriver` adds
  * `--vscode-option enable-smoke-test-driver`, which the browser needs to run an extension test suite;
@@ -67,8 +69,8 @@ export async function freePort(preferred = 0) {
  * this process exits. Rejects when the server exits or is not healthy within `timeoutMs` (ms).
  */
 export async function startCodeServer({
-  node24,
-  entry,
+  node24 = node24Path,
+  entry = codeServerEntry,
   port,
   dataDir,
   testDriver = false,

@@ -60,14 +60,12 @@ function onPath(name) {
 }
 
 async function withCodeServer() {
-  const tools = await ensureTools({ log: (line) => say(line) });
+  await ensureTools({ log: (line) => say(line) });
   const requested = Number(process.env.SIDEKICKS_PORT) || 0;
   const port = requested || (await freePort(8080));
   const logFile = path.join(demoDir, "code-server.log");
   // User data and extensions persist in .demo/ so the layout and the channel history survive a restart.
   const server = await startCodeServer({
-    node24: tools.node24,
-    entry: tools.codeServer,
     port,
     dataDir: path.join(demoDir, "code-server"),
     logFile,

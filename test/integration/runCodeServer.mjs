@@ -102,8 +102,6 @@ async function main() {
   try {
     const port = await freePort();
     server = await startCodeServer({
-      node24: node24Path,
-      entry: codeServerEntry,
       port,
       dataDir: runDir,
       testDriver: true,
