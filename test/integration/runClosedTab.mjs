@@ -21,7 +21,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { DEMO_RECONNECTION_GRACE_SECONDS, freePort, startCodeServer, workbenchUrl } from "../../scripts/codeServer.mjs";
-import { checkChromium, codeServerEntry, ensureTools, node24Path, toolsReady } from "../../scripts/tools.mjs";
+import { checkChromium, ensureTools, toolsReady } from "../../scripts/tools.mjs";
+import { poll } from "./poll.mjs";
 import { makeRunDir, root } from "./workspace.mjs";
 
 const keep = process.env.SIDEKICKS_IT_KEEP === "1";
@@ -47,23 +48,6 @@ async function viewFrame(page) {
   return null;
 }
 
-/** Calls `probe` every 500 ms until it returns something other than undefined; throws after `timeoutMs` naming `what`. */
-async function waitFor(what, probe, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let last = "nothing yet";
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-      last = "no match";
-    } catch (error) {
-      last = error.message.split("\n")[0];
-    }
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${seconds(timeoutMs)} s (last: ${last})`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
 /** The view's text (innerText of its body), or undefined while it is not shown. */
 async function viewText(page) {
   const frame = await viewFrame(page);
@@ -78,7 +62,7 @@ async function openView(page) {
   const item = page.locator('.activitybar .action-item a[aria-label^="Sidekicks"]').first();
   await item.waitFor({ state: "visible", timeout: 90_000 });
   let clickedAt = 0;
-  return waitFor("Sidekicks view", async () => {
+  return poll("Sidekicks view", async () => {
     const frame = await viewFrame(page);
     if (frame) return frame;
     const sidebar = page.locator('[id="workbench.parts.sidebar"]');
@@ -99,7 +83,7 @@ async function ask(page, text, timeoutMs = 60_000) {
   await textarea.fill(text, { timeout: 10_000 });
   await textarea.press("Escape"); // closes @-suggestions, so Enter sends
   await textarea.press("Enter");
-  return waitFor(`demo answer to ${JSON.stringify(text)}`, async () => {
+  return poll(`demo answer to ${JSON.stringify(text)}`, async () => {
     const current = await viewFrame(page);
     const answers = await current?.$$eval('.message[data-author="agent"][data-status="done"]', (nodes) => nodes.map((n) => /** @type {HTMLElement} */ (n).innerText));
     return answers?.find((answer) => answer.includes("Hello from the demo agent") && answer.includes(text.replace(/^@demo\s*/, "")));
@@ -126,7 +110,7 @@ async function notification(page, patterns) {
   let opened = false;
   const begun = Date.now();
   try {
-    return await waitFor(`a notification matching ${patterns.join(" and ")}`, async () => {
+    return await poll(`a notification matching ${patterns.join(" and ")}`, async () => {
       const shown = (await matching(".notification-toast .notification-list-item")) ?? (await matching(".notifications-center .notification-list-item"));
       if (shown) {
         await page.screenshot({ path: path.join(resultsDir, "closed-tab-notification.png") });
@@ -177,8 +161,6 @@ async function main() {
   let browser;
   try {
     server = await startCodeServer({
-      node24: node24Path,
-      entry: codeServerEntry,
       port,
       dataDir: runDir,
       testDriver: true,
@@ -202,7 +184,7 @@ async function main() {
     await check("a second tab while the first has the history: the view and its commands say the history is open in another window", () => [other], async () => {
       await other.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
       await openView(other);
-      await waitFor("the locked history in the second tab", async () => (LOCKED.test((await viewText(other)) ?? "") ? true : undefined), 60_000);
+      await poll("the locked history in the second tab", async () => (LOCKED.test((await viewText(other)) ?? "") ? true : undefined), 60_000);
       await other.bringToFront(); // the workbench shows toasts only in a focused window (else only in the bell's list)
       await runCommand(other, "Sidekicks: Open channel in editor");
       await notification(other, [/Cannot open a channel in an editor tab/, LOCKED]);
@@ -226,7 +208,7 @@ async function main() {
       await openView(second);
       let sawLocked = false;
       // Within the grace plus the view's retry (3 s) and a generous margin, far below code-server's 5 min short grace.
-      await waitFor("history in the new tab", async () => {
+      await poll("history in the new tab", async () => {
         const text = (await viewText(second)) ?? "";
         if (LOCKED.test(text)) sawLocked = true;
         return !LOCKED.test(text) && text.includes("hello from the first tab") ? true : undefined;
