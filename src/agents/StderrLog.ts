@@ -1,3 +1,4 @@
+import { stripTerminalEscapes } from "../terminalText";
 import type { Clock, TimerHandle } from "./Clock";
 
 /** Stderr lines an agent's log takes per window before it counts instead (field case 8). */
@@ -9,8 +10,9 @@ export const STDERR_LOG_WINDOW_MS = 1_000;
  * Keeps an agent's stderr flood from flooding its log (field case 8: 200,000 lines of 256 B).
  *
  * Without a limit, every line costs the extension host a log call. The log file also rotates, so the start-up lines a
- * user needs are pushed out by noise. At most `maxLines` lines per `windowMs` go to `write`; the rest are counted,
- * and when that window ends one warning says how many were left out.
+ * user needs are pushed out by noise. At most `maxLines` lines per `windowMs` go to `write`, terminal escape
+ * sequences stripped (an output channel would show their codes); the rest are counted, and when that window ends
+ * one warning says how many were left out.
  *
  * The last 64 KB of stderr are kept apart, whatever this leaves out (`StderrTail`): they go into the error an agent's
  * exit shows.
@@ -44,7 +46,7 @@ export class StderrLog {
     }
     if (this.written < this.maxLines) {
       this.written += 1;
-      this.write("info", text);
+      this.write("info", stripTerminalEscapes(text)); // an output channel shows no colours, only their codes
       return;
     }
     this.skipped += 1;

@@ -38,6 +38,13 @@ test("a flood keeps the first 200 lines of each second, in order, then says how 
   assert.equal(clock.pending, 0, "no timer is left waiting");
 });
 
+test("a coloured stderr line reaches the log as its text, without the escape codes an output channel would show", () => {
+  const log = recorder();
+  const stderr = new StderrLog(log.write, new ManualClock());
+  stderr.line("\u001b[31mfatal:\u001b[0m killed");
+  assert.deepEqual(log.lines, [["info", "fatal: killed"]]);
+});
+
 test("the count is written when the agent exits, not lost with its timer", () => {
   const clock = new ManualClock();
   const log = recorder();
