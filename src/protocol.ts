@@ -40,10 +40,15 @@ export interface PermissionOption {
   kind: PermissionOptionKind;
 }
 
-/** Markdown text streamed by the agent (`agent_message_chunk`) or written by the user. */
+/**
+ * Markdown text streamed by the agent (`agent_message_chunk`) or written by the user. Chunks coalesce into one part
+ * while their ACP `messageId` stays the same; a different one (or none after one) starts a new part, shown apart.
+ */
 export interface TextPart {
   type: "text";
   text: string;
+  /** The ACP message id of the chunks it holds, when the agent gave one. */
+  messageId?: string;
 }
 
 /** A tool call the agent reported (`tool_call` / `tool_call_update`), keyed by `toolCallId`. */
@@ -104,6 +109,8 @@ export interface ToolCallLocation {
 export interface ThoughtPart {
   type: "thought";
   text: string;
+  /** The ACP message id of the chunks it holds, when the agent gave one (a change starts a new part). */
+  messageId?: string;
 }
 
 /** ACP `PlanEntryStatus`. */
@@ -430,8 +437,9 @@ export interface HostEvents {
   /**
    * A change to a streaming message: `appendText` goes to its last text part (a new one when the last part is not
    * text); `part` replaces the part with the same `toolCallId`/`requestId`, or is appended. A `thought` part
-   * replaces the message's last part when that is a thought (thoughts coalesce), else is appended; a `plan` part
-   * replaces the message's plan, else is appended. `part` is applied before `appendText`.
+   * replaces the message's last part when that is a thought of the same `messageId` (thoughts coalesce), else is
+   * appended; a `plan` part replaces the message's plan, else is appended; a `text` part is appended (a new message of
+   * the agent begins: the `appendText` that comes with it goes there). `part` is applied before `appendText`.
    */
   "message/delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
   /**

@@ -69,11 +69,16 @@ function flushText(draft: Draft): void {
 }
 
 /**
- * Where a delta's part goes: a thought replaces the last part when that is a thought (thoughts coalesce, as the
- * host's `applyUpdate` does); a plan replaces the message's plan; tool calls and permissions match by id.
+ * Where a delta's part goes: a thought replaces the last part when that is a thought of the same ACP message
+ * (thoughts coalesce, as the host's `applyUpdate` does); a text part is a new message of the agent, appended; a plan
+ * replaces the message's plan; tool calls and permissions match by id.
  */
 function indexOfPart(parts: readonly Part[], part: Part): number {
-  if (part.type === "thought") return parts[parts.length - 1]?.type === "thought" ? parts.length - 1 : -1;
+  if (part.type === "thought") {
+    const last = parts[parts.length - 1];
+    return last?.type === "thought" && last.messageId === part.messageId ? parts.length - 1 : -1;
+  }
+  if (part.type === "text") return -1; // a new message of the agent: always a new part
   if (part.type === "plan") return parts.findIndex((p) => p.type === "plan");
   return parts.findIndex((p) => samePart(p, part));
 }

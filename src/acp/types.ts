@@ -50,9 +50,13 @@ export interface PlanEntryInfo {
 
 /** A `session/update` reduced to what the channel shows (ACP `SessionUpdate`). */
 export type AgentUpdate =
-  | { kind: "text"; text: string }
-  /** ACP `agent_thought_chunk`: a piece of the agent's reasoning, as text. */
-  | { kind: "thought"; text: string }
+  /**
+   * ACP `agent_message_chunk`. `messageId` is the chunk's ACP message id when the agent gave one: chunks that share it
+   * belong to one message, and a change (also to or from none) starts a new one (ACP `ContentChunk.messageId`).
+   */
+  | { kind: "text"; text: string; messageId?: string }
+  /** ACP `agent_thought_chunk`: a piece of the agent's reasoning, as text (`messageId` as for text). */
+  | { kind: "thought"; text: string; messageId?: string }
   /** ACP `plan`: the complete plan, replacing the last one. */
   | { kind: "plan"; entries: PlanEntryInfo[] }
   | {

@@ -13,9 +13,9 @@ import type { AgentUpdate, ConfigOptionInfo, ConfigValueInfo, ModeInfo, ModelInf
 export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
   switch (update.sessionUpdate) {
     case "agent_message_chunk":
-      return { kind: "text", text: contentBlockText(update.content) };
+      return { kind: "text", text: contentBlockText(update.content), ...chunkMessageId(update) };
     case "agent_thought_chunk":
-      return { kind: "thought", text: contentBlockText(update.content) };
+      return { kind: "thought", text: contentBlockText(update.content), ...chunkMessageId(update) };
     case "plan":
       return { kind: "plan", entries: planEntries(update.entries) };
     case "tool_call":
@@ -147,6 +147,11 @@ export function toPermissionRequest(params: acp.RequestPermissionRequest): Permi
     ...(params.toolCall.kind ? { toolKind: params.toolCall.kind } : {}),
     options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
   };
+}
+
+/** The chunk's ACP `messageId` when it is a non-empty string (anything else counts as none). */
+function chunkMessageId(chunk: { messageId?: unknown }): { messageId?: string } {
+  return typeof chunk.messageId === "string" && chunk.messageId !== "" ? { messageId: chunk.messageId } : {};
 }
 
 function contentBlockText(block: acp.ContentBlock): string {

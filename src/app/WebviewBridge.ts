@@ -215,9 +215,16 @@ export class WebviewBridge {
   }
 }
 
+let textKeys = 0;
+
 function partKey(part: NonNullable<Delta["part"]>): string {
-  // Tool calls and permissions by id; a thought or a plan by type (each delta carries the whole part).
-  return part.type === "toolCall" ? `t:${part.toolCallId}` : part.type === "permission" ? `p:${part.requestId}` : part.type;
+  // Tool calls and permissions by id; a thought by its ACP message; a plan by type (each delta carries the whole part).
+  // A text part starts a new message of the agent: never merged into another delta.
+  if (part.type === "toolCall") return `t:${part.toolCallId}`;
+  if (part.type === "permission") return `p:${part.requestId}`;
+  if (part.type === "thought") return `thought:${part.messageId ?? ""}`;
+  if (part.type === "text") return `text:${++textKeys}`;
+  return part.type;
 }
 
 /** The text parts of a message, in order. */

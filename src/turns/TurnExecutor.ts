@@ -11,6 +11,7 @@ import { hashText, type IntentLog } from "./intents";
 import type { PermissionMemory } from "./permissionMemory";
 import { autoAnswer, type PermissionPolicy } from "./permissionPolicy";
 import { CANCEL_GRACE_MS, CHECKPOINT_MS, initialState, isActive, reduce, type EngineEffect, type EngineInput, type EngineState, type RoundAnswer } from "./reducer";
+import { TextCoalescer } from "./TextCoalescer";
 
 /** What the executor needs of the agent manager: a session per (agent, channel). */
 export interface SessionSource {
@@ -287,23 +288,12 @@ export class TurnExecutor {
   private async runPrompt(turn: TurnRecord, note: string | undefined): Promise<void> {
     const { ports } = this;
     const { id: turnId, attempt } = turn;
-    // Text chunks that arrive together (one read of the agent's stdout holds many) reach the reducer as one update:
-    // the same text, the same order, one step instead of hundreds. Anything else flushes them first.
-    let text = "";
-    let flushing: ReturnType<typeof setImmediate> | undefined;
-    const flushText = () => {
-      if (flushing) clearImmediate(flushing);
-      flushing = undefined;
-      if (text === "") return;
-      const chunk = text;
-      text = "";
-      void this.submit({ type: "update", at: ports.now(), turnId, attempt, update: { kind: "text", text: chunk } });
-    };
+    const coalescer = new TextCoalescer((update) => void this.submit({ type: "update", at: ports.now(), turnId, attempt, update }));
+    const flushText = () => coalescer.flush();
     const sink: SessionSink = {
       onUpdate: (update) => {
         if (update.kind === "text") {
-          text += update.text;
-          flushing ??= setImmediate(flushText);
+          coalescer.add(update);
           return;
         }
         flushText();

@@ -20,7 +20,8 @@ export interface Applied {
  * Applies one `session/update` (ACP `agent_message_chunk`, `agent_thought_chunk`, `plan`, `tool_call`,
  * `tool_call_update`) to `message`. Repeated `tool_call` ids update the same part; a `tool_call_update` keeps the
  * fields it omits (`content` with its diffs, `locations`) and replaces those it carries; an unknown id creates
- * nothing. Thought chunks coalesce into the last part when it is a thought; a plan replaces the message's plan.
+ * nothing. Text and thought chunks coalesce into the last part when it is of their kind and their ACP `messageId`
+ * (or its absence) is the same; otherwise they start a new part. A plan replaces the message's plan.
  * Other kinds leave the message as it is.
  */
 export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applied {
@@ -28,11 +29,17 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
     if (update.text === "") return { message, boundary: false };
     const parts = message.parts.slice();
     const last = parts[parts.length - 1];
-    if (last?.type === "text") parts[parts.length - 1] = { type: "text", text: last.text + update.text };
-    else parts.push({ type: "text", text: update.text });
-    return { message: { ...message, parts }, delta: { appendText: update.text }, boundary: false };
+    const id = update.messageId !== undefined ? { messageId: update.messageId } : {};
+    if (last?.type === "text" && last.messageId === update.messageId) {
+      parts[parts.length - 1] = { ...last, text: last.text + update.text };
+      return { message: { ...message, parts }, delta: { appendText: update.text }, boundary: false };
+    }
+    parts.push({ type: "text", text: update.text, ...id });
+    // After a text part of another message, the webview must start a new part too (ACP: a new message began).
+    const delta = last?.type === "text" ? { part: { type: "text" as const, text: "", ...id }, appendText: update.text } : { appendText: update.text };
+    return { message: { ...message, parts }, delta, boundary: false };
   }
-  if (update.kind === "thought") return applyThought(message, update.text);
+  if (update.kind === "thought") return applyThought(message, update.text, update.messageId);
   if (update.kind === "plan") return applyPlan(message, update.entries);
   if (update.kind !== "toolCall") return { message, boundary: false };
   const index = message.parts.findIndex((p) => p.type === "toolCall" && p.toolCallId === update.toolCallId);
@@ -65,13 +72,14 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
   return { message: { ...message, parts }, delta: { part }, boundary: !existing || finished };
 }
 
-/** A thought chunk: appended to the last part when that is a thought, else a new thought part. */
-function applyThought(message: MessageRecord, text: string): Applied {
+/** A thought chunk: appended to the last part when that is a thought of the same ACP message, else a new part. */
+function applyThought(message: MessageRecord, text: string, messageId: string | undefined): Applied {
   if (text === "") return { message, boundary: false };
   const parts = message.parts.slice();
   const last = parts[parts.length - 1];
-  const part: ThoughtPart = { type: "thought", text: last?.type === "thought" ? last.text + text : text };
-  if (last?.type === "thought") parts[parts.length - 1] = part;
+  const same = last?.type === "thought" && last.messageId === messageId;
+  const part: ThoughtPart = { type: "thought", text: same ? last.text + text : text, ...(messageId !== undefined ? { messageId } : {}) };
+  if (same) parts[parts.length - 1] = part;
   else parts.push(part);
   return { message: { ...message, parts }, delta: { part }, boundary: false };
 }

@@ -113,3 +113,13 @@ test("session settings and meters: mode, config options (grouped values, boolean
   assert.deepEqual(u({ sessionUpdate: "session_info_update", title: null }), { kind: "sessionInfo", title: null });
   assert.deepEqual(u({ sessionUpdate: "session_info_update", updatedAt: "2026-01-01T00:00:00Z" }), { kind: "sessionInfo" });
 });
+
+test("a chunk's ACP messageId is kept (a change starts a new message); an empty or odd one counts as none", () => {
+  const chunk = (messageId: unknown) => u({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text: "hi" } });
+  assert.deepEqual(chunk("msg_1"), { kind: "text", text: "hi", messageId: "msg_1" });
+  assert.deepEqual(chunk(undefined), { kind: "text", text: "hi" });
+  assert.deepEqual(chunk(null), { kind: "text", text: "hi" });
+  assert.deepEqual(chunk(""), { kind: "text", text: "hi" });
+  assert.deepEqual(chunk(7), { kind: "text", text: "hi" });
+  assert.deepEqual(u({ sessionUpdate: "agent_thought_chunk", messageId: "t1", content: { type: "text", text: "x" } }), { kind: "thought", text: "x", messageId: "t1" });
+});

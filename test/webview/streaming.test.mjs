@@ -168,4 +168,20 @@ describe("streaming", () => {
     assert.equal(await page.innerText(".message[data-message-id='s10'] .message-body"), "The whole committed answer.");
     assert.deepEqual(await view.problems(), []);
   });
+  it("field case 26: a new ACP message in the same answer (a notice after a link) renders apart, the link intact", async () => {
+    const view = await openView(env.browser, env.server.origin);
+    const { page, host } = view;
+    await host.emit("message/started", message({ id: "s11", status: "streaming" }));
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "s11", appendText: "See [the billing " });
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "s11", appendText: "page](https://example.com/billing)" });
+    // What the host sends when the next chunk carries another messageId (or none after one): a new text part.
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "s11", part: { type: "text", text: "" }, appendText: "Here is a notice." });
+    const body = ".message[data-message-id='s11'] .message-body";
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("notice"), body);
+    await frames(page, 2);
+    const links = await page.$$eval(`${body} a`, (as) => as.map((a) => ({ text: a.textContent, href: a.getAttribute("href") })));
+    assert.deepEqual(links, [{ text: "the billing page", href: "https://example.com/billing" }], "the link ends where its message ends");
+    assert.equal(await page.$$eval(`${body} .markdown`, (els) => els.length), 2, "two messages, two Markdown blocks");
+    assert.deepEqual(await view.problems(), []);
+  });
 });
