@@ -68,6 +68,12 @@ export interface ToolCallPart {
   /** The files the tool call reads or changes (ACP `ToolCallLocation`): replaced when an update carries them. */
   locations?: ToolCallLocation[];
   /**
+   * Output of terminals the agent runs itself (codex-acp: `_meta.terminal_output_delta` / `terminal_exit` for a
+   * terminal the client never created), by terminal id, kept with the answer. Shown in the card in place of a
+   * `terminals` entry of the same id, or after the content when no block names it (a read's text).
+   */
+  agentTerminals?: AgentTerminalOutput[];
+  /**
    * Set when the turn was interrupted while this tool call was still `pending` or `in_progress`: the agent ran it
    * itself, so whether it finished is not known (brief, "Tool intents"). `status` keeps the last known value.
    */
@@ -83,6 +89,17 @@ export interface ToolCallPart {
    * neither completed nor failed. `status` keeps what the agent last said.
    */
   noResult?: boolean;
+}
+
+/** The output of one terminal an agent ran itself, as its tool call reported it (see `ToolCallPart.agentTerminals`). */
+export interface AgentTerminalOutput {
+  terminalId: string;
+  /** The output, as the command wrote it (escapes and all); its start is dropped beyond a bound (`omitted`). */
+  output: string;
+  /** UTF-16 code units dropped from the start of `output` to keep it bounded. */
+  omitted?: number;
+  /** Set once the command exited: its exit code (null when killed) and signal. */
+  exit?: { exitCode: number | null; signal: string | null };
 }
 
 /** A file change a tool call reports (ACP tool call content of type `diff`). */

@@ -456,6 +456,9 @@ export class AcpClient {
               fs: { readTextFile: this.serves.fs, writeTextFile: this.serves.fs },
               terminal: this.serves.terminal,
               auth: { terminal: true },
+              // An agent that runs commands itself (codex-acp) streams their output to us as tool call `_meta`
+              // chunks to append (`terminal_output_delta`), which the card shows (src/turns/agentTerminals.ts).
+              _meta: { terminal_output_delta: true },
             },
             clientInfo: { name: "sidekicks", title: "Sidekicks for VS Code", version: "0.1.0" },
           }),

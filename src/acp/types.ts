@@ -41,6 +41,19 @@ export interface ToolLocationInfo {
   line?: number;
 }
 
+/**
+ * A terminal the agent runs itself and reports in a tool call's `_meta` (the convention codex-acp and Zed share:
+ * `terminal_info {terminal_id, cwd}`, `terminal_output` / `terminal_output_delta {terminal_id, data}` — chunks to
+ * append —, `terminal_exit {terminal_id, exit_code, signal}`). The client never created it (no `terminal/create`).
+ */
+export interface AgentTerminalReport {
+  terminalId: string;
+  /** Output to append (ANSI escapes and all, as the command wrote it). */
+  data?: string;
+  /** Set when the command exited. */
+  exit?: { exitCode: number | null; signal: string | null };
+}
+
 /** One task of the agent's plan (ACP `PlanEntry`, without `_meta`). */
 export interface PlanEntryInfo {
   content: string;
@@ -78,6 +91,8 @@ export type AgentUpdate =
       terminals?: string[];
       /** The locations, when the update carried them (they replace the earlier ones). */
       locations?: ToolLocationInfo[];
+      /** Output of a terminal the agent runs itself, reported in the update's `_meta` (see {@link AgentTerminalReport}). */
+      agentTerminal?: AgentTerminalReport;
     }
   | {
       /** ACP `available_commands_update`: the complete list of commands the agent offers now (replaces the last). */

@@ -1,5 +1,5 @@
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AgentUpdate, ConfigOptionInfo, ConfigValueInfo, ModeInfo, ModelInfo, PermissionRequest, PlanEntryInfo, SessionSetup, ToolDiffInfo, ToolLocationInfo, UsageInfo } from "./types";
+import type { AgentTerminalReport, AgentUpdate, ConfigOptionInfo, ConfigValueInfo, ModeInfo, ModelInfo, PermissionRequest, PlanEntryInfo, SessionSetup, ToolDiffInfo, ToolLocationInfo, UsageInfo } from "./types";
 
 /**
  * Reduces an ACP `SessionUpdate` to the shapes the channel shows: message and thought chunks, tool calls (with their
@@ -28,6 +28,7 @@ export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
         status: update.status ?? "pending",
         ...toolContent(update.content, false),
         ...toolLocations(update.locations),
+        ...agentTerminal(update.toolCallId, update._meta),
       };
     case "tool_call_update":
       return {
@@ -39,6 +40,7 @@ export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
         status: update.status ?? undefined,
         ...toolContent(update.content, true),
         ...toolLocations(update.locations),
+        ...agentTerminal(update.toolCallId, update._meta),
       };
     case "available_commands_update":
       return {
@@ -147,6 +149,29 @@ export function toPermissionRequest(params: acp.RequestPermissionRequest): Permi
     ...(params.toolCall.kind ? { toolKind: params.toolCall.kind } : {}),
     options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
   };
+}
+
+/**
+ * The terminal report in a tool call's `_meta` (see {@link AgentTerminalReport}), checked where it enters: the output
+ * must be a string, the exit code a whole number or null; a report whose pieces name different terminals keeps the
+ * first id. Nothing when the `_meta` carries none of the keys.
+ */
+export function agentTerminal(toolCallId: string, meta: unknown): { agentTerminal?: AgentTerminalReport } {
+  if (typeof meta !== "object" || meta === null) return {};
+  const m = meta as Record<string, unknown>;
+  const record = (key: string) => (typeof m[key] === "object" && m[key] !== null ? (m[key] as Record<string, unknown>) : undefined);
+  const info = record("terminal_info");
+  const output = record("terminal_output_delta") ?? record("terminal_output");
+  const exit = record("terminal_exit");
+  if (!info && !output && !exit) return {};
+  const id = [output, exit, info].map((r) => r?.terminal_id).find((v): v is string => typeof v === "string" && v !== "") ?? toolCallId;
+  const report: AgentTerminalReport = { terminalId: id };
+  if (typeof output?.data === "string" && output.data !== "") report.data = output.data;
+  if (exit) {
+    const code = exit.exit_code;
+    report.exit = { exitCode: typeof code === "number" && Number.isInteger(code) ? code : null, signal: typeof exit.signal === "string" && exit.signal !== "" ? exit.signal : null };
+  }
+  return { agentTerminal: report };
 }
 
 /** The chunk's ACP `messageId` when it is a non-empty string (anything else counts as none). */

@@ -4,6 +4,7 @@
  * they are written before the prompt within a byte budget.
  */
 import type { MessageRecord } from "../store/records";
+import { agentTerminalText } from "../turns/agentTerminals";
 
 /** Default bound of the re-injected context, in UTF-8 bytes (issue 4: 32 KB). */
 export const CONTEXT_MAX_BYTES = 32 * 1024;
@@ -159,7 +160,12 @@ function toBlock(m: MessageRecord): Block {
     .map((p) => p.text)
     .join("")
     .trim();
-  const tools = m.parts.flatMap((p) => (p.type === "toolCall" ? [{ title: p.title, status: p.status, output: p.content ?? "", outputBytes: bytes(p.content ?? ""), elided: false }] : []));
+  const tools = m.parts.flatMap((p) => {
+    if (p.type !== "toolCall") return [];
+    // What the tool printed: its text content, then what the agent's own terminals reported (codex-acp).
+    const output = [p.content ?? "", agentTerminalText(p)].filter((t) => t !== "").join("\n");
+    return [{ title: p.title, status: p.status, output, outputBytes: bytes(output), elided: false }];
+  });
   return { author, text, tools, cut: 0 };
 }
 

@@ -5,6 +5,7 @@
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { Part, PermissionPart, PlanPart, ThoughtPart, ToolCallPart } from "../protocol";
 import type { MessageRecord } from "../store/records";
+import { withAgentTerminal } from "./agentTerminals";
 
 /** What one update did: the next message, the delta to broadcast, and whether it was a tool-call boundary. */
 export interface Applied {
@@ -65,6 +66,9 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
     if (update.terminals && update.terminals.length > 0) part.terminals = [...update.terminals];
     else delete part.terminals;
   }
+  // What an agent's own terminal printed is never taken back: a repeated tool_call keeps it.
+  if (!update.isUpdate && existing?.agentTerminals) part.agentTerminals = existing.agentTerminals;
+  if (update.agentTerminal) part = withAgentTerminal(part, update.agentTerminal);
   const parts = message.parts.slice();
   if (existing) parts[index] = part;
   else parts.push(part);

@@ -70,3 +70,37 @@ test("thoughts, a plan and a tool call's diff and locations become parts, stream
     await s.teardown();
   }
 });
+
+test("field case 26: codex-acp's own terminal (never created by us) shows its _meta output and exit, kept after reopening; a notice after a link stays apart", async () => {
+  const meta = (m: object) => ({ toolCallUpdate: { toolCallId: "call_1", _meta: m } });
+  const s = await channelSetup([
+    fakeAgent("codex", {
+      prompt: [
+        { capabilities: true },
+        { toolCall: { toolCallId: "call_1", title: "Run npm test", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId: "call_1" }], _meta: { terminal_info: { cwd: "/w", terminal_id: "call_1" } } } },
+        meta({ terminal_output_delta: { data: "1 passing\n", terminal_id: "call_1" } }),
+        meta({ terminal_output_delta: { data: "1 failing\n", terminal_id: "call_1" } }),
+        { toolCallUpdate: { toolCallId: "call_1", status: "failed", _meta: { terminal_exit: { exit_code: 1, signal: null, terminal_id: "call_1" } } } },
+        update({ sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "See [the log](https://example.com/log)" } }),
+        update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Here is a notice." } }),
+      ],
+    }),
+  ]);
+  try {
+    await s.channels.send(s.general.id, "@codex run the tests");
+    const answer = await s.finished((m) => m.author.kind === "agent");
+    const capabilities = JSON.parse((answer.parts.find((p) => p.type === "text") as { text: string }).text.split("See [")[0]!);
+    assert.deepEqual(capabilities._meta, { terminal_output_delta: true }, "we ask for output chunks to append");
+    const check = (parts: MessageView["parts"]) => {
+      const tool = parts.find((p) => p.type === "toolCall");
+      assert.deepEqual(tool?.type === "toolCall" && tool.agentTerminals, [{ terminalId: "call_1", output: "1 passing\n1 failing\n", exit: { exitCode: 1, signal: null } }]);
+      assert.deepEqual(parts.filter((p) => p.type === "text").map((p) => (p.type === "text" ? p.text : "")).slice(-2), ["See [the log](https://example.com/log)", "Here is a notice."]);
+    };
+    check(answer.parts);
+    await s.reopen();
+    const { messages } = await s.channels.open("general");
+    check(messages.find((m) => m.id === answer.id)!.parts);
+  } finally {
+    await s.teardown();
+  }
+});

@@ -5,6 +5,7 @@ import type { ToolCallDiff, ToolCallLocation, ToolCallPart, ToolCallStatus } fro
 import { stripAnsi } from "../ansi";
 import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
+import { AgentTerminal } from "./AgentTerminal";
 import { EmbeddedTerminal } from "./EmbeddedTerminal";
 import { shortPath } from "../shortPath";
 
@@ -76,7 +77,15 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
         <DiffSummary key={i} diff={diff} open={() => void editor.openDiff(diff)} />
       ))}
       {part.content && <pre class="tool-content">{stripAnsi(part.content)}</pre>}
-      {part.terminals?.map((terminalId) => <EmbeddedTerminal key={terminalId} terminalId={terminalId} />)}
+      {part.terminals?.map((terminalId) => {
+        // A terminal the agent ran itself and reported in `_meta` shows what it reported; one the client created
+        // (ACP terminal/create) shows live.
+        const own = part.agentTerminals?.find((t) => t.terminalId === terminalId);
+        return own ? <AgentTerminal key={terminalId} terminal={own} live={live} named /> : <EmbeddedTerminal key={terminalId} terminalId={terminalId} />;
+      })}
+      {part.agentTerminals
+        ?.filter((t) => !part.terminals?.includes(t.terminalId))
+        .map((t) => <AgentTerminal key={t.terminalId} terminal={t} live={live} named={false} />)}
     </div>
   );
 }
