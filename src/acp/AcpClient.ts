@@ -7,7 +7,8 @@ import { AuthRequiredError, describeAuthMethod, parseAuthMethods } from "./auth"
 import { StderrTail } from "./StderrTail";
 import { stdioStream } from "./stdioStream";
 import { configOptions, toAgentUpdate, toPermissionRequest, toSessionSetup } from "./updates";
-import type { AcpClientHandlers, AgentInfo, AgentLaunch, ClientRequest, ConfigOptionInfo, ExitInfo, McpServerSpec, SessionSetup } from "./types";
+import { promptBlocks } from "./promptBlocks";
+import type { AcpClientHandlers, AgentInfo, AgentLaunch, ClientRequest, ConfigOptionInfo, ExitInfo, McpServerSpec, PromptInput, SessionSetup } from "./types";
 import { stripTerminalEscapes } from "../terminalText";
 
 /** Options of {@link AcpClient.start}. Durations in milliseconds. */
@@ -237,14 +238,14 @@ export class AcpClient {
   }
 
   /**
-   * ACP `session/prompt` with one text block. Updates stream through `handlers.onUpdate` while it runs.
+   * ACP `session/prompt` with the blocks {@link promptBlocks} makes. Updates stream through `handlers.onUpdate`.
    * @returns the stop reason (`end_turn`, `cancelled`, `max_tokens`, `max_turn_requests`, `refusal`)
    * @throws SidekicksError `agent/exited` when the process dies mid-turn, `agent/request` on an error answer
    */
-  async prompt(sessionId: string, text: string): Promise<string> {
+  async prompt(sessionId: string, input: string | PromptInput): Promise<string> {
     const response = await this.call(
       "session/prompt",
-      this.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }),
+      this.connection.agent.request("session/prompt", { sessionId, prompt: promptBlocks(input, this.agentInfo?.embeddedContext === true) }),
     );
     return response.stopReason;
   }
@@ -470,6 +471,7 @@ export class AcpClient {
         version: response.agentInfo?.version,
         protocolVersion: response.protocolVersion,
         loadSession: response.agentCapabilities?.loadSession === true,
+        embeddedContext: response.agentCapabilities?.promptCapabilities?.embeddedContext === true,
         authMethods: parseAuthMethods(response.authMethods as unknown),
         meta: response._meta ?? undefined,
       };
@@ -588,3 +590,4 @@ function toAcpServers(mcpServers: McpServerSpec[]): acp.McpServer[] {
 function delay(ms: number): Promise<undefined> {
   return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }
+

@@ -61,6 +61,25 @@ export interface PlanEntryInfo {
   status: "pending" | "in_progress" | "completed";
 }
 
+/**
+ * What one prompt turn sends (ACP `session/prompt`): the request, and what Sidekicks adds for the agent around it.
+ * A plain string is a request with nothing added.
+ */
+export interface PromptInput {
+  /** The request as the user (or the delegating agent) wrote it. */
+  text: string;
+  /**
+   * Sidekicks' own words for the agent, never the user's: the channel messages it has not seen, a retry's note. Sent
+   * as an embedded `resource` block after the request when the agent accepts them (ACP
+   * `promptCapabilities.embeddedContext`), so the agent can tell the request from its context (Claude Code titles a
+   * session from the prompt's text blocks alone); otherwise as text before the request, in the same text block.
+   */
+  context?: string;
+}
+
+/** The URI of the embedded resource that carries a prompt's {@link PromptInput.context}. */
+export const PROMPT_CONTEXT_URI = "sidekicks://channel/context";
+
 /** A `session/update` reduced to what the channel shows (ACP `SessionUpdate`). */
 export type AgentUpdate =
   /**
@@ -171,7 +190,8 @@ export interface AgentCommandInfo {
 export interface PermissionRequest {
   sessionId: string;
   toolCallId: string;
-  title: string;
+  /** The title the request's tool call carries (what the agent asks about), when it has one. */
+  title?: string;
   /** The tool call's ACP `ToolKind` as the request states it (`read`, `edit`, `execute`, …), when it does. */
   toolKind?: string;
   options: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[];
@@ -236,6 +256,8 @@ export interface AgentInfo {
   version?: string;
   protocolVersion: number;
   loadSession: boolean;
+  /** ACP `promptCapabilities.embeddedContext`: the agent accepts embedded `resource` blocks in prompts. */
+  embeddedContext: boolean;
   authMethods: AuthMethodInfo[];
   /** The `_meta` object of the `initialize` result, if any (the fake agent reports `startupMs` there). */
   meta?: Record<string, unknown>;

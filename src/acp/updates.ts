@@ -145,7 +145,7 @@ export function toPermissionRequest(params: acp.RequestPermissionRequest): Permi
   return {
     sessionId: params.sessionId,
     toolCallId: params.toolCall.toolCallId,
-    title: params.toolCall.title ?? "Permission requested",
+    ...(typeof params.toolCall.title === "string" && params.toolCall.title.trim() !== "" ? { title: params.toolCall.title } : {}),
     ...(params.toolCall.kind ? { toolKind: params.toolCall.kind } : {}),
     options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
   };

@@ -1,5 +1,5 @@
 import type { AcpClient } from "../acp/AcpClient";
-import type { AgentUpdate, ClientRequest, PermissionAnswer, PermissionRequest } from "../acp/types";
+import type { AgentUpdate, ClientRequest, PermissionAnswer, PermissionRequest, PromptInput } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
 import type { AgentState, ErrorInfo } from "../protocol";
 import type { TimerHandle } from "./Clock";
@@ -58,7 +58,7 @@ export interface AgentSession {
    * @returns the stop reason
    * @throws SidekicksError `agent/exited` (the process died), `agent/request`, and what starting throws
    */
-  prompt(text: string): Promise<string>;
+  prompt(input: string | PromptInput): Promise<string>;
   /** ACP `session/cancel`. */
   cancel(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { AcpClient } from "../acp/AcpClient";
 import { AuthRequiredError } from "../acp/auth";
-import type { AgentInfo, AuthRequired } from "../acp/types";
+import type { AgentInfo, AuthRequired, PromptInput } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
 import { asSidekicksError, SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
@@ -435,29 +435,29 @@ export class AgentManager {
       get resumed() {
         return current() && record.resumed === true;
       },
-      prompt: async (text) => {
+      prompt: async (input) => {
         if (!current()) {
           // The process has gone since (idle stop, eviction, roster change, crash): reopen on a new process,
           // resuming this session when it was used and the agent can load it.
           const previous = record.prompted || record.resumed ? record.sessionId : undefined;
           const reopened = await this.session(name, owner, sink, { resumeSessionId: previous });
           record = entry.sessions.get(owner) ?? record;
-          return reopened.prompt(text);
+          return reopened.prompt(input);
         }
-        return this.runPrompt(entry, record, text);
+        return this.runPrompt(entry, record, input);
       },
       cancel: () => record.client.cancel(record.sessionId),
     };
   }
 
-  private async runPrompt(entry: AgentEntry, record: SessionRecord, text: string): Promise<string> {
+  private async runPrompt(entry: AgentEntry, record: SessionRecord, input: string | PromptInput): Promise<string> {
     const client = record.client;
     record.prompted = true;
     entry.busy += 1;
     this.processes.touch(entry);
     this.processes.setState(entry, "busy");
     try {
-      return await client.prompt(record.sessionId, text);
+      return await client.prompt(record.sessionId, input);
     } catch (err) {
       throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
     } finally {

@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, SessionSetup } from "../acp/types";
+import { startsWithPreamble } from "../preamble";
 import type { SessionChange, SessionStateView } from "../protocol";
 
 /** The `AgentUpdate` kinds that describe a session's settings and meters rather than a prompt turn's answer. */
@@ -17,7 +18,9 @@ export function isSessionStateUpdate(update: AgentUpdate): update is SessionStat
  */
 export function openedState(previous: SessionStateView | undefined, channelId: string, agent: string, setup: SessionSetup, resumed: boolean): SessionStateView {
   const state: SessionStateView = { channelId, agent, live: true };
-  if (setup.modes) state.modes = setup.modes;
+  // ACP: "If an Agent provides configOptions, Clients SHOULD use them instead of the modes field." An agent that
+  // offers both for the same setting (claude-agent-acp) gets one control: the config option.
+  if (setup.modes && !hasModeOption(setup.configOptions)) state.modes = setup.modes;
   if (setup.configOptions && setup.configOptions.length > 0) state.configOptions = setup.configOptions;
   if (setup.models && !setup.configOptions?.some((o) => o.category === "model")) state.models = setup.models;
   if (resumed && previous) {
@@ -31,13 +34,18 @@ export function openedState(previous: SessionStateView | undefined, channelId: s
 export function applySessionUpdate(state: SessionStateView, update: SessionStateUpdate): SessionStateView {
   switch (update.kind) {
     case "mode":
-      return state.modes ? { ...state, modes: { ...state.modes, currentModeId: update.currentModeId } } : state;
+      if (state.modes) return { ...state, modes: { ...state.modes, currentModeId: update.currentModeId } };
+      // The modes were set aside for the config option of category `mode`: it follows the switch.
+      return withModeOptionValue(state, update.currentModeId);
     case "configOptions":
       return withConfigOptions(state, update.configOptions);
     case "usage":
       return { ...state, usage: update.usage };
     case "sessionInfo": {
       if (update.title === undefined) return state;
+      // A title the agent derived from Sidekicks' own preamble (the channel context, a retry note) is not the
+      // session's subject: the one known before stays.
+      if (typeof update.title === "string" && startsWithPreamble(update.title)) return state;
       const { title: _old, ...rest } = state;
       return update.title === null || update.title === "" ? rest : { ...rest, title: update.title };
     }
@@ -93,6 +101,7 @@ export function asSessionState(value: unknown): SessionStateView | undefined {
   if (v.modes && typeof v.modes.currentModeId === "string" && Array.isArray(v.modes.availableModes)) state.modes = v.modes;
   if (Array.isArray(v.configOptions)) state.configOptions = v.configOptions.filter((o) => typeof o?.id === "string" && typeof o?.name === "string");
   if (v.models && typeof v.models.currentModelId === "string" && Array.isArray(v.models.availableModels)) state.models = v.models;
+  if (state.modes && hasModeOption(state.configOptions)) delete state.modes; // stored by a version that showed both
   if (v.usage && typeof v.usage.used === "number" && typeof v.usage.size === "number") state.usage = v.usage;
   if (typeof v.title === "string") state.title = v.title;
   return state;
@@ -101,5 +110,20 @@ export function asSessionState(value: unknown): SessionStateView | undefined {
 function withConfigOptions(state: SessionStateView, configOptions: NonNullable<SessionStateView["configOptions"]>): SessionStateView {
   const next: SessionStateView = { ...state, configOptions };
   if (configOptions.some((o) => o.category === "model")) delete next.models;
+  if (hasModeOption(configOptions)) delete next.modes;
   return next;
+}
+
+/** True when a config option describes the session's mode (ACP category `mode`): it supersedes `modes`. */
+export function hasModeOption(configOptions: SessionStateView["configOptions"] | undefined): boolean {
+  return configOptions?.some((o) => o.category === "mode" && o.type === "select") ?? false;
+}
+
+/** The state with its `mode` config option set to `value`, when it offers that value; else the state as it is. */
+function withModeOptionValue(state: SessionStateView, value: string): SessionStateView {
+  const index = state.configOptions?.findIndex((o) => o.category === "mode" && o.type === "select" && o.options.some((v) => v.value === value)) ?? -1;
+  if (index === -1) return state;
+  const configOptions = state.configOptions!.slice();
+  configOptions[index] = { ...configOptions[index]!, currentValue: value } as (typeof configOptions)[number];
+  return { ...state, configOptions };
 }

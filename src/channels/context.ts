@@ -3,6 +3,7 @@
  * has not seen yet"; ADR 0003 `Membership.lastSeenMessageId`). Pure: which messages an agent has not seen, and how
  * they are written before the prompt within a byte budget.
  */
+import { CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../preamble";
 import type { MessageRecord } from "../store/records";
 import { agentTerminalText } from "../turns/agentTerminals";
 
@@ -38,10 +39,14 @@ export interface ContextFormat {
   newSession?: boolean;
 }
 
-const HEADER = "[Messages in this channel since you last answered, oldest first]";
-const HEADER_NEW_SESSION = "[Your session was restarted. The messages of this channel so far, oldest first, yours included]";
-/** The line that ends the re-injected block; what follows it is the user's own text (the demo agent splits on it). */
-export const CONTEXT_FOOTER = "[End of channel messages. The message for you follows.]";
+const HEADER = CONTEXT_HEADER;
+const HEADER_NEW_SESSION = CONTEXT_HEADER_NEW_SESSION;
+/**
+ * The line that ends the re-injected block. The user's own text is outside the block: after it when the block is
+ * written before the prompt's text, or the prompt's text itself when the block goes as an embedded resource (ACP
+ * `promptCapabilities.embeddedContext`). The demo agent splits on it.
+ */
+export const CONTEXT_FOOTER = "[End of channel messages. The message for you is outside this block.]";
 const FOOTER = CONTEXT_FOOTER;
 
 /**
@@ -155,11 +160,11 @@ function elidedNote(t: ToolBlock): string {
 
 function toBlock(m: MessageRecord): Block {
   const author = m.author.kind === "agent" ? `@${m.author.agentName ?? "agent"}` : m.author.kind;
+  // Separate text parts are separate pieces (around a tool call, or a new ACP message): a blank line between them, so
+  // "I'll look." and "Done." never read "I'll look.Done.", and Markdown stays Markdown.
   const text = m.parts
-    .filter((p) => p.type === "text")
-    .map((p) => p.text)
-    .join("")
-    .trim();
+    .flatMap((p) => (p.type === "text" && p.text.trim() !== "" ? [p.text.trim()] : []))
+    .join("\n\n");
   const tools = m.parts.flatMap((p) => {
     if (p.type !== "toolCall") return [];
     // What the tool printed: its text content, then what the agent's own terminals reported (codex-acp).

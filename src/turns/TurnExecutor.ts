@@ -339,7 +339,8 @@ export class TurnExecutor {
       const folder = ports.agents.workspaceOf?.(turn.agent);
       if (folder && ports.files) await ports.files.begin(turnId, folder);
       const context = turn.command ? "" : await ports.context(turn, session.fresh);
-      const stopReason = await session.prompt(context + (note ?? "") + turn.prompt);
+      const preamble = context + (note ?? "");
+      const stopReason = await session.prompt(preamble ? { text: turn.prompt, context: preamble } : turn.prompt);
       await end({ stopReason });
     } catch (err) {
       const e = asSidekicksError(err, "agent/protocol");

@@ -2,8 +2,10 @@
  * An agent's answer as it streams: pure functions from a message and one ACP `session/update` to the next message
  * and the delta the webview gets. Nothing here mutates its input (the reducer keeps every state it returns).
  */
+import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { Part, PermissionPart, PlanPart, ThoughtPart, ToolCallPart } from "../protocol";
+import { RETRY_NOTE_START } from "../preamble";
 import type { MessageRecord } from "../store/records";
 import { withAgentTerminal } from "./agentTerminals";
 
@@ -126,7 +128,8 @@ export function addPermission(
     type: "permission",
     requestId,
     toolCallId: request.toolCallId,
-    title: tool?.title || request.title,
+    // The request's own title says what it asks (Claude: "`exit 3`" while its tool call may still say "Terminal").
+    title: request.title ?? (tool?.title || l10n.t("Permission requested")),
     options: request.options,
     ...(toolKind ? { toolKind } : {}),
     ...(auto ? { outcome: auto.optionId, auto: auto.reason } : {}),
@@ -212,7 +215,7 @@ export function describeEarlierAttempt(message: MessageRecord, attempt: number, 
   for (const line of known) lines.push(`- Sidekicks, for you: ${line}`);
   const text = earlier.map((p) => (p.type === "text" ? p.text : "")).join("");
   const why = message.error ? ` (${message.error.message})` : "";
-  const head = `[Sidekicks: this is attempt ${attempt} of this request. Attempt ${attempt - 1} ended before it finished${why}.`;
+  const head = `${RETRY_NOTE_START} ${attempt} of this request. Attempt ${attempt - 1} ended before it finished${why}.`;
   const done = lines.length > 0 ? `\nWhat it is known to have done:\n${lines.join("\n")}` : "\nIt made no tool calls that Sidekicks saw.";
   const quoted =
     text.trim() === ""

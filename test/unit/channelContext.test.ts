@@ -190,3 +190,32 @@ test("an agent whose session is new (stopped, crashed, reloaded) gets the channe
     await s.teardown();
   }
 });
+
+test("an agent that accepts embedded context gets the channel messages as a resource after its request, never as the request's text (so they cannot become its session title)", async () => {
+  const s = await channelSetup([fakeAgent("a", { prompt: [{ chunk: "I'll look." }, { toolCall: { toolCallId: "t1", title: "Read a.ts", status: "completed" } }, { chunk: "Done." }] }), fakeAgent("b", { embeddedContext: true, prompt: [{ blocks: true }] }), fakeAgent("c", { prompt: [{ blocks: true }] })]);
+  try {
+    const { messageId } = await s.channels.send(s.general.id, "@a look");
+    await s.finished((m) => m.author.agentName === "a" && m.id > messageId);
+    const ask = async (agent: string) => {
+      const sent = await s.channels.send(s.general.id, `@${agent} summarise`);
+      return JSON.parse(textOf(await s.finished((m) => m.author.agentName === agent && m.id > sent.messageId)));
+    };
+    const resource = await ask("b");
+    assert.equal(resource.length, 2);
+    assert.deepEqual(resource[0], { type: "text", text: "summarise" }, "the request alone, first");
+    assert.equal(resource[1].type, "resource");
+    assert.equal(resource[1].resource.uri, "sidekicks://channel/context");
+    assert.equal(resource[1].resource.mimeType, "text/markdown");
+    assert.match(resource[1].resource.text, /^\[Messages in this channel since you last answered, oldest first\]/);
+    // The agent's two text pieces (around its tool call) keep a line break between them.
+    assert.match(resource[1].resource.text, /@a:\n\[tool call: Read a\.ts \(completed\)\]\nI'll look\.\n\nDone\.\n/);
+    assert.match(resource[1].resource.text, /\[End of channel messages\. The message for you is outside this block\.\]\n\n$/);
+    // An agent without embedded context gets one text block: the same context, then the request.
+    const text = await ask("c");
+    assert.equal(text.length, 1);
+    assert.equal(text[0].type, "text");
+    assert.match(text[0].text, /^\[Messages in this channel since you last answered, oldest first\][\s\S]*\[End of channel messages\. The message for you is outside this block\.\]\n\nsummarise$/);
+  } finally {
+    await s.teardown();
+  }
+});

@@ -37,7 +37,7 @@ test("unseen: after lastSeen, before the prompt, not the agent's own, only messa
 test("format: authors and texts in order, between a header and a footer; nothing to say gives an empty string", () => {
   assert.equal(formatContext([]), "");
   const text = formatContext([msg("user", "@odie fetch"), msg("odie", "Got the ball.")]);
-  assert.match(text, /^\[Messages in this channel since you last answered, oldest first\]\n\nuser:\n@odie fetch\n\n@odie:\nGot the ball\.\n\n\[End of channel messages\. The message for you follows\.\]\n\n$/);
+  assert.match(text, /^\[Messages in this channel since you last answered, oldest first\]\n\nuser:\n@odie fetch\n\n@odie:\nGot the ball\.\n\n\[End of channel messages\. The message for you is outside this block\.\]\n\n$/);
 });
 
 test("format: tool calls appear with their title, status and output", () => {

@@ -65,6 +65,84 @@ describe("an agent's own terminals", () => {
   });
 });
 
+/** Claude Code's completed Bash card: its content text is Markdown, the output fenced. */
+const CLAUDE_BASH = {
+  type: "toolCall",
+  toolCallId: "toolu_1",
+  kind: "execute",
+  title: "`exit 3`",
+  status: "failed",
+  content: "```console\nError: Exit code 3\n```",
+};
+
+describe("Markdown in a tool call's content", () => {
+  const env = withBrowser();
+
+  it("renders Claude's fenced output as a code block, with no literal fences; plain lines keep their breaks", async () => {
+    const plain = { type: "toolCall", toolCallId: "t2", kind: "other", title: "Notes", status: "completed", content: "line one\nline two" };
+    const answer = message({ id: "m1", agentName: "claude", parts: [CLAUDE_BASH, plain], stopReason: "end_turn" });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "claude", state: "ready" }], messages: [answer] }) });
+    const { page } = view;
+    const card = `${body("m1")} .tool-call[data-tool-call-id='toolu_1']`;
+    await page.waitForSelector(`${card} .tool-markdown pre code`);
+    assert.equal(await page.$eval(`${card} .tool-markdown pre code`, (el) => el.textContent), "Error: Exit code 3\n");
+    assert.doesNotMatch(await page.innerText(card), /```/, "no literal fences");
+    const lines = await page.innerText(`${body("m1")} .tool-call[data-tool-call-id='t2'] .tool-markdown`);
+    assert.match(lines, /line one\nline two/);
+    assert.deepEqual(await view.problems(), []);
+  });
+});
+
+describe("titles", () => {
+  const env = withBrowser();
+
+  it("a tool call's and a permission request's code spans show as code, without backticks; the request's own title is shown", async () => {
+    const tool = { type: "toolCall", toolCallId: "toolu_2", kind: "execute", title: "`python3 -c \"print(1)\"`", status: "pending" };
+    const ask = { type: "permission", requestId: "r1", toolCallId: "toolu_2", title: "`python3 -c \"print(1)\"`", options: [{ optionId: "allow", name: "Yes", kind: "allow_once" }, { optionId: "reject", name: "No", kind: "reject_once" }] };
+    const odd = { type: "toolCall", toolCallId: "t3", title: "a ``b ` c`` and `unclosed", status: "completed" };
+    const answer = message({ id: "p1", agentName: "claude", status: "streaming", parts: [tool, ask, odd] });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "claude", state: "busy" }], messages: [answer] }) });
+    const { page } = view;
+    const card = `${body("p1")} .permission[data-request-id='r1']`;
+    await page.waitForSelector(card);
+    assert.equal(await page.$eval(`${card} .permission-title code`, (el) => el.textContent), 'python3 -c "print(1)"');
+    assert.equal((await page.innerText(`${card} .permission-title`)).trim(), 'Allow python3 -c "print(1)"?');
+    assert.equal(await page.$eval(`${body("p1")} .tool-call[data-tool-call-id='toolu_2'] .tool-title code`, (el) => el.textContent), 'python3 -c "print(1)"');
+    const oddTitle = `${body("p1")} .tool-call[data-tool-call-id='t3'] .tool-title`;
+    assert.deepEqual(await page.$$eval(`${oddTitle} code`, (els) => els.map((el) => el.textContent)), ["b ` c"]);
+    assert.equal(await page.innerText(oddTitle), "a b ` c and `unclosed");
+    assert.deepEqual(await view.problems(), []);
+  });
+});
+
+describe("Claude's mode, offered as modes and as a config option", () => {
+  const env = withBrowser();
+
+  it("is one control, named by the config option, whose value the compact button shows", async () => {
+    // What the host sends for claude-agent-acp: the modes were set aside for the config option (sessionState.ts).
+    const option = (id, name, category, currentValue, values) => ({ type: "select", id, name, category, currentValue, options: values.map(([value, n]) => ({ value, name: n })) });
+    const state = {
+      channelId: "ch-general",
+      agent: "claude",
+      live: true,
+      configOptions: [option("mode", "Mode", "mode", "default", [["default", "Manual"], ["acceptEdits", "Accept edits"], ["plan", "Plan"], ["auto", "Auto"]]), option("model", "Model", "model", "sonnet", [["sonnet", "Sonnet"]])],
+    };
+    const open = { ...openResult({ members: [{ name: "claude", state: "ready" }] }), sessions: { claude: state } };
+    const view = await openView(env.browser, env.server.origin, { open, width: 360 });
+    const { page } = view;
+    const trigger = ".member[data-member='claude'] .session-trigger";
+    await page.waitForSelector(trigger);
+    assert.equal(await page.innerText(trigger), "Manual");
+    const tooltip = (await page.getAttribute(trigger, "title")) ?? "";
+    assert.equal(tooltip.match(/Mode: /g)?.length, 1, `one mode line: ${tooltip}`);
+    await page.click(trigger);
+    await page.waitForSelector(".session-dialog .session-field");
+    const labels = await page.$$eval(".session-dialog .session-field-name", (els) => els.map((el) => el.textContent?.trim()));
+    assert.equal(labels.filter((l) => l === "Mode").length, 1, `one mode control: ${JSON.stringify(labels)}`);
+    assert.deepEqual(await view.problems(), []);
+  });
+});
+
 describe("screenshots of real agents' shapes", () => {
   const env = withBrowser();
 
@@ -72,7 +150,9 @@ describe("screenshots of real agents' shapes", () => {
     it(`Codex's command and read cards (${theme})`, async () => {
       const user = message({ id: "u1", author: "user", text: "@codex why does `npm test` fail?", to: ["codex"] });
       const answer = message({ id: "c1", agentName: "codex", parts: [READ, COMMAND, { type: "text", text: "One test fails: `zones`." }], stopReason: "end_turn" });
-      const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "codex", state: "ready" }], messages: [user, answer] }), theme, width: 360, height: 560 });
+      const claude = message({ id: "m1", agentName: "claude", parts: [CLAUDE_BASH, { type: "text", text: "The command exited with code 3." }], stopReason: "end_turn" });
+      const members = [{ name: "codex", state: "ready" }, { name: "claude", state: "ready" }];
+      const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages: [user, answer, claude] }), theme, width: 360, height: 720 });
       const { page } = view;
       await page.waitForSelector(`${body("c1")} .agent-terminal`);
       await page.evaluate(() => document.fonts.ready);

@@ -2,6 +2,7 @@
 import * as l10n from "@vscode/l10n";
 import { useState } from "preact/hooks";
 import type { PermissionPart } from "../../src/protocol";
+import { InlineCode } from "./InlineCode";
 
 /** Answers a request; resolves whether the host accepted the answer, rejects with the host's error. */
 export type AnswerPermission = (requestId: string, optionId: string) => Promise<boolean>;
@@ -53,7 +54,9 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
         <span class="permission-icon" aria-hidden="true">?</span>
         <span class="permission-title">
           {allowBefore}
-          <strong>{part.title}</strong>
+          <strong>
+            <InlineCode text={part.title} />
+          </strong>
           {allowAfter}
         </span>
       </div>

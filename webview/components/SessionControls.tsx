@@ -74,16 +74,19 @@ function usageDetail(usage: NonNullable<SessionStateView["usage"]>): string {
   return usage.cost ? TEXT.tokensCost(used, size, percent, formatCost(usage.cost)) : TEXT.tokens(used, size, percent);
 }
 
-/** The current mode's name, if the session has modes. */
+/** The current mode's name: from the session's modes, or from its config option of category `mode` (ACP). */
 function modeName(state: SessionStateView): string | undefined {
   const modes = state.modes;
-  if (!modes) return undefined;
-  return modes.availableModes.find((m) => m.id === modes.currentModeId)?.name ?? modes.currentModeId;
+  if (modes) return modes.availableModes.find((m) => m.id === modes.currentModeId)?.name ?? modes.currentModeId;
+  const option = state.configOptions?.find((o) => o.category === "mode" && o.type === "select");
+  if (option?.type !== "select") return undefined;
+  return option.options.find((v) => v.value === option.currentValue)?.name ?? option.currentValue;
 }
 
 /** The button's tooltip: title, mode, options and usage, one per line. */
 export function sessionTooltip(state: SessionStateView): string {
-  const lines = [state.title ? `“${state.title}”` : undefined, modeName(state) ? TEXT.modeLine(modeName(state)!) : undefined];
+  // A mode given as a config option has its line among the options below.
+  const lines = [state.title ? `“${state.title}”` : undefined, state.modes ? TEXT.modeLine(modeName(state)!) : undefined];
   for (const o of state.configOptions ?? []) lines.push(`${o.name}: ${o.type === "boolean" ? (o.currentValue ? TEXT.on() : TEXT.off()) : (o.options.find((v) => v.value === o.currentValue)?.name ?? o.currentValue)}`);
   if (state.models) lines.push(TEXT.modelLine(state.models.availableModels.find((m) => m.modelId === state.models!.currentModelId)?.name ?? state.models.currentModelId));
   if (state.usage) lines.push(usageDetail(state.usage));

@@ -7,6 +7,8 @@ import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
 import { AgentTerminal } from "./AgentTerminal";
 import { EmbeddedTerminal } from "./EmbeddedTerminal";
+import { InlineCode } from "./InlineCode";
+import { Markdown } from "./Markdown";
 import { shortPath } from "../shortPath";
 
 /** A tool call's status in words, in the editor's language. */
@@ -25,7 +27,8 @@ function hasNoResult(part: ToolCallPart, live: boolean): boolean {
 
 /**
  * Card with the tool kind, title and a status badge; then, when present, the files it touches (links that open the
- * file at the line), its diffs (file, `+added −removed`, "Open diff" in the editor's diff view) and its text content.
+ * file at the line), its diffs (file, `+added −removed`, "Open diff" in the editor's diff view), its text content
+ * (Markdown) and its terminals: live ones the client created, and the output of those the agent ran itself.
  */
 export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean }) {
   const editor = useContext(EditorContext);
@@ -42,7 +45,7 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
       <div class="card-header">
         {part.kind && <span class="tool-kind">{part.kind}</span>}
         <span class="tool-title" title={stripAnsi(part.title)}>
-          {stripAnsi(part.title)}
+          <InlineCode text={part.title} />
         </span>
         {part.cancelled ? (
           <span class="status-badge status-cancelled" title={l10n.t("Stopped before the agent reported its end")}>
@@ -76,7 +79,13 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
       {part.diffs?.map((diff, i) => (
         <DiffSummary key={i} diff={diff} open={() => void editor.openDiff(diff)} />
       ))}
-      {part.content && <pre class="tool-content">{stripAnsi(part.content)}</pre>}
+      {part.content && (
+        // ACP: a content block's text "may be plain text or formatted with Markdown"; Claude Code's is Markdown (its
+        // outputs come fenced), so it is rendered as Markdown, as Zed does. Line breaks are kept (`breaks`).
+        <div class="tool-content tool-markdown">
+          <Markdown text={part.content} streaming={live && (part.status === "pending" || part.status === "in_progress")} />
+        </div>
+      )}
       {part.terminals?.map((terminalId) => {
         // A terminal the agent ran itself and reported in `_meta` shows what it reported; one the client created
         // (ACP terminal/create) shows live.

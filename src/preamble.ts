@@ -1,0 +1,24 @@
+/**
+ * The openings of what Sidekicks itself writes into an agent's prompt, around the user's request: the channel
+ * messages the agent has not seen (`src/channels/context.ts`) and a retry's note (`src/turns/answer.ts`). Pure and
+ * imports nothing, so every layer can tell Sidekicks' words from the user's: delegation ignores mentions inside them,
+ * and a session title derived from them is not shown as the session's title.
+ */
+
+/** Opens the block of channel messages an agent has not seen since it last answered. */
+export const CONTEXT_HEADER = "[Messages in this channel since you last answered, oldest first]";
+/** Opens the same block for an agent whose session is new (the history is repeated, its own answers included). */
+export const CONTEXT_HEADER_NEW_SESSION = "[Your session was restarted. The messages of this channel so far, oldest first, yours included]";
+/** Opens a retry's note ("[Sidekicks: this is attempt 2 of this request. …"). */
+export const RETRY_NOTE_START = "[Sidekicks: this is attempt";
+
+/**
+ * True when `text` begins (after white space) with one of Sidekicks' preambles, or with enough of one to tell: an
+ * agent that titles its session from the first prompt's start (then cuts and collapses it) made the title from
+ * Sidekicks' words, not the user's.
+ */
+export function startsWithPreamble(text: string): boolean {
+  const head = text.trimStart().replace(/\s+/g, " ");
+  if (head.length < 12) return false;
+  return [CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION, RETRY_NOTE_START].some((p) => p.startsWith(head.replace(/…$/, "")) || head.startsWith(p));
+}
