@@ -25,7 +25,7 @@ Created by \`npm start\`. Open the Sidekicks view in the activity bar and write 
     @demo delegate to odie: edit a file
 
 \`demo\` and \`odie\` are the bundled offline demo agent (\`command: sidekicks:demo\` in sidekicks.yaml): they need no
-account and no network. "edit a file" changes demo-notes.md (the answer lists it under Files changed, with its diff);
+account and no network. "edit a file" changes demo-notes.md (the answer lists the file it changed, with its diff);
 "delegate to odie" makes demo's answer mention @odie, and odie takes the request over. \`@demo /help\` lists the rest.
 Add real ACP agents (Claude Code, Codex, Gemini CLI, …) to sidekicks.yaml to talk to them here too.
 `;
@@ -33,8 +33,8 @@ Add real ACP agents (Claude Code, Codex, Gemini CLI, …) to sidekicks.yaml to t
 /** The file "@demo edit a file" changes (src/demo-agent/fileEdit.ts: each edit counts up and adds a line). */
 export const DEMO_NOTES = `# Demo notes
 
-A file for the demo agents to change: send "@demo edit a file" in #general, and its answer lists this file under
-Files changed, with a diff.
+A file for the demo agents to change: send "@demo edit a file" in #general, and its answer lists this file as
+changed, with a diff.
 
 Edits so far: 0
 `;

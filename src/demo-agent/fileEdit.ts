@@ -1,7 +1,7 @@
 /**
  * The demo agent's "edit a file" prompt: a real change to one file of the workspace, made through the client (ACP
  * `fs/read_text_file`, then `fs/write_text_file`), so the user sees what a real agent's edit looks like in Sidekicks —
- * a tool call card with its diff, the "Files changed" list under the answer and its diff in the editor — without an
+ * a tool call card with its diff, the "1 file changed" card under the answer and its diff in the editor — without an
  * account. Offline and deterministic: the new text depends only on the file's text before.
  *
  * The file is {@link DEMO_NOTES_FILE} at the session's working folder (ACP `session/new` `cwd`): a file of the demo's
@@ -115,7 +115,7 @@ export async function editNotes(ctx: EditContext): Promise<void> {
   }
   await update({ sessionUpdate: "tool_call_update", toolCallId, status: "completed", content: [diff] });
   const how = ctx.ask ? "" : " (Code mode: without asking)";
-  await say(`I ${before === null ? "created" : "changed"} \`${DEMO_NOTES_FILE}\`${how}: edit ${edit}. It is listed under **Files changed** below; open its diff from there. `);
+  await say(`I ${before === null ? "created" : "changed"} \`${DEMO_NOTES_FILE}\`${how}: edit ${edit}. The card under this answer lists it (**1 file changed**): open its diff from there. `);
 }
 
 function errorText(err: unknown): string {

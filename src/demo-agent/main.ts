@@ -9,7 +9,7 @@
  * - `permission`: asks `session/request_permission` (allow once / reject) and says what was chosen;
  * - `code`: shows a short fenced TypeScript block (to try highlighting, Copy and Insert at cursor);
  * - `edit`: changes `demo-notes.md` in the session's folder through ACP `fs/write_text_file` (asking permission first
- *   in the Ask mode), so the answer lists it under "Files changed" with a diff (`fileEdit.ts`);
+ *   in the Ask mode), so the answer's "files changed" card lists it, with a diff (`fileEdit.ts`);
  * - `delegate to <member>[: task]`: the final answer @mentions that member, which Sidekicks reads as delegation; the
  *   member handed the work does the task (`handOff.ts`);
  * - `fail`: ends the prompt with an error; `crash`: the process exits with code 3.
@@ -118,7 +118,7 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
     const [tool, code, permission, edit, delegate, idioms] = tries(false);
     return say(
       `I am the offline demo agent. Try ${idioms}, ${tool}, ${code}, ${permission}, ${edit} (I change \`demo-notes.md\` in the workspace: ` +
-        `the answer lists it under **Files changed**, with its diff) or ${delegate} (I hand your request to that member of the channel; ` +
+        `the card under my answer lists the file I changed, with its diff) or ${delegate} (I hand your request to that member of the channel; ` +
         `write its name without @, or your message would go to it too).`,
     );
   }

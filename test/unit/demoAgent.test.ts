@@ -27,7 +27,7 @@ test("the demo agent shows a fenced code block when asked for code, and its hell
     assert.match(hello, /`@demo edit a file`, `@demo delegate to <member>`/, "and how to see files changed and delegation");
     const help = await ask("@demo /help");
     assert.match(help, /`show code`/);
-    assert.match(help, /`edit a file` \(I change `demo-notes\.md`[^)]*Files changed/, "the help names the edit prompt and what it shows");
+    assert.match(help, /`edit a file` \(I change `demo-notes\.md`[^)]*lists the file I changed, with its diff/, "the help names the edit prompt and what it shows");
     assert.match(help, /`delegate to <member>` \(I hand your request to that member/, "and the delegation prompt");
   } finally {
     await s.teardown();

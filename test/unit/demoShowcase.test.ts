@@ -93,7 +93,7 @@ test("the demo's edit prompt: allowed, it changes demo-notes.md through fs/write
     assert.equal(answer.status, "done");
     const edited = "# Demo notes\n\nA file for the demo agent to change.\n\nEdits so far: 1\n- Edit 1, by garfield\n";
     assert.equal(readFileSync(notes, "utf8"), edited, "the file on disk is changed");
-    assert.match(textOf(answer), /I changed `demo-notes\.md`: edit 1\. It is listed under \*\*Files changed\*\*/);
+    assert.match(textOf(answer), /I changed `demo-notes\.md`: edit 1\. The card under this answer lists it \(\*\*1 file changed\*\*\)/);
 
     const files = answer.parts.find((p) => p.type === "files");
     assert.ok(files?.type === "files");
