@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { MAX_WAIT_MS, STALL_MS, fileBytes, groupCpuMs, logTail, progressMade, startupVerdict } from "./startupWait.mjs";
 import { codeServerEntry, node24Path } from "./tools.mjs";
 
 /**
@@ -32,18 +33,30 @@ export const quietSettings = {
  */
 export const DEMO_RECONNECTION_GRACE_SECONDS = 15;
 
+/** Binds `port` on 127.0.0.1 (0: one the system picks) and lets it go; resolves to the port, rejects when taken. */
+const tryListen = (port) =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      const { port: bound } = server.address();
+      server.close(() => resolve(bound));
+    });
+  });
+
+/** Whether `port` can be bound on 127.0.0.1 now (nothing else listens there). */
+export async function portIsFree(port) {
+  try {
+    await tryListen(port);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Resolves to `preferred` when it can be bound on 127.0.0.1, otherwise to a free port the system picks. */
 export async function freePort(preferred = 0) {
-  const tryListen = (port) =>
-    new Promise((resolve, reject) => {
-      const server = net.createServer();
-      server.unref();
-      server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => {
-        const { port: bound } = server.address();
-        server.close(() => resolve(bound));
-      });
-    });
   if (preferred) {
     try {
       return await tryListen(preferred);
@@ -66,7 +79,14 @@ export async function freePort(preferred = 0) {
  * runs that host keeps the Sidekicks history locked for every other window.
  * code-server's stdout and stderr go to `logFile` (or are dropped). Resolves to `{ port, baseUrl, child, stop }`;
  * `stop()` kills the whole process group (killing only the main pid leaves a child running) and is also called when
- * this process exits. Rejects when the server exits or is not healthy within `timeoutMs` (ms).
+ * this process exits.
+ *
+ * It waits as long as the server makes progress (its log grows, its processes use CPU, or /healthz answers
+ * differently; scripts/startupWait.mjs): a loaded machine may take minutes. `onWait({ elapsedMs, sinceProgressMs,
+ * logBytes, cpuMs, health })` is called about every `reportEveryMs` (ms) meanwhile. Rejects when the server exits,
+ * makes no progress for `stallMs` (ms), or is not healthy after `maxWaitMs` (ms): the error's `code` is
+ * `codeServer/exited`, `codeServer/stalled` or `codeServer/timeout`, its message names the log, and it carries
+ * `port`, `logFile` and `logTail` (this run's last log lines).
  */
 export async function startCodeServer({
   node24 = node24Path,
@@ -79,7 +99,10 @@ export async function startCodeServer({
   extensionsDir = path.join(dataDir, "extensions"),
   logFile,
   reconnectionGraceSeconds,
-  timeoutMs = 60_000,
+  stallMs = STALL_MS,
+  maxWaitMs = MAX_WAIT_MS,
+  onWait,
+  reportEveryMs = 10_000,
 }) {
   if (reconnectionGraceSeconds !== undefined && !(Number.isInteger(reconnectionGraceSeconds) && reconnectionGraceSeconds > 0)) {
     throw new Error(`reconnectionGraceSeconds must be a whole number of seconds above 0, not ${reconnectionGraceSeconds}`);
@@ -103,6 +126,7 @@ export async function startCodeServer({
     ...(testDriver ? ["--vscode-option", "enable-smoke-test-driver"] : []),
     ...(reconnectionGraceSeconds ? ["--reconnection-grace-time", String(reconnectionGraceSeconds)] : []),
   ];
+  const logStart = fileBytes(logFile);
   const out = logFile ? fs.openSync(logFile, "a") : "ignore";
   const child = spawn(node24, args, { detached: true, stdio: ["ignore", out, out] });
   if (typeof out === "number") fs.closeSync(out);
@@ -139,25 +163,55 @@ export async function startCodeServer({
   };
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  let last = { logBytes: logStart, cpuMs: groupCpuMs(child.pid), health: "refused" };
+  let lastProgress = started;
+  let nextReport = started + reportEveryMs;
   for (;;) {
-    if (exited) {
+    let health = "refused";
+    let healthy = false;
+    if (!exited) {
+      try {
+        const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
+        health = `status ${response.status}`;
+        healthy = response.ok;
+      } catch (error) {
+        health = error?.name === "TimeoutError" ? "timeout" : "refused";
+      }
+    }
+    const now = Date.now();
+    const sample = { logBytes: fileBytes(logFile), cpuMs: groupCpuMs(child.pid), health };
+    if (progressMade(last, sample)) lastProgress = now;
+    last = sample;
+    const waited = { elapsedMs: now - started, sinceProgressMs: now - lastProgress };
+    const verdict = startupVerdict({ ...waited, healthy, exited: exited !== null }, { stallMs, maxWaitMs });
+    if (verdict === "ready") break;
+    if (verdict !== "wait") {
       await stop();
-      throw new Error(`code-server exited before it was healthy (${exited})${logFile ? `; see ${logFile}` : ""}`);
+      throw startupError(verdict, { port, baseUrl, logFile, logStart, exited, health, ...waited });
     }
-    try {
-      const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (response.ok) break;
-    } catch {
-      // not listening yet
+    if (onWait && now >= nextReport) {
+      nextReport = now + reportEveryMs;
+      onWait({ ...waited, logBytes: sample.logBytes - logStart, cpuMs: sample.cpuMs, health });
     }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`code-server was not healthy at ${baseUrl}/healthz within ${timeoutMs} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return { port, baseUrl, child, stop };
+}
+
+/** The error of a start that failed (`verdict`: exited, stalled, timeout), with this run's log lines. */
+function startupError(verdict, { port, baseUrl, logFile, logStart, exited, health, elapsedMs, sinceProgressMs }) {
+  const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+  const tail = logTail(logFile, 15, logStart);
+  const why = {
+    exited: `code-server exited before it was ready (${exited}) after ${seconds(elapsedMs)}`,
+    stalled: `code-server made no progress for ${seconds(sinceProgressMs)} (no new log line, no CPU time used, /healthz: ${health}), ${seconds(elapsedMs)} after it started`,
+    timeout: `code-server was still not ready at ${baseUrl}/healthz after ${seconds(elapsedMs)}, although it kept working`,
+  }[verdict];
+  const taken = tail.some((line) => line.includes("EADDRINUSE")) ? `; its log says port ${port} is in use (another program took it)` : "";
+  const error = new Error(`${why}${taken}${logFile ? `; log: ${logFile}` : ""}`);
+  Object.assign(error, { code: `codeServer/${verdict}`, port, logFile, logTail: tail });
+  return error;
 }
 
 /**

@@ -2,7 +2,7 @@
 // docs/media/, and assembles the step-by-step picture of a turn, docs/media/turn.png, an animated PNG (APNG: every
 // browser, GitHub and VS Code's Markdown preview play it; a viewer without APNG shows the first frame).
 //
-// The pictures come from: `npm run test:integration` (main suite: two-agents) and `npm run test:vsix` (the installed
+// The pictures come from: `npm run test:integration` (main suite: two-agents, demo-edit) and `npm run test:vsix` (the installed
 // .vsix: vsix-terminal, and the four turn-* frames, side bar only). Run those first; a missing picture is an error that
 // names the run that makes it. Nothing is downloaded and no image tool is needed: the APNG is assembled from the
 // frames' own PNG chunks (same size and format, as Chromium's screenshots of one side bar are).
@@ -18,6 +18,7 @@ const media = path.join(root, "docs", "media");
 /** Copied as they are: picture in test-results → file in docs/media, and the run that makes it. */
 const COPIES = [
   ["two-agents.png", "two-agents.png", "npm run test:integration"],
+  ["demo-edit.png", "demo-edit.png", "npm run test:integration"],
   ["vsix-terminal.png", "agent-terminal.png", "npm run test:vsix"],
 ];
 

@@ -20,8 +20,8 @@ export interface LaunchContext {
 /**
  * Turns a roster entry into a process launch: substitutes `${env:NAME}` and `${workspaceFolder}` in `command`,
  * `args` and `env`, merges `env` over the parent environment, and resolves `sidekicks:demo` to the bundled demo
- * agent run by the editor's own Node.js runtime (`ELECTRON_RUN_AS_NODE=1` makes an Electron host act as Node). A
- * container runtime becomes `docker exec -i` of the command in the container, with only the roster's `env` inside.
+ * agent run by the editor's own Node.js runtime (`ELECTRON_RUN_AS_NODE=1` makes an Electron host act as Node; its
+ * roster name goes in `SIDEKICKS_DEMO_NAME`). A container runtime becomes `docker exec -i` of the command in the container, with only the roster's `env` inside.
  */
 export function resolveLaunch(agent: AgentConfig, ctx: LaunchContext): AgentLaunch {
   const sub = (s: string): string =>
@@ -40,6 +40,8 @@ export function resolveLaunch(agent: AgentConfig, ctx: LaunchContext): AgentLaun
   }
   if (agent.command === DEMO_COMMAND) {
     env.ELECTRON_RUN_AS_NODE = "1";
+    // The demo's hints name it as the channel does (`@odie show code`), and it knows not to delegate to itself.
+    env.SIDEKICKS_DEMO_NAME = agent.name;
     return { command: ctx.nodePath, args: [ctx.demoAgentPath, ...agent.args.map(sub)], env, cwd };
   }
   return { command: sub(agent.command), args: agent.args.map(sub), env, cwd };

@@ -16,9 +16,14 @@ version: 1
 
 agents:
   # An offline demo agent bundled with the extension: no account needed.
-  # Try "@demo hello", "@demo show a tool call", "@demo show code", "@demo ask permission".
+  # Try "@demo hello", "@demo show a tool call", "@demo show code", "@demo ask permission",
+  # "@demo edit a file" (it changes demo-notes.md: its answer lists the file, with a diff).
   - name: demo
     command: sidekicks:demo
+
+  # A second demo agent, so the first can hand work on: "@demo delegate to odie" (delegation).
+  # - name: odie
+  #   command: sidekicks:demo
 
   # Claude Code through its ACP adapter (needs Node.js and a Claude login or ANTHROPIC_API_KEY):
   # - name: claude

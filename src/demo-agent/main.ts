@@ -8,6 +8,10 @@
  * - `tool`: reports a tool call (`tool_call`, then `tool_call_update` completed with content);
  * - `permission`: asks `session/request_permission` (allow once / reject) and says what was chosen;
  * - `code`: shows a short fenced TypeScript block (to try highlighting, Copy and Insert at cursor);
+ * - `edit`: changes `demo-notes.md` in the session's folder through ACP `fs/write_text_file` (asking permission first
+ *   in the Ask mode), so the answer's "files changed" card lists it, with a diff (`fileEdit.ts`);
+ * - `delegate to <member>[: task]`: the final answer @mentions that member, which Sidekicks reads as delegation; the
+ *   member handed the work does the task (`handOff.ts`);
  * - `fail`: ends the prompt with an error; `crash`: the process exits with code 3.
  * It announces commands (ACP `available_commands_update`, just after `session/new`): `/idioms <phrase>` explains a
  * French idiom (`idioms.ts`), `/help` lists what it does.
@@ -15,15 +19,24 @@
  * `session/set_config_option`), which its answers mention; after each answer it reports a pretend `usage_update`
  * (tokens and cost) and a `session_info_update` title taken from the first prompt, so the header's session controls
  * have something to show without an account.
- * Env `SIDEKICKS_DEMO_DELAY_MS` sets the pause between streamed words (default 30).
+ * Env `SIDEKICKS_DEMO_DELAY_MS` sets the pause between streamed words (default 30); `SIDEKICKS_DEMO_NAME` is the
+ * agent's name in the roster (set by Sidekicks for `command: sidekicks:demo`; default `demo`), used in its hints.
  */
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { CONTEXT_FOOTER } from "../channels/context";
 import { RETRY_NOTE_END } from "../turns/answer";
+import { editNotes } from "./fileEdit";
+import { delegatedPrompt, delegationAsked, handOffLine } from "./handOff";
 import { DEMO_COMMANDS, explainIdiom } from "./idioms";
 
 const delayMs = Number(process.env.SIDEKICKS_DEMO_DELAY_MS ?? 30);
+/** This agent's name in the roster, as a channel mentions it. */
+const me = /^[A-Za-z][A-Za-z0-9_-]*$/.test(process.env.SIDEKICKS_DEMO_NAME ?? "") ? process.env.SIDEKICKS_DEMO_NAME! : "demo";
+/** What the client offered at `initialize` for files (ACP `clientCapabilities.fs`). */
+let clientFs: acp.FileSystemCapabilities | undefined;
+/** Each session's working folder (ACP `session/new` `cwd`). */
+const cwds = new Map<string, string>();
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(new Error("cancelled"));
@@ -82,8 +95,15 @@ const SNIPPET = [
   "```",
 ].join("\n");
 
-/** Answers one prompt: `text` is the user's own text, `context` how many channel messages came before it. */
-async function runPrompt(sessionId: string, text: string, context: number, client: acp.AgentContext, signal: AbortSignal, attempt?: string): Promise<void> {
+/** The prompts to try, as Markdown code spans: `@<me> …` when `mention`, else the bare words. */
+const tries = (mention: boolean) =>
+  ["show a tool call", "show code", "ask permission", "edit a file", "delegate to <member>", "/idioms Il pleut"].map((t) => `\`${mention ? `@${me} ` : ""}${t}\``);
+
+/**
+ * Answers one prompt: `text` is the user's own text (or, in a delegated turn, the task it was handed), `context` how
+ * many channel messages came before it, `delegatedBy` the member that handed it the task.
+ */
+async function runPrompt(sessionId: string, text: string, context: number, client: acp.AgentContext, signal: AbortSignal, attempt?: string, delegatedBy?: string): Promise<void> {
   const update = (u: acp.SessionUpdate) => client.notify("session/update", { sessionId, update: u });
   const say = async (markdown: string) => {
     for (const word of markdown.match(/\S+\s*|\s+/g) ?? []) {
@@ -94,11 +114,21 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
   const mine = settingsOf(sessionId);
   const command = /^\/(idioms|help)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (command?.[1] === "idioms") return say(explainIdiom(command[2] ?? ""));
-  if (command?.[1] === "help") return say("I am the offline demo agent. Try `/idioms Il pleut`, `show a tool call`, `show code` or `ask permission`.");
+  if (command?.[1] === "help") {
+    const [tool, code, permission, edit, delegate, idioms] = tries(false);
+    return say(
+      `I am the offline demo agent. Try ${idioms}, ${tool}, ${code}, ${permission}, ${edit} (I change \`demo-notes.md\` in the workspace: ` +
+        `the card under my answer lists the file I changed, with its diff) or ${delegate} (I hand your request to that member of the channel; ` +
+        `write its name without @, or your message would go to it too).`,
+    );
+  }
   const words = new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
   const retried = attempt ? ` (This is attempt ${attempt}: Sidekicks told me what my earlier attempt did.)` : "";
   const caughtUp = (context ? ` (Sidekicks also passed me ${context} earlier channel message${context === 1 ? "" : "s"} as context.)` : "") + retried;
-  await say(`Hello from the **demo agent**. You said:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n${caughtUp ? caughtUp.trim() + "\n\n" : ""}`);
+  const asked = delegatedBy ? `${delegatedBy} handed this to me` : "You said";
+  await say(`Hello from the **demo agent**. ${asked}:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n${caughtUp ? caughtUp.trim() + "\n\n" : ""}`);
+  const delegation = delegatedBy ? undefined : delegationAsked(text);
+  if (delegation) return handOff(delegation.to, delegation.task, say);
   if (words.has("crash")) {
     process.stderr.write("demo agent: crashing on purpose, as asked\n");
     process.exit(3);
@@ -133,9 +163,25 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
     await update({ sessionUpdate: "tool_call_update", toolCallId: "demo-edit", status: allowed ? "completed" : "failed" });
     await say(allowed ? "You allowed the edit; in a real agent `config.json` would now be changed. " : "No edit made. ");
   }
-  if (!words.has("tool") && !words.has("permission") && !words.has("code")) {
-    await say(`(Mode: ${mine.mode}, effort: ${mine.effort}.) Try \`@demo show a tool call\`, \`@demo show code\`, \`@demo ask permission\` or \`@demo /idioms Il pleut\`.`);
+  if (words.has("edit")) {
+    await editNotes({ sessionId, cwd: cwds.get(sessionId) ?? process.cwd(), agent: me, ask: mine.mode !== "code", fs: clientFs, client, say });
   }
+  if (!["tool", "permission", "code", "edit"].some((w) => words.has(w))) {
+    const list = tries(true);
+    await say(`(Mode: ${mine.mode}, effort: ${mine.effort}.) Try ${list.slice(0, -1).join(", ")} or ${list.at(-1)}.`);
+  }
+}
+
+/**
+ * The delegating side of `delegate to <member>`: a final answer that ends with a line @mentioning the member (outside
+ * any quote), which Sidekicks turns into that member's turn. Without a name, or with its own, it says what to write.
+ */
+async function handOff(to: string | undefined, task: string, say: (markdown: string) => Promise<void>): Promise<void> {
+  if (!to) return say("Say which member of this channel should take it: `delegate to <name>`, its name without @ (with @, your message would go to it as well).");
+  if (to.toLowerCase() === me.toLowerCase()) return say(`That is me (${me}): name another member of this channel, for example \`delegate to odie\`.`);
+  await say(
+    `I am handing this to ${to}: an answer that mentions another member of the channel makes Sidekicks start a turn for that member, linked to this answer (delegation).\n\n${handOffLine(to, task)}`,
+  );
 }
 
 /** After an answer: pretend usage (ACP `usage_update`) and, the first time, a title (ACP `session_info_update`). */
@@ -154,15 +200,19 @@ const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream
 
 acp
   .agent({ name: "sidekicks-demo" })
-  .onRequest("initialize", () => ({
+  .onRequest("initialize", ({ params }) => {
+    clientFs = params.clientCapabilities?.fs;
+    return {
     protocolVersion: acp.PROTOCOL_VERSION,
     agentCapabilities: { loadSession: false },
     agentInfo: { name: "sidekicks-demo", title: "Sidekicks demo agent", version: "0.1.0" },
     authMethods: [],
-  }))
-  .onRequest("session/new", ({ client }) => {
+    };
+  })
+  .onRequest("session/new", ({ params, client }) => {
     const sessionId = `demo-${nextSession++}`;
     sessions.set(sessionId, undefined);
+    cwds.set(sessionId, params.cwd);
     // After the response, as agents do: the client knows the session by then.
     setTimeout(() => void client.notify("session/update", { sessionId, update: { sessionUpdate: "available_commands_update", availableCommands: DEMO_COMMANDS } }), 0);
     return { sessionId, modes: { currentModeId: settingsOf(sessionId).mode, availableModes: MODES }, configOptions: configOptions(sessionId) };
@@ -192,9 +242,12 @@ acp
     const retry = text.lastIndexOf(RETRY_NOTE_END);
     const attempt = retry === -1 ? undefined : /this is attempt (\d+) of this request/.exec(text)?.[1];
     if (retry !== -1) text = text.slice(retry + RETRY_NOTE_END.length).trim();
+    // A delegated turn (src/channels/ChannelService.ts): the demo does the task it was handed.
+    const delegated = delegatedPrompt(text);
+    if (delegated) text = delegated.task;
     const context = cut === -1 ? 0 : (prompt.slice(0, cut).match(/^(?:@[\w-]+|user):$/gm) ?? []).length;
     try {
-      await runPrompt(params.sessionId, text, context, client, controller.signal, attempt);
+      await runPrompt(params.sessionId, text, context, client, controller.signal, attempt, delegated?.from);
       await reportSession(params.sessionId, text, client);
       return { stopReason: "end_turn" as const };
     } catch (err) {

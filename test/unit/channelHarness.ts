@@ -1,4 +1,7 @@
+import path from "node:path";
+import * as esbuild from "esbuild";
 import { AgentManager } from "../../src/agents/AgentManager";
+import type { WorkspaceHost } from "../../src/agents/AgentWorkspaces";
 import type { AgentConfig } from "../../src/config/roster";
 import { ChannelService } from "../../src/channels/ChannelService";
 import { Recorder, type SidekicksEventName, type SidekicksEvents } from "../../src/events/events";
@@ -27,12 +30,43 @@ export const fakeAgent = (name: string, script: object): AgentConfig =>
 export const demoAgent = (name: string): AgentConfig =>
   ({ name, command: process.execPath, args: ["--import", "tsx", "src/demo-agent/main.ts"], env: { SIDEKICKS_DEMO_DELAY_MS: "0" } });
 
+/**
+ * The demo agent bundled as `npm run build` bundles it into `dist/demo-agent.js` (esbuild, CommonJS for Node 20),
+ * written into `dir` from the current source; resolves to the bundle's absolute path. Run it with
+ * `command: sidekicks:demo` and `demoAgentPath` set to it, as the extension does.
+ */
+export async function demoAgentBundle(dir: string): Promise<string> {
+  const outfile = path.join(dir, "demo-agent.js");
+  await esbuild.build({
+    entryPoints: [path.resolve(__dirname, "../../src/demo-agent/main.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    define: { navigator: "undefined" },
+    logLevel: "warning",
+  });
+  return outfile;
+}
+
+/** Options of {@link channelSetup}. */
+export interface ChannelSetupOptions {
+  /** The agents' workspace folder (default: the current directory). */
+  workspaceFolder?: string;
+  /** The bundled demo agent run for `command: sidekicks:demo` (see {@link demoAgentBundle}). */
+  demoAgentPath?: string;
+  /** Serve the agents' `fs/*` and `terminal/*` (on the disk, no editor) when given. */
+  workspace?: WorkspaceHost;
+}
+
 /** A channel service over a temp LevelDB and real agent subprocesses; #general holds every agent. */
-export async function channelSetup(roster: AgentConfig[]) {
+export async function channelSetup(roster: AgentConfig[], options: ChannelSetupOptions = {}) {
   const { dir, cleanup } = tempDir();
   const events = new AppLikeRecorder();
   const agents = new AgentManager(events, {
-    launch: { workspaceFolder: process.cwd(), nodePath: process.execPath, demoAgentPath: "", env: process.env },
+    launch: { workspaceFolder: options.workspaceFolder ?? process.cwd(), nodePath: process.execPath, demoAgentPath: options.demoAgentPath ?? "", env: process.env },
+    ...(options.workspace ? { workspace: options.workspace } : {}),
   });
   agents.setRoster(roster);
   let store = await Store.open(dir);

@@ -7,19 +7,21 @@ import { resolveLaunch } from "../../src/agents/launch";
 const FILE = "/work/project/sidekicks.yaml";
 const problems = (text: string) => parseRoster(text, FILE).problems.map(formatProblem);
 
-test("the Create config template is a valid roster with the demo agent", () => {
+test("the Create config template is a valid roster with the demo agent, and names its prompts (edit a file, delegate)", () => {
   const { roster, problems: found } = parseRoster(CONFIG_TEMPLATE, FILE);
   assert.deepEqual(found, []);
   assert.deepEqual(roster?.agents.map((a) => [a.name, a.command]), [["demo", "sidekicks:demo"]]);
+  assert.match(CONFIG_TEMPLATE, /"@demo edit a file"/);
+  assert.match(CONFIG_TEMPLATE, /"@demo delegate to odie"/);
 });
 
-test("the template's commented examples (limits, three real agents, a channel) are valid once uncommented", () => {
+test("the template's commented examples (limits, a second demo agent, three real agents, a channel) are valid once uncommented", () => {
   // Commented YAML starts with a lowercase key or "- " after "# "; prose starts with a capital letter.
   const uncommented = CONFIG_TEMPLATE.replace(/^(\s*)# ((?:[a-z][A-Za-z]*:|- |  ).*)$/gm, "$1$2");
   assert.notEqual(uncommented, CONFIG_TEMPLATE);
   const { roster, problems: found } = parseRoster(uncommented, FILE);
   assert.deepEqual(found.map(formatProblem), []);
-  assert.deepEqual(roster?.agents.map((a) => a.name), ["demo", "claude", "codex", "gemini"]);
+  assert.deepEqual(roster?.agents.map((a) => a.name), ["demo", "odie", "claude", "codex", "gemini"]);
   assert.deepEqual(roster?.limits, { maxRunningAgents: 4, idleTimeoutMs: 600_000 });
   assert.deepEqual(roster?.channels, [{ name: "review", description: "Two reviewers and a referee", members: ["claude", "codex", "gemini"], moderator: "gemini" }]);
 });

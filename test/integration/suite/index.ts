@@ -1,7 +1,8 @@
 /**
  * Mocha entry of the integration suite, run inside the real extension host (code-server, or VS Code via
  * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in, the channel switcher,
- * two demo agents answering one message, an agent's files and terminals through the editor, code highlighting.
+ * two demo agents answering one message, the demo's edit (files changed, its diff) and delegation, an agent's files and
+ * terminals through the editor, code highlighting.
  */
 import { runMocha } from "./runMocha";
 
@@ -13,6 +14,7 @@ export function run(): Promise<void> {
     await import("./signin.test.js");
     await import("./channels.test.js");
     await import("./twoAgents.test.js");
+    await import("./demoShowcase.test.js");
     await import("./agentWorkspace.test.js");
     await import("./highlight.test.js");
   });
