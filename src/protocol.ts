@@ -329,6 +329,22 @@ export interface SessionStateView {
   title?: string;
   /** False once the session's process has gone: the values are the last known, a change reopens the session. */
   live: boolean;
+  /**
+   * What the user set in this channel's controls for this agent, setting by setting (issue 15, "what the user chose
+   * stays chosen"): re-applied when a session opens (ACP `session/new` or `session/load`: after a reload, an agent
+   * restart, a Retry) with other values. A value the agent itself reports later in the session for one of these
+   * settings (after the user approved a plan, say) replaces the choice, so it is not undone at the next open.
+   */
+  chosen?: SessionChoices;
+  /** Choices the agent refused to take back when the session opened, with its reason: the controls say so. */
+  notRestored?: { setting: string; value: string; reason: string }[];
+}
+
+/** The user's choices for a session (see `SessionStateView.chosen`): a mode, config option values by id, a model. */
+export interface SessionChoices {
+  mode?: string;
+  config?: Record<string, string | boolean>;
+  model?: string;
 }
 
 /** A setting the user picks for an agent's session: a mode, a config option's value, or a legacy model. */

@@ -12,6 +12,7 @@ import { AgentWorkspaces, type WorkspaceHost } from "./AgentWorkspaces";
 import { systemClock, type Clock } from "./Clock";
 import type { LaunchContext } from "./launch";
 import { checkLimits, DEFAULT_LIMITS, processKey, type AgentLimits } from "./policy";
+import { restoreChoices, sendChange } from "./sessionChoices";
 import { changeProblem } from "./sessionState";
 import { SessionStates } from "./SessionStates";
 
@@ -127,10 +128,7 @@ export class AgentManager {
       }
       const { client, sessionId } = record;
       try {
-        let options: SessionStateView["configOptions"];
-        if (change.kind === "mode") await client.setMode(sessionId, change.modeId);
-        else if (change.kind === "config") options = await client.setConfigOption(sessionId, change.configId, change.value);
-        else await client.setModel(sessionId, change.modelId);
+        const options = await sendChange(client, sessionId, change);
         const state = this.sessionStates.accepted(agent, owner, change, options)!;
         this.processes.log(entry, "info", `session ${sessionId}: ${describeChange(change)}`);
         return { state, sessionId };
@@ -371,15 +369,11 @@ export class AgentManager {
       return existing;
     }
     const record: SessionRecord = { sessionId: "", client };
-    const opening = this.openAcpSession(entry, client, resumeSessionId).then(({ sessionId, resumed }) => {
+    // Others asking for this session meanwhile wait for all of it: opened, and the user's choices set again.
+    const opening = (async () => {
+      const { sessionId, resumed } = await this.openAcpSession(entry, client, resumeSessionId);
       record.sessionId = sessionId;
       record.resumed = resumed;
-    });
-    record.opening = opening;
-    entry.sessions.set(owner, record);
-    try {
-      await opening;
-      record.opening = undefined;
       // Updates are routed by session id: two channels on one id would get each other's answers.
       const shared = [...entry.sessions].find(([other, r]) => other !== owner && r.client === client && r.sessionId === record.sessionId);
       if (shared) {
@@ -389,11 +383,30 @@ export class AgentManager {
         );
       }
       this.sessionStates.opened(entry.config.name, owner, record.sessionId, client.sessionSetup(record.sessionId), record.resumed === true);
+      await this.restoreChoices(entry, owner, record);
+    })();
+    record.opening = opening;
+    entry.sessions.set(owner, record);
+    try {
+      await opening;
+      record.opening = undefined;
       return record;
     } catch (err) {
       if (entry.sessions.get(owner) === record) entry.sessions.delete(owner);
       throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
     }
+  }
+
+  /**
+   * Sets the user's choices again on a session just opened that reports other values (issue 15, item 3: codex-acp's
+   * `session/load` reports its default mode), before any prompt; each one restored or refused goes to the log.
+   */
+  private async restoreChoices(entry: AgentEntry, owner: string, record: SessionRecord): Promise<void> {
+    const name = entry.config.name;
+    const outcome = await restoreChoices(record.client, record.sessionId, this.sessionStates.get(name, owner));
+    for (const { change } of outcome.restored) this.processes.log(entry, "info", `session ${record.sessionId}: restored the user's ${describeChange(change)}`);
+    for (const r of outcome.refused) this.processes.log(entry, "warn", `session ${record.sessionId}: could not restore the user's ${r.setting} ${r.value}: ${r.reason}`);
+    this.sessionStates.restoreEnded(name, owner, outcome);
   }
 
   /**

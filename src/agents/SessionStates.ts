@@ -1,6 +1,7 @@
 import type { SessionSetup } from "../acp/types";
 import type { Emitter } from "../events/events";
 import type { SessionChange, SessionStateView } from "../protocol";
+import { describeSetting, followReported, recordChoice, type RestoreOutcome } from "./sessionChoices";
 import { applyAccepted, applySessionUpdate, openedState, type SessionStateUpdate } from "./sessionState";
 
 /** Updates kept for a session whose owner is not known yet (they came just behind its `session/new` answer). */
@@ -12,6 +13,8 @@ const UNCLAIMED_LIMIT = 32;
  */
 export class SessionStates {
   private readonly states = new Map<string, SessionStateView>();
+  /** Sessions opened whose user choices are being restored (keys of {@link states}). */
+  private readonly restoring = new Set<string>();
   /** sessionId → updates that arrived before the session's owner was known. */
   private readonly unclaimed = new Map<string, SessionStateUpdate[]>();
 
@@ -31,11 +34,15 @@ export class SessionStates {
     if (!this.states.has(k)) this.states.set(k, { ...state, live: false });
   }
 
-  /** A session was opened (ACP `session/new` or `session/load` answered `setup`); updates held for it are applied. */
+  /**
+   * A session was opened (ACP `session/new` or `session/load` answered `setup`); updates held for it are applied. Until
+   * {@link restoreEnded}, what the agent reports does not replace the user's choices: they are being restored.
+   */
   opened(agent: string, owner: string, sessionId: string, setup: SessionSetup, resumed: boolean): void {
     let state = openedState(this.states.get(key(agent, owner)), owner, agent, setup, resumed);
     for (const update of this.unclaimed.get(sessionId) ?? []) state = applySessionUpdate(state, update);
     this.unclaimed.delete(sessionId);
+    this.restoring.add(key(agent, owner));
     this.set(state);
   }
 
@@ -49,14 +56,41 @@ export class SessionStates {
       if (this.unclaimed.size > UNCLAIMED_LIMIT) this.unclaimed.delete(this.unclaimed.keys().next().value!);
       return;
     }
-    this.set(applySessionUpdate(state, update));
+    const next = applySessionUpdate(state, update);
+    // Mid-session, the agent moving a chosen setting (after the user approved a plan, say) is the new choice.
+    if (!this.restoring.has(key(agent, owner!)) && next.chosen) {
+      const chosen = followReported(state, next, update);
+      if (chosen) next.chosen = chosen;
+    }
+    this.set(next);
   }
 
-  /** The agent accepted a change (`configOptions`: the full set `session/set_config_option` answered). */
+  /** The agent accepted the user's change (`configOptions`: the full set `session/set_config_option` answered). */
   accepted(agent: string, owner: string, change: SessionChange, configOptions?: SessionStateView["configOptions"]): SessionStateView | undefined {
     const state = this.states.get(key(agent, owner));
     if (!state) return undefined;
-    return this.set(applyAccepted(state, change, configOptions));
+    const next = applyAccepted(state, change, configOptions);
+    next.chosen = recordChoice(state.chosen, change);
+    const { setting } = describeSetting(change);
+    const notRestored = state.notRestored?.filter((n) => n.setting !== setting);
+    if (notRestored?.length) next.notRestored = notRestored;
+    else delete next.notRestored;
+    return this.set(next);
+  }
+
+  /**
+   * The user's choices were set again on a session just opened (`restored`, as the agent accepted them) or refused
+   * (`refused`, with the agent's reasons, shown in the controls). Ends the restoring window {@link opened} began.
+   */
+  restoreEnded(agent: string, owner: string, outcome: RestoreOutcome): SessionStateView | undefined {
+    this.restoring.delete(key(agent, owner));
+    let state = this.states.get(key(agent, owner));
+    if (!state) return undefined;
+    for (const { change, configOptions } of outcome.restored) state = applyAccepted(state, change, configOptions);
+    state = { ...state };
+    if (outcome.refused.length > 0) state.notRestored = outcome.refused;
+    else delete state.notRestored;
+    return outcome.restored.length > 0 || outcome.refused.length > 0 || this.states.get(key(agent, owner))?.notRestored ? this.set(state) : state;
   }
 
   /** The agent refused a change: the unchanged state is emitted again, so controls that moved go back. */

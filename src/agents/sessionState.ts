@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, SessionSetup } from "../acp/types";
 import { startsWithPreamble } from "../preamble";
+import { asChoices } from "./sessionChoices";
 import type { SessionChange, SessionStateView } from "../protocol";
 
 /** The `AgentUpdate` kinds that describe a session's settings and meters rather than a prompt turn's answer. */
@@ -27,6 +28,8 @@ export function openedState(previous: SessionStateView | undefined, channelId: s
     if (previous.usage) state.usage = previous.usage;
     if (previous.title) state.title = previous.title;
   }
+  // The user's choices outlive every session of this channel and agent (they are re-applied: sessionChoices.ts).
+  if (previous?.chosen) state.chosen = previous.chosen;
   return state;
 }
 
@@ -104,6 +107,8 @@ export function asSessionState(value: unknown): SessionStateView | undefined {
   if (state.modes && hasModeOption(state.configOptions)) delete state.modes; // stored by a version that showed both
   if (v.usage && typeof v.usage.used === "number" && typeof v.usage.size === "number") state.usage = v.usage;
   if (typeof v.title === "string") state.title = v.title;
+  const chosen = asChoices(v.chosen);
+  if (chosen) state.chosen = chosen;
   return state;
 }
 

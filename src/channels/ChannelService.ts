@@ -114,7 +114,8 @@ export class ChannelService {
     this.executor = new TurnExecutor(
       {
         store,
-        agents,
+        // A session opened for a turn knows the choices stored before (after a reload): they are restored.
+        agents: withStoredChoices(agents, (channelId, agent) => this.sessionStates(channelId, [agent])),
         emitter,
         log: (level, line) => this.log(level === "debug" ? line : `${level}: ${line}`),
         now: () => this.now(),
@@ -516,4 +517,15 @@ export class ChannelService {
     const members = (await this.store.members(channel.id)).sort((a, b) => rank(a.agentName) - rank(b.agentName));
     return { id: channel.id, name: channel.name, members: members.map((m) => ({ name: m.agentName, state: this.agents.state(m.agentName) })) };
   }
+}
+
+/** `agents`, whose `session` first makes the stored session state (the user's choices with it) known to the manager. */
+function withStoredChoices(agents: AgentSource, seed: (channelId: string, agent: string) => Promise<unknown>): SessionSource {
+  return {
+    session: async (agent, owner, sink, options) => {
+      await seed(owner, agent);
+      return agents.session(agent, owner, sink, options);
+    },
+    ...(agents.workspaceOf ? { workspaceOf: (agent: string) => agents.workspaceOf!(agent) } : {}),
+  };
 }

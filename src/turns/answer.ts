@@ -209,7 +209,8 @@ export function describeEarlierAttempt(message: MessageRecord, attempt: number, 
       lines.push(`- tool call "${p.title || p.toolCallId}"${p.kind ? ` (${p.kind})` : ""}: ${status}`);
     } else if (p.type === "permission" && p.outcome) {
       const chosen = p.options.find((o) => o.optionId === p.outcome);
-      lines.push(`- permission "${p.title}": ${chosen ? `answered "${chosen.name}"` : "cancelled"}`);
+      // A request the attempt left unanswered was never allowed: the agent must ask again, not act on it.
+      lines.push(`- permission "${p.title}": ${chosen ? `answered "${chosen.name}"` : "never answered, so not allowed: ask again before doing it"}`);
     }
   }
   for (const line of known) lines.push(`- Sidekicks, for you: ${line}`);

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { MessageView, SessionStateView } from "../../src/protocol";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 import { createTestApp } from "./appHarness";
+import { textOf } from "./channelHarness";
 
 const MODES = {
   currentModeId: "ask",
@@ -257,6 +258,97 @@ test("updates sent right behind the session/new answer, before any prompt, still
     const state = await waitFor(() => (s.last("garfield")?.title === "Fresh" ? s.last("garfield") : undefined), 5000, "the early title");
     assert.equal(state.modes?.currentModeId, "code");
     assert.deepEqual(state.usage, { used: 500, size: 1000 });
+  } finally {
+    await s.close();
+    cleanup();
+  }
+});
+
+/** garfield resumable across processes (each new process reports its default mode "ask" on session/load, as codex-acp does). */
+const resumable = (dir: string, extra: object = {}) => ({
+  garfield: { modes: MODES, configOptions: [EFFORT], settingsLog: path.join(dir, "settings.jsonl"), loadSession: true, sessionsFile: path.join(dir, "sessions.json"), prompt: [{ inForce: true }], ...extra },
+  odie: {},
+});
+
+test("what the user chose stays chosen: after a window reload the resumed session reports its default mode, and the user's mode and effort are set again before the next prompt", async () => {
+  const { dir, cleanup } = tempDir();
+  const log = path.join(dir, "settings.jsonl");
+  let s = await setup(dir, resumable(dir));
+  try {
+    assert.match(textOf(await s.ask("@garfield hi")), /in force: ask effort=medium/);
+    await s.handlers["session/configure"]({ channelId: s.general.id, agent: "garfield", change: { kind: "mode", modeId: "code" } });
+    await s.handlers["session/configure"]({ channelId: s.general.id, agent: "garfield", change: { kind: "config", configId: "effort", value: "high" } });
+    await s.close();
+    s = await setup(dir, resumable(dir));
+    assert.match(textOf(await s.ask("@garfield again")), /in force: code effort=high/, "the prompt ran in the mode the user set");
+    const state = s.last("garfield")!;
+    assert.equal(state.modes?.currentModeId, "code", "the header shows what is in force");
+    assert.deepEqual(state.chosen, { mode: "code", config: { effort: "high" } });
+    assert.equal(state.notRestored, undefined);
+    assert.deepEqual(logOf(log).map((l) => [l.method, l.params.sessionId, l.params.modeId ?? l.params.value]), [
+      ["session/set_mode", "s1", "code"],
+      ["session/set_config_option", "s1", "high"],
+      ["session/set_mode", "s1", "code"],
+      ["session/set_config_option", "s1", "high"],
+    ], "set again on the resumed session, once");
+  } finally {
+    await s.close();
+    cleanup();
+  }
+});
+
+test("an agent restart, or an agent that cannot resume (a new session), gets the user's mode again too", async () => {
+  const { dir, cleanup } = tempDir();
+  const s = await setup(dir, { garfield: { modes: MODES, prompt: [{ inForce: true }] }, odie: {} });
+  try {
+    await s.ask("@garfield hi");
+    await s.handlers["session/configure"]({ channelId: s.general.id, agent: "garfield", change: { kind: "mode", modeId: "code" } });
+    await s.app.agents.stop("garfield");
+    assert.match(textOf(await s.ask("@garfield after a restart")), /in force: code/);
+    assert.equal(s.last("garfield")?.modes?.currentModeId, "code");
+  } finally {
+    await s.close();
+    cleanup();
+  }
+});
+
+test("a choice the agent refuses to take back is shown as not restored, with its reason, and the header shows the mode really in force", async () => {
+  const { dir, cleanup } = tempDir();
+  let s = await setup(dir, resumable(dir));
+  try {
+    await s.ask("@garfield hi");
+    await s.handlers["session/configure"]({ channelId: s.general.id, agent: "garfield", change: { kind: "mode", modeId: "code" } });
+    await s.close();
+    s = await setup(dir, resumable(dir, { refuseSettings: true }));
+    assert.match(textOf(await s.ask("@garfield again")), /in force: ask/);
+    const state = s.last("garfield")!;
+    assert.equal(state.modes?.currentModeId, "ask");
+    assert.equal(state.chosen?.mode, "code", "the choice is kept: a later session may take it");
+    assert.equal(state.notRestored?.length, 1);
+    assert.deepEqual([state.notRestored![0]!.setting, state.notRestored![0]!.value], ["mode", "code"]);
+    assert.match(state.notRestored![0]!.reason, /refused by the script/);
+  } finally {
+    await s.close();
+    cleanup();
+  }
+});
+
+test("a mode the agent itself moves to mid-session (after the user approved a plan) replaces the earlier choice: it is not undone at the next open", async () => {
+  const { dir, cleanup } = tempDir();
+  const log = path.join(dir, "settings.jsonl");
+  const leaves = (d: string) => resumable(d, { prompt: [{ update: { sessionUpdate: "current_mode_update", currentModeId: "ask" } }, { inForce: true }] });
+  let s = await setup(dir, resumable(dir));
+  try {
+    await s.ask("@garfield hi");
+    await s.handlers["session/configure"]({ channelId: s.general.id, agent: "garfield", change: { kind: "mode", modeId: "code" } });
+    await s.close();
+    s = await setup(dir, leaves(dir));
+    await s.ask("@garfield plan approved");
+    await waitFor(() => (s.last("garfield")?.chosen?.mode === "ask" ? true : undefined), 5000, "the choice following the agent");
+    await s.close();
+    s = await setup(dir, resumable(dir));
+    assert.match(textOf(await s.ask("@garfield next")), /in force: ask/);
+    assert.equal(logOf(log).filter((l) => l.method === "session/set_mode").length, 2, "the user's change, and its one restore before the agent moved on");
   } finally {
     await s.close();
     cleanup();

@@ -75,3 +75,32 @@ test("a session title made from Sidekicks' own preamble (the channel context, a 
   }
   for (const title of ["[Messages]", "Messages in this channel", "[WIP] billing page", "Fix the flaky date test"]) assert.equal(startsWithPreamble(title), false, title);
 });
+
+test("choices to restore: only settings the user chose, only values the session offers; a mode crosses between modes and the mode option", async () => {
+  const { choicesToRestore, recordChoice } = await import("../../src/agents/sessionChoices");
+  const claude = openedState(undefined, "C1", "claude", CLAUDE, false);
+  assert.deepEqual(choicesToRestore(claude), [], "nothing chosen, nothing changed");
+  // Chosen through modes (an older agent version), now offered as the mode option.
+  assert.deepEqual(choicesToRestore({ ...claude, chosen: { mode: "default" } }), [{ kind: "config", configId: "mode", value: "default" }]);
+  assert.deepEqual(choicesToRestore({ ...claude, chosen: recordChoice(undefined, { kind: "config", configId: "mode", value: "plan" }) }), [{ kind: "config", configId: "mode", value: "plan" }]);
+  assert.deepEqual(choicesToRestore({ ...claude, chosen: { mode: "auto" } }), [], "already in force");
+  assert.deepEqual(choicesToRestore({ ...claude, chosen: { mode: "yolo", config: { model: "opus", gone: "x" } } }), [], "values the session does not offer are left alone");
+  const codex = openedState(undefined, "C1", "codex", { modes: { currentModeId: "agent", availableModes: [{ id: "read-only", name: "Read-only" }, { id: "agent", name: "Auto review" }] } }, true);
+  assert.deepEqual(choicesToRestore({ ...codex, chosen: { mode: "read-only" } }), [{ kind: "mode", modeId: "read-only" }]);
+  assert.deepEqual(choicesToRestore({ ...codex, chosen: { config: { mode: "read-only" } } }), [], "a config choice for an option the session does not have");
+});
+
+test("a Retry tells the agent that a permission request the earlier attempt left unanswered was never allowed, and to ask again", async () => {
+  const { describeEarlierAttempt } = await import("../../src/turns/answer");
+  const message = {
+    version: 1 as const, id: "M", channelId: "C", author: { kind: "agent" as const, agentName: "codex" }, createdAt: 1,
+    parts: [
+      { type: "toolCall" as const, toolCallId: "t1", title: "Edit notes.md", kind: "edit", status: "pending" as const, outcomeUnknown: true },
+      { type: "permission" as const, requestId: "r1", toolCallId: "t1", title: "Edit notes.md", outcome: "cancelled", options: [{ optionId: "ok", name: "Yes, proceed", kind: "allow_once" as const }] },
+      { type: "permission" as const, requestId: "r2", toolCallId: "t2", title: "Read a.ts", outcome: "ok", options: [{ optionId: "ok", name: "Yes, proceed", kind: "allow_once" as const }] },
+    ],
+  };
+  const note = describeEarlierAttempt(message, 2);
+  assert.match(note, /permission "Edit notes\.md": never answered, so not allowed: ask again before doing it/);
+  assert.match(note, /permission "Read a\.ts": answered "Yes, proceed"/);
+});

@@ -175,4 +175,19 @@ describe("session controls in the channel header", () => {
     await frames(page, 3);
     await page.screenshot({ path: path.join(outDir, "webview-session-refused-light.png"), clip: { x: 0, y: 0, width: 360, height: 360 } });
   });
+  it("a choice the agent refused to take back is marked on the button and said in the dialog, with the agent's reason", async () => {
+    const state = { ...DEMO, modes: { ...DEMO.modes, currentModeId: "ask" }, chosen: { mode: "code" }, notRestored: [{ setting: "mode", value: "code", reason: "set_mode refused by the agent" }] };
+    const open = { ...openResult({ members: [{ name: "demo", state: "ready" }] }), sessions: { demo: state } };
+    const view = await openView(env.browser, env.server.origin, { open, width: 360 });
+    const { page } = view;
+    const trigger = ".member[data-member='demo'] .session-trigger";
+    await page.waitForSelector(`${trigger}[data-not-restored='true']`);
+    assert.match((await page.getAttribute(trigger, "title")) ?? "", /Your choice Mode: Code was not set again when the session opened: set_mode refused by the agent/);
+    await page.click(trigger);
+    await page.waitForSelector(".session-not-restored");
+    assert.equal(await page.innerText(".session-not-restored"), "Your choice Mode: Code was not set again when the session opened: set_mode refused by the agent");
+    await frames(page, 2);
+    await page.screenshot({ path: path.join(outDir, "webview-session-not-restored.png") });
+    assert.deepEqual(await view.problems(), []);
+  });
 });

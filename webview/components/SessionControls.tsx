@@ -31,7 +31,20 @@ const TEXT = {
   tokens: (used: string, size: string, percent: string) => l10n.t("{0} of {1} tokens in context ({2})", used, size, percent),
   tokensCost: (used: string, size: string, percent: string, amount: string) => l10n.t("{0} of {1} tokens in context ({2}) · cost so far {3}", used, size, percent, amount),
   refused: (reason: string) => l10n.t("Not changed: {0}", reason),
+  notRestored: (setting: string, value: string, reason: string) => l10n.t("Your choice {0}: {1} was not set again when the session opened: {2}", setting, value, reason),
 };
+
+/** The sentence for a choice the agent refused to take back (`notRestored`), with the names the session gives. */
+export function notRestoredText(state: SessionStateView, entry: NonNullable<SessionStateView["notRestored"]>[number]): string {
+  if (entry.setting === "mode") {
+    const name = state.modes?.availableModes.find((m) => m.id === entry.value)?.name ?? entry.value;
+    return TEXT.notRestored(TEXT.mode(), name, entry.reason);
+  }
+  if (entry.setting === "model") return TEXT.notRestored(TEXT.model(), state.models?.availableModels.find((m) => m.modelId === entry.value)?.name ?? entry.value, entry.reason);
+  const option = state.configOptions?.find((o) => o.id === entry.setting);
+  const value = option?.type === "select" ? (option.options.find((v) => v.value === entry.value)?.name ?? entry.value) : entry.value;
+  return TEXT.notRestored(option?.name ?? entry.setting, value, entry.reason);
+}
 
 /** Config option categories first in this order (ACP `SessionConfigOptionCategory`), then the others as given. */
 const CATEGORY_ORDER = ["mode", "model", "model_config", "thought_level"];
@@ -90,6 +103,7 @@ export function sessionTooltip(state: SessionStateView): string {
   for (const o of state.configOptions ?? []) lines.push(`${o.name}: ${o.type === "boolean" ? (o.currentValue ? TEXT.on() : TEXT.off()) : (o.options.find((v) => v.value === o.currentValue)?.name ?? o.currentValue)}`);
   if (state.models) lines.push(TEXT.modelLine(state.models.availableModels.find((m) => m.modelId === state.models!.currentModelId)?.name ?? state.models.currentModelId));
   if (state.usage) lines.push(usageDetail(state.usage));
+  for (const entry of state.notRestored ?? []) lines.push(notRestoredText(state, entry));
   if (!state.live) lines.push(TEXT.notLive());
   return lines.filter(Boolean).join("\n");
 }
@@ -134,6 +148,7 @@ export function SessionControls({ state, configure }: { state: SessionStateView;
         type="button"
         class="session-trigger"
         data-agent={state.agent}
+        data-not-restored={state.notRestored?.length ? "true" : undefined}
         aria-label={TEXT.button(state.agent, compact)}
         aria-haspopup="dialog"
         aria-expanded={open}
@@ -263,6 +278,11 @@ function SessionDialog({ state, configure }: { state: SessionStateView; configur
           <span class="session-field-name">{TEXT.usage()}</span> <span class="session-usage-detail">{usageDetail(state.usage)}</span>
         </p>
       )}
+      {state.notRestored?.map((entry) => (
+        <p key={entry.setting} class="session-not-restored" role="note">
+          {notRestoredText(state, entry)}
+        </p>
+      ))}
       {!state.live && <p class="session-not-live">{TEXT.notLive()}</p>}
       {pending && (
         <p class="session-pending" role="status">
