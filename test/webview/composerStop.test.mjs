@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
+import { inPageContrast } from "./contrast.mjs";
 import { frames, message, openView, withBrowser } from "./harness.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -94,12 +95,30 @@ describe("Stop in the composer", () => {
     await page.click("#composer textarea");
     await page.keyboard.press("Escape");
     await page.waitForSelector(`${confirm}[data-ready='true']`);
-    await page.screenshot({ path: path.join(outDir, "webview-composer-escape-confirm-320.png") });
     await page.keyboard.press("Escape");
     assert.deepEqual(await host.waitForRequests("turn/cancel", 2), [{ messageId: "a2" }, { messageId: "a1" }]);
     await page.waitForFunction((s) => document.querySelector(s)?.textContent === "", confirm);
     assert.deepEqual(await view.problems(), []);
   });
+
+  for (const theme of ["light", "dark", "high-contrast"]) {
+    it(`the hint a first Escape shows is readable in the ${theme} theme`, async () => {
+      const view = await openView(env.browser, env.server.origin, { width: 320, theme });
+      const { page, host } = view;
+      await host.emit("message/started", message({ id: "a1", status: "streaming", text: "Working" }));
+      await host.emit("message/started", message({ id: "a2", status: "queued" }));
+      await page.waitForSelector(stop);
+      await page.click("#composer textarea");
+      await page.keyboard.press("Escape");
+      await page.waitForSelector(`${confirm}[data-ready='true']`);
+      const [hint] = await page.evaluate(inPageContrast, [confirm]);
+      assert.ok(hint.contrast >= 4.5, `contrast ${hint.contrast.toFixed(2)} of "${hint.text}"`);
+      mkdirSync(outDir, { recursive: true });
+      await page.screenshot({ path: path.join(outDir, `webview-composer-escape-confirm-${theme}.png`) });
+      assert.deepEqual(await host.requests("turn/cancel"), []);
+      assert.deepEqual(await view.problems(), []);
+    });
+  }
 
   it("a quick double Escape, a held Escape or a wait past the hint stops nothing", async () => {
     const view = await openView(env.browser, env.server.origin, { width: 320 });
