@@ -235,7 +235,7 @@ export interface MessageView {
   outcome?: TurnOutcome;
   /** For an agent message: the attempt that produced it (2+ after Retry). */
   attempt?: number;
-  /** True when the user can Retry it: an `interrupted` or `failed` turn. */
+  /** True when the user can run it again: Retry (`interrupted`, `failed`), Run again (`cancelled`). */
   retryable?: boolean;
 }
 
@@ -401,8 +401,8 @@ export interface WebviewRequests {
    */
   "turn/cancel": [{ messageId: string }, { cancelled: boolean }];
   /**
-   * Runs a new attempt of an interrupted or failed turn in the same message; the agent is told what the earlier
-   * attempt is known to have done. `retried` is false when the message is not retryable (or already running).
+   * Runs a new attempt of an interrupted, failed or cancelled turn in the same message; the agent is told what the
+   * earlier attempt is known to have done. `retried` is false when the message is not retryable (or already running).
    */
   "turn/retry": [{ messageId: string }, { retried: boolean }];
   /** A queued message goes now: the agent's running answer in that channel is stopped (`cancelled`), then it runs. */

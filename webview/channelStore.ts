@@ -281,18 +281,17 @@ export class ChannelStore {
   }
 
   /**
-   * Sends a user message to the open channel (`channel/send`). Resolves `true` when the host accepted it, `false`
-   * when it refused (the reason goes to `sendError`) or no channel is open.
+   * Sends a user message to `channelId` (default: the open channel; `channel/send`). Resolves `true` when the host
+   * accepted it, `false` when it refused (the reason goes to `sendError`) or no channel is open.
    */
-  async send(text: string): Promise<boolean> {
-    const channel = this.openChannel;
-    if (!channel) {
+  async send(text: string, channelId = this.openChannel?.id): Promise<boolean> {
+    if (!channelId) {
       this.update({ sendError: l10n.t("The channel is not open yet.") });
       return false;
     }
     this.update({ sendError: undefined, unread: undefined });
     try {
-      await this.host.request("channel/send", { channelId: channel.id, text });
+      await this.host.request("channel/send", { channelId, text });
       return true;
     } catch (err) {
       this.update({ sendError: errorText(err) });

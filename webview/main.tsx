@@ -13,6 +13,7 @@ import type { ChannelSummary } from "../src/protocol";
 import { hostEditorActions } from "./editorActions";
 import { TerminalOutputs } from "./terminalOutputs";
 import { HostConnection, vsCodePort } from "./host";
+import { SendQueue } from "./sendQueue";
 import { markdownStats } from "./markdown";
 import { highlightStats } from "./highlight";
 import { createTestHandlers } from "./testHooks";
@@ -37,9 +38,10 @@ const host = new HostConnection(vsCodePort(vscode));
 const store = new ChannelStore(host, persist);
 const list = new ChannelList(host);
 let lastSend: Promise<boolean> | undefined;
+const sends = new SendQueue((channelId, text) => store.send(text, channelId));
 
 const actions: AppActions = {
-  send: (text) => (lastSend = store.send(text)),
+  send: (channelId, text) => (lastSend = sends.send(channelId, text)),
   clearSendError: () => store.clearSendError(),
   answerPermission: (requestId, optionId) => store.answerPermission(requestId, optionId),
   turn: {

@@ -71,7 +71,8 @@ function flushText(draft: Draft): void {
 /**
  * Where a delta's part goes: a thought replaces the last part when that is a thought of the same ACP message
  * (thoughts coalesce, as the host's `applyUpdate` does); a text part is a new message of the agent, appended; a plan
- * replaces the message's plan; tool calls and permissions match by id.
+ * replaces the message's plan; tool calls and permissions match by id, within the current attempt (after the last
+ * retry divider).
  */
 function indexOfPart(parts: readonly Part[], part: Part): number {
   if (part.type === "thought") {
@@ -80,7 +81,9 @@ function indexOfPart(parts: readonly Part[], part: Part): number {
   }
   if (part.type === "text") return -1; // a new message of the agent: always a new part
   if (part.type === "plan") return parts.findIndex((p) => p.type === "plan");
-  return parts.findIndex((p) => samePart(p, part));
+  // From the end, back to the last retry divider: an earlier attempt's cards stay as they ended (the host's rule).
+  for (let i = parts.length - 1; i >= 0 && parts[i]!.type !== "retry"; i--) if (samePart(parts[i]!, part)) return i;
+  return -1;
 }
 
 function samePart(a: Part, b: Part): boolean {

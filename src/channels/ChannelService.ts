@@ -278,9 +278,9 @@ export class ChannelService {
   }
 
   /**
-   * Retry (brief, "Recovery"): a new attempt of an interrupted or failed turn, in the same message; its prompt
-   * tells the agent what the earlier attempt is known to have done.
-   * @returns false when the message has no retryable turn (not interrupted/failed, or running again already)
+   * Retry (brief, "Recovery") of an interrupted or failed turn, Run again of a cancelled one: a new attempt in the
+   * same message, whose prompt tells the agent what the earlier attempt is known to have done (`runAgain.ts`).
+   * @returns false when the message has no turn to run again (completed, refused, or running again already)
    */
   async retry(channelId: string, messageId: string): Promise<boolean> {
     await this.ready;

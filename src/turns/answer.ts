@@ -21,10 +21,11 @@ export interface Applied {
 
 /**
  * Applies one `session/update` (ACP `agent_message_chunk`, `agent_thought_chunk`, `plan`, `tool_call`,
- * `tool_call_update`) to `message`. Repeated `tool_call` ids update the same part; a `tool_call_update` keeps the
- * fields it omits (`content` with its diffs, `locations`) and replaces those it carries; an unknown id creates
- * nothing. Text and thought chunks coalesce into the last part when it is of their kind and their ACP `messageId`
- * (or its absence) is the same; otherwise they start a new part. A plan replaces the message's plan.
+ * `tool_call_update`) to `message`. Repeated `tool_call` ids update the same part of the current attempt (after the
+ * last retry divider); a `tool_call_update` keeps the fields it omits (`content` with its diffs, `locations`) and
+ * replaces those it carries; an unknown id creates nothing. Text and thought chunks coalesce into the last part when
+ * it is of their kind and their ACP `messageId` (or its absence) is the same; otherwise they start a new part. A plan
+ * replaces the message's plan.
  * Other kinds leave the message as it is.
  */
 export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applied {
@@ -45,7 +46,7 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
   if (update.kind === "thought") return applyThought(message, update.text, update.messageId);
   if (update.kind === "plan") return applyPlan(message, update.entries);
   if (update.kind !== "toolCall") return { message, boundary: false };
-  const index = message.parts.findIndex((p) => p.type === "toolCall" && p.toolCallId === update.toolCallId);
+  const index = currentToolCall(message.parts, update.toolCallId);
   const existing = index === -1 ? undefined : (message.parts[index] as ToolCallPart);
   if (update.isUpdate && !existing) {
     return { message, boundary: false, warning: `tool_call_update for unknown tool call id "${update.toolCallId}" ignored` };
@@ -76,6 +77,19 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
   else parts.push(part);
   const finished = (part.status === "completed" || part.status === "failed") && existing?.status !== part.status;
   return { message: { ...message, parts }, delta: { part }, boundary: !existing || finished };
+}
+
+/**
+ * The index of the current attempt's tool-call part `toolCallId`, searched back to the last retry divider, or -1: an
+ * agent may use an id again in its next prompt turn, and an earlier attempt's card stays as that attempt left it.
+ */
+function currentToolCall(parts: readonly Part[], toolCallId: string): number {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i]!;
+    if (p.type === "retry") return -1;
+    if (p.type === "toolCall" && p.toolCallId === toolCallId) return i;
+  }
+  return -1;
 }
 
 /** A thought chunk: appended to the last part when that is a thought of the same ACP message, else a new part. */
@@ -216,7 +230,8 @@ export function describeEarlierAttempt(message: MessageRecord, attempt: number, 
   for (const line of known) lines.push(`- Sidekicks, for you: ${line}`);
   const text = earlier.map((p) => (p.type === "text" ? p.text : "")).join("");
   const why = message.error ? ` (${message.error.message})` : "";
-  const head = `${RETRY_NOTE_START} ${attempt} of this request. Attempt ${attempt - 1} ended before it finished${why}.`;
+  const ended = message.outcome === "cancelled" ? "was stopped by the user before it finished; they asked to run it again" : `ended before it finished${why}`;
+  const head = `${RETRY_NOTE_START} ${attempt} of this request. Attempt ${attempt - 1} ${ended}.`;
   const done = lines.length > 0 ? `\nWhat it is known to have done:\n${lines.join("\n")}` : "\nIt made no tool calls that Sidekicks saw.";
   const quoted =
     text.trim() === ""

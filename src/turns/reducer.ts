@@ -21,8 +21,9 @@ import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../protocol";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
 import { kindKey, rememberedBy, type AutoAnswer } from "./permissionPolicy";
-import { addPermission, answerPermissionPart, applyUpdate, closeOpenParts, describeEarlierAttempt, pendingPermissions } from "./answer";
-import { RETRYABLE_OUTCOMES, toView } from "./view";
+import { addPermission, answerPermissionPart, applyUpdate, closeOpenParts, pendingPermissions } from "./answer";
+import { reopenTurn } from "./runAgain";
+import { toView } from "./view";
 
 /** At most one checkpoint of a streaming answer per this many ms (brief: "at most about once a second"). */
 export const CHECKPOINT_MS = 1_000;
@@ -550,24 +551,13 @@ class Builder {
     this.dispatchNext(lane, at);
   }
 
+  /** Retry (interrupted, failed) or Run again (cancelled): the turn queued again in its message (`runAgain.ts`). */
   retry(input: Extract<EngineInput, { type: "retry" }>): boolean {
-    const { record, message } = input;
-    if (this.state.closed || this.state.turns[record.id] || record.state !== "settled" || !record.outcome || !RETRYABLE_OUTCOMES.has(record.outcome)) return false;
-    const attempt = record.attempt + 1;
-    const note = describeEarlierAttempt(message, attempt, input.known);
-    const parts: Part[] = [...message.parts, { type: "retry", attempt, note: note.trim() }];
-    const next: MessageRecord = { ...message, parts };
-    delete next.error;
-    delete next.outcome;
-    delete next.stopReason;
-    const pending: TurnRecord = { ...record, state: "pending", updatedAt: input.at };
-    delete pending.outcome;
-    delete pending.error;
-    delete pending.stopReason;
-    delete pending.settledAt;
-    this.put({ record: pending, message: next, cancelRequested: false, urgent: false, dirty: false, checkpointAt: input.at, note });
-    const claimed = this.claim(laneOf(pending), input.at);
-    const t = this.state.turns[record.id]!;
+    const again = this.state.closed || this.state.turns[input.record.id] ? undefined : reopenTurn(input.record, input.message, input.at, input.known);
+    if (!again) return false;
+    this.put({ record: again.record, message: again.message, cancelRequested: false, urgent: false, dirty: false, checkpointAt: input.at, note: again.note });
+    const claimed = this.claim(laneOf(again.record), input.at);
+    const t = this.state.turns[input.record.id]!;
     this.effects.push({ type: "persist", turns: [t.record], messages: [t.message] });
     this.effects.push({ type: "broadcast", name: "message:started", message: toView(t.message, statusOf(t)) });
     for (const c of claimed) this.effects.push({ type: "prompt", turn: c.record, note: c.note });

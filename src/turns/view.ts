@@ -1,8 +1,12 @@
 import type { MessageView } from "../protocol";
 import type { MessageRecord } from "../store/records";
 
-/** Outcomes the user can Retry (brief, "The user can Retry an interrupted or failed turn"). */
-export const RETRYABLE_OUTCOMES: ReadonlySet<string> = new Set(["interrupted", "failed"]);
+/**
+ * Outcomes the user can run again in the same message: Retry an interrupted or failed turn (brief, "Recovery"), Run
+ * again a cancelled one — an answer they stopped, a queued message they removed (issue 15, item 4). Never a completed
+ * or refused turn.
+ */
+export const RETRYABLE_OUTCOMES: ReadonlySet<string> = new Set(["interrupted", "failed", "cancelled"]);
 
 /**
  * Projects a stored message to the webview's shape. `status` is given for a message whose turn is open

@@ -379,7 +379,8 @@ async function webviewRequest(page, method, params) {
       await textarea.press("Escape"); // closes @-suggestions, so Enter sends instead of accepting one
       await textarea.press("Enter");
       try {
-        await frame.waitForFunction(() => document.querySelector("#composer textarea")?.value === "", undefined, { timeout: 10_000 });
+        // Enter empties the box at once; the send was accepted once none is in flight and the text did not come back.
+        await frame.waitForFunction(() => !document.querySelector("#composer")?.classList.contains("sending") && document.querySelector("#composer textarea")?.value === "", undefined, { timeout: 10_000 });
         return { sent: true };
       } catch {
         return { sent: false };

@@ -184,7 +184,8 @@ test("a /command turn does not move lastSeen (it went without context)", () => {
 
 const outcomes: [string, { stopReason?: string; error?: { code: string; message: string } }, string, boolean][] = [
   ["an agent error", { error: { code: "agent/exited", message: "exited 1" } }, "failed", true],
-  ["the user stopping the agent process", { error: { code: "agent/stopped", message: "stopped" } }, "cancelled", false],
+  // Cancelled: Run again (issue 15, item 4).
+  ["the user stopping the agent process", { error: { code: "agent/stopped", message: "stopped" } }, "cancelled", true],
   ["stop reason refusal", { stopReason: "refusal" }, "refused", false],
   ["stop reason max_tokens", { stopReason: "max_tokens" }, "completed", false],
   ["an interruption", { error: { code: "turn/interrupted", message: "gone" } }, "interrupted", true],

@@ -1,6 +1,7 @@
 // Durable turns as the user sees them: an interrupted answer keeps what arrived, says "interrupted" (a warning, not an
 // error), marks the agent's unfinished tool call "outcome unknown" and offers Retry; a retried answer shows where the
-// new attempt begins; a queued message offers Send now. Screenshots in light and dark.
+// new attempt begins; a queued message offers Send now; a stopped answer or a cancelled queued message offers Run
+// again (issue 15, item 4). Screenshots in light and dark.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -46,6 +47,35 @@ describe("durable turns in the view", () => {
       await page.screenshot({ path: path.join(outDir, `webview-interrupted-${theme}.png`) });
       await page.click(".message[data-message-id='a1'] .message-retry");
       assert.deepEqual(await host.waitForRequests("turn/retry"), [{ messageId: "a1" }]);
+      assert.deepEqual(await view.problems(), []);
+    });
+  }
+
+  for (const theme of ["dark", "light"]) {
+    it(`a stopped answer and a cancelled queued message (${theme}) say Cancelled and offer Run again, which asks the host`, async () => {
+      const user = message({ id: "u1", author: "user", text: "@demo run the tests", to: ["demo"] });
+      const stopped = {
+        ...message({ id: "a5", parts: [{ type: "text", text: "Running the test suite:" }, { type: "toolCall", toolCallId: "t1", title: "npm test", kind: "execute", status: "in_progress", cancelled: true }] }),
+        stopReason: "cancelled",
+        outcome: "cancelled",
+        retryable: true,
+      };
+      const later = message({ id: "u2", author: "user", text: "@demo then fix the lint", to: ["demo"] });
+      const dropped = { ...message({ id: "a6" }), stopReason: "cancelled", outcome: "cancelled", retryable: true };
+      const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [user, stopped, later, dropped] }), theme, width: 360 });
+      const { page, host } = view;
+      for (const id of ["a5", "a6"]) {
+        const again = `.message[data-message-id='${id}'] .message-retry`;
+        await page.waitForSelector(again);
+        assert.equal((await page.innerText(again)).trim(), "Run again");
+        assert.match(await page.getAttribute(again, "title"), /^Run this request again in this message/);
+        assert.equal((await page.innerText(`.message[data-message-id='${id}'] .message-note`)).trim(), "Cancelled");
+      }
+      mkdirSync(outDir, { recursive: true });
+      await page.screenshot({ path: path.join(outDir, `webview-cancelled-run-again-${theme}.png`) });
+      await page.click(".message[data-message-id='a6'] .message-retry");
+      await page.click(".message[data-message-id='a5'] .message-retry");
+      assert.deepEqual(await host.waitForRequests("turn/retry", 2), [{ messageId: "a6" }, { messageId: "a5" }]);
       assert.deepEqual(await view.problems(), []);
     });
   }
@@ -127,6 +157,19 @@ describe("durable turns in the view", () => {
     await page.waitForSelector(".message[data-message-id='a1'][data-status='done']");
     assert.equal(await page.$(".message[data-message-id='a1'] .message-interrupted"), null);
     await page.screenshot({ path: path.join(outDir, "webview-retried.png") });
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("a new attempt's tool call with an id the earlier attempt used gets its own card below the divider; the earlier card stays as it ended", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [interrupted()] }), width: 360 });
+    const { page, host } = view;
+    await page.waitForSelector(".message-retry");
+    const restarted = { ...interrupted(), status: "streaming", error: undefined, outcome: undefined, retryable: undefined, attempt: 2, parts: [...interrupted().parts, { type: "retry", attempt: 2, note: "…" }] };
+    await host.emit("message/started", restarted);
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "a1", part: { type: "toolCall", toolCallId: "t1", title: "Edit src/main.ts", kind: "edit", status: "completed" } });
+    await page.waitForSelector(".message[data-message-id='a1'] .retry-divider + .tool-call");
+    const cards = await page.$$eval(".message[data-message-id='a1'] .message-body > *", (els) => els.map((e) => `${e.className.split(" ")[0]}${e.getAttribute("data-outcome-unknown") === "true" ? ":unknown" : ""}`));
+    assert.deepEqual(cards.slice(0, 4), ["markdown", "tool-call:unknown", "retry-divider", "tool-call"]);
     assert.deepEqual(await view.problems(), []);
   });
 

@@ -18,7 +18,8 @@ import type { AnswerPermission } from "./PermissionCard";
 
 /** The actions the view takes; stable across renders so memoized messages are not re-rendered. */
 export interface AppActions {
-  send: (text: string) => Promise<boolean>;
+  /** Sends a message written in `channelId` (`channel/send`, after the sends before it); resolves whether it was accepted. */
+  send: (channelId: string | undefined, text: string) => Promise<boolean>;
   /** Drops the composer's send error (the draft was edited). */
   clearSendError: () => void;
   answerPermission: AnswerPermission;
@@ -76,16 +77,14 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
         key={channelId ?? "none"}
         channelName={channelName}
         initialDraft={draftOf(channelId)}
-        send={actions.send}
+        send={(text) => actions.send(channelId, text)}
         saveDraft={(draft) => actions.saveDraft(channelId, draft)}
         sendError={state.sendError}
         clearSendError={actions.clearSendError}
         members={members(state)}
         commands={state.commands}
-        running={runningAnswers(state.messages).length}
-        stopAll={() => {
-          for (const id of runningAnswers(state.messages)) actions.turn.stop(id);
-        }}
+        running={runningAnswers(state.messages)}
+        stop={(ids) => ids.forEach((id) => actions.turn.stop(id))}
       />
       <div class="visually-hidden" role="status" aria-live="polite">
         {state.announcement}

@@ -1,6 +1,6 @@
 /**
  * The message composer: a textarea, a Send button and, while answers run in the channel, a Stop button. Enter sends,
- * Shift+Enter inserts a newline, Escape in an empty composer stops the running answers.
+ * Shift+Enter inserts a newline; Escape twice in an empty composer stops the running answers (`stopConfirm.ts`).
  */
 import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
@@ -9,6 +9,7 @@ import type { AgentCommand } from "../../src/protocol";
 import { accept, suggest, type Suggestion } from "../autocomplete";
 import { Suggestions } from "./Suggestions";
 import { channelLabel } from "../channelLabel";
+import { useStopConfirm } from "../stopConfirm";
 
 /** How long typing must pause before the draft is saved with `setState`, in milliseconds. */
 const DRAFT_SAVE_DELAY_MS = 300;
@@ -16,7 +17,10 @@ const DRAFT_SAVE_DELAY_MS = 300;
 interface Props {
   channelName: string;
   initialDraft: string;
-  /** Sends the text; resolves `true` when the host accepted it (only then is the text cleared). */
+  /**
+   * Sends the text; resolves `true` when the host accepted it. Sends go one after the other, in the order of the
+   * Enters (`sendQueue.ts`); the text leaves the box at Enter and comes back only if the host refuses it.
+   */
   send: (text: string) => Promise<boolean>;
   saveDraft: (draft: string) => void;
   sendError: string | undefined;
@@ -26,26 +30,32 @@ interface Props {
   members: readonly { name: string; detail: string }[];
   /** The commands each member announced, for `/` completion. */
   commands: Readonly<Record<string, readonly AgentCommand[]>>;
-  /** How many agent answers in this channel are streaming or queued: what `stopAll` stops (0: no Stop button). */
-  running: number;
-  /** Stops every streaming or queued answer of this channel (`turn/cancel` for each, as the messages' own Stop). */
-  stopAll: () => void;
+  /** The ids of this channel's streaming or queued agent answers, queued first: what Stop stops (none: no Stop button). */
+  running: readonly string[];
+  /** Stops these answers (`turn/cancel` for each, in order, as the messages' own Stop). */
+  stop: (ids: readonly string[]) => void;
 }
 
 /**
  * `#composer` holds a plain `<textarea>` (so the text is reachable as `#composer textarea`) and a `vscode-button`
- * with class `send`. Empty text is never sent; a refused send keeps the text and shows why above the composer, until
- * the text is edited.
+ * with class `send`. Empty text is never sent. Enter takes the text out of the box at once, so what is typed next
+ * belongs to the next message (issue 15: a key that came before the box cleared once kept the sent text, and quick
+ * messages became growing repeats); a refused send puts its text back before what was typed since and shows why
+ * above the composer, until the text is edited.
  * Typing `@` or a leading `/` opens `#composer-suggestions` (members, commands with their input hints): ↑/↓ move,
  * Tab or Enter accept, Esc closes, a click accepts.
  * While `running` > 0 a secondary `vscode-button` with class `stop` sits before Send ("Stop", "Stop 2 answers"): the
- * Stop of every answer of the channel, reachable however far the history scrolled. Escape does the same when the
- * text is empty and no suggestion list is open (Escape closes that list first).
+ * Stop of every answer of the channel, reachable however far the history scrolled. With the text empty and no
+ * suggestion list open (Escape closes that list first), Escape shows in `.composer-confirm` what a second Escape
+ * would stop, and marks the Stop button `armed`; only that second Escape stops.
  */
-export function Composer({ channelName, initialDraft, send, saveDraft, sendError, clearSendError, members, commands, running, stopAll }: Props) {
+export function Composer({ channelName, initialDraft, send, saveDraft, sendError, clearSendError, members, commands, running, stop }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
+  /** Sends not yet answered by the host (`sending` while there is one). */
+  const inFlight = useRef(0);
   const [sending, setSending] = useState(false);
-  const inFlight = useRef(false);
+  const mounted = useRef(true);
+  const confirm = useStopConfirm(running, stop);
   const [empty, setEmpty] = useState(initialDraft.trim() === "");
   const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   /** The text a waiting save will store (read at unmount, when the textarea may be gone). */
@@ -80,6 +90,7 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
   // Leaving the channel (the composer is keyed by it): a save still waiting is done now, not dropped.
   useEffect(
     () => () => {
+      mounted.current = false;
       if (saveTimer.current === undefined) return;
       clearTimeout(saveTimer.current);
       saveDraft(typed.current);
@@ -96,27 +107,38 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
     }, DRAFT_SAVE_DELAY_MS);
   };
 
+  /** Enter or Send: the box's text goes now, and the box is emptied before any other key can reach it. */
   const submit = async (): Promise<void> => {
     const el = textarea.current;
-    if (!el || inFlight.current) return;
+    if (!el) return;
     const text = el.value;
     if (text.trim() === "") return;
-    inFlight.current = true;
+    el.value = "";
+    onInput();
+    // Saved at once, not after the typing pause: a view reloaded right after Enter must not offer the sent text again.
+    clearTimeout(saveTimer.current);
+    saveTimer.current = undefined;
+    saveDraft("");
+    inFlight.current += 1;
     setSending(true);
     try {
-      const accepted = await send(text);
-      if (accepted && el.value === text) {
-        el.value = "";
-        setEmpty(true);
-        clearTimeout(saveTimer.current);
-        saveTimer.current = undefined;
-        saveDraft("");
-      }
+      if (!(await send(text))) restore(text);
     } finally {
-      inFlight.current = false;
-      setSending(false);
-      el.focus();
+      inFlight.current -= 1;
+      if (mounted.current) setSending(inFlight.current > 0);
     }
+  };
+
+  /** A refused text comes back before what was typed since (on its own line), the caret where it was. */
+  const restore = (text: string): void => {
+    const el = textarea.current;
+    if (!mounted.current || !el) return saveDraft(typed.current.trim() === "" ? text : `${text}\n${typed.current}`);
+    const after = el.value;
+    const fromEnd = after.length - el.selectionEnd;
+    el.value = after.trim() === "" ? text : `${text}\n${after}`;
+    el.setSelectionRange(el.value.length - fromEnd, el.value.length - fromEnd);
+    setEmpty(false);
+    scheduleSave();
   };
 
   const onKeyDown = (event: KeyboardEvent): void => {
@@ -140,11 +162,12 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
         return;
       }
     }
-    if (event.key === "Escape" && running > 0 && !event.isComposing && (textarea.current?.value ?? "").trim() === "") {
+    if (event.key === "Escape" && running.length > 0 && !event.isComposing && (textarea.current?.value ?? "").trim() === "") {
       event.preventDefault();
-      stopAll();
+      confirm.escape(event);
       return;
     }
+    if (!["Shift", "Control", "Alt", "Meta"].includes(event.key)) confirm.disarm();
     if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
     event.preventDefault();
     void submit();
@@ -189,8 +212,14 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
           onKeyUp={onCaretMove}
           onClick={onCaretMove}
           onInput={onInput}
-          onBlur={() => setSuggestions([])}
+          onBlur={() => {
+            setSuggestions([]);
+            confirm.disarm();
+          }}
         />
+        <div class="composer-confirm" role="status" data-ready={confirm.armed?.ready ? "true" : undefined}>
+          {confirm.armed && confirmText(confirm.armed.ids.length)}
+        </div>
         <div class="composer-toolbar">
           <span class="composer-hint">
             {hint ? (
@@ -201,21 +230,29 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
               l10n.t("Enter to send · Shift+Enter for a new line · @ and / complete")
             )}
           </span>
-          {running > 0 && (
+          {running.length > 0 && (
             <vscode-button
-              class="stop"
+              class={confirm.armed ? "stop armed" : "stop"}
               secondary
-              title={stopTitle(running)}
-              aria-label={stopTitle(running)}
+              title={stopTitle(running.length)}
+              aria-label={stopTitle(running.length)}
               onClick={() => {
-                stopAll();
+                confirm.disarm();
+                stop(running);
                 textarea.current?.focus(); // the button goes once the answers end: the focus must not go with it
               }}
             >
-              {running > 1 ? l10n.t("Stop {0} answers", running) : l10n.t("Stop")}
+              {running.length > 1 ? l10n.t("Stop {0} answers", running.length) : l10n.t("Stop")}
             </vscode-button>
           )}
-          <vscode-button class="send" disabled={sending || empty} onClick={() => void submit()}>
+          <vscode-button
+            class="send"
+            disabled={empty}
+            onClick={() => {
+              void submit();
+              textarea.current?.focus();
+            }}
+          >
             {l10n.t("Send")}
           </vscode-button>
         </div>
@@ -227,6 +264,13 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
 /** The Stop button's tooltip and accessible name: what it stops, and its key. */
 function stopTitle(running: number): string {
   return running > 1
-    ? l10n.t("Stop the {0} answers running or queued in this channel (Escape in an empty composer)", running)
-    : l10n.t("Stop the answer running in this channel (Escape in an empty composer)");
+    ? l10n.t("Stop the {0} answers running or queued in this channel (Escape twice in an empty composer)", running)
+    : l10n.t("Stop the answer running in this channel (Escape twice in an empty composer)");
+}
+
+/** What the armed Escape says: what a second Escape stops, and that anything else keeps it. */
+function confirmText(count: number): string {
+  return count > 1
+    ? l10n.t("Press Escape again to stop the {0} answers running or queued in this channel; any other key keeps them.", count)
+    : l10n.t("Press Escape again to stop the answer running in this channel; any other key keeps it.");
 }

@@ -14,7 +14,7 @@ import { ToolCallCard } from "./ToolCallCard";
 export interface TurnControls {
   /** Stops a streaming answer, or removes a queued one from the queue. */
   stop(messageId: string): void;
-  /** Runs a new attempt of an interrupted or failed answer. */
+  /** Runs a new attempt of an interrupted, failed or cancelled answer (Retry, Run again). */
   retry(messageId: string): void;
   /** Runs a queued message now, stopping the agent's running answer in this channel. */
   sendNow(messageId: string): void;
@@ -148,12 +148,12 @@ export class MessageItem extends Component<Props> {
               )}
             </div>
           )}
+          {stopNote && !message.error && <div class="message-note">{stopNote}</div>}
           {message.retryable && !message.error && (
-            <vscode-button class="message-retry" secondary onClick={() => turn.retry(message.id)}>
-              {l10n.t("Retry")}
+            <vscode-button class="message-retry" secondary onClick={() => turn.retry(message.id)} title={message.outcome === "cancelled" ? l10n.t("Run this request again in this message; the agent is told what a stopped attempt had done") : undefined}>
+              {message.outcome === "cancelled" ? l10n.t("Run again") : l10n.t("Retry")}
             </vscode-button>
           )}
-          {stopNote && !message.error && <div class="message-note">{stopNote}</div>}
         </div>
       </article>
     );

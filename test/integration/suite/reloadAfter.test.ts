@@ -1,7 +1,8 @@
 /**
  * Reload suite, phase 2 (issue 5), in the extension host that started after phase 1 reloaded the window: the answer
- * that was streaming shows the text that had been checkpointed, an "Interrupted: …" notice and Retry; Retry runs
- * attempt 2 in the same message, below a divider, and it completes. Screenshots `turn-interrupted`, `turn-retried`.
+ * that was streaming shows the text that had been checkpointed, an "Interrupted: …" notice and Retry; the message
+ * that was queued runs, never "cancelled" (issue 15, item 4: a reload is not the user's Stop); Retry runs attempt 2 in
+ * the same message, below a divider, and it completes. Screenshots `turn-interrupted`, `turn-retried`.
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
@@ -22,12 +23,15 @@ const quoted = (body: string) => (body.split("You said:")[1] ?? "").split("Inter
 describe("reloading the window in the middle of an answer (phase 2, after the reload)", () => {
   let api: SidekicksTestApi;
   let marker: ReloadMarker;
-  const answer = ".history > .message:nth-last-child(1)";
+  let answer = "";
+  let queued = "";
   const text = async (selector: string) => (await api.webview("test/text", { selector })).text;
   const attribute = async (selector: string, name: string) => (await api.webview("test/attribute", { selector, name })).text;
 
   before(async () => {
     marker = readMarker()!;
+    answer = `.history > .message[data-message-id='${marker.answerId}']`;
+    queued = `.history > .message[data-message-id='${marker.queuedId}']`;
     const extension = vscode.extensions.getExtension<{ testing?: SidekicksTestApi }>("sidekicks.sidekicks")!;
     api = (await extension.activate()).testing!;
     assert.ok(api, "the extension exports no test API");
@@ -41,7 +45,7 @@ describe("reloading the window in the middle of an answer (phase 2, after the re
     assert.equal(outcome, "interrupted");
     assert.equal(await attribute(answer, "data-author"), "agent");
     assert.equal(await attribute(answer, "data-status"), "error", "settled, not streaming");
-    const user = await text(".history > .message:nth-last-child(2) .message-body");
+    const user = await text(`.history > .message:has(+ .message[data-message-id='${marker.answerId}']) .message-body`);
     assert.ok(user?.includes(marker.request), "the request is kept above the answer");
 
     const body = (await text(`${answer} .message-body`)) ?? "";
@@ -60,9 +64,27 @@ describe("reloading the window in the middle of an answer (phase 2, after the re
     const notice = (await text(`${answer} .message-interrupted`)) ?? "";
     assert.match(notice, /Interrupted: the window closed or Sidekicks restarted while @demo was answering \(attempt 1\)/);
     assert.equal(await text(`${answer} .message-retry`), "Retry");
+  });
+
+  it("the message that was queued at the reload runs to the end: never cancelled", async () => {
+    const outcome = await poll(
+      "the queued message's answer to settle",
+      async () => {
+        const now = await attribute(queued, "data-outcome");
+        return now && now !== "" ? now : undefined;
+      },
+      60_000,
+    );
+    assert.equal(outcome, "completed", "a reload is not the user's Stop");
+    assert.equal(await attribute(queued, "data-status"), "done");
+    const body = (await text(`${queued} .message-body`)) ?? "";
+    const flat = (t: string) => t.replace(/\s+/g, " ").trim();
+    assert.ok(flat(body).includes(flat(marker.queuedRequest)), `it answered the queued request: ${JSON.stringify(body)}`);
+    assert.doesNotMatch(body, /Cancelled/);
+    assert.equal(await attribute(answer, "data-outcome"), "interrupted", "the answer cut by the reload still waits for Retry");
     console.log("SIDEKICKS_SCREENSHOT turn-interrupted");
     await new Promise((resolve) => setTimeout(resolve, 2000)); // the harness takes the screenshot meanwhile
-  });
+  }).timeout(90_000);
 
   it("Retry runs attempt 2 in the same message, below a divider, and it completes", async () => {
     const id = await attribute(answer, "data-message-id");

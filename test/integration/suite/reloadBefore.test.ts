@@ -1,6 +1,7 @@
 /**
  * Reload suite, phase 1 (issue 5): a demo agent slowed down by its roster entry (`SIDEKICKS_DEMO_DELAY_MS`, the pause
- * between streamed words) answers a long request; after it has streamed for a while, the window reloads for real
+ * between streamed words) answers a long request, and a second message to it waits queued (issue 15, item 4: a reload
+ * is an interruption, never the user's Stop); after it has streamed for a while, the window reloads for real
  * (`workbench.action.reloadWindow`). Phase 2 (reloadAfter.test.ts) checks what the new window shows.
  */
 import * as vscode from "vscode";
@@ -18,6 +19,9 @@ export const REQUEST =
   "please read this long request back to me slowly, one word at a time, so that the window can be reloaded " +
   "while you are still in the middle of it: the first part arrives, is saved as a checkpoint, and the rest never " +
   "comes until I press Retry in the new window after the reload has finished and the history is open again";
+
+/** The message sent while the demo agent answers REQUEST: it waits queued when the window reloads. */
+export const QUEUED = "and once that is done, tell me the queue kept this message across the reload";
 
 describe("reloading the window in the middle of an answer (phase 1)", () => {
   let api: SidekicksTestApi;
@@ -44,7 +48,7 @@ describe("reloading the window in the middle of an answer (phase 1)", () => {
     await poll("#general to show demo as a member", async () => ((await text(".channel-header"))?.includes("demo") ? true : undefined));
   });
 
-  it("reloads the window while the demo agent is answering, after more than a second of streaming", async () => {
+  it("reloads the window while the demo agent is answering, with a message queued, after more than a second of streaming", async () => {
     assert.equal((await api.webview("test/compose", { text: `@demo ${REQUEST}` })).sent, true, "the composer did not send");
     // The answer streams: wait until part of the quote is shown.
     const early = await poll(
@@ -56,14 +60,23 @@ describe("reloading the window in the middle of an answer (phase 1)", () => {
       },
       30_000,
     );
+    const answerId = (await attribute(last, "data-message-id"))!;
+    // A second message to the busy agent: queued behind the answer.
+    assert.equal((await api.webview("test/compose", { text: `@demo ${QUEUED}` })).sent, true, "the composer did not send the second message");
+    const queuedId = await poll("the second message's answer to wait queued", async () =>
+      (await attribute(last, "data-status")) === "queued" ? ((await attribute(last, "data-message-id")) ?? undefined) : undefined,
+    );
+    assert.notEqual(queuedId, answerId);
+    const answer = `.history > .message[data-message-id='${answerId}']`;
     // Let it stream on for 1.5 s: the checkpoint (at most once a second) has caught up with `early` by then.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    assert.equal(await attribute(last, "data-status"), "streaming", "the answer is still streaming when the window reloads");
-    const atReload = (await text(`${last} .message-body`)) ?? "";
+    assert.equal(await attribute(answer, "data-status"), "streaming", "the answer is still streaming when the window reloads");
+    assert.equal(await attribute(last, "data-status"), "queued", "the second message still waits");
+    const atReload = (await text(`${answer} .message-body`)) ?? "";
     assert.ok(atReload.length > early.length, "more text streamed meanwhile");
     assert.doesNotMatch(atReload, /Try `?@demo/, "the answer is not finished yet");
-    writeMarker({ passedBefore: 1, shownEarly: early, shownAtReload: atReload, request: REQUEST, reloadedAt: Date.now() });
-    console.log(`reload suite: reloading the window with ${atReload.length} characters shown`);
+    writeMarker({ passedBefore: 1, shownEarly: early, shownAtReload: atReload, request: REQUEST, reloadedAt: Date.now(), answerId, queuedRequest: QUEUED, queuedId });
+    console.log(`reload suite: reloading the window with ${atReload.length} characters shown and one message queued`);
     await vscode.commands.executeCommand("workbench.action.reloadWindow");
     // This extension host ends with the reload; if it does not, the test times out and fails.
     await new Promise((resolve) => setTimeout(resolve, 120_000));

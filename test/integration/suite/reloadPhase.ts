@@ -16,6 +16,12 @@ export interface ReloadMarker {
   shownAtReload: string;
   /** The request's text (what the demo agent quotes). */
   request: string;
+  /** The id of the answer that was streaming at the reload. */
+  answerId: string;
+  /** A second message to the same agent, sent while it answered: queued at the reload (issue 15, item 4). */
+  queuedRequest: string;
+  /** The id of that queued message's answer. */
+  queuedId: string;
   /** `Date.now()` just before the reload. */
   reloadedAt: number;
 }
