@@ -10,14 +10,8 @@ import { PROTOCOL_VERSION, type HostEvents, type HostToWebview, type Part, type 
 import type { MessageRecord } from "../../src/store/records";
 import { applyUpdate } from "../../src/turns/answer";
 import { stubHandlers } from "./helpers";
+import { freeze } from "./reducerHarness";
 
-function freeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) freeze(v);
-  }
-  return value;
-}
 
 const empty = (): MessageRecord => ({ version: 1, id: "M1", channelId: "C1", author: { kind: "agent", agentName: "demo" }, parts: [], createdAt: 1 });
 

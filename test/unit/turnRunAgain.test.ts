@@ -7,30 +7,13 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import type { MessageRecord, TurnRecord } from "../../src/store/records";
-import { initialState, reduce, type Admission, type EngineEffect, type EngineInput, type EngineState } from "../../src/turns/reducer";
+import { run } from "./reducerHarness";
+import { initialState, type Admission, type EngineEffect, type EngineState } from "../../src/turns/reducer";
 
 const OWNER = "HOST-B";
 const T0 = 2_000_000;
 
-function freeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) freeze(v);
-  }
-  return value;
-}
 
-function run(state: EngineState, ...inputs: EngineInput[]) {
-  const effects: EngineEffect[] = [];
-  let result: boolean | undefined;
-  for (const input of inputs) {
-    const step = reduce(freeze(state), input, 5_000);
-    state = step.state;
-    effects.push(...step.effects);
-    result = step.result;
-  }
-  return { state, effects, result };
-}
 
 let seq = 0;
 const id = (prefix: string) => `${prefix}${String(++seq).padStart(4, "0")}`;
