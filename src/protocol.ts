@@ -161,11 +161,11 @@ export interface PermissionPart {
   options: PermissionOption[];
   /** The chosen `optionId`, `"cancelled"` when the request was cancelled, absent while pending. */
   outcome?: string;
-  /** The tool kind the request is about (ACP `ToolKind`), when known: with `title`, what a Sidekicks rule matches. */
+  /** The tool kind (ACP `ToolKind`) and files (`paths`) the request is about, if known: with `title`, what a Sidekicks rule matches. */
   toolKind?: string;
-  /** Set when Sidekicks answered without asking: why (the agent's policy, or which Sidekicks rule, and what it matches). */
+  paths?: string[];
+  /** `auto`: why Sidekicks answered without asking (the policy, or which rule); `notice`: why it asked anyway, or the rule made. */
   auto?: string;
-  /** Sidekicks' note: why it asked though a rule or the policy would answer, or the rule the user's answer made. */
   notice?: string;
 }
 

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { Store } from "../store/Store";
-import { describeLegacyRule, describeRule, type AgentRules, type LegacyRule, type PermissionRule } from "./permissionPolicy";
+import { describeLegacyRule, describeRule, type AgentRules, type LegacyRule, type PermissionRule, type RuleKey } from "./permissionPolicy";
 
 /** Store key of an agent's Sidekicks rules, under `value/` (ADR 0003 `value/<key>`; ADR 0005): `{version: 1, rules}`. */
 export const rulesKey = (agent: string) => `permissionRules/${agent}`;
@@ -18,6 +18,8 @@ export interface RememberedRule {
   toolKind: string;
   /** The title the rule matches exactly; absent for a broad rule from an older version. */
   title?: string;
+  /** The files the rule matches exactly (sorted), when the request named any. */
+  paths?: string[];
   decision: "allow" | "reject";
   /** A broad rule from an older version (every tool of its kind): listed, never applied. */
   legacy: boolean;
@@ -43,25 +45,26 @@ export class PermissionMemory {
     return read;
   }
 
-  /** Remembers `rule` for `agent`, replacing a rule with the same tool kind and title. */
+  /** Remembers `rule` for `agent`, replacing a rule that matches the same requests. */
   async remember(agent: string, rule: PermissionRule): Promise<void> {
     const current = await this.of(agent);
-    const rules = [...current.rules.filter((r) => r.toolKind !== rule.toolKind || r.title !== rule.title), { toolKind: rule.toolKind, title: rule.title, decision: rule.decision }];
+    const rules = [...current.rules.filter((r) => !sameKey(r, rule)), copy(rule)];
     await this.store.putValue(rulesKey(agent), { version: 1, rules });
     this.cache.set(agent, { ...current, rules });
   }
 
-  /** Forgets one rule (a broad one from an older version when `title` is absent). @returns false when there was none */
-  async forget(agent: string, toolKind: string, title?: string): Promise<boolean> {
+  /** Forgets one rule as {@link list} gave it. @returns false when there was none */
+  async forget(rule: Omit<RememberedRule, "decision">): Promise<boolean> {
+    const { agent, toolKind } = rule;
     const current = await this.of(agent);
-    if (title === undefined) {
+    if (rule.legacy) {
       if (!current.legacy.some((r) => r.toolKind === toolKind)) return false;
       const legacy = current.legacy.filter((r) => r.toolKind !== toolKind);
       await this.store.putValue(legacyKey(agent), Object.fromEntries(legacy.map((r) => [r.toolKind, r.decision])));
       this.cache.set(agent, { ...current, legacy });
       return true;
     }
-    const rules = current.rules.filter((r) => r.toolKind !== toolKind || r.title !== title);
+    const rules = current.rules.filter((r) => !sameKey(r, { toolKind, title: rule.title ?? "", paths: rule.paths }));
     if (rules.length === current.rules.length) return false;
     await this.store.putValue(rulesKey(agent), { version: 1, rules });
     this.cache.set(agent, { ...current, rules });
@@ -73,8 +76,9 @@ export class PermissionMemory {
     const out: RememberedRule[] = [];
     for (const agent of agents) {
       const { rules, legacy } = await this.of(agent);
-      const sorted = [...rules].sort((a, b) => (a.toolKind === b.toolKind ? (a.title < b.title ? -1 : 1) : a.toolKind < b.toolKind ? -1 : 1));
-      for (const r of sorted) out.push({ agent, toolKind: r.toolKind, title: r.title, decision: r.decision, legacy: false });
+      const order = (r: PermissionRule) => [r.toolKind, r.title, ...(r.paths ?? [])].join("\u0000");
+      const sorted = [...rules].sort((a, b) => (order(a) < order(b) ? -1 : 1));
+      for (const r of sorted) out.push({ agent, ...copy(r), legacy: false });
       for (const r of [...legacy].sort((a, b) => (a.toolKind < b.toolKind ? -1 : 1))) out.push({ agent, toolKind: r.toolKind, decision: r.decision, legacy: true });
     }
     return out;
@@ -89,7 +93,17 @@ export function describeRemembered(rule: RememberedRule): { label: string; descr
   if (rule.legacy) {
     return { label: describeLegacyRule(rule.agent, rule), description: l10n.t("broad, from an older version: no longer applied · select to forget") };
   }
-  return { label: describeRule(rule.agent, { toolKind: rule.toolKind, title: rule.title ?? "", decision: rule.decision }), description: l10n.t("Sidekicks rule · select to forget") };
+  return { label: describeRule(rule.agent, { ...rule, title: rule.title ?? "" }), description: l10n.t("Sidekicks rule · select to forget") };
+}
+
+/** Whether two rules match the same requests. */
+function sameKey(a: RuleKey, b: RuleKey): boolean {
+  return a.toolKind === b.toolKind && a.title === b.title && (a.paths ?? []).join("\n") === (b.paths ?? []).join("\n");
+}
+
+/** A rule's own fields only (`paths` left out when empty). */
+function copy(rule: PermissionRule): PermissionRule {
+  return { toolKind: rule.toolKind, title: rule.title, ...(rule.paths && rule.paths.length > 0 ? { paths: [...rule.paths] } : {}), decision: rule.decision };
 }
 
 const isDecision = (v: unknown): v is "allow" | "reject" => v === "allow" || v === "reject";
@@ -100,8 +114,12 @@ function asRules(value: unknown): PermissionRule[] {
   const rules = (value as { rules?: unknown }).rules;
   if (!Array.isArray(rules)) return [];
   return rules
-    .filter((r): r is PermissionRule => typeof r === "object" && r !== null && typeof r.toolKind === "string" && typeof r.title === "string" && r.title.trim() !== "" && isDecision(r.decision))
-    .map((r) => ({ toolKind: r.toolKind, title: r.title, decision: r.decision }));
+    .filter(
+      (r): r is PermissionRule =>
+        typeof r === "object" && r !== null && typeof r.toolKind === "string" && typeof r.title === "string" && r.title.trim() !== "" && isDecision(r.decision) &&
+        (r.paths === undefined || (Array.isArray(r.paths) && r.paths.every((p: unknown) => typeof p === "string"))),
+    )
+    .map((r) => copy({ ...r, ...(r.paths ? { paths: [...new Set(r.paths)].sort() } : {}) }));
 }
 
 /** Reads an older version's `{toolKind: "allow" | "reject"}` record. */

@@ -10,7 +10,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { PermissionRequest } from "../acp/types";
-import type { PermissionPart } from "../protocol";
+import type { PermissionPart, ToolCallPart } from "../protocol";
 import type { MessageRecord } from "../store/records";
 import { addPermission } from "./answer";
 
@@ -24,14 +24,19 @@ export const READ_KINDS: ReadonlySet<string> = new Set(["read", "search", "think
 export type RuleDecision = "allow" | "reject";
 
 /**
- * A Sidekicks rule the user made on a card: answers `agent`'s later requests whose tool kind is `toolKind` and whose
- * title is exactly `title` (the same characters: shell titles are executable input, so nothing is folded).
+ * A Sidekicks rule the user made on a card: answers `agent`'s later requests whose tool kind is `toolKind`, whose
+ * title is exactly `title` (the same characters: shell titles are executable input, so nothing is folded) and whose
+ * files are exactly `paths` (sorted; none when absent).
  */
 export interface PermissionRule {
   toolKind: string;
   title: string;
+  paths?: string[];
   decision: RuleDecision;
 }
+
+/** What a rule matches: everything of a {@link PermissionRule} but its decision. */
+export type RuleKey = Omit<PermissionRule, "decision">;
 
 /** A choice an older version remembered for every tool of a kind: listed so the user can forget it, never applied. */
 export interface LegacyRule {
@@ -53,18 +58,23 @@ export function kindKey(toolKind: string | undefined): string {
   return toolKind && toolKind.trim() !== "" ? toolKind : "other";
 }
 
+/** The card's fields a rule is made from and matched against. */
+export type RuleSubject = Pick<PermissionPart, "toolKind" | "title" | "paths">;
+
 /**
- * What a Sidekicks rule made on this card matches: its tool kind and its title as shown, unchanged; undefined when
- * the title is blank (nothing narrow to match, so no rule can be made).
+ * What a Sidekicks rule made on this card matches: its tool kind, its title as shown (unchanged) and its files
+ * (sorted, without repeats); undefined when the title is blank (nothing narrow to match, so no rule can be made).
  */
-export function ruleKeyOf(part: Pick<PermissionPart, "toolKind" | "title">): { toolKind: string; title: string } | undefined {
-  return part.title.trim() === "" ? undefined : { toolKind: kindKey(part.toolKind), title: part.title };
+export function ruleKeyOf(part: RuleSubject): RuleKey | undefined {
+  if (part.title.trim() === "") return undefined;
+  const paths = [...new Set(part.paths ?? [])].sort();
+  return { toolKind: kindKey(part.toolKind), title: part.title, ...(paths.length > 0 ? { paths } : {}) };
 }
 
-/** Whether `rule` matches the request of `part` (same tool kind, same title character for character). */
-export function ruleMatches(rule: Pick<PermissionRule, "toolKind" | "title">, part: Pick<PermissionPart, "toolKind" | "title">): boolean {
+/** Whether `rule` matches the request of `part`: the same tool kind, title (character for character) and files. */
+export function ruleMatches(rule: RuleKey, part: RuleSubject): boolean {
   const key = ruleKeyOf(part);
-  return key !== undefined && rule.toolKind === key.toolKind && rule.title === key.title;
+  return key !== undefined && rule.toolKind === key.toolKind && rule.title === key.title && (rule.paths ?? []).join("\n") === (key.paths ?? []).join("\n");
 }
 
 /** The one-time option kind that carries a decision. */
@@ -72,9 +82,16 @@ const ONCE = { allow: "allow_once", reject: "reject_once" } as const;
 
 /** The sentence a rule is shown by, on a card and in `Sidekicks: Remembered permissions…`. */
 export function describeRule(agent: string, rule: PermissionRule): string {
-  return rule.decision === "allow"
-    ? l10n.t("always allow @{0}'s {1} request “{2}”", agent, rule.toolKind, rule.title)
-    : l10n.t("always reject @{0}'s {1} request “{2}”", agent, rule.toolKind, rule.title);
+  const allow = rule.decision === "allow";
+  if (rule.paths && rule.paths.length > 0) {
+    const files = rule.paths.join(", ");
+    return allow
+      ? l10n.t("always allow @{0}'s request “{1}” on {2} (tool kind {3})", agent, rule.title, files, rule.toolKind)
+      : l10n.t("always reject @{0}'s request “{1}” on {2} (tool kind {3})", agent, rule.title, files, rule.toolKind);
+  }
+  return allow
+    ? l10n.t("always allow @{0}'s request “{1}” (tool kind {2})", agent, rule.title, rule.toolKind)
+    : l10n.t("always reject @{0}'s request “{1}” (tool kind {2})", agent, rule.title, rule.toolKind);
 }
 
 /** The sentence a rule from an older version is shown by. */
@@ -100,7 +117,7 @@ export interface PermissionDecision {
  * request's one-time option only; when the agent offers none, the user is asked and the card says why. A rule from
  * an older version never answers, and its "always reject" keeps the policy from allowing; the card says why it asked.
  */
-export function decide(agent: string, part: Pick<PermissionPart, "toolKind" | "title" | "options">, policy: PermissionPolicy = "ask", rules: AgentRules = NO_RULES): PermissionDecision {
+export function decide(agent: string, part: RuleSubject & Pick<PermissionPart, "options">, policy: PermissionPolicy = "ask", rules: AgentRules = NO_RULES): PermissionDecision {
   const once = (decision: RuleDecision) => part.options.find((o) => o.kind === ONCE[decision]);
   const noOnce = l10n.t("Asked: @{0} offers no one-time option for this request, and Sidekicks never chooses an agent's “always” option for you.", agent);
   const rule = rules.rules.find((r) => ruleMatches(r, part));
@@ -131,7 +148,7 @@ export function decide(agent: string, part: Pick<PermissionPart, "toolKind" | "t
  * so from now on, and the note its card shows; undefined when no rule can be made: the option is not a one-time one
  * (an agent's "always" option is the agent's own rule) or the title is blank.
  */
-export function ruleFor(agent: string, part: Pick<PermissionPart, "toolKind" | "title" | "options">, optionId: string): { rule: PermissionRule; notice: string } | undefined {
+export function ruleFor(agent: string, part: RuleSubject & Pick<PermissionPart, "options">, optionId: string): { rule: PermissionRule; notice: string } | undefined {
   const key = ruleKeyOf(part);
   const kind = part.options.find((o) => o.optionId === optionId)?.kind;
   const decision: RuleDecision | undefined = kind === "allow_once" ? "allow" : kind === "reject_once" ? "reject" : undefined;
@@ -141,8 +158,9 @@ export function ruleFor(agent: string, part: Pick<PermissionPart, "toolKind" | "
 }
 
 /**
- * Adds `agent`'s request to its answer, decided by {@link decide}: answered (`optionId`, and the card says which
- * rule or policy answered) or pending, with the card's notice when there is one.
+ * Adds `agent`'s request to its answer, with the files it is about (the request's locations, else its tool call's),
+ * decided by {@link decide}: answered (`optionId`, and the card says which rule or the policy answered) or pending,
+ * with the card's notice when there is one.
  */
 export function askPermission(
   message: MessageRecord,
@@ -152,16 +170,27 @@ export function askPermission(
   policy?: PermissionPolicy,
   rules?: AgentRules,
 ): { message: MessageRecord; part: PermissionPart; optionId?: string } {
-  const asked = addPermission(message, requestId, request);
+  const tool = message.parts.find((p): p is ToolCallPart => p.type === "toolCall" && p.toolCallId === request.toolCallId);
+  const paths = request.paths ?? tool?.locations?.map((l) => l.path) ?? [];
+  const add = (auto?: { optionId: string; reason: string }) => {
+    const added = addPermission(message, requestId, request, auto);
+    return paths.length > 0 ? patchPart(added, { paths: [...paths] }) : added;
+  };
+  const asked = add();
   const decision = decide(agent, asked.part, policy, rules);
-  if (decision.optionId) return { ...addPermission(message, requestId, request, { optionId: decision.optionId, reason: decision.reason ?? "" }), optionId: decision.optionId };
+  if (decision.optionId) return { ...add({ optionId: decision.optionId, reason: decision.reason ?? "" }), optionId: decision.optionId };
   return decision.notice ? withNotice(asked, decision.notice) : asked;
 }
 
 /** `applied` with `notice` on its permission part (the last change to it); unchanged when there is no notice. */
 export function withNotice<T extends { message: MessageRecord; part?: PermissionPart }>(applied: T, notice: string | undefined): T {
+  return notice === undefined ? applied : patchPart(applied, { notice });
+}
+
+/** `applied` with `fields` set on its permission part, in the message as in the part. */
+function patchPart<T extends { message: MessageRecord; part?: PermissionPart }>(applied: T, fields: Partial<PermissionPart>): T {
   const { part } = applied;
-  if (!part || notice === undefined) return applied;
-  const noted: PermissionPart = { ...part, notice };
-  return { ...applied, part: noted, message: { ...applied.message, parts: applied.message.parts.map((p) => (p === part ? noted : p)) } };
+  if (!part) return applied;
+  const patched: PermissionPart = { ...part, ...fields };
+  return { ...applied, part: patched, message: { ...applied.message, parts: applied.message.parts.map((p) => (p === part ? patched : p)) } };
 }

@@ -49,7 +49,7 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
       { title: vscode.l10n.t("Remembered permissions: select the rules to forget"), canPickMany: true },
     );
     if (!picked || picked.length === 0) return;
-    for (const { rule } of picked) await app.permissionMemory.forget(rule.agent, rule.toolKind, rule.legacy ? undefined : rule.title);
+    for (const { rule } of picked) await app.permissionMemory.forget(rule);
     void vscode.window.showInformationMessage(
       picked.length === 1
         ? vscode.l10n.t("Forgot 1 rule: those requests are asked again.")

@@ -24,9 +24,10 @@ const ALWAYS_ONLY: PermissionOption[] = [{ optionId: "always", name: "Always all
 const allowRule = (toolKind: string, title: string): AgentRules => ({ rules: [{ toolKind, title, decision: "allow" }], legacy: [] });
 const rejectRule = (toolKind: string, title: string): AgentRules => ({ rules: [{ toolKind, title, decision: "reject" }], legacy: [] });
 const legacy = (toolKind: string, decision: "allow" | "reject"): AgentRules => ({ rules: [], legacy: [{ toolKind, decision }] });
+const onFiles = (paths: string[]): AgentRules => ({ rules: [{ toolKind: "edit", title: "Edit files", paths, decision: "allow" }], legacy: [] });
 
-// policy, tool kind, title, rules, options → the option chosen without asking (undefined: asked), what the card says
-const table: [PermissionPolicy, string | undefined, string, AgentRules, PermissionOption[], string | undefined, RegExp?][] = [
+// policy, tool kind, title, rules, options → the option chosen without asking (undefined: asked), what the card says; the request's files
+const table: [PermissionPolicy, string | undefined, string, AgentRules, PermissionOption[], string | undefined, RegExp?, string[]?][] = [
   ["ask", "read", "Read a.ts", NO_RULES, ALL, undefined],
   ["ask", "edit", "Edit a.ts", NO_RULES, ALL, undefined],
   ["allow-reads", "read", "Read a.ts", NO_RULES, ALL, "once", /a read tool, and @a's permissions are allow-reads/],
@@ -43,8 +44,8 @@ const table: [PermissionPolicy, string | undefined, string, AgentRules, Permissi
   ["allow-all", "execute", "ls", NO_RULES, ALWAYS_ONLY, undefined, /never chooses an agent's “always” option/],
   ["allow-reads", "read", "Read a.ts", NO_RULES, ALWAYS_ONLY, undefined, /never chooses/],
   // A Sidekicks rule: the same agent's same tool kind and exactly the same title, answered with a one-time option.
-  ["ask", "execute", "exit 3", allowRule("execute", "exit 3"), ALL, "once", /Allowed by your Sidekicks rule: always allow @a's execute request “exit 3”/],
-  ["ask", "execute", "exit 3", rejectRule("execute", "exit 3"), ALL, "no", /Rejected by your Sidekicks rule: always reject @a's execute request “exit 3”/],
+  ["ask", "execute", "exit 3", allowRule("execute", "exit 3"), ALL, "once", /Allowed by your Sidekicks rule: always allow @a's request “exit 3” \(tool kind execute\)/],
+  ["ask", "execute", "exit 3", rejectRule("execute", "exit 3"), ALL, "no", /Rejected by your Sidekicks rule: always reject @a's request “exit 3” \(tool kind execute\)/],
   ["allow-all", "execute", "exit 3", rejectRule("execute", "exit 3"), ALL, "no"],
   ["ask", "execute", "python3 -c 'print(1)'", allowRule("execute", "exit 3"), ALL, undefined],
   ["ask", "execute", "exit 3 ", allowRule("execute", "exit 3"), ALL, undefined],
@@ -52,6 +53,12 @@ const table: [PermissionPolicy, string | undefined, string, AgentRules, Permissi
   ["ask", "edit", "exit 3", allowRule("execute", "exit 3"), ALL, undefined],
   ["ask", undefined, "exit 3", allowRule("other", "exit 3"), ALL, "once"],
   ["ask", "execute", "exit 3", allowRule("execute", "exit 3"), ALWAYS_ONLY, undefined, /never chooses/],
+  // With files (Codex titles every file change "Edit files"): the same files, in any order, and no others.
+  ["ask", "edit", "Edit files", onFiles(["/w/a.ts", "/w/b.ts"]), ALL, "once", /“Edit files” on \/w\/a.ts, \/w\/b.ts \(tool kind edit\)/, ["/w/b.ts", "/w/a.ts"]],
+  ["ask", "edit", "Edit files", onFiles(["/w/a.ts"]), ALL, undefined, undefined, ["/w/a.ts", "/w/b.ts"]],
+  ["ask", "edit", "Edit files", onFiles(["/w/a.ts"]), ALL, undefined, undefined, ["/w/c.ts"]],
+  ["ask", "edit", "Edit files", onFiles(["/w/a.ts"]), ALL, undefined, undefined],
+  ["ask", "edit", "Edit files", allowRule("edit", "Edit files"), ALL, undefined, undefined, ["/w/a.ts"]],
   ["ask", "execute", "exit 3", allowRule("execute", "exit 3"), REJECT_ONLY, undefined, /never chooses/],
   // Rules an older version kept for a whole tool kind never answer (and an old reject keeps the policy from allowing).
   ["ask", "execute", "ls", legacy("execute", "allow"), ALL, undefined, /older version of Sidekicks \(always allow every execute tool of @a\) no longer answers/],
@@ -60,9 +67,9 @@ const table: [PermissionPolicy, string | undefined, string, AgentRules, Permissi
   ["allow-all", "execute", "ls", legacy("execute", "allow"), ALL, "once", /allow-all/],
   ["allow-reads", "read", "Read a.ts", legacy("edit", "reject"), ALL, "once", /allow-reads/],
 ];
-for (const [policy, kind, title, rules, options, expected, says] of table) {
-  test(`policy ${policy}, ${kind ?? "no kind"} “${title}”, rules ${JSON.stringify(rules)}, options ${options.map((o) => o.kind).join("/")} → ${expected ?? "asked"}`, () => {
-    const decision = decide("a", { toolKind: kind, title, options }, policy, rules);
+for (const [policy, kind, title, rules, options, expected, says, paths] of table) {
+  test(`policy ${policy}, ${kind ?? "no kind"} “${title}”${paths ? ` on ${paths.join(", ")}` : ""}, rules ${JSON.stringify(rules)}, options ${options.map((o) => o.kind).join("/")} → ${expected ?? "asked"}`, () => {
+    const decision = decide("a", { toolKind: kind, title, options, ...(paths ? { paths } : {}) }, policy, rules);
     assert.equal(decision.optionId, expected);
     if (expected) assert.ok(["allow_once", "reject_once"].includes(options.find((o) => o.optionId === expected)!.kind), "only ever a one-time option");
     if (says) assert.match((expected ? decision.reason : decision.notice) ?? "", says);
@@ -78,6 +85,7 @@ test("a Sidekicks rule comes only from a one-time option and a title that is not
   assert.equal(ruleFor("a", part, "never"), undefined);
   assert.equal(ruleFor("a", { ...part, title: "  " }, "once"), undefined, "a blank title would match every untitled request");
   assert.deepEqual(ruleFor("a", { ...part, toolKind: undefined }, "once")?.rule, { toolKind: "other", title: "exit 3", decision: "allow" });
+  assert.deepEqual(ruleFor("a", { ...part, paths: ["/w/b", "/w/a", "/w/b"] }, "once")?.rule, { toolKind: "execute", title: "exit 3", paths: ["/w/a", "/w/b"], decision: "allow" }, "its files, sorted");
 });
 
 test("end to end: allow-reads answers a read request itself and says so; an edit is asked; the agent's “Always allow” answers that edit only", async () => {

@@ -35,7 +35,7 @@ const requests: [string, PermissionOption[], PermissionPolicy, AgentRules, strin
   ["exit 3", CLAUDE, "ask", NONE, undefined, undefined],
   ["exit 3", ALWAYS_FIRST, "allow-all", NONE, "allow-once", /allow-all/],
   ["exit 3", ALWAYS_ONLY, "allow-all", NONE, undefined, /never chooses an agent's “always” option/],
-  ["exit 3", CLAUDE, "ask", exit3, "allow-once", /Allowed by your Sidekicks rule: always allow @claude's execute request “exit 3”/],
+  ["exit 3", CLAUDE, "ask", exit3, "allow-once", /Allowed by your Sidekicks rule: always allow @claude's request “exit 3” \(tool kind execute\)/],
   ["exit 3", ALWAYS_FIRST, "ask", exit3, "allow-once", /Sidekicks rule/],
   ["python3 -c 'print(1)'", CLAUDE, "ask", exit3, undefined, undefined],
   ["exit 3", ALWAYS_ONLY, "ask", exit3, undefined, /never chooses/],
@@ -59,8 +59,8 @@ for (const [title, options, policy, rules, sent, says] of requests) {
 const answers: [string, boolean, boolean, { toolKind: string; title: string; decision: "allow" | "reject" } | undefined, RegExp | undefined][] = [
   ["allow-with-updates", false, true, undefined, undefined],
   ["allow-once", false, true, undefined, undefined],
-  ["allow-once", true, true, { toolKind: "execute", title: "exit 3", decision: "allow" }, /Sidekicks remembers: always allow @claude's execute request “exit 3”/],
-  ["reject", true, true, { toolKind: "execute", title: "exit 3", decision: "reject" }, /always reject @claude's execute request “exit 3”/],
+  ["allow-once", true, true, { toolKind: "execute", title: "exit 3", decision: "allow" }, /Sidekicks remembers: always allow @claude's request “exit 3” \(tool kind execute\)/],
+  ["reject", true, true, { toolKind: "execute", title: "exit 3", decision: "reject" }, /always reject @claude's request “exit 3” \(tool kind execute\)/],
   ["allow-with-updates", true, false, undefined, undefined],
 ];
 for (const [optionId, remember, accepted, rule, note] of answers) {

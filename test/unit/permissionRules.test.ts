@@ -114,11 +114,11 @@ test("a Sidekicks rule made on a card matches the same request again and not a d
     assert.equal(await s.channels.answerPermission(first.requestId, "allow-once", true), true, "“Always allow this request”: the one-time option, and a rule");
     const made = cards(events, "toolu_1").at(-1)!;
     assert.equal(made.outcome, "allow-once");
-    assert.match(made.notice ?? "", /Sidekicks remembers: always allow @claude's execute request “npm test”/);
+    assert.match(made.notice ?? "", /Sidekicks remembers: always allow @claude's request “npm test” \(tool kind execute\)/);
 
     const again = await shown(events, "toolu_2");
     assert.equal(again.outcome, "allow-once", "the same request again: answered by the rule with the one-time option");
-    assert.match(again.auto ?? "", /Allowed by your Sidekicks rule: always allow @claude's execute request “npm test”/, "the card says which rule answered and what it matches");
+    assert.match(again.auto ?? "", /Allowed by your Sidekicks rule: always allow @claude's request “npm test” \(tool kind execute\)/, "the card says which rule answered and what it matches");
     const longer = await shown(events, "toolu_3");
     assert.equal(longer.outcome, undefined, "a longer command is another request: asked");
     assert.equal(await s.channels.answerPermission(longer.requestId, "reject"), true);
@@ -131,14 +131,49 @@ test("a Sidekicks rule made on a card matches the same request again and not a d
     await s.reopen();
     const listed = await s.channels.permissions.list(["claude"]);
     assert.deepEqual(listed, [{ agent: "claude", toolKind: "execute", title: "npm test", decision: "allow", legacy: false }], "kept after a reload");
-    assert.match(describeRemembered(listed[0]!).label, /always allow @claude's execute request “npm test”/, "the list shows what the rule matches");
-    assert.equal(await s.channels.permissions.forget("claude", "execute", "npm test"), true);
+    assert.match(describeRemembered(listed[0]!).label, /always allow @claude's request “npm test” \(tool kind execute\)/, "the list shows what the rule matches");
+    assert.equal(await s.channels.permissions.forget(listed[0]!), true);
     assert.deepEqual(await s.channels.permissions.list(["claude"]), [], "revoked");
 
     await s.channels.send(s.general.id, "@claude test again");
     const asked = await waitFor(() => cards(events, "toolu_1").find((c) => c.requestId !== first.requestId), 10_000, "the request of the second turn");
     assert.equal(asked.outcome, undefined, "revoked: the same request is asked again");
     assert.equal(asked.auto, undefined);
+  } finally {
+    await s.teardown();
+  }
+});
+
+/** Codex's file-change options (codex-acp 2.6.0): its "always" covers these files, for the session. */
+const CODEX_EDIT: PermissionOption[] = [
+  { optionId: "allow_once", name: "Yes, proceed", kind: "allow_once" },
+  { optionId: "allow_for_session", name: "Yes, and don't ask again for these files", kind: "allow_always" },
+  { optionId: "cancel", name: "No, and tell Codex what to do differently", kind: "reject_once" },
+];
+
+/** A Codex file change: every one is titled "Edit files"; only its locations tell them apart. */
+const codexEdit = (toolCallId: string, paths: string[]) => [
+  { toolCall: { toolCallId, title: "Edit files", kind: "edit", status: "pending", locations: paths.map((path) => ({ path })) } },
+  { permission: { toolCallId, title: "Edit files", kind: "edit", locations: paths.map((path) => ({ path })), options: CODEX_EDIT } },
+];
+
+test("Codex titles every file change the same: a Sidekicks rule on one matches those files only, never another file's change", async () => {
+  const codex = fakeAgent("codex", { prompt: [...codexEdit("e1", ["/w/src/a.ts"]), ...codexEdit("e2", ["/w/src/a.ts"]), ...codexEdit("e3", ["/w/src/b.ts"])] });
+  const s = await channelSetup([codex]);
+  try {
+    const { events } = s;
+    await s.channels.send(s.general.id, "@codex edit");
+    const first = await shown(events, "e1");
+    assert.deepEqual(first.paths, ["/w/src/a.ts"], "the card knows the files the request is about");
+    assert.equal(await s.channels.answerPermission(first.requestId, "allow_once", true), true);
+    const again = await shown(events, "e2");
+    assert.equal(again.outcome, "allow_once", "the same files: answered by the rule");
+    assert.match(again.auto ?? "", /always allow @codex's request “Edit files” on \/w\/src\/a.ts \(tool kind edit\)/);
+    const other = await shown(events, "e3");
+    assert.equal(other.outcome, undefined, "another file: asked");
+    assert.equal(await s.channels.answerPermission(other.requestId, "cancel"), true);
+    await answer(events, 0);
+    assert.deepEqual(await s.channels.permissions.list(["codex"]), [{ agent: "codex", toolKind: "edit", title: "Edit files", paths: ["/w/src/a.ts"], decision: "allow", legacy: false }]);
   } finally {
     await s.teardown();
   }
@@ -168,7 +203,7 @@ test("rules an older version kept per tool kind are listed as broad and never an
     assert.equal(await s.channels.answerPermission(edit.requestId, "reject"), true);
     await answer(events, 0);
 
-    assert.equal(await s.channels.permissions.forget("claude", "execute"), true, "a broad rule can be forgotten");
+    assert.equal(await s.channels.permissions.forget({ agent: "claude", toolKind: "execute", legacy: true }), true, "a broad rule can be forgotten");
     assert.deepEqual(await s.store.getValue(legacyKey("claude")), { edit: "reject" }, "only that one is gone from the old record");
     await s.reopen();
     assert.deepEqual((await s.channels.permissions.list(["claude"])).map((r) => [r.toolKind, r.legacy]), [["edit", true]]);

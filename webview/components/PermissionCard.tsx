@@ -99,8 +99,8 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
 
 /**
  * Sidekicks' own "always" actions on a pending card: each answers with the agent's one-time option and makes a rule
- * that answers @agent's requests of the same tool kind and exactly the same title the same way (the host's
- * `ruleFor` applies the same conditions). Nothing when the title is blank or the agent offers no one-time option.
+ * that answers @agent's requests of the same tool kind, exactly the same title and the same files the same way (the
+ * host's `ruleFor` applies the same conditions). Nothing when the title is blank or there is no one-time option.
  */
 function SidekicksRule(props: { part: PermissionPart; agent: string; choose: (optionId: string) => void }) {
   const { part, agent, choose } = props;
@@ -109,7 +109,10 @@ function SidekicksRule(props: { part: PermissionPart; agent: string; choose: (op
   const reject = part.options.find((o) => o.kind === "reject_once");
   if (!allow && !reject) return null;
   const kind = part.toolKind && part.toolKind.trim() !== "" ? part.toolKind : "other";
-  const matches = l10n.t("For @{0}'s {1} requests titled exactly “{2}”: Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, kind, part.title);
+  const files = [...new Set(part.paths ?? [])].sort().join(", ");
+  const matches = files
+    ? l10n.t("For @{0}'s requests titled exactly “{1}” on exactly {2} (tool kind {3}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, part.title, files, kind)
+    : l10n.t("For @{0}'s requests titled exactly “{1}” (tool kind {2}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, part.title, kind);
   return (
     <div class="permission-rule" role="group" aria-label={l10n.t("Sidekicks rule")}>
       <div class="permission-rule-actions">
