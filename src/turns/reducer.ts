@@ -423,10 +423,11 @@ class Builder {
     const waiting = pendingPermissions(answered.message).length > 0;
     const record: TurnRecord = { ...t.record, state: waiting ? "awaiting_input" : "running" };
     this.put({ ...t, message: answered.message, record, dirty: true });
+    // Only the user's own request makes a Sidekicks rule (an agent's "always" option is the agent's: ADR 0005); it is
+    // kept before the answer goes out, so the agent's next, identical request finds it.
+    if (made) this.effects.push({ type: "remember", agent: t.record.agent, rule: made.rule });
     this.effects.push({ type: "answerPermission", requestId, optionId });
     if (answered.part) this.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part: answered.part });
-    // Only the user's own request makes a Sidekicks rule; an agent's "always" option is the agent's rule (ADR 0005).
-    if (made) this.effects.push({ type: "remember", agent: t.record.agent, rule: made.rule });
     return true;
   }
 

@@ -78,6 +78,6 @@ for (const [optionId, remember, accepted, rule, note] of answers) {
     assert.equal(card.outcome, optionId);
     if (note) assert.match(card.notice ?? "", note);
     else assert.equal(card.notice, undefined);
-    assert.deepEqual(step.effects.map((e) => e.type), rule ? ["answerPermission", "delta", "remember"] : ["answerPermission", "delta"], "sent, shown, then remembered");
+    assert.deepEqual(step.effects.map((e) => e.type), rule ? ["remember", "answerPermission", "delta"] : ["answerPermission", "delta"], "remembered before sent (the next, identical request finds the rule), sent before shown");
   });
 }
