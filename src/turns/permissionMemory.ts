@@ -27,7 +27,7 @@ export interface RememberedRule {
 
 /**
  * The user's Sidekicks rules per agent (brief, "'Allow always' choices are remembered"; ADR 0005): each answers the
- * agent's requests of one tool kind with one exact title. Kept in the store so they hold after a reload; listed and
+ * agent's requests of one tool kind with one exact title and the same files. Kept in the store across reloads; listed and
  * revocable (`Sidekicks: Remembered permissions…`). The broad choices an older version kept are read from their old
  * key, listed as such, and never applied.
  */

@@ -40,7 +40,7 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
     const rules = await app.permissionMemory.list(app.agents.names());
     if (rules.length === 0) {
       void vscode.window.showInformationMessage(
-        vscode.l10n.t("No Sidekicks permission rules. “Always allow this request” on a permission card makes one: it answers that agent's same request (same tool kind, same title) from then on."),
+        vscode.l10n.t("No Sidekicks permission rules. “Always allow this request” on a permission card makes one: it answers that agent's same request (same tool kind, title and files) from then on."),
       );
       return;
     }
