@@ -161,10 +161,12 @@ export interface PermissionPart {
   options: PermissionOption[];
   /** The chosen `optionId`, `"cancelled"` when the request was cancelled, absent while pending. */
   outcome?: string;
-  /** The tool kind the request is about (ACP `ToolKind`), when known: what an "always" choice is remembered for. */
+  /** The tool kind (ACP `ToolKind`) and files (`paths`) the request is about, if known: with `title`, what a Sidekicks rule matches. */
   toolKind?: string;
-  /** Set when Sidekicks answered without asking: why (the agent's policy, or a remembered "always" choice). */
+  paths?: string[];
+  /** `auto`: why Sidekicks answered without asking (the policy, or which rule); `notice`: why it asked anyway, or the rule made. */
   auto?: string;
+  notice?: string;
 }
 
 /**
@@ -178,7 +180,6 @@ export interface RetryPart {
   note: string;
 }
 
-/** A part of a message (ADR 0003 data model, `Part`). */
 /** One file a turn changed (issue 7, "File watching"). */
 export interface ChangedFileView {
   /** Absolute path on this machine. */
@@ -193,7 +194,7 @@ export interface FilesPart {
   type: "files";
   files: ChangedFileView[];
 }
-
+/** A part of a message (ADR 0003 data model, `Part`). */
 export type Part = TextPart | ToolCallPart | PermissionPart | RetryPart | ThoughtPart | PlanPart | FilesPart;
 
 /**
@@ -393,8 +394,8 @@ export interface WebviewRequests {
   "session/configure": [{ channelId: string; agent: string; change: SessionChange }, { state: SessionStateView }];
   /** Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it. */
   "channel/send": [{ channelId: string; text: string }, { messageId: string }];
-  /** Answers a pending permission request with one of its options; `accepted` is false when it is no longer pending. */
-  "permission/answer": [{ requestId: string; optionId: string }, { accepted: boolean }];
+  /** Answers a pending permission request (`remember`: Sidekicks answers it so from now on, ADR 0005); `accepted`: it was pending. */
+  "permission/answer": [{ requestId: string; optionId: string; remember?: boolean }, { accepted: boolean }];
   /**
    * Stops an agent message: a queued one is removed from the queue; a streaming one gets ACP `session/cancel`, its
    * pending permission requests are answered `cancelled`, and it ends with stop reason `cancelled`.
@@ -487,9 +488,8 @@ export interface HostEvents {
   /** The host asks the webview to drop its state and re-open the channel (store reopened, channel switched). */
   "channel/reload": { name: string };
   /**
-   * `Sidekicks: Go to next permission request`: once channel `channelId` is open (a `channel/reload` may come
-   * first), bring message `messageId` into view and focus the first option of its permission card `requestId`, so
-   * Enter or Space answers it.
+   * `Sidekicks: Go to next permission request`: once channel `channelId` is open (a `channel/reload` may come first),
+   * bring message `messageId` into view and focus the first option of its permission card `requestId` (Enter answers).
    */
   "permission/focus": { channelId: string; messageId: string; requestId: string };
 }

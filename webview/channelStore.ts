@@ -313,9 +313,9 @@ export class ChannelStore {
     if (shown !== undefined) this.update({ sendError: undefined });
   }
 
-  /** Answers a permission request (`permission/answer`); rejects with the host's `RequestError`. */
-  async answerPermission(requestId: string, optionId: string): Promise<boolean> {
-    const { accepted } = await this.host.request("permission/answer", { requestId, optionId });
+  /** Answers a permission request (`permission/answer`; `remember`: a Sidekicks rule); rejects with the host's `RequestError`. */
+  async answerPermission(requestId: string, optionId: string, remember?: boolean): Promise<boolean> {
+    const { accepted } = await this.host.request("permission/answer", { requestId, optionId, ...(remember ? { remember } : {}) });
     return accepted;
   }
 

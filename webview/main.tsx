@@ -43,7 +43,7 @@ const sends = new SendQueue((channelId, text) => store.send(text, channelId));
 const actions: AppActions = {
   send: (channelId, text) => (lastSend = sends.send(channelId, text)),
   clearSendError: () => store.clearSendError(),
-  answerPermission: (requestId, optionId) => store.answerPermission(requestId, optionId),
+  answerPermission: (requestId, optionId, remember) => store.answerPermission(requestId, optionId, remember),
   turn: {
     stop: (messageId) => void store.stop(messageId),
     retry: (messageId) => void store.retry(messageId),

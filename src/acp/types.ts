@@ -194,6 +194,8 @@ export interface PermissionRequest {
   title?: string;
   /** The tool call's ACP `ToolKind` as the request states it (`read`, `edit`, `execute`, …), when it does. */
   toolKind?: string;
+  /** The files the request is about (the paths of its ACP `locations`), when it names any. */
+  paths?: string[];
   options: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[];
 }
 

@@ -142,11 +142,13 @@ function withDescription<T extends object>(value: T, description: unknown): T & 
 
 /** Maps `session/request_permission` params to Sidekicks' `PermissionRequest`. */
 export function toPermissionRequest(params: acp.RequestPermissionRequest): PermissionRequest {
+  const paths = toolLocations(params.toolCall.locations).locations?.map((l) => l.path) ?? [];
   return {
     sessionId: params.sessionId,
     toolCallId: params.toolCall.toolCallId,
     ...(typeof params.toolCall.title === "string" && params.toolCall.title.trim() !== "" ? { title: params.toolCall.title } : {}),
     ...(params.toolCall.kind ? { toolKind: params.toolCall.kind } : {}),
+    ...(paths.length > 0 ? { paths } : {}),
     options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
   };
 }

@@ -240,7 +240,7 @@ export class SidekicksApp {
   }
 
   /**
-   * Remembered "always" permission choices (list, forget).
+   * The user's Sidekicks permission rules (list, forget; ADR 0005).
    * @throws SidekicksError `store/locked` or `store/corrupt` when the history store is not open
    */
   get permissionMemory(): PermissionMemory {
@@ -368,8 +368,8 @@ export class SidekicksApp {
         const diff = await this.requireChannels().fileDiff(text(messageId, "message id"), text(path, "path"));
         return { opened: diff ? ((await this.options.editor.openDiff?.(diff)) ?? false) : false };
       },
-      "permission/answer": async ({ requestId, optionId }) => ({
-        accepted: (await this.channels?.answerPermission(requestId, optionId)) ?? false,
+      "permission/answer": async ({ requestId, optionId, remember }) => ({
+        accepted: (await this.channels?.answerPermission(text(requestId, "request id"), text(optionId, "option id"), remember === true)) ?? false,
       }),
       "command/run": async ({ command }) => {
         await this.options.editor.runCommand(command);

@@ -90,7 +90,7 @@ export class ChannelService {
   readonly commands: AgentCommands;
   /** Tool intents: effects run for agents, recorded around the effect (brief, "Tool intents"). */
   readonly intents: IntentLog;
-  /** Remembered "always" permission choices per agent and tool kind. */
+  /** The user's Sidekicks permission rules per agent (ADR 0005). */
   readonly permissions: PermissionMemory;
   /** Files changed under each running turn's workspace (fed by the editor's file watcher: {@link filesChanged}). */
   private readonly files: TurnFiles;
@@ -262,9 +262,9 @@ export class ChannelService {
     return { messageId: userMessage.id };
   }
 
-  /** Answers a pending permission request. @returns false when no turn holds it (already answered or gone). */
-  async answerPermission(requestId: string, optionId: string): Promise<boolean> {
-    return (await this.executor.submit({ type: "answer", requestId, optionId })) ?? false;
+  /** Answers a pending permission request (`remember`: and makes a Sidekicks rule). @returns false when not pending or no rule fits */
+  async answerPermission(requestId: string, optionId: string, remember = false): Promise<boolean> {
+    return (await this.executor.submit({ type: "answer", requestId, optionId, ...(remember ? { remember } : {}) })) ?? false;
   }
 
   /**

@@ -5,11 +5,10 @@ import { asSidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { MembershipRecord, MessageRecord, TurnRecord } from "../store/records";
-import { toolKindOf } from "./answer";
 import type { ChangedFile, TurnFiles } from "../workspace/turnFiles";
 import { hashText, type IntentLog } from "./intents";
 import type { PermissionMemory } from "./permissionMemory";
-import { autoAnswer, type PermissionPolicy } from "./permissionPolicy";
+import { NO_RULES, type PermissionPolicy } from "./permissionPolicy";
 import { CANCEL_GRACE_MS, CHECKPOINT_MS, initialState, isActive, reduce, type EngineEffect, type EngineInput, type EngineState, type RoundAnswer } from "./reducer";
 import { TextCoalescer } from "./TextCoalescer";
 
@@ -43,7 +42,7 @@ export interface TurnPorts {
   roundSettled(channelId: string, rootMessageId: string, answers: RoundAnswer[]): Promise<void>;
   /** The agent's `permissions` policy from the roster (`ask` when unknown). */
   policyOf(agent: string): PermissionPolicy;
-  /** Remembered "always" choices. */
+  /** The user's Sidekicks permission rules (ADR 0005). */
   permissions: PermissionMemory;
   /** Tool intents: writes and commands run for an agent are recorded around their execution. */
   intents: IntentLog;
@@ -182,7 +181,7 @@ export class TurnExecutor {
         return running?.session.cancel().catch((err) => this.ports.log("warn", `session/cancel failed: ${String(err)}`));
       }
       case "remember":
-        return this.ports.permissions.remember(effect.agent, effect.toolKind, effect.decision).catch((err) => this.ports.log("warn", `permission choice not remembered: ${String(err)}`));
+        return this.ports.permissions.remember(effect.agent, effect.rule).catch((err) => this.ports.log("warn", `permission rule not remembered: ${String(err)}`));
       default:
         this.applySync(effect);
         return undefined;
@@ -306,12 +305,9 @@ export class TurnExecutor {
           this.permissionReplies.set(requestId, { resolve, turn: { id: turnId, attempt, agent: turn.agent } });
           signal.addEventListener("abort", () => void this.submit({ type: "permissionWithdrawn", requestId }), { once: true });
           void (async () => {
-            // The policy and remembered choices may answer without asking (the card says so).
-            const live = this.current.turns[turnId];
-            const toolKind = live ? toolKindOf(live.message, request) : request.toolKind;
-            const remembered = await ports.permissions.of(turn.agent).catch(() => ({}));
-            const auto = autoAnswer(turn.agent, ports.policyOf(turn.agent), toolKind, remembered, request.options);
-            await this.submit({ type: "permissionRequested", at: ports.now(), turnId, attempt, requestId, request, ...(auto ? { auto } : {}) });
+            // The policy and the user's rules may answer without asking; the reducer decides (the card says so).
+            const rules = await ports.permissions.of(turn.agent).catch(() => NO_RULES);
+            await this.submit({ type: "permissionRequested", at: ports.now(), turnId, attempt, requestId, request, policy: ports.policyOf(turn.agent), rules });
           })();
         }),
     };

@@ -20,8 +20,8 @@ import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../protocol";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
-import { kindKey, rememberedBy, type AutoAnswer } from "./permissionPolicy";
-import { addPermission, answerPermissionPart, applyUpdate, closeOpenParts, pendingPermissions } from "./answer";
+import { askPermission, ruleFor, withNotice, type AgentRules, type PermissionPolicy, type PermissionRule } from "./permissionPolicy";
+import { answerPermissionPart, applyUpdate, closeOpenParts, pendingPermissions } from "./answer";
 import { reopenTurn } from "./runAgain";
 import { toView } from "./view";
 
@@ -105,11 +105,12 @@ export type EngineInput =
       attempt: number;
       requestId: string;
       request: PermissionRequest;
-      /** Set when the policy or a remembered choice answers it without asking (`permissionPolicy.ts`). */
-      auto?: AutoAnswer;
+      /** The agent's policy and the user's rules, which may answer it without asking (`permissionPolicy.ts` decides). */
+      policy?: PermissionPolicy;
+      rules?: AgentRules;
     }
   | { type: "permissionWithdrawn"; requestId: string }
-  | { type: "answer"; requestId: string; optionId: string }
+  | { type: "answer"; requestId: string; optionId: string; remember?: boolean }
   | { type: "cancel"; messageId: string; at: number }
   | { type: "cancelGrace"; at: number; turnId: string; attempt: number }
   | { type: "promptEnded"; at: number; turnId: string; attempt: number; stopReason?: string; error?: ErrorInfo }
@@ -142,8 +143,8 @@ export type EngineEffect =
   | { type: "prompt"; turn: TurnRecord; note?: string }
   | { type: "cancelPrompt"; turnId: string }
   | { type: "answerPermission"; requestId: string; optionId?: string }
-  /** The user chose an "always" option: remember it for the agent and tool kind. */
-  | { type: "remember"; agent: string; toolKind: string; decision: "allow" | "reject" }
+  /** The user asked Sidekicks to answer this same request so from now on: a narrow rule (ADR 0005). */
+  | { type: "remember"; agent: string; rule: PermissionRule }
   | { type: "schedule"; ms: number; input: EngineInput }
   | { type: "log"; level: "debug" | "warn" | "error"; line: string }
   | { type: "settled"; turn: TurnRecord; message: MessageRecord }
@@ -200,7 +201,7 @@ export function reduce(state: EngineState, input: EngineInput, cancelGraceMs = C
       b.result = b.answerRequest(input.requestId, undefined);
       break;
     case "answer":
-      b.result = b.answerRequest(input.requestId, input.optionId);
+      b.result = b.answerRequest(input.requestId, input.optionId, input.remember);
       break;
     case "cancel":
       b.result = b.cancel(input.messageId, input.at, cancelGraceMs);
@@ -402,28 +403,31 @@ class Builder {
       if (!t?.cancelRequested) this.log("warn", `permission request from turn ${input.turnId} attempt ${input.attempt} cancelled: that attempt is not running`);
       return;
     }
-    const { message, part } = addPermission(t.message, input.requestId, input.request, input.auto);
-    let next: LiveTurn = { ...t, message, record: input.auto ? t.record : { ...t.record, state: "awaiting_input" }, dirty: true };
+    const { message, part, optionId } = askPermission(t.message, input.requestId, input.request, t.record.agent, input.policy, input.rules);
+    let next: LiveTurn = { ...t, message, record: optionId ? t.record : { ...t.record, state: "awaiting_input" }, dirty: true };
     this.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part });
-    if (input.auto) this.effects.push({ type: "answerPermission", requestId: input.requestId, optionId: input.auto.optionId });
+    if (optionId) this.effects.push({ type: "answerPermission", requestId: input.requestId, optionId });
     if (input.at - t.checkpointAt >= CHECKPOINT_MS) next = this.checkpoint(next, input.at);
     this.put(next);
   }
 
-  /** Answers (or, with `optionId` undefined, cancels) a pending permission request. */
-  answerRequest(requestId: string, optionId: string | undefined): boolean {
+  /** Answers (or, with `optionId` undefined, cancels) a pending permission request; `remember`: and makes a rule. */
+  answerRequest(requestId: string, optionId: string | undefined, remember = false): boolean {
     const t = Object.values(this.state.turns).find((x) => pendingPermissions(x.message).includes(requestId));
     if (!t) return false;
     const part = t.message.parts.find((p) => p.type === "permission" && p.requestId === requestId);
     if (optionId !== undefined && (part?.type !== "permission" || !part.options.some((o) => o.optionId === optionId))) return false;
-    const answered = answerPermissionPart(t.message, requestId, optionId ?? "cancelled");
+    const made = remember && optionId !== undefined && part?.type === "permission" ? ruleFor(t.record.agent, part, optionId) : undefined;
+    if (remember && !made) return false;
+    const answered = withNotice(answerPermissionPart(t.message, requestId, optionId ?? "cancelled"), made?.notice);
     const waiting = pendingPermissions(answered.message).length > 0;
     const record: TurnRecord = { ...t.record, state: waiting ? "awaiting_input" : "running" };
     this.put({ ...t, message: answered.message, record, dirty: true });
+    // Only the user's own request makes a Sidekicks rule (an agent's "always" option is the agent's: ADR 0005); it is
+    // kept before the answer goes out, so the agent's next, identical request finds it.
+    if (made) this.effects.push({ type: "remember", agent: t.record.agent, rule: made.rule });
     this.effects.push({ type: "answerPermission", requestId, optionId });
     if (answered.part) this.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part: answered.part });
-    const decision = part?.type === "permission" ? rememberedBy(part.options.find((o) => o.optionId === optionId)) : undefined;
-    if (decision && part?.type === "permission") this.effects.push({ type: "remember", agent: t.record.agent, toolKind: kindKey(part.toolKind), decision });
     return true;
   }
 
@@ -543,12 +547,7 @@ class Builder {
       this.put(t);
       this.settle(t, "interrupted", { error: interruptedError(record) }, input.at, intents);
     }
-    for (const lane of lanes) this.dispatchQueued(lane, input.at);
-  }
-
-  /** Like dispatchNext, for turns that were queued (pending) before: their `message:started` says streaming. */
-  private dispatchQueued(lane: string, at: number): void {
-    this.dispatchNext(lane, at);
+    for (const lane of lanes) this.dispatchNext(lane, input.at);
   }
 
   /** Retry (interrupted, failed) or Run again (cancelled): the turn queued again in its message (`runAgain.ts`). */

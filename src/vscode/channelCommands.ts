@@ -4,6 +4,7 @@ import type { ChannelDirectory } from "../channels/ChannelDirectory";
 import { channelNameInputProblem, normaliseChannelName } from "../channels/channelName";
 import { GENERAL } from "../channels/ChannelService";
 import type { ChannelSummary } from "../protocol";
+import { describeRemembered } from "../turns/permissionMemory";
 
 /** Shows a channel in the view (`channel/reload {name}`, held until the view is loaded). */
 export type FollowChannel = (name: string) => void;
@@ -13,7 +14,7 @@ const label = (c: ChannelSummary) => (c.kind === "direct" ? c.name : `#${c.name}
 /**
  * Registers the channel commands of the palette: `Sidekicks: New channel`, `Open channel…`, `Open direct
  * conversation…`, `Rename channel…`, `Set channel description…`, `Delete channel…` (modal confirmation), `Add member…` and
- * `Remove member…`, and `Remembered permissions…` (list and forget "always" choices), and `Mention agent…`.
+ * `Remove member…`, and `Remembered permissions…` (list and forget Sidekicks' permission rules), and `Mention agent…`.
  * Each calls the app's {@link ChannelDirectory}; the channel view follows through `follow`. Errors are shown as
  * notifications with the domain's sentence.
  */
@@ -36,30 +37,23 @@ export function registerChannelCommands(context: vscode.ExtensionContext, getApp
     );
 
   command("sidekicks.rememberedPermissions", async (_directory, app) => {
-    const choices = await app.permissionMemory.list(app.agents.names());
-    if (choices.length === 0) {
+    const rules = await app.permissionMemory.list(app.agents.names());
+    if (rules.length === 0) {
       void vscode.window.showInformationMessage(
-        vscode.l10n.t("No remembered permission choices. Choosing “Always allow” or “Always reject” on a request remembers it for that agent and tool kind."),
+        vscode.l10n.t("No Sidekicks permission rules. “Always allow this request” on a permission card makes one: it answers that agent's same request (same tool kind, title and files) from then on."),
       );
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      choices.map((choice) => ({
-        label:
-          choice.decision === "allow"
-            ? vscode.l10n.t("@{0}: always allow {1} tools", choice.agent, choice.toolKind)
-            : vscode.l10n.t("@{0}: always reject {1} tools", choice.agent, choice.toolKind),
-        description: vscode.l10n.t("select to forget"),
-        choice,
-      })),
-      { title: vscode.l10n.t("Remembered permissions: select the choices to forget"), canPickMany: true },
+      rules.map((rule) => ({ ...describeRemembered(rule), rule })),
+      { title: vscode.l10n.t("Remembered permissions: select the rules to forget"), canPickMany: true },
     );
     if (!picked || picked.length === 0) return;
-    for (const { choice } of picked) await app.permissionMemory.forget(choice.agent, choice.toolKind);
+    for (const { rule } of picked) await app.permissionMemory.forget(rule);
     void vscode.window.showInformationMessage(
       picked.length === 1
-        ? vscode.l10n.t("Forgot 1 choice: those requests are asked again.")
-        : vscode.l10n.t("Forgot {0} choices: those requests are asked again.", picked.length),
+        ? vscode.l10n.t("Forgot 1 rule: those requests are asked again.")
+        : vscode.l10n.t("Forgot {0} rules: those requests are asked again.", picked.length),
     );
   });
 

@@ -1,14 +1,14 @@
 /**
- * Permission policy (brief: `ask`, `allow-reads`, `allow-all`; "Allow always" remembered): which requests are
- * answered without asking, what the card says, and what is remembered — as a table, then end to end with a fake
- * agent that asks.
+ * Permission policy (brief: `ask`, `allow-reads`, `allow-all`) and Sidekicks rules (ADR 0005): which requests are
+ * answered without asking, with which option, what the card says, which answers make a rule — as a table, then end
+ * to end with a fake agent that asks.
  */
 import assert from "node:assert/strict";
 import test from "node:test";
 import { ChannelService } from "../../src/channels/ChannelService";
 import { Recorder } from "../../src/events/events";
 import type { PermissionOption } from "../../src/protocol";
-import { autoAnswer, type PermissionPolicy, type RememberedChoices } from "../../src/turns/permissionPolicy";
+import { decide, NO_RULES, ruleFor, type AgentRules, type PermissionPolicy } from "../../src/turns/permissionPolicy";
 import { channelSetup, fakeAgent, textOf } from "./channelHarness";
 import { waitFor } from "./helpers";
 
@@ -19,42 +19,83 @@ const ALL: PermissionOption[] = [
   { optionId: "never", name: "Always reject", kind: "reject_always" },
 ];
 const REJECT_ONLY: PermissionOption[] = [{ optionId: "no", name: "Reject", kind: "reject_once" }];
+const ALWAYS_ONLY: PermissionOption[] = [{ optionId: "always", name: "Always allow", kind: "allow_always" }, { optionId: "never", name: "Always reject", kind: "reject_always" }];
 
-const table: [PermissionPolicy, string | undefined, RememberedChoices, PermissionOption[], string | undefined, RegExp?][] = [
-  ["ask", "read", {}, ALL, undefined],
-  ["ask", "edit", {}, ALL, undefined],
-  ["allow-reads", "read", {}, ALL, "once", /a read tool, and @a's permissions are allow-reads/],
-  ["allow-reads", "search", {}, ALL, "once"],
-  ["allow-reads", "think", {}, ALL, "once"],
-  ["allow-reads", "edit", {}, ALL, undefined],
-  ["allow-reads", "execute", {}, ALL, undefined],
-  ["allow-reads", "delete", {}, ALL, undefined],
-  ["allow-reads", undefined, {}, ALL, undefined],
-  ["allow-all", "execute", {}, ALL, "once", /allow-all/],
-  ["allow-all", undefined, {}, ALL, "once"],
-  ["allow-all", "edit", {}, REJECT_ONLY, undefined],
-  ["ask", "edit", { edit: "allow" }, ALL, "always", /you chose to always allow edit tools for @a/],
-  ["ask", "edit", { edit: "reject" }, ALL, "never", /always reject/],
-  ["allow-all", "edit", { edit: "reject" }, ALL, "never"],
-  ["ask", "execute", { edit: "allow" }, ALL, undefined],
-  ["ask", undefined, { other: "allow" }, ALL, "always"],
-  ["ask", "edit", { edit: "allow" }, REJECT_ONLY, undefined],
+const allowRule = (toolKind: string, title: string): AgentRules => ({ rules: [{ toolKind, title, decision: "allow" }], legacy: [] });
+const rejectRule = (toolKind: string, title: string): AgentRules => ({ rules: [{ toolKind, title, decision: "reject" }], legacy: [] });
+const legacy = (toolKind: string, decision: "allow" | "reject"): AgentRules => ({ rules: [], legacy: [{ toolKind, decision }] });
+const onFiles = (paths: string[]): AgentRules => ({ rules: [{ toolKind: "edit", title: "Edit files", paths, decision: "allow" }], legacy: [] });
+
+// policy, tool kind, title, rules, options → the option chosen without asking (undefined: asked), what the card says; the request's files
+const table: [PermissionPolicy, string | undefined, string, AgentRules, PermissionOption[], string | undefined, RegExp?, string[]?][] = [
+  ["ask", "read", "Read a.ts", NO_RULES, ALL, undefined],
+  ["ask", "edit", "Edit a.ts", NO_RULES, ALL, undefined],
+  ["allow-reads", "read", "Read a.ts", NO_RULES, ALL, "once", /a read tool, and @a's permissions are allow-reads/],
+  ["allow-reads", "search", "grep x", NO_RULES, ALL, "once"],
+  ["allow-reads", "think", "think", NO_RULES, ALL, "once"],
+  ["allow-reads", "edit", "Edit a.ts", NO_RULES, ALL, undefined],
+  ["allow-reads", "execute", "ls", NO_RULES, ALL, undefined],
+  ["allow-reads", "delete", "rm a", NO_RULES, ALL, undefined],
+  ["allow-reads", undefined, "x", NO_RULES, ALL, undefined],
+  ["allow-all", "execute", "ls", NO_RULES, ALL, "once", /allow-all/],
+  ["allow-all", undefined, "x", NO_RULES, ALL, "once"],
+  ["allow-all", "edit", "Edit a.ts", NO_RULES, REJECT_ONLY, undefined],
+  // An automatic answer never selects an "always" option: asked, and the card says why.
+  ["allow-all", "execute", "ls", NO_RULES, ALWAYS_ONLY, undefined, /never chooses an agent's “always” option/],
+  ["allow-reads", "read", "Read a.ts", NO_RULES, ALWAYS_ONLY, undefined, /never chooses/],
+  // A Sidekicks rule: the same agent's same tool kind and exactly the same title, answered with a one-time option.
+  ["ask", "execute", "exit 3", allowRule("execute", "exit 3"), ALL, "once", /Allowed by your Sidekicks rule: always allow @a's request “exit 3” \(tool kind execute\)/],
+  ["ask", "execute", "exit 3", rejectRule("execute", "exit 3"), ALL, "no", /Rejected by your Sidekicks rule: always reject @a's request “exit 3” \(tool kind execute\)/],
+  ["allow-all", "execute", "exit 3", rejectRule("execute", "exit 3"), ALL, "no"],
+  ["ask", "execute", "python3 -c 'print(1)'", allowRule("execute", "exit 3"), ALL, undefined],
+  ["ask", "execute", "exit 3 ", allowRule("execute", "exit 3"), ALL, undefined],
+  ["ask", "execute", "echo 'a  b'", allowRule("execute", "echo 'a b'"), ALL, undefined],
+  ["ask", "edit", "exit 3", allowRule("execute", "exit 3"), ALL, undefined],
+  ["ask", undefined, "exit 3", allowRule("other", "exit 3"), ALL, "once"],
+  ["ask", "execute", "exit 3", allowRule("execute", "exit 3"), ALWAYS_ONLY, undefined, /never chooses/],
+  // With files (Codex titles every file change "Edit files"): the same files, in any order, and no others.
+  ["ask", "edit", "Edit files", onFiles(["/w/a.ts", "/w/b.ts"]), ALL, "once", /“Edit files” on \/w\/a.ts, \/w\/b.ts \(tool kind edit\)/, ["/w/b.ts", "/w/a.ts"]],
+  ["ask", "edit", "Edit files", onFiles(["/w/a.ts"]), ALL, undefined, undefined, ["/w/a.ts", "/w/b.ts"]],
+  ["ask", "edit", "Edit files", onFiles(["/w/a.ts"]), ALL, undefined, undefined, ["/w/c.ts"]],
+  ["ask", "edit", "Edit files", onFiles(["/w/a.ts"]), ALL, undefined, undefined],
+  ["ask", "edit", "Edit files", allowRule("edit", "Edit files"), ALL, undefined, undefined, ["/w/a.ts"]],
+  ["ask", "execute", "exit 3", allowRule("execute", "exit 3"), REJECT_ONLY, undefined, /never chooses/],
+  // Rules an older version kept for a whole tool kind never answer (and an old reject keeps the policy from allowing).
+  ["ask", "execute", "ls", legacy("execute", "allow"), ALL, undefined, /older version of Sidekicks \(always allow every execute tool of @a\) no longer answers/],
+  ["ask", "edit", "Edit a.ts", legacy("edit", "reject"), ALL, undefined, /always reject every edit tool of @a/],
+  ["allow-all", "execute", "ls", legacy("execute", "reject"), ALL, undefined, /always reject every execute tool of @a/],
+  ["allow-all", "execute", "ls", legacy("execute", "allow"), ALL, "once", /allow-all/],
+  ["allow-reads", "read", "Read a.ts", legacy("edit", "reject"), ALL, "once", /allow-reads/],
 ];
-for (const [policy, kind, remembered, options, expected, reason] of table) {
-  test(`policy ${policy}, tool kind ${kind ?? "none"}, remembered ${JSON.stringify(remembered)} → ${expected ?? "ask"}`, () => {
-    const answer = autoAnswer("a", policy, kind, remembered, options);
-    assert.equal(answer?.optionId, expected);
-    if (reason) assert.match(answer!.reason, reason);
+for (const [policy, kind, title, rules, options, expected, says, paths] of table) {
+  test(`policy ${policy}, ${kind ?? "no kind"} “${title}”${paths ? ` on ${paths.join(", ")}` : ""}, rules ${JSON.stringify(rules)}, options ${options.map((o) => o.kind).join("/")} → ${expected ?? "asked"}`, () => {
+    const decision = decide("a", { toolKind: kind, title, options, ...(paths ? { paths } : {}) }, policy, rules);
+    assert.equal(decision.optionId, expected);
+    if (expected) assert.ok(["allow_once", "reject_once"].includes(options.find((o) => o.optionId === expected)!.kind), "only ever a one-time option");
+    if (says) assert.match((expected ? decision.reason : decision.notice) ?? "", says);
+    else if (!expected) assert.equal(decision.notice, undefined);
   });
 }
 
-test("end to end: allow-reads answers a read request itself and says so; an edit is asked; 'Always allow' is remembered and answers the next edit", async () => {
+test("a Sidekicks rule comes only from a one-time option and a title that is not blank", () => {
+  const part = { toolKind: "execute", title: "exit 3", options: ALL };
+  assert.deepEqual(ruleFor("a", part, "once")?.rule, { toolKind: "execute", title: "exit 3", decision: "allow" });
+  assert.deepEqual(ruleFor("a", part, "no")?.rule, { toolKind: "execute", title: "exit 3", decision: "reject" });
+  assert.equal(ruleFor("a", part, "always"), undefined, "the agent's own allow_always is the agent's rule");
+  assert.equal(ruleFor("a", part, "never"), undefined);
+  assert.equal(ruleFor("a", { ...part, title: "  " }, "once"), undefined, "a blank title would match every untitled request");
+  assert.deepEqual(ruleFor("a", { ...part, toolKind: undefined }, "once")?.rule, { toolKind: "other", title: "exit 3", decision: "allow" });
+  assert.deepEqual(ruleFor("a", { ...part, paths: ["/w/b", "/w/a", "/w/b"] }, "once")?.rule, { toolKind: "execute", title: "exit 3", paths: ["/w/a", "/w/b"], decision: "allow" }, "its files, sorted");
+});
+
+test("end to end: allow-reads answers a read request itself and says so; an edit is asked; the agent's “Always allow” answers that edit only", async () => {
+  const options: PermissionOption[] = [{ optionId: "ok", name: "Allow", kind: "allow_once" }, { optionId: "always", name: "Always allow", kind: "allow_always" }, { optionId: "no", name: "Reject", kind: "reject_once" }];
   const agent = fakeAgent("a", {
     prompt: [
       { toolCall: { toolCallId: "r1", title: "Read README", kind: "read", status: "pending" } },
-      { permission: { toolCallId: "r1", kind: "read", options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }, { optionId: "always", name: "Always allow", kind: "allow_always" }, { optionId: "no", name: "Reject", kind: "reject_once" }] } },
+      { permission: { toolCallId: "r1", kind: "read", options } },
       { toolCall: { toolCallId: "e1", title: "Edit main.ts", kind: "edit", status: "pending" } },
-      { permission: { toolCallId: "e1", options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }, { optionId: "always", name: "Always allow", kind: "allow_always" }, { optionId: "no", name: "Reject", kind: "reject_once" }] } },
+      { permission: { toolCallId: "e1", options } },
     ],
   });
   const s = await channelSetup([agent]);
@@ -75,14 +116,13 @@ test("end to end: allow-reads answers a read request itself and says so; an edit
       assert.deepEqual(events.of("permissions:pending").at(-1)!.waiting, [], "nothing waits once answered");
       const first = await waitFor(() => events.of("message:finished").find((m) => m.author.kind === "agent"), 10_000, "the first answer");
       assert.match(textOf(first), /\[chose ok\].*\[chose always\]/s, "the agent received both answers");
-      assert.deepEqual(await channels.permissions.list(["a"]), [{ agent: "a", toolKind: "edit", decision: "allow" }]);
+      assert.deepEqual(await channels.permissions.list(["a"]), [], "the agent's option is the agent's rule: Sidekicks remembers nothing");
 
       await channels.send(s.general.id, "@a again");
-      const second = await waitFor(() => events.of("message:finished").filter((m) => m.author.kind === "agent")[1], 10_000, "the second answer");
-      const edit = second.parts.find((p) => p.type === "permission" && p.toolCallId === "e1");
-      assert.ok(edit?.type === "permission" && edit.outcome === "always" && /always allow edit tools/.test(edit.auto ?? ""), "remembered: answered without asking");
-      assert.equal(await channels.permissions.forget("a", "edit"), true);
-      assert.deepEqual(await channels.permissions.list(["a"]), [], "revoked");
+      const again = await waitFor(() => events.of("message:delta").find((d) => d.part?.type === "permission" && d.part.toolCallId === "e1" && d.part.requestId !== asked.requestId)?.part, 10_000, "the second edit request");
+      assert.ok(again.type === "permission" && again.outcome === undefined && again.auto === undefined, "the next edit is asked again");
+      assert.equal(await channels.answerPermission(again.requestId, "no"), true);
+      await waitFor(() => events.of("message:finished").filter((m) => m.author.kind === "agent")[1], 10_000, "the second answer");
     } finally {
       await channels.close();
     }

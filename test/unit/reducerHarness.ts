@@ -1,7 +1,15 @@
-/** Shared by the reducer's table tests: deep-freezing inputs, and running inputs in order through `reduce`. */
-import { reduce, type EngineEffect, type EngineInput, type EngineState } from "../../src/turns/reducer";
+/**
+ * What the reducer's table tests share: every state handed to the reducer is deep-frozen (so a row also proves the
+ * reducer never mutates the state it was given), and small builders of admissions and running turns. The same shape
+ * as the helpers at the top of `turnReducer.test.ts`.
+ */
+import type { MessageRecord } from "../../src/store/records";
+import { initialState, reduce, type Admission, type EngineEffect, type EngineInput, type EngineState } from "../../src/turns/reducer";
 
-/** Deep-freezes `value` (and returns it): a test then also proves that nothing mutates what it was given. */
+export const OWNER = "HOST-B";
+export const T0 = 1_000_000;
+
+/** Deep-freezes `value` in place and returns it. */
 export function freeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -10,7 +18,7 @@ export function freeze<T>(value: T): T {
   return value;
 }
 
-/** Runs inputs in order from `state` (each state frozen first); returns the last state, every effect, and the last result. */
+/** Runs inputs in order from `state` (frozen each time); returns the last state, every effect, and the last result. */
 export function run(state: EngineState, ...inputs: EngineInput[]) {
   const effects: EngineEffect[] = [];
   let result: boolean | undefined;
@@ -22,3 +30,17 @@ export function run(state: EngineState, ...inputs: EngineInput[]) {
   }
   return { state, effects, result };
 }
+
+let seq = 0;
+const id = (prefix: string) => `${prefix}${String(++seq).padStart(4, "0")}`;
+
+/** A turn of `agent` admitted to an idle lane and claimed (attempt 1): its state, turn and request message. */
+export function running(agent = "a") {
+  const message: MessageRecord = { version: 1, id: id("U"), channelId: "C1", author: { kind: "user" }, parts: [{ type: "text", text: "hi" }], createdAt: T0 };
+  const turn: Admission = { turnId: id("T"), messageId: id("M"), channelId: "C1", agent, requestMessageId: message.id, rootMessageId: message.id, prompt: "hi" };
+  const admitted = run(initialState(OWNER), { type: "admit", at: T0, message, turns: [turn] });
+  return { state: admitted.state, turn, message };
+}
+
+/** The effects of one type, typed. */
+export const of = <T extends EngineEffect["type"]>(effects: EngineEffect[], type: T) => effects.filter((e): e is Extract<EngineEffect, { type: T }> => e.type === type);

@@ -120,7 +120,7 @@ export class MessageItem extends Component<Props> {
           )}
         </header>
         <div class="message-body">
-          {message.parts.map((part, i) => renderPart(message.id, part, i, streaming, answerPermission, i === message.parts.length - 1))}
+          {message.parts.map((part, i) => renderPart(message.id, part, i, streaming, answerPermission, i === message.parts.length - 1, message.author.agentName))}
           {streaming && (
             <span class="typing" role="img" aria-label={l10n.t("{0} is typing", authorName(message.author))}>
               <span />
@@ -160,7 +160,7 @@ export class MessageItem extends Component<Props> {
   }
 }
 
-function renderPart(messageId: string, part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean) {
+function renderPart(messageId: string, part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean, agent?: string) {
   switch (part.type) {
     case "files":
       return <FilesCard key="files" messageId={messageId} part={part} />;
@@ -175,7 +175,7 @@ function renderPart(messageId: string, part: Part, index: number, streaming: boo
     case "toolCall":
       return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} />;
     case "permission":
-      return <PermissionCard key={`p:${part.requestId}`} part={part} live={streaming} answer={answer} />;
+      return <PermissionCard key={`p:${part.requestId}`} part={part} live={streaming} answer={answer} agent={agent} />;
     case "retry":
       return (
         <div key={`r${index}`} class="retry-divider" role="separator" title={part.note}>

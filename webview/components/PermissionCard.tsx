@@ -1,11 +1,18 @@
-/** A permission request (ACP `session/request_permission`) with one button per option. */
+/**
+ * A permission request (ACP `session/request_permission`): one button per option the agent offers, and apart from
+ * them Sidekicks' own "always" actions, which answer with the agent's one-time option and make a narrow Sidekicks
+ * rule (ADR 0005). An agent's "always" option is the agent's own rule; Sidekicks remembers nothing for it.
+ */
 import * as l10n from "@vscode/l10n";
 import { useState } from "preact/hooks";
 import type { PermissionPart } from "../../src/protocol";
 import { InlineCode } from "./InlineCode";
 
-/** Answers a request; resolves whether the host accepted the answer, rejects with the host's error. */
-export type AnswerPermission = (requestId: string, optionId: string) => Promise<boolean>;
+/**
+ * Answers a request (with `remember`, a one-time option, and Sidekicks answers the same request so from now on);
+ * resolves whether the host accepted the answer, rejects with the host's error.
+ */
+export type AnswerPermission = (requestId: string, optionId: string, remember?: boolean) => Promise<boolean>;
 
 /** Stands for the request's title in the translated sentence, which is split around it. */
 const TITLE_MARK = "\u0000";
@@ -14,19 +21,20 @@ const TITLE_MARK = "\u0000";
  * Pending (no `outcome`, message still streaming): buttons enabled; a click posts `permission/answer` and disables
  * them until the host's `outcome` arrives. Answered: buttons disabled, the chosen option's name (or "Cancelled").
  */
-export function PermissionCard(props: { part: PermissionPart; live: boolean; answer: AnswerPermission }) {
+export function PermissionCard(props: { part: PermissionPart; live: boolean; answer: AnswerPermission; agent?: string }) {
   const { part, live, answer } = props;
+  const agent = props.agent ?? "";
   const [answering, setAnswering] = useState<string | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
   const outcome = part.outcome;
   const open = outcome === undefined && live && answering === undefined;
 
-  const choose = async (optionId: string): Promise<void> => {
+  const choose = async (optionId: string, remember = false): Promise<void> => {
     if (!open) return;
     setAnswering(optionId);
     setNote(undefined);
     try {
-      const accepted = await answer(part.requestId, optionId);
+      const accepted = await answer(part.requestId, optionId, remember);
       if (!accepted) setNote(l10n.t("The agent no longer waits for this answer."));
     } catch (err) {
       setAnswering(undefined);
@@ -69,19 +77,58 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
             data-option-id={option.optionId}
             disabled={!open}
             aria-pressed={chosen === option.optionId}
+            title={option.kind === "allow_always" || option.kind === "reject_always" ? l10n.t("@{0}'s own option: @{0} decides what it covers and keeps that rule itself. Sidekicks remembers nothing for it.", agent) : undefined}
             onClick={() => void choose(option.optionId)}
           >
             {option.name}
           </button>
         ))}
       </div>
+      {open && <SidekicksRule part={part} agent={agent} choose={(optionId) => void choose(optionId, true)} />}
       {result && <div class="permission-outcome">{result}</div>}
       {part.auto && (
-        <div class="permission-auto" title={l10n.t("Set by the agent's permissions in sidekicks.yaml, or by an 'always' choice (Sidekicks: Remembered permissions…). Not a safety check.")}>
+        <div class="permission-auto" title={l10n.t("Set by the agent's permissions in sidekicks.yaml, or by a Sidekicks rule (Sidekicks: Remembered permissions…). Not a safety check.")}>
           {part.auto}
         </div>
       )}
+      {part.notice && <div class="permission-notice">{part.notice}</div>}
       {note && <div class="permission-note">{note}</div>}
+    </div>
+  );
+}
+
+/**
+ * Sidekicks' own "always" actions on a pending card: each answers with the agent's one-time option and makes a rule
+ * that answers @agent's requests of the same tool kind, exactly the same title and the same files the same way (the
+ * host's `ruleFor` applies the same conditions). Nothing when the title is blank or there is no one-time option.
+ */
+function SidekicksRule(props: { part: PermissionPart; agent: string; choose: (optionId: string) => void }) {
+  const { part, agent, choose } = props;
+  if (part.title.trim() === "") return null;
+  const allow = part.options.find((o) => o.kind === "allow_once");
+  const reject = part.options.find((o) => o.kind === "reject_once");
+  if (!allow && !reject) return null;
+  const kind = part.toolKind && part.toolKind.trim() !== "" ? part.toolKind : "other";
+  const files = [...new Set(part.paths ?? [])].sort().join(", ");
+  const matches = files
+    ? l10n.t("For @{0}'s requests titled exactly “{1}” on exactly {2} (tool kind {3}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, part.title, files, kind)
+    : l10n.t("For @{0}'s requests titled exactly “{1}” (tool kind {2}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, part.title, kind);
+  return (
+    <div class="permission-rule" role="group" aria-label={l10n.t("Sidekicks rule")}>
+      <div class="permission-rule-actions">
+        <span class="permission-rule-label">{l10n.t("Sidekicks:")}</span>
+        {allow && (
+          <button type="button" class="permission-remember" data-decision="allow" data-option-id={allow.optionId} title={l10n.t("Answers “{0}” now. {1}", allow.name, matches)} onClick={() => choose(allow.optionId)}>
+            {l10n.t("Always allow this request")}
+          </button>
+        )}
+        {reject && (
+          <button type="button" class="permission-remember" data-decision="reject" data-option-id={reject.optionId} title={l10n.t("Answers “{0}” now. {1}", reject.name, matches)} onClick={() => choose(reject.optionId)}>
+            {l10n.t("Always reject this request")}
+          </button>
+        )}
+      </div>
+      <div class="permission-rule-matches">{matches}</div>
     </div>
   );
 }
