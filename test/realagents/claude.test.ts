@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { PermissionPart, ToolCallPart } from "../../src/protocol";
 import { waitFor } from "../unit/helpers";
+import { modeSurvivesReloadAndRetryAsksAgain } from "./scenarios";
 import { ABSENT_URL, NODE24, AGENT_ENTRIES, processesWith, realAgentConfig, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
 
 let server: ModelServer;
@@ -217,6 +218,10 @@ test("claude: after a window reload mid-answer, Retry resumes the same session w
     const userTexts = JSON.stringify((retried?.body as { messages?: unknown[] }).messages ?? []);
     assert.equal(userTexts.split("talk slowly script:slow").length - 1, 2, "the first prompt and the retried one");
   });
+});
+
+test("claude: Manual mode set before a window reload is in force after it, and a Retry asks again for an unanswered write", TIMEOUT, async () => {
+  await withClaude((world) => modeSurvivesReloadAndRetryAsksAgain(world, "claude", "default"));
 });
 
 test("claude-agent-acp with no model server configured still says clearly that it needs a sign-in", TIMEOUT, async () => {

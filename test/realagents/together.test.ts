@@ -1,0 +1,65 @@
+/**
+ * Claude Code and Codex in one channel, offline against the scripted model server: a mention of both runs both turns
+ * at once (the stateless server serves both sessions), and what one agent said reaches the other's prompt as channel
+ * context, its line breaks kept.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { waitFor } from "../unit/helpers";
+import { realAgentConfig, realWorld, startModelServer, textOf, type ModelServer, type RealWorld } from "./harness";
+
+let server: ModelServer;
+before(async () => {
+  server = await startModelServer();
+});
+after(async () => {
+  await server.close();
+});
+
+const TIMEOUT = { timeout: 180_000 };
+
+/** A world with both agents in #general. */
+async function withBoth(body: (world: RealWorld) => Promise<void>): Promise<void> {
+  const world = await realWorld((dir, workspace) => [
+    realAgentConfig("claude", { dir, workspace, modelUrl: server.url }),
+    realAgentConfig("codex", { dir, workspace, modelUrl: server.url }),
+  ]);
+  try {
+    await body(world);
+  } finally {
+    await world.teardown();
+  }
+}
+
+test("one message to @claude and @codex runs both turns at once; both answers complete", TIMEOUT, async () => {
+  await withBoth(async (world) => {
+    const mark = world.mark();
+    await world.channels.send(world.general.id, "@claude @codex say hello script:slow chunks=8 delay=100");
+    const started = await waitFor(() => {
+      const answers = world.events.events.slice(mark).filter((e) => e.name === "message:started").map((e) => e.payload as { id: string; author: { agentName?: string } });
+      return answers.length === 2 ? answers : undefined;
+    }, 30_000, "both answers started");
+    // Both stream before either ends: the two turns overlap.
+    await waitFor(() => {
+      const streaming = new Set(world.events.of("message:delta").filter((d) => d.appendText).map((d) => d.messageId));
+      return started.every((s) => streaming.has(s.id)) ? true : undefined;
+    }, 60_000, "both answers streaming");
+    const answers = await Promise.all(started.map((s) => world.settled(s.id)));
+    assert.deepEqual(answers.map((a) => a.author.agentName).sort(), ["claude", "codex"]);
+    for (const answer of answers) {
+      assert.equal(answer.outcome, "completed");
+      assert.match(textOf(answer), /word1 word2 .*word8/);
+    }
+  });
+});
+
+test("claude: a Codex answer on three lines reaches Claude's prompt on three lines", TIMEOUT, async () => {
+  await withBoth(async (world) => {
+    const lines = await world.settled(await world.send("@codex write lines script:lines", "codex"));
+    assert.equal(textOf(lines), "line one\nline two\nline three");
+    const before = server.requests.length;
+    await world.settled(await world.send("@claude what did codex say? script:text", "claude"));
+    const prompt = server.requests.slice(before).find((r) => r.api === "anthropic" && r.kind === "main");
+    assert.ok(JSON.stringify(prompt?.body).includes("line one\\nline two\\nline three"), "the line breaks of Codex's answer are kept in the context");
+  });
+});
