@@ -14,7 +14,7 @@ import path from "node:path";
 import type { PermissionPart, ToolCallPart } from "../../src/protocol";
 import { waitFor } from "../unit/helpers";
 import { modeSurvivesReloadAndRetryAsksAgain } from "./scenarios";
-import { ABSENT_URL, NODE24, AGENT_ENTRIES, processesWith, realAgentConfig, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
+import { ABSENT_URL, NODE24, AGENT_ENTRIES, processesWith, realAgentConfig, shownOutput, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
 
 let server: ModelServer;
 before(async () => {
@@ -48,13 +48,26 @@ test("claude: streamed thinking and text arrive as a thought part and a text par
     const answer = await world.settled(id);
     assert.equal(answer.outcome, "completed");
     assert.equal(answer.stopReason, "end_turn");
-    assert.deepEqual(answer.parts[0], { type: "thought", text: "Considering the greeting." });
-    assert.match(textOf(answer), /^Hello from the scripted model\./);
+    assert.deepEqual(answer.parts.slice(0, 2).map((p) => [p.type, "text" in p ? p.text : undefined]), [
+      ["thought", "Considering the greeting."],
+      ["text", "Hello from the scripted model."],
+    ]);
     // The committed record is what a reload shows.
     const stored = await world.store.message(world.general.id, id);
     assert.deepEqual(stored?.parts, answer.parts);
     const main = server.requests.filter((r) => r.kind === "main" && r.script === "text");
     assert.ok(main.length >= 1, "the agent called the model server");
+  });
+});
+
+test("claude: its informational notice after the answer is a separate message, not glued to the answer's text", TIMEOUT, async () => {
+  await withClaude(async (world) => {
+    const id = await world.send("@claude say hello script:text");
+    await world.settled(id);
+    const all = world.events.of("message:finished").filter((m) => m.author.agentName === "claude" && m.status === "done");
+    const texts = all.flatMap((m) => m.parts.filter((p) => p.type === "text").map((p) => ("text" in p ? p.text : "")));
+    assert.ok(texts.some((t) => t.includes("**Warning:**")), `the notice is shown: ${JSON.stringify(texts)}`);
+    for (const text of texts) assert.doesNotMatch(text, /model\.\*\*Warning/, "the answer and the notice run together");
   });
 });
 
@@ -71,7 +84,7 @@ test("claude: Read, Edit, Write and Bash really run; the edit carries its diff a
     assert.deepEqual(edit.diffs, [{ path: notes, oldText: "alpha", newText: "beta" }]);
     assert.deepEqual(write.diffs, [{ path: path.join(world.workspace, "created.txt"), oldText: null, newText: "created by the scripted model\n" }]);
     assert.equal(bash.title, "echo tools-ran-ok");
-    assert.match(bash.content ?? "", /tools-ran-ok/);
+    assert.match(shownOutput(world, bash), /tools-ran-ok/);
     assert.equal(readFileSync(notes, "utf8"), "beta\n");
     assert.equal(readFileSync(path.join(world.workspace, "created.txt"), "utf8"), "created by the scripted model\n");
     assert.match(textOf(answer), /All tools ran\./);
@@ -109,7 +122,7 @@ test("claude (Manual mode): a permission request answered No stops the command; 
     const answer = await world.settled(id);
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), false, "the rejected command did not run");
     assert.equal(toolCalls(answer)[0]?.status, "failed");
-    assert.match(toolCalls(answer)[0]?.content ?? "", /refused permission/);
+    assert.match(shownOutput(world, toolCalls(answer)[0]!), /refused permission/);
   });
 });
 
@@ -166,7 +179,7 @@ test("claude: a failing command (exit 3) shows failed; the turn itself completes
     const [call] = toolCalls(answer);
     assert.equal(call?.title, "exit 3");
     assert.equal(call?.status, "failed");
-    assert.match(call?.content ?? "", /Exit code 3/);
+    assert.match(shownOutput(world, call!), /Exit code 3/);
   });
 });
 

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ToolCallPart } from "../../src/protocol";
 import { waitFor } from "../unit/helpers";
-import { processesWith, realAgentConfig, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
+import { processesWith, realAgentConfig, shownOutput, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
 
 let server: ModelServer;
 before(async () => {
@@ -73,6 +73,19 @@ test("codex: exec_command and apply_patch really run; the patch carries its diff
     assert.equal(readFileSync(path.join(world.workspace, "created.txt"), "utf8"), "created by the scripted model\n");
     assert.equal(textOf(answer), "All tools ran.");
   });
+});
+
+test("codex: the output of its read and of its command (only in _meta.terminal_output_delta) reaches their cards", TIMEOUT, async () => {
+  const world = await realWorld((dir, workspace) => [realAgentConfig("codex", { dir, workspace, modelUrl: server.url })]);
+  try {
+    const id = await world.send("@codex work on the notes script:tools");
+    const answer = await world.settled(id);
+    const [read, , exec] = toolCalls(answer) as [ToolCallPart, ToolCallPart, ToolCallPart];
+    assert.match(shownOutput(world, read), /alpha/, `the read's text (notes.txt held "alpha") is shown: ${JSON.stringify(read)}`);
+    assert.match(shownOutput(world, exec), /tools-ran-ok/, `the command's output is shown: ${JSON.stringify(exec)}`);
+  } finally {
+    await world.teardown();
+  }
 });
 
 test("codex (Read-only): a write asks permission; Allow once through the channel lets apply_patch write the file", TIMEOUT, async () => {

@@ -242,6 +242,16 @@ export const textOf = (m: MessageView) => m.parts.map((p) => (p.type === "text" 
 /** The answer's tool-call parts. */
 export const toolCalls = (m: MessageView) => m.parts.filter((p): p is ToolCallPart => p.type === "toolCall");
 
+/**
+ * What the user can see of a tool call's output, as one string to search: its stored part (content, and the output
+ * of terminals the agent ran itself, `agentTerminals`) and the streamed output of the terminals it embeds.
+ */
+export function shownOutput(world: RealWorld, part: ToolCallPart): string {
+  const terminals = new Set(part.terminals ?? []);
+  const streamed = world.events.of("terminal:output").filter((o) => terminals.has(o.terminalId)).map((o) => o.text).join("");
+  return `${JSON.stringify(part)}\n${streamed}`;
+}
+
 /** Pids of live processes whose command line contains `needle` (read from /proc). */
 export function processesWith(needle: string): number[] {
   const out: number[] = [];

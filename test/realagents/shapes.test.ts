@@ -1,10 +1,7 @@
 /**
  * Issue 15, item 5 — real agents' shapes shown right (field case 26), with the real agents:
- * - Codex's command and read output arrives only in `_meta.terminal_output_delta` / `_meta.terminal_exit`, for a
- *   terminal the client never created: it must reach the card (stored with the tool call, or as that terminal's
- *   output), not be dropped.
- * - Claude Code's informational notice (`_meta.claudeCode.kind: "informational"`, no `messageId`) right after a
- *   message with one starts a new message: it is not glued to the end of the answer's text.
+ (Codex's terminal output in `_meta` and Claude's notice without `messageId` are shown right since main's c9faa01
+ * and dbbd4d1: their tests moved to codex.test.ts and claude.test.ts.)
  * - The channel context Sidekicks puts before a prompt never becomes the agent's session title.
  * - An agent's text in that context keeps its line breaks between two text pieces with a tool call between them
  *   (within one piece they are kept already: together.test.ts).
@@ -13,7 +10,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import type { PermissionPart, SessionStateView, ToolCallPart } from "../../src/protocol";
+import type { PermissionPart, SessionStateView } from "../../src/protocol";
 import { waitFor } from "../unit/helpers";
 import { realAgentConfig, realWorld, startModelServer, toolCalls, type ModelServer, type RealWorld } from "./harness";
 
@@ -39,40 +36,6 @@ async function withBoth(body: (world: RealWorld) => Promise<void>): Promise<void
     await world.teardown();
   }
 }
-
-/** What the user can see of a tool call's output: its stored part, and the output of the terminals it embeds. */
-function shownOutput(world: RealWorld, part: ToolCallPart): string {
-  const terminals = new Set(part.terminals ?? []);
-  const streamed = world.events.of("terminal:output").filter((o) => terminals.has(o.terminalId)).map((o) => o.text).join("");
-  return `${JSON.stringify(part)}\n${streamed}`;
-}
-
-test("codex: the output of its read and of its command reaches their cards", TIMEOUT, async () => {
-  const world = await realWorld((dir, workspace) => [realAgentConfig("codex", { dir, workspace, modelUrl: server.url })]);
-  try {
-    const id = await world.send("@codex work on the notes script:tools");
-    const answer = await world.settled(id);
-    const [read, , exec] = toolCalls(answer) as [ToolCallPart, ToolCallPart, ToolCallPart];
-    assert.match(shownOutput(world, read), /alpha/, `the read's text (notes.txt held "alpha") is shown: ${JSON.stringify(read)}`);
-    assert.match(shownOutput(world, exec), /tools-ran-ok/, `the command's output is shown: ${JSON.stringify(exec)}`);
-  } finally {
-    await world.teardown();
-  }
-});
-
-test("claude: its informational notice after the answer is a separate message, not glued to the answer's text", TIMEOUT, async () => {
-  const world = await realWorld((dir, workspace) => [realAgentConfig("claude", { dir, workspace, modelUrl: server.url })]);
-  try {
-    const id = await world.send("@claude say hello script:text");
-    await world.settled(id);
-    const all = world.events.of("message:finished").filter((m) => m.author.agentName === "claude" && m.status === "done");
-    const texts = all.flatMap((m) => m.parts.filter((p) => p.type === "text").map((p) => ("text" in p ? p.text : "")));
-    assert.ok(texts.some((t) => t.includes("**Warning:**")), `the notice is shown: ${JSON.stringify(texts)}`);
-    for (const text of texts) assert.doesNotMatch(text, /model\.\*\*Warning/, "the answer and the notice run together");
-  } finally {
-    await world.teardown();
-  }
-});
 
 for (const [first, second] of [["claude", "codex"], ["codex", "claude"]] as const) {
   test(`${second}: the channel context before its first prompt does not become its session title`, TIMEOUT, async () => {
