@@ -20,6 +20,10 @@
  *
  * render.e2e2MBLagMs — only with `npm run bench -- --e2e` (and then only it): see bench/renderE2e.ts, the real editor.
  *
+ * realAgent.turnOverheadRatio — see bench/realAgent.ts: the same scripted Claude Code tools turn (claude-agent-acp
+ * against the scripted model server) through Sidekicks' host pipeline over a bare SDK client, wall time, medians of
+ * alternating rounds. Target ≤ 1.05. Needs the real agents (`node scripts/tools.mjs ensure`).
+ *
  * channel.open100kRatio — see bench/channelOpen.ts: `channel/open` of a 100,000-message channel over the same for a
  * 100-message channel (latest page of 50, loaded and posted). Target ≤ 2. Run last: filling the store allocates.
  */
@@ -229,6 +233,8 @@ async function main(): Promise<void> {
   Object.assign(results, activation);
   const render = await (await import("./render")).renderFigures(); // render.*: bench/render.ts
   Object.assign(results, render);
+  const real = await (await import("./realAgent")).realAgentFigures(); // realAgent.*: bench/realAgent.ts
+  Object.assign(results, real);
   mkdirSync(path.join(__dirname), { recursive: true });
   writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(results, null, 2) + "\n");
   console.log(`machine: ${results.machine}`);
@@ -248,6 +254,7 @@ async function main(): Promise<void> {
   console.log(`| render.chunk1MBMs / chunk10KBMs (main-thread ms per 100 B chunk, webview) | ${render["render.chunk1MBMs"]} / ${render["render.chunk10KBMs"]} | |`);
   console.log(`| render.longMessageRatio | ${render["render.longMessageRatio"]} | ≤ 3 |`);
   console.log(`| render.chunksPerSecond (per s of main-thread time; wall ${render["render.wallChunksPerSecond"]}) / renders per frame | ${render["render.chunksPerSecond"]} / ${render["render.rendersPerFrame"]} | ≥ 2000 / ≤ 1 |`);
+  console.log(`| realAgent.turnOverheadRatio (Claude Code tools turn: pipeline ${String(real["realAgent.pipelineTurnMs"])} ms / bare SDK client ${String(real["realAgent.bareTurnMs"])} ms) | ${String(real["realAgent.turnOverheadRatio"])} | ≤ 1.05 |`);
   console.log(`| turn.storeWritesPerTurn (3 tool calls, 150 chunks over ~${Math.round(Number(turnFigures["turn.durationMs"]) / 1000)} s) | ${turnFigures["turn.storeWritesPerTurn"]} | ≤ 10 |`);
 }
 
