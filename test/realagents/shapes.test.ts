@@ -7,6 +7,9 @@
  *   (within one piece they are kept already: together.test.ts).
  * - A permission card shows the title its request carries (Codex: "Edit files", while its tool call says "Editing
  *   files").
+ * - A tool call first announced by its permission request (Gemini CLI sends no `tool_call` for an edit or a command
+ *   that asks: the request's `toolCall` carries title, kind and diff, then a `tool_call_update` of that id reports the
+ *   end) gets its card and its final status, instead of the update being dropped as an unknown id (field case 2).
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -75,6 +78,32 @@ test("codex: the permission card shows the title its request carries", TIMEOUT, 
     assert.equal(request.title, "Edit files", `the card shows "${request.title}" (its tool call says "${tool?.title}")`);
     await world.channels.answerPermission(request.requestId, request.options.find((o: PermissionPart["options"][number]) => o.kind === "reject_once")!.optionId);
     await world.settled(id);
+  } finally {
+    await world.teardown();
+  }
+});
+
+test("gemini: an edit and a command announced by their permission requests get tool cards with their final status", TIMEOUT, async () => {
+  const world = await realWorld((dir, workspace) => [realAgentConfig("gemini", { dir, workspace, modelUrl: server.url })]);
+  try {
+    const id = await world.send("@gemini work on the notes script:tools");
+    const answered = new Set<string>();
+    const timer = setInterval(() => {
+      for (const d of world.events.of("message:delta")) {
+        const p = d.part;
+        if (d.messageId !== id || p?.type !== "permission" || p.outcome !== undefined || answered.has(p.requestId)) continue;
+        answered.add(p.requestId);
+        void world.channels.answerPermission(p.requestId, p.options.find((o) => o.kind === "allow_once")!.optionId);
+      }
+    }, 20);
+    const answer = await world.settled(id).finally(() => clearInterval(timer));
+    const calls = toolCalls(answer).map((c) => [c.kind, c.status, c.diffs?.map((d) => d.newText) ?? []]);
+    assert.deepEqual(calls, [
+      ["read", "completed", []],
+      ["edit", "completed", ["beta\n"]],
+      ["edit", "completed", ["created by the scripted model\n"]],
+      ["execute", "completed", []],
+    ]);
   } finally {
     await world.teardown();
   }
