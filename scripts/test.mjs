@@ -1,6 +1,6 @@
 // `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), webview tests, integration tests in a real VS Code (code-server),
 // the same editor with the packaged .vsix installed (vsix: `npm run package`, then the suite against the installed copy),
-// real ACP agents (claude-agent-acp, codex-acp) offline, in that order, streaming each stage's output. Build,
+// real ACP agents (claude-agent-acp, codex-acp, Gemini CLI) running full turns offline against the scripted model server, in that order, streaming each stage's output. Build,
 // typecheck and lint count as one check each; the test stages count their tests. The very last line printed is `N passed, N failed`; the exit code is 1 when anything failed.
 //
 // Stages can be chosen with SIDEKICKS_TEST_STAGES=build,unit,... (default: all).
@@ -221,7 +221,7 @@ async function crash() {
   summary.push({ stage: "crash", passed: Math.max(0, points - failed), failed, seconds: since(started), note });
 }
 
-/** Real ACP agents (claude-agent-acp, codex-acp) through the manager; they are installed into .tools/ first. */
+/** Real ACP agents (claude-agent-acp, codex-acp, Gemini CLI) running full turns through the manager against the scripted model server (test/fixtures/model-server.mjs); they are installed into .tools/ first. */
 async function realAgents() {
   const tools = await run(node, ["scripts/tools.mjs", "ensure"], 20 * MINUTE);
   if (tools.code !== 0) {
