@@ -14,7 +14,7 @@ import path from "node:path";
 import type { PermissionPart, ToolCallPart } from "../../src/protocol";
 import { waitFor } from "../unit/helpers";
 import { modeSurvivesReloadAndRetryAsksAgain } from "./scenarios";
-import { ABSENT_URL, NODE24, AGENT_ENTRIES, processesWith, realAgentConfig, shownOutput, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
+import { ABSENT_URL, NODE24, AGENT_ENTRIES, currentMode, processesWith, realAgentConfig, setMode, shownOutput, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
 
 let server: ModelServer;
 before(async () => {
@@ -32,12 +32,6 @@ async function withClaude(body: (world: RealWorld) => Promise<void>, modelUrl?: 
   } finally {
     await world.teardown();
   }
-}
-
-/** Sets Claude's mode in #general (ACP session/set_mode through the channel, as the header's control does). */
-async function setMode(world: RealWorld, modeId: string): Promise<void> {
-  const state = await world.channels.configure(world.general.id, "claude", { kind: "mode", modeId });
-  assert.equal(state.modes?.currentModeId, modeId);
 }
 
 const TIMEOUT = { timeout: 180_000 };
@@ -97,7 +91,7 @@ test("claude: Read, Edit, Write and Bash really run; the edit carries its diff a
 
 test("claude (Manual mode): a permission request answered Allow once through the channel lets the command run", TIMEOUT, async () => {
   await withClaude(async (world) => {
-    await setMode(world, "default");
+    await setMode(world, "claude", "default");
     const id = await world.send("@claude create the file script:permission");
     const request = await world.permission(id);
     assert.equal(request.title, "touch permitted.txt");
@@ -115,7 +109,7 @@ test("claude (Manual mode): a permission request answered Allow once through the
 
 test("claude (Manual mode): a permission request answered No stops the command; the tool call shows failed", TIMEOUT, async () => {
   await withClaude(async (world) => {
-    await setMode(world, "default");
+    await setMode(world, "claude", "default");
     const id = await world.send("@claude create the file script:permission");
     const request = await world.permission(id);
     await world.channels.answerPermission(request.requestId, request.options.find((o) => o.kind === "reject_once")!.optionId);
@@ -142,7 +136,7 @@ test("claude: a TodoWrite tool use arrives as the answer's plan", TIMEOUT, async
 
 test("claude (Plan mode): ExitPlanMode asks to approve the plan with 4 options; approving switches the mode", TIMEOUT, async () => {
   await withClaude(async (world) => {
-    await setMode(world, "plan");
+    await setMode(world, "claude", "plan");
     const id = await world.send("@claude plan first script:planmode");
     const request = await world.permission(id);
     assert.equal(request.toolKind, "switch_mode");
@@ -151,8 +145,8 @@ test("claude (Plan mode): ExitPlanMode asks to approve the plan with 4 options; 
     const answer = await world.settled(id);
     assert.equal(answer.outcome, "completed");
     assert.match(textOf(answer), /Plan approved\./);
-    const state = await waitFor(() => world.events.of("session:state").filter((s) => s.agent === "claude" && s.modes?.currentModeId === "default").at(-1), 10_000, "the mode after approval");
-    assert.equal(state.modes?.currentModeId, "default");
+    const state = await waitFor(() => world.events.of("session:state").filter((s) => s.agent === "claude" && currentMode(s) === "default").at(-1), 10_000, "the mode after approval");
+    assert.equal(currentMode(state), "default");
   });
 });
 

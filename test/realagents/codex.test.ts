@@ -3,17 +3,19 @@
  * and channels, against the scripted model server's OpenAI Responses API (test/fixtures/model-server.mjs; scripts in
  * model-scripts.mjs): streamed reasoning and text, exec_command and apply_patch that really run in the workspace
  * (Codex's own sandbox), a permission request in mode `read-only` answered through the channel, a plan
- * (update_plan), Stop during a long command, a failing command, model-server faults, and a Retry after a window
- * reload that resumes the session with ACP `session/load`. Each test has its own temp folder (HOME, CODEX_HOME,
+ * (update_plan), Stop during a long command, a failing command, model-server faults, a Retry after a window
+ * reload that resumes the session with ACP `session/load`, and Read-only kept across that reload (a Retry asks again
+ * for a write never answered). Each test has its own temp folder (HOME, CODEX_HOME,
  * workspace, store) and agent process; the tests of this file run one after the other.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { ToolCallPart } from "../../src/protocol";
+import type { PermissionPart, ToolCallPart } from "../../src/protocol";
 import { waitFor } from "../unit/helpers";
-import { processesWith, realAgentConfig, shownOutput, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
+import { modeSurvivesReloadAndRetryAsksAgain } from "./scenarios";
+import { processesWith, realAgentConfig, setMode, shownOutput, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
 
 let server: ModelServer;
 before(async () => {
@@ -31,12 +33,6 @@ async function withCodex(body: (world: RealWorld) => Promise<void>): Promise<voi
   } finally {
     await world.teardown();
   }
-}
-
-/** Sets Codex's mode in #general (ACP session/set_mode through the channel, as the header's control does). */
-async function setMode(world: RealWorld, modeId: string): Promise<void> {
-  const state = await world.channels.configure(world.general.id, "codex", { kind: "mode", modeId });
-  assert.equal(state.modes?.currentModeId, modeId);
 }
 
 const TIMEOUT = { timeout: 180_000 };
@@ -90,7 +86,7 @@ test("codex: the output of its read and of its command (only in _meta.terminal_o
 
 test("codex (Read-only): a write asks permission; Allow once through the channel lets apply_patch write the file", TIMEOUT, async () => {
   await withCodex(async (world) => {
-    await setMode(world, "read-only");
+    await setMode(world, "codex", "read-only");
     const id = await world.send("@codex create the file script:permission");
     const request = await world.permission(id);
     assert.deepEqual(request.options.map((o) => [o.name, o.kind]), [
@@ -109,7 +105,7 @@ test("codex (Read-only): a write asks permission; Allow once through the channel
 
 test("codex (Read-only): a write answered No is not performed", TIMEOUT, async () => {
   await withCodex(async (world) => {
-    await setMode(world, "read-only");
+    await setMode(world, "codex", "read-only");
     const id = await world.send("@codex create the file script:permission");
     const request = await world.permission(id);
     await world.channels.answerPermission(request.requestId, request.options.find((o) => o.kind === "reject_once")!.optionId);
@@ -117,6 +113,21 @@ test("codex (Read-only): a write answered No is not performed", TIMEOUT, async (
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), false, "the rejected write did not happen");
     assert.notEqual(toolCalls(answer)[0]?.status, "completed");
   });
+});
+
+test("codex: the permission card shows the title its request carries (\"Edit files\"; its tool call says \"Editing files\")", TIMEOUT, async () => {
+  const world = await realWorld((dir, workspace) => [realAgentConfig("codex", { dir, workspace, modelUrl: server.url })]);
+  try {
+    await setMode(world, "codex", "read-only");
+    const id = await world.send("@codex create the file script:permission");
+    const request = await world.permission(id);
+    const tool = toolCalls((await world.store.message(world.general.id, id)) as never).at(0);
+    assert.equal(request.title, "Edit files", `the card shows "${request.title}" (its tool call says "${tool?.title}")`);
+    await world.channels.answerPermission(request.requestId, request.options.find((o: PermissionPart["options"][number]) => o.kind === "reject_once")!.optionId);
+    await world.settled(id);
+  } finally {
+    await world.teardown();
+  }
 });
 
 test("codex: update_plan arrives as the answer's plan", TIMEOUT, async () => {
@@ -202,6 +213,10 @@ test("codex: after a window reload mid-answer, Retry resumes the same session wi
     const input = JSON.stringify((retried?.body as { input?: unknown[] }).input ?? []);
     assert.equal(input.split("talk slowly script:slow").length - 1, 2, "the first prompt and the retried one");
   });
+});
+
+test("codex: Read-only set before a window reload is in force after it, and a Retry asks again for an unanswered write", TIMEOUT, async () => {
+  await withCodex((world) => modeSurvivesReloadAndRetryAsksAgain(world, "codex", "read-only"));
 });
 
 test("codex-acp with no model provider configured still says clearly that it needs a sign-in", TIMEOUT, async () => {

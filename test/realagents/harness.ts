@@ -15,7 +15,7 @@ import { AgentManager } from "../../src/agents/AgentManager";
 import { ChannelService } from "../../src/channels/ChannelService";
 import type { AgentConfig } from "../../src/config/roster";
 import { Recorder, type SidekicksEventName, type SidekicksEvents } from "../../src/events/events";
-import type { MessageView, Part, PermissionPart, ToolCallPart } from "../../src/protocol";
+import type { MessageView, Part, PermissionPart, SessionStateView, ToolCallPart } from "../../src/protocol";
 import { Store } from "../../src/store/Store";
 import type { ChannelRecord } from "../../src/store/records";
 import { tempDir, waitFor } from "../unit/helpers";
@@ -67,15 +67,20 @@ export const ABSENT_URL = "http://127.0.0.1:9";
 export function realAgentConfig(agent: RealAgent, opts: { dir: string; workspace: string; modelUrl: string; name?: string }): AgentConfig {
   const home = path.join(opts.dir, `${agent}-home`);
   mkdirSync(home, { recursive: true });
+  // Their temp files too stay in the test's folder (Claude Code keeps a folder per cwd in $TMPDIR/claude-<uid>,
+  // Gemini CLI writes error reports to $TMPDIR).
+  const tmp = path.join(opts.dir, `${agent}-tmp`);
+  mkdirSync(tmp, { recursive: true });
   const base = { name: opts.name ?? agent, command: NODE24, args: [AGENT_ENTRIES[agent]], workspace: opts.workspace };
   if (agent === "gemini") {
-    return { ...base, args: [AGENT_ENTRIES.gemini, "--experimental-acp"], env: { HOME: home, GEMINI_API_KEY: "scripted", GOOGLE_GEMINI_BASE_URL: opts.modelUrl } };
+    return { ...base, args: [AGENT_ENTRIES.gemini, "--experimental-acp"], env: { HOME: home, TMPDIR: tmp, GEMINI_API_KEY: "scripted", GOOGLE_GEMINI_BASE_URL: opts.modelUrl } };
   }
   if (agent === "claude") {
     return {
       ...base,
       env: {
         HOME: home,
+        TMPDIR: tmp,
         ANTHROPIC_BASE_URL: opts.modelUrl,
         ANTHROPIC_API_KEY: "sk-scripted",
         IS_SANDBOX: "1",
@@ -109,7 +114,7 @@ export function realAgentConfig(agent: RealAgent, opts: { dir: string; workspace
       "",
     ].join("\n"),
   );
-  return { ...base, env: { HOME: home, CODEX_HOME: codexHome, FAKE_MODEL_KEY: "sk-scripted" } };
+  return { ...base, env: { HOME: home, TMPDIR: tmp, CODEX_HOME: codexHome, FAKE_MODEL_KEY: "sk-scripted" } };
 }
 
 /** A recorder that stores announced commands and session states as SidekicksApp does. */
@@ -242,6 +247,35 @@ export async function realWorld(roster: (dir: string, workspace: string) => Agen
     },
   };
   return world;
+}
+
+/**
+ * The session's mode as the header shows it: the value of its `mode` config option (ACP category `mode`), else its
+ * ACP `modes`' current mode.
+ */
+export function currentMode(state: SessionStateView | undefined): string | undefined {
+  const option = state?.configOptions?.find((o) => o.category === "mode" && o.type === "select");
+  return option ? String(option.currentValue) : state?.modes?.currentModeId;
+}
+
+/**
+ * Sets `agent`'s mode in #general as the header's one mode control does: through its `mode` config option (ACP
+ * `session/set_config_option`) when the agent offers one, else ACP `session/set_mode`. Resolves once the agent
+ * accepted it. @throws when the agent refuses the value
+ */
+export async function setMode(world: RealWorld, agent: string, modeId: string): Promise<SessionStateView> {
+  // The session is opened by the first change, so its state (and whether it has a mode option) is known after it.
+  let state = (await world.channels.sessionStates(world.general.id, [agent]))[agent];
+  if (!state) {
+    state = await world.channels.configure(world.general.id, agent, { kind: "mode", modeId }).catch(() => undefined);
+    state ??= (await world.channels.sessionStates(world.general.id, [agent]))[agent];
+  }
+  if (currentMode(state) !== modeId) {
+    const option = state?.configOptions?.find((o) => o.category === "mode" && o.type === "select");
+    state = await world.channels.configure(world.general.id, agent, option ? { kind: "config", configId: option.id, value: modeId } : { kind: "mode", modeId });
+  }
+  if (currentMode(state) !== modeId) throw new Error(`@${agent}'s mode is ${currentMode(state)}, not ${modeId}`);
+  return state!;
 }
 
 /** The text of an answer's text parts, joined. */

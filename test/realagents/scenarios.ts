@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { MessageView, PermissionPart, SessionStateView } from "../../src/protocol";
 import { waitFor } from "../unit/helpers";
-import type { RealAgent, RealWorld } from "./harness";
+import { currentMode, setMode, type RealAgent, type RealWorld } from "./harness";
 
 /**
  * Issue 15, item 3: the user sets `modeId`; a write (`script:permission`) asks permission and the window reloads
@@ -15,12 +15,12 @@ import type { RealAgent, RealWorld } from "./harness";
  * `modeId` is in force. The request is then answered No, and the turn settles.
  */
 export async function modeSurvivesReloadAndRetryAsksAgain(world: RealWorld, agent: RealAgent, modeId: string): Promise<void> {
-  await world.channels.configure(world.general.id, agent, { kind: "mode", modeId });
+  await setMode(world, agent, modeId);
   const id = await world.send(`@${agent} create the file script:permission`);
   await world.permission(id);
   await world.reload(); // nobody answered: the turn is interrupted, its request cancelled
   const shown = (await world.channels.sessionStates(world.general.id, [agent]))[agent];
-  assert.equal(shown?.modes?.currentModeId, modeId, "the header shows the mode the user set");
+  assert.equal(currentMode(shown), modeId, "the header shows the mode the user set");
 
   const mark = world.mark();
   assert.equal(await world.channels.retry(world.general.id, id), true);
@@ -46,7 +46,7 @@ export async function modeSurvivesReloadAndRetryAsksAgain(world: RealWorld, agen
     10_000,
     "the live session state",
   );
-  assert.equal(live.modes?.currentModeId, modeId, "the mode in force after session/load is the user's");
+  assert.equal(currentMode(live), modeId, "the mode in force after session/load is the user's");
   await world.channels.answerPermission(outcome.asked.requestId, outcome.asked.options.find((o) => o.kind === "reject_once")!.optionId);
   await world.settled(id, 90_000, mark);
 }
