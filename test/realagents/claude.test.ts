@@ -2,7 +2,8 @@
  * Claude Code (the published claude-agent-acp, its CLI inside) runs full turns offline through Sidekicks' agent
  * manager and channels, against the scripted model server (test/fixtures/model-server.mjs; scripts in
  * model-scripts.mjs): streamed text and thinking, Read/Edit/Write/Bash that really run in the workspace, permission
- * requests answered through the channel, a plan, plan-mode approval, Stop during a long command, a failing command,
+ * requests answered through the channel, a plan, plan-mode approval, Stop during a long command, Run again after Stop,
+ * a failing command,
  * model-server faults, and a Retry after a window reload that resumes the session with ACP `session/load`.
  * Each test has its own temp folder (HOME, workspace, store) and agent process; the tests of this file run one after
  * the other.
@@ -162,6 +163,23 @@ test("claude: Stop during a long command settles the answer cancelled and the co
     assert.equal(answer.outcome, "cancelled");
     await waitFor(() => (processesWith(`sleep ${secs}`).length === 0 ? true : undefined), 10_000, "the end of the sleep process");
     assert.equal(world.agents.state("claude"), "ready", "the agent itself keeps running");
+  });
+});
+
+test("claude: an answer stopped mid-stream can run again in the same message, and then completes", TIMEOUT, async () => {
+  await withClaude(async (world) => {
+    const id = await world.send("@claude talk slowly script:slow chunks=20 delay=150");
+    await waitFor(() => world.events.of("message:delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
+    assert.equal(await world.channels.cancel(id), true);
+    const stopped = await world.settled(id, 20_000);
+    assert.equal(stopped.outcome, "cancelled");
+    assert.equal(stopped.retryable, true, "a stopped answer offers Run again");
+    const mark = world.mark();
+    assert.equal(await world.channels.retry(world.general.id, id), true);
+    const again = await world.settled(id, 90_000, mark);
+    assert.equal(again.outcome, "completed");
+    assert.equal(again.attempt, 2);
+    assert.match(textOf(again), /word20/);
   });
 });
 
