@@ -3,8 +3,8 @@
  * manager and channels, against the scripted model server (test/fixtures/model-server.mjs; scripts in
  * model-scripts.mjs): streamed text and thinking, Read/Edit/Write/Bash that really run in the workspace, permission
  * requests answered through the channel, a plan, plan-mode approval, Stop during a long command, Run again after Stop,
- * a failing command,
- * model-server faults, and a Retry after a window reload that resumes the session with ACP `session/load`.
+ * a failing command, model-server faults, and a Retry after a window reload that resumes the session with ACP
+ * `session/load` (Manual mode kept across it).
  * Each test has its own temp folder (HOME, workspace, store) and agent process; the tests of this file run one after
  * the other.
  */
