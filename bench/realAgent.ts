@@ -6,9 +6,10 @@
  * committed `message:finished`, divided by the same turn through a bare SDK client (`acp.client().connect()` over
  * the agent's stdio, the SDK 2.x counterpart of `ClientSideConnection`) from `session/prompt` to its result.
  * Wall time: the turn is the agent's own work (its CLI, four tool runs, five model calls) plus what the client adds.
- * Each side starts its own claude-agent-acp (Node 24) with a fresh HOME and workspace and opens its session before
- * the clock starts; BENCH_REAL_ROUNDS (default 9) alternating rounds after one warm-up each; medians. Target ≤ 1.05.
- * Needs the real agents (`node scripts/tools.mjs ensure`).
+ * Each side starts its own claude-agent-acp (Node 24) with a fresh HOME and workspace, advertising the same client
+ * capabilities, and opens its session before the clock starts (once the agent has announced its commands).
+ * BENCH_REAL_ROUNDS (default 15) rounds after one warm-up each, the side that goes first alternating; medians.
+ * Target ≤ 1.05. The agent's own time varies by ±30 % between identical rounds, hence the many rounds. Needs the real agents (`node scripts/tools.mjs ensure`).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -22,7 +23,7 @@ import { Store } from "../src/store/Store";
 import { tempDir } from "../test/unit/helpers";
 import { realAgentConfig, startModelServer, type ModelServer } from "../test/realagents/harness";
 
-const ROUNDS = Number(process.env.BENCH_REAL_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.BENCH_REAL_ROUNDS ?? 15);
 const PROMPT = "work on the notes script:tools";
 const EXPECTED = "All tools ran.";
 
@@ -46,17 +47,25 @@ async function bare(server: ModelServer): Promise<number> {
   const { workspace, cleanup, config } = freshClaude(server);
   const child = spawn(config.command, config.args, { cwd: workspace, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...config.env }, stdio: ["pipe", "pipe", "ignore"], detached: true });
   let text = "";
+  let announced!: () => void;
+  const commands = new Promise<void>((resolve) => (announced = resolve));
   const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
   const connection = acp
     .client({ name: "bench-bare" })
     .onNotification("session/update", ({ params }) => {
       const u = params.update;
       if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") text += u.content.text;
+      if (u.sessionUpdate === "available_commands_update") announced();
     })
     .connect(stream);
   try {
-    await connection.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    // The capabilities Sidekicks' AcpClient advertises (no fs/terminal served here, as in the pipeline without an
+    // editor), so the agent takes the same paths on both sides (with `terminal_output_delta` Claude Code streams a
+    // command's output as tool call `_meta`).
+    const clientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true }, _meta: { terminal_output_delta: true } };
+    await connection.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities });
     const { sessionId } = await connection.agent.request("session/new", { cwd: workspace, mcpServers: [] });
+    await settled(commands);
     const start = performance.now();
     await connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: PROMPT }] });
     const ms = performance.now() - start;
@@ -83,10 +92,12 @@ async function pipeline(server: ModelServer): Promise<number> {
   agents.setRoster([config]);
   const store = await Store.open(path.join(dir, "store"));
   const channels = new ChannelService(store, agents, events);
+  const commands = new Promise<void>((resolve) => events.on("agent:commands", () => resolve()));
   try {
     const general = await channels.syncGeneral(["claude"]);
     // The same session the turn will use (owner = the channel), opened outside the measurement as the bare side does.
     await agents.session("claude", general.id, { onUpdate: () => undefined, onPermissionRequest: async () => ({ outcome: "cancelled" }) });
+    await settled(commands);
     const done = new Promise<string>((resolve) => {
       events.on("message:finished", (m) => {
         if (m.author.kind === "agent" && m.status !== "streaming" && m.status !== "queued") resolve(m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""));
@@ -106,6 +117,12 @@ async function pipeline(server: ModelServer): Promise<number> {
   }
 }
 
+/**
+ * Waits until the agent has announced its commands (ACP `available_commands_update`, sent once its session is set up
+ * after the `session/new` answer), at most 10 s: both sides start the clock on a session that is done settling.
+ */
+const settled = (announced: Promise<void>) => Promise.race([announced, new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref())]);
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The real-agent figures: medians of {@link ROUNDS} alternating rounds, in ms, and their ratio. */
@@ -116,9 +133,15 @@ export async function realAgentFigures(): Promise<Record<string, unknown>> {
     await pipeline(server);
     const bareMs: number[] = [];
     const oursMs: number[] = [];
+    // Which side goes first alternates too: the second of a pair otherwise finds the machine warmer.
     for (let i = 0; i < ROUNDS; i++) {
-      bareMs.push(await bare(server));
-      oursMs.push(await pipeline(server));
+      if (i % 2 === 0) {
+        bareMs.push(await bare(server));
+        oursMs.push(await pipeline(server));
+      } else {
+        oursMs.push(await pipeline(server));
+        bareMs.push(await bare(server));
+      }
     }
     const round1 = (x: number) => Math.round(x * 10) / 10;
     return {
