@@ -196,6 +196,11 @@ export interface PermissionRequest {
   toolKind?: string;
   /** The files the request is about (the paths of its ACP `locations`), when it names any. */
   paths?: string[];
+  /**
+   * The request's `toolCall` (an ACP `ToolCallUpdate`) as a `tool_call`: an agent may announce a tool call only by
+   * asking permission for it (Gemini CLI does), and then the card is made from it.
+   */
+  toolCall?: Extract<AgentUpdate, { kind: "toolCall" }>;
   options: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[];
 }
 

@@ -149,6 +149,7 @@ export function toPermissionRequest(params: acp.RequestPermissionRequest): Permi
     ...(typeof params.toolCall.title === "string" && params.toolCall.title.trim() !== "" ? { title: params.toolCall.title } : {}),
     ...(params.toolCall.kind ? { toolKind: params.toolCall.kind } : {}),
     ...(paths.length > 0 ? { paths } : {}),
+    toolCall: toAgentUpdate({ ...params.toolCall, sessionUpdate: "tool_call", title: params.toolCall.title ?? "", status: params.toolCall.status ?? "pending" } as acp.SessionUpdate) as Extract<AgentUpdate, { kind: "toolCall" }>,
     options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
   };
 }

@@ -120,6 +120,16 @@ function setList<K extends "diffs" | "locations">(part: ToolCallPart, key: K, li
   else delete part[key];
 }
 
+/**
+ * The answer with the tool call a permission request is about, when the agent never announced it (ACP: the request's
+ * `toolCall` carries its details; Gemini CLI sends no `tool_call` for an edit or a command it asks about, then reports
+ * the end with a `tool_call_update` of that id). Undefined when the call is already shown or the request has none.
+ */
+export function withRequestedToolCall(message: MessageRecord, request: PermissionRequest): Applied | undefined {
+  if (!request.toolCall || message.parts.some((p) => p.type === "toolCall" && p.toolCallId === request.toolCallId)) return undefined;
+  return applyUpdate(message, request.toolCall);
+}
+
 /** The tool kind of the tool call a permission request is about: from the request, else from its tool-call part. */
 export function toolKindOf(message: MessageRecord, request: PermissionRequest): string | undefined {
   const tool = message.parts.find((p): p is ToolCallPart => p.type === "toolCall" && p.toolCallId === request.toolCallId);

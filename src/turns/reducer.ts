@@ -21,7 +21,7 @@ import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../protocol";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
 import { askPermission, ruleFor, withNotice, type AgentRules, type PermissionPolicy, type PermissionRule } from "./permissionPolicy";
-import { answerPermissionPart, applyUpdate, closeOpenParts, pendingPermissions } from "./answer";
+import { answerPermissionPart, applyUpdate, closeOpenParts, pendingPermissions, withRequestedToolCall } from "./answer";
 import { reopenTurn } from "./runAgain";
 import { toView } from "./view";
 
@@ -403,7 +403,9 @@ class Builder {
       if (!t?.cancelRequested) this.log("warn", `permission request from turn ${input.turnId} attempt ${input.attempt} cancelled: that attempt is not running`);
       return;
     }
-    const { message, part, optionId } = askPermission(t.message, input.requestId, input.request, t.record.agent, input.policy, input.rules);
+    const announced = withRequestedToolCall(t.message, input.request);
+    if (announced?.delta?.part) this.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part: announced.delta.part });
+    const { message, part, optionId } = askPermission(announced?.message ?? t.message, input.requestId, input.request, t.record.agent, input.policy, input.rules);
     let next: LiveTurn = { ...t, message, record: optionId ? t.record : { ...t.record, state: "awaiting_input" }, dirty: true };
     this.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part });
     if (optionId) this.effects.push({ type: "answerPermission", requestId: input.requestId, optionId });

@@ -1,10 +1,9 @@
 /**
- * Real agents' shapes shown right (issue 15, item 5; field case 26), a scenario that fails on today's code: a tool call
- * first announced by its permission request. Gemini CLI sends no `tool_call` for an edit or a command that asks: the
- * request's `toolCall` carries its title, kind and diff, then a `tool_call_update` of that id reports the end. The
- * answer must show a tool card with its final status, instead of dropping the update as one for an unknown tool
- * call id (field case 2). (The other shapes of item 5 are shown right since main's c9faa01, dbbd4d1 and 63b2f41: their
- * tests are in claude.test.ts, codex.test.ts and together.test.ts.)
+ * Real agents' shapes shown right (issue 15, item 5; field case 26): a tool call first announced by its permission
+ * request. Gemini CLI sends no `tool_call` for an edit or a command that asks: the request's `toolCall` carries its
+ * title, kind and diff, then a `tool_call_update` of that id reports the end. The answer shows a tool card made from the
+ * request, with its final status (it was dropped as an update for an unknown tool call id, field case 2, before
+ * `withRequestedToolCall`). The other shapes of item 5 are tested in claude.test.ts, codex.test.ts and together.test.ts.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

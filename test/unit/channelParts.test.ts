@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { MessageView } from "../../src/protocol";
 import { channelSetup, fakeAgent } from "./channelHarness";
+import { waitFor } from "./helpers";
 
 const update = (u: object) => ({ update: u });
 const chunk = (kind: "agent_thought_chunk" | "agent_message_chunk", text: string) => update({ sessionUpdate: kind, content: { type: "text", text } });
@@ -100,6 +101,34 @@ test("field case 26: codex-acp's own terminal (never created by us) shows its _m
     await s.reopen();
     const { messages } = await s.channels.open("general");
     check(messages.find((m) => m.id === answer.id)!.parts);
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("a tool call announced only by its permission request (Gemini CLI) gets a card from the request, and the later update gives it its end", async () => {
+  const diff = { type: "diff", path: "/w/notes.md", oldText: "alpha\n", newText: "beta\n" };
+  const s = await channelSetup([
+    fakeAgent("gemini", {
+      prompt: [
+        { permission: { toolCallId: "edit-1", title: "Edit notes.md", kind: "edit", content: [diff], options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }, { optionId: "no", name: "Reject", kind: "reject_once" }] } },
+        { toolCallUpdate: { toolCallId: "edit-1", status: "completed" } },
+        { chunk: "Edited." },
+      ],
+    }),
+  ]);
+  try {
+    await s.channels.send(s.general.id, "@gemini edit the notes");
+    const asked = await waitFor(() => s.events.of("message:delta").find((d) => d.part?.type === "permission" && !d.part.outcome)?.part, 10_000, "the request");
+    const shown = s.events.of("message:delta").find((d) => d.part?.type === "toolCall")?.part;
+    assert.ok(shown?.type === "toolCall" && shown.toolCallId === "edit-1" && shown.kind === "edit" && shown.status === "pending", "the card is shown with the request");
+    assert.ok(asked.type === "permission");
+    await s.channels.answerPermission(asked.requestId, "ok");
+    const answer = await s.finished((m) => m.author.kind === "agent");
+    const tool = answer.parts.find((p) => p.type === "toolCall");
+    assert.ok(tool?.type === "toolCall");
+    assert.deepEqual([tool.title, tool.status, tool.diffs?.map((d) => d.newText)], ["Edit notes.md", "completed", ["beta\n"]]);
+    assert.deepEqual(answer.parts.map((p) => p.type), ["toolCall", "permission", "text"]);
   } finally {
     await s.teardown();
   }
