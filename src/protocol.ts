@@ -195,7 +195,18 @@ export interface FilesPart {
   files: ChangedFileView[];
 }
 /** A part of a message (ADR 0003 data model, `Part`). */
-export type Part = TextPart | ToolCallPart | PermissionPart | RetryPart | ThoughtPart | PlanPart | FilesPart;
+/**
+ * What the agent reported about its own condition while it answered, outside its text (codex-acp: "Reconnecting...
+ * waiting for network"): at most one per message, the latest, where the first put it.
+ */
+export interface NoticePart {
+  type: "notice";
+  text: string;
+  /** The agent said it tries again by itself. */
+  retrying: boolean;
+}
+
+export type Part = NoticePart | TextPart | ToolCallPart | PermissionPart | RetryPart | ThoughtPart | PlanPart | FilesPart;
 
 /**
  * How a turn ended (brief, "durable turns"): `completed` (the agent ended its turn), `cancelled` (the user's Stop),

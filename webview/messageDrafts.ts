@@ -81,6 +81,7 @@ function indexOfPart(parts: readonly Part[], part: Part): number {
   }
   if (part.type === "text") return -1; // a new message of the agent: always a new part
   if (part.type === "plan") return parts.findIndex((p) => p.type === "plan");
+  if (part.type === "notice") return parts.findIndex((p) => p.type === "notice");
   // From the end, back to the last retry divider: an earlier attempt's cards stay as they ended (the host's rule).
   for (let i = parts.length - 1; i >= 0 && parts[i]!.type !== "retry"; i--) if (samePart(parts[i]!, part)) return i;
   return -1;

@@ -124,6 +124,11 @@ export type AgentUpdate =
   | { kind: "configOptions"; configOptions: ConfigOptionInfo[] }
   /** ACP `usage_update`: tokens in context, the context window, and the cumulative cost when the agent knows it. */
   | { kind: "usage"; usage: UsageInfo }
+  /**
+   * A condition the agent reports outside its answer's text, such as codex-acp's "Reconnecting... waiting for network"
+   * (`session_info_update` `_meta.codex.error`): `retrying` when the agent says it tries again by itself.
+   */
+  | { kind: "notice"; text: string; retrying: boolean }
   /** ACP `session_info_update`: the fields it carries (`null` clears the title). */
   | { kind: "sessionInfo"; title?: string | null }
   | { kind: "ignored"; sessionUpdate: string };

@@ -59,8 +59,11 @@ export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
       const usage = usageInfo(update);
       return usage ? { kind: "usage", usage } : { kind: "ignored", sessionUpdate: update.sessionUpdate };
     }
-    case "session_info_update":
+    case "session_info_update": {
+      const notice = codexNotice(update._meta);
+      if (notice) return notice;
       return "title" in update && (typeof update.title === "string" || update.title === null) ? { kind: "sessionInfo", title: update.title } : { kind: "sessionInfo" };
+    }
     default:
       return { kind: "ignored", sessionUpdate: update.sessionUpdate };
   }
@@ -175,6 +178,21 @@ export function agentTerminal(toolCallId: string, meta: unknown): { agentTermina
     report.exit = { exitCode: typeof code === "number" && Number.isInteger(code) ? code : null, signal: typeof exit.signal === "string" && exit.signal !== "" ? exit.signal : null };
   }
   return { agentTerminal: report };
+}
+
+/**
+ * codex-acp's error report in a `session_info_update`'s `_meta.codex.error` ({message, additionalDetails?, willRetry})
+ * as a notice: the only word it gives while it cannot reach its model and retries, for minutes, with no text in the
+ * answer. Checked where it enters; undefined when absent or malformed.
+ */
+export function codexNotice(meta: unknown): Extract<AgentUpdate, { kind: "notice" }> | undefined {
+  const codex = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>).codex : undefined;
+  const error = typeof codex === "object" && codex !== null ? (codex as Record<string, unknown>).error : undefined;
+  if (typeof error !== "object" || error === null) return undefined;
+  const e = error as Record<string, unknown>;
+  if (typeof e.message !== "string" || e.message.trim() === "") return undefined;
+  const details = typeof e.additionalDetails === "string" && e.additionalDetails.trim() !== "" ? ` (${e.additionalDetails.trim()})` : "";
+  return { kind: "notice", text: `${e.message.trim()}${details}`.slice(0, 2_000), retrying: e.willRetry === true };
 }
 
 /** The chunk's ACP `messageId` when it is a non-empty string (anything else counts as none). */

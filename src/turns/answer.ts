@@ -4,7 +4,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
-import type { Part, PermissionPart, PlanPart, ThoughtPart, ToolCallPart } from "../protocol";
+import type { NoticePart, Part, PermissionPart, PlanPart, ThoughtPart, ToolCallPart } from "../protocol";
 import { RETRY_NOTE_START } from "../preamble";
 import type { MessageRecord } from "../store/records";
 import { withAgentTerminal } from "./agentTerminals";
@@ -45,6 +45,7 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
   }
   if (update.kind === "thought") return applyThought(message, update.text, update.messageId);
   if (update.kind === "plan") return applyPlan(message, update.entries);
+  if (update.kind === "notice") return applyNotice(message, update.text, update.retrying);
   if (update.kind !== "toolCall") return { message, boundary: false };
   const index = currentToolCall(message.parts, update.toolCallId);
   const existing = index === -1 ? undefined : (message.parts[index] as ToolCallPart);
@@ -109,6 +110,16 @@ function applyPlan(message: MessageRecord, entries: PlanPart["entries"]): Applie
   const part: PlanPart = { type: "plan", entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
   const parts = message.parts.slice();
   const index = parts.findIndex((p) => p.type === "plan");
+  if (index === -1) parts.push(part);
+  else parts[index] = part;
+  return { message: { ...message, parts }, delta: { part }, boundary: false };
+}
+
+/** A notice (the agent's word on its own condition): replaces the message's notice where it is, or adds one. */
+function applyNotice(message: MessageRecord, text: string, retrying: boolean): Applied {
+  const part: NoticePart = { type: "notice", text, retrying };
+  const parts = message.parts.slice();
+  const index = parts.findIndex((p) => p.type === "notice");
   if (index === -1) parts.push(part);
   else parts[index] = part;
   return { message: { ...message, parts }, delta: { part }, boundary: false };

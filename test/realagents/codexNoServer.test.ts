@@ -3,11 +3,11 @@
  * retries "waiting for network" (after 1 s, 5 s, 10 s, 20 s, 40 s, 60 s, … — seen for more than two minutes with
  * codex-acp 2.6.0), and says so only in `session_info_update` `_meta.codex.error` ({ message: "Reconnecting...
  * waiting for network", additionalDetails: "Connection failed: error sending request", willRetry: true }). Sidekicks
- * drops that `_meta`, so the user sees an answer streaming with nothing in it, for ever: a spinner with nothing to act
- * on (COMMON.md: "Never a silent hang or a spinner forever").
+ * dropped that `_meta`, so the user saw an answer streaming with nothing in it, for ever: a spinner with nothing to act
+ * on. Now `codexNotice` (src/acp/updates.ts) makes it the answer's notice.
  *
- * The correct behaviour asserted here: within 30 s the answer shows what Codex reports (it cannot reach its model and
- * is retrying), and Stop settles it `cancelled`. Fails on today's code: nothing reaches the answer.
+ * Asserted here: within 30 s the answer shows what Codex reports (it cannot reach its model and is retrying), and Stop
+ * settles it `cancelled`.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

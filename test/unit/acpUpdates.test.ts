@@ -137,3 +137,15 @@ test("a permission card shows the title its request carries; the tool call's tit
   assert.equal(addPermission(message, "r1", untitled).part.title, "Terminal");
   assert.equal(addPermission({ ...message, parts: [] }, "r1", untitled).part.title, "Permission requested");
 });
+
+test("codex-acp's error in session_info_update _meta.codex.error becomes a notice (it retries: the answer says why it is silent)", () => {
+  const info = (meta: unknown) => u({ sessionUpdate: "session_info_update", _meta: meta });
+  assert.deepEqual(info({ codex: { error: { message: "Reconnecting... waiting for network", additionalDetails: "Connection failed: error sending request", willRetry: true } } }), {
+    kind: "notice",
+    text: "Reconnecting... waiting for network (Connection failed: error sending request)",
+    retrying: true,
+  });
+  assert.deepEqual(info({ codex: { error: { message: "Stream disconnected" } } }), { kind: "notice", text: "Stream disconnected", retrying: false });
+  assert.deepEqual(info({ codex: { error: { message: 7 } } }), { kind: "sessionInfo" }, "malformed: an ordinary session_info_update");
+  assert.deepEqual(info({ other: 1 }), { kind: "sessionInfo" });
+});

@@ -91,3 +91,15 @@ test("the executor's text coalescer never joins chunks of two ACP messages, even
     { kind: "text", text: "cd" },
   ]);
 });
+
+test("an agent's notice is one part, replaced by the next, in the stored answer and in the webview alike", async () => {
+  const notice = (text: string, retrying: boolean): AgentUpdate => ({ kind: "notice", text, retrying });
+  const { message, deltas } = apply(notice("Reconnecting... 1/5", true), notice("Reconnecting... 2/5", true), text("Back."));
+  assert.deepEqual(message.parts, [{ type: "notice", text: "Reconnecting... 2/5", retrying: true }, { type: "text", text: "Back." }]);
+  const view: MessageView = { id: "M1", channelId: "C1", author: { kind: "agent", agentName: "codex" }, parts: [], createdAt: 1, status: "streaming" };
+  const messages = [view];
+  const drafts = new Map<string, Draft>();
+  for (const delta of deltas) applyDelta(messages, drafts, { channelId: "C1", messageId: "M1", ...delta });
+  for (const draft of drafts.values()) materialize(messages, draft);
+  assert.deepEqual(messages[0]!.parts, message.parts);
+});

@@ -143,6 +143,24 @@ describe("Claude's mode, offered as modes and as a config option", () => {
   });
 });
 
+describe("an agent's notice", () => {
+  const env = withBrowser();
+
+  it("says what the agent reports about itself while the answer has no text, and that it is trying again", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "codex", state: "busy" }] }) });
+    const { page, host } = view;
+    await host.emit("message/started", message({ id: "n1", agentName: "codex", status: "streaming" }));
+    const notice = (text) => host.emit("message/delta", { channelId: "ch-general", messageId: "n1", part: { type: "notice", text, retrying: true } });
+    await notice("Reconnecting... 1/5 (Connection failed: error sending request)");
+    await notice("Reconnecting... 2/5 (Connection failed: error sending request)");
+    const shown = `${body("n1")} .agent-notice`;
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("2/5"), shown);
+    assert.equal(await page.$$eval(shown, (els) => els.length), 1, "one notice, the latest");
+    assert.equal(await page.innerText(shown), "Reconnecting... 2/5 (Connection failed: error sending request) (it is trying again)");
+    assert.deepEqual(await view.problems(), []);
+  });
+});
+
 describe("screenshots of real agents' shapes", () => {
   const env = withBrowser();
 
@@ -151,8 +169,9 @@ describe("screenshots of real agents' shapes", () => {
       const user = message({ id: "u1", author: "user", text: "@codex why does `npm test` fail?", to: ["codex"] });
       const answer = message({ id: "c1", agentName: "codex", parts: [READ, COMMAND, { type: "text", text: "One test fails: `zones`." }], stopReason: "end_turn" });
       const claude = message({ id: "m1", agentName: "claude", parts: [CLAUDE_BASH, { type: "text", text: "The command exited with code 3." }], stopReason: "end_turn" });
+      const silent = message({ id: "n2", agentName: "codex", status: "streaming", parts: [{ type: "notice", text: "Reconnecting... 2/5 (Connection failed: error sending request)", retrying: true }] });
       const members = [{ name: "codex", state: "ready" }, { name: "claude", state: "ready" }];
-      const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages: [user, answer, claude] }), theme, width: 360, height: 720 });
+      const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages: [user, answer, claude, silent] }), theme, width: 360, height: 820 });
       const { page } = view;
       await page.waitForSelector(`${body("c1")} .agent-terminal`);
       await page.evaluate(() => document.fonts.ready);

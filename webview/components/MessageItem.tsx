@@ -168,6 +168,16 @@ function renderPart(messageId: string, part: Part, index: number, streaming: boo
       return <ThoughtBlock key={`th${index}`} part={part} live={streaming && last} />;
     case "plan":
       return <PlanCard key="plan" part={part} />;
+    case "notice":
+      // The agent's word on its own condition (it cannot reach its model and retries): plain text, never Markdown.
+      return (
+        <div key="notice" class="agent-notice" role="status" data-retrying={part.retrying ? "true" : undefined}>
+          <span class="codicon codicon-warning" aria-hidden="true" />
+          <span class="agent-notice-text">
+            {part.retrying && streaming ? l10n.t("{0} (it is trying again)", stripAnsi(part.text)) : stripAnsi(part.text)}
+          </span>
+        </div>
+      );
     case "text":
       // Text streams into the last part only (a part after it starts a new one): an earlier text part is final,
       // so its closed code blocks are highlighted.
