@@ -17,6 +17,7 @@ import { SendQueue } from "./sendQueue";
 import { markdownStats } from "./markdown";
 import { highlightStats } from "./highlight";
 import { createTestHandlers } from "./testHooks";
+import { installSelectAllGuard } from "./selectAllGuard";
 import "@vscode/codicons/dist/codicon.css";
 import "./styles/base.css";
 import "./styles/messages.css";
@@ -27,6 +28,7 @@ import "./styles/session.css";
 import "./styles/highlight.css";
 
 const vscode = acquireVsCodeApi();
+installSelectAllGuard();
 let persisted = readPersisted(vscode.getState());
 /**
  * The channel this page is pinned to (`data-channel`, an editor tab: src/vscode/ChannelPanels.ts). The channel it

@@ -64,4 +64,25 @@ describe("the composer under fast typing", () => {
     assert.deepEqual(await sentTexts(host), ["@foo one"]);
     assert.deepEqual(await view.problems(), []);
   });
+  it("Select All: the host's late selectAll (VS Code posts it back after the key) never selects what was typed since", async () => {
+    const view = await openView(env.browser, env.server.origin);
+    const { page } = view;
+    await page.click("#composer textarea");
+    await page.keyboard.type("draft to replace");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type("@od");
+    // What the workbench does for a webview's Select All, late: the pre script runs it on the page's document.
+    await page.evaluate(() => document.execCommand("selectAll"));
+    await page.keyboard.type("ie hi");
+    assert.equal(await page.inputValue("#composer textarea"), "@odie hi", "the '@' and what was typed are kept");
+    // A Select All the composer did not handle (from the Edit menu, say) still selects.
+    await page.evaluate(() => document.execCommand("selectAll"));
+    const selected = await page.evaluate(() => {
+      const t = /** @type {HTMLTextAreaElement} */ (document.querySelector("#composer textarea"));
+      return t.value.slice(t.selectionStart, t.selectionEnd);
+    });
+    assert.equal(selected, "@odie hi");
+    assert.deepEqual(await view.problems(), []);
+  });
 });

@@ -78,8 +78,8 @@ const CLAUDE_BASH = {
 describe("Markdown in a tool call's content", () => {
   const env = withBrowser();
 
-  it("renders Claude's fenced output as a code block, with no literal fences; plain lines keep their breaks", async () => {
-    const plain = { type: "toolCall", toolCallId: "t2", kind: "other", title: "Notes", status: "completed", content: "line one\nline two" };
+  it("renders Claude's fenced output as a code block, with no literal fences; plain output (JSON) stays preformatted", async () => {
+    const plain = { type: "toolCall", toolCallId: "t2", kind: "other", title: "Notes", status: "completed", content: '{\n  "ok": true,\n  "items": [1, 2]\n}' };
     const answer = message({ id: "m1", agentName: "claude", parts: [CLAUDE_BASH, plain], stopReason: "end_turn" });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "claude", state: "ready" }], messages: [answer] }) });
     const { page } = view;
@@ -87,8 +87,9 @@ describe("Markdown in a tool call's content", () => {
     await page.waitForSelector(`${card} .tool-markdown pre code`);
     assert.equal(await page.$eval(`${card} .tool-markdown pre code`, (el) => el.textContent), "Error: Exit code 3\n");
     assert.doesNotMatch(await page.innerText(card), /```/, "no literal fences");
-    const lines = await page.innerText(`${body("m1")} .tool-call[data-tool-call-id='t2'] .tool-markdown`);
-    assert.match(lines, /line one\nline two/);
+    const plainCard = `${body("m1")} .tool-call[data-tool-call-id='t2']`;
+    assert.equal(await page.$(`${plainCard} .tool-markdown`), null, "plain output is not Markdown");
+    assert.equal(await page.$eval(`${plainCard} pre.tool-content`, (el) => el.textContent), "{\n  \"ok\": true,\n  \"items\": [1, 2]\n}", "its indentation and lines kept");
     assert.deepEqual(await view.problems(), []);
   });
 });

@@ -10,6 +10,7 @@ import { accept, suggest, type Suggestion } from "../autocomplete";
 import { Suggestions } from "./Suggestions";
 import { channelLabel } from "../channelLabel";
 import { useStopConfirm } from "../stopConfirm";
+import { isSelectAllKey, selectedAllHere } from "../selectAllGuard";
 
 /** How long typing must pause before the draft is saved with `setState`, in milliseconds. */
 const DRAFT_SAVE_DELAY_MS = 300;
@@ -167,6 +168,7 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
       confirm.escape(event);
       return;
     }
+    if (isSelectAllKey(event)) selectedAllHere(); // the host's late echo of it must not select what is typed next
     if (!["Shift", "Control", "Alt", "Meta"].includes(event.key)) confirm.disarm();
     if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
     event.preventDefault();

@@ -9,6 +9,7 @@ import { AgentTerminal } from "./AgentTerminal";
 import { EmbeddedTerminal } from "./EmbeddedTerminal";
 import { InlineCode } from "./InlineCode";
 import { Markdown } from "./Markdown";
+import { isMarkdownContent } from "../toolContent";
 import { shortPath } from "../shortPath";
 
 /** A tool call's status in words, in the editor's language. */
@@ -79,13 +80,15 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
       {part.diffs?.map((diff, i) => (
         <DiffSummary key={i} diff={diff} open={() => void editor.openDiff(diff)} />
       ))}
-      {part.content && (
-        // ACP: a content block's text "may be plain text or formatted with Markdown"; Claude Code's is Markdown (its
-        // outputs come fenced), so it is rendered as Markdown, as Zed does. Line breaks are kept (`breaks`).
-        <div class="tool-content tool-markdown">
-          <Markdown text={part.content} streaming={live && (part.status === "pending" || part.status === "in_progress")} />
-        </div>
-      )}
+      {part.content &&
+        (isMarkdownContent(part.content) ? (
+          // Claude Code's content is Markdown (its outputs come fenced): rendered as Markdown, as Zed does.
+          <div class="tool-content tool-markdown">
+            <Markdown text={part.content} streaming={live && (part.status === "pending" || part.status === "in_progress")} />
+          </div>
+        ) : (
+          <pre class="tool-content">{stripAnsi(part.content)}</pre>
+        ))}
       {part.terminals?.map((terminalId) => {
         // A terminal the agent ran itself and reported in `_meta` shows what it reported; one the client created
         // (ACP terminal/create) shows live.
