@@ -11,6 +11,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { realAgentEntry } from "../../scripts/realAgentRoster.mjs";
 import { AgentManager } from "../../src/agents/AgentManager";
 import { ChannelService } from "../../src/channels/ChannelService";
 import type { AgentConfig } from "../../src/config/roster";
@@ -58,63 +59,12 @@ export const ABSENT_URL = "http://127.0.0.1:9";
 
 /**
  * A roster entry for a real agent pointed at `modelUrl`, with its own HOME (and CODEX_HOME) under `dir` and
- * `workspace` as its folder. Claude Code: ANTHROPIC_BASE_URL, an API key, IS_SANDBOX (it refuses to run as root
- * otherwise, as CI does), no nonessential traffic, no retries of failed model calls (a fault ends the turn at once
- * instead of after ten backoffs). Codex: a `config.toml` with a model provider on the server's Responses API, no
- * retries, the plan tool on, and the key in FAKE_MODEL_KEY. Gemini CLI (`--experimental-acp`): GOOGLE_GEMINI_BASE_URL
- * and an API key.
+ * `workspace` as its folder: the settings of scripts/realAgentRoster.mjs (`realAgentEntry`, shared with
+ * `npm start -- --real-agents` and the real-editor suite), run by Node 24 from .tools/.
  */
 export function realAgentConfig(agent: RealAgent, opts: { dir: string; workspace: string; modelUrl: string; name?: string }): AgentConfig {
-  const home = path.join(opts.dir, `${agent}-home`);
-  mkdirSync(home, { recursive: true });
-  // Their temp files too stay in the test's folder (Claude Code keeps a folder per cwd in $TMPDIR/claude-<uid>,
-  // Gemini CLI writes error reports to $TMPDIR).
-  const tmp = path.join(opts.dir, `${agent}-tmp`);
-  mkdirSync(tmp, { recursive: true });
-  const base = { name: opts.name ?? agent, command: NODE24, args: [AGENT_ENTRIES[agent]], workspace: opts.workspace };
-  if (agent === "gemini") {
-    return { ...base, args: [AGENT_ENTRIES.gemini, "--experimental-acp"], env: { HOME: home, TMPDIR: tmp, GEMINI_API_KEY: "scripted", GOOGLE_GEMINI_BASE_URL: opts.modelUrl } };
-  }
-  if (agent === "claude") {
-    return {
-      ...base,
-      env: {
-        HOME: home,
-        TMPDIR: tmp,
-        ANTHROPIC_BASE_URL: opts.modelUrl,
-        ANTHROPIC_API_KEY: "sk-scripted",
-        IS_SANDBOX: "1",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        DISABLE_AUTOUPDATER: "1",
-        CLAUDE_CODE_MAX_RETRIES: "0",
-      },
-    };
-  }
-  const codexHome = path.join(opts.dir, "codex-config");
-  mkdirSync(codexHome, { recursive: true });
-  writeFileSync(
-    path.join(codexHome, "config.toml"),
-    [
-      'model = "gpt-5.5"',
-      'model_provider = "scripted"',
-      'approval_policy = "on-request"',
-      'sandbox_mode = "workspace-write"',
-      "",
-      "[model_providers.scripted]",
-      'name = "scripted"',
-      `base_url = "${opts.modelUrl}/v1"`,
-      'wire_api = "responses"',
-      'env_key = "FAKE_MODEL_KEY"',
-      "requires_openai_auth = false",
-      "stream_max_retries = 0",
-      "request_max_retries = 0",
-      "",
-      "[tools.update_plan]",
-      "enabled = true",
-      "",
-    ].join("\n"),
-  );
-  return { ...base, env: { HOME: home, TMPDIR: tmp, CODEX_HOME: codexHome, FAKE_MODEL_KEY: "sk-scripted" } };
+  const entry = realAgentEntry(agent, { dir: opts.dir, modelUrl: opts.modelUrl, node: NODE24, entry: AGENT_ENTRIES[agent], name: opts.name });
+  return { ...entry, workspace: opts.workspace };
 }
 
 /** A recorder that stores announced commands and session states as SidekicksApp does. */
