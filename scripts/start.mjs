@@ -10,19 +10,31 @@
 //   waited for as long as it makes progress (scripts/startupWait.mjs), saying what it does; a failure says what to do.
 //   A tab's extension host outlives a lost connection by DEMO_RECONNECTION_GRACE_SECONDS (scripts/codeServer.mjs),
 //   not code-server's 3 hours: a closed tab no longer keeps the channel history locked for the next one.
+// - `--real-agents` (issue 15): the real agents instead (scripts/tools.mjs `ensureRealAgents`), pointed at the
+//   scripted model server, run as a child of this process on a free port (scripts/modelServerChild.mjs; it stops
+//   with npm start, Ctrl+C included); the workspace is .demo/real-agents (scripts/realAgentRoster.mjs), each agent's
+//   throwaway HOME in .demo/real-agents-home. With `code`, npm start keeps serving the model until Ctrl+C.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_RECONNECTION_GRACE_SECONDS, freePort, portIsFree, startCodeServer, workbenchUrl } from "./codeServer.mjs";
 import { createDemoWorkspace } from "./demoWorkspace.mjs";
+import { startModelServerChild } from "./modelServerChild.mjs";
+import { modelUrlOf, writeRealAgentsWorkspace } from "./realAgentRoster.mjs";
 import { DEFAULT_PORT, START_USAGE, parseStartArgs } from "./startArgs.mjs";
-import { ensureTools } from "./tools.mjs";
+import { ensureRealAgents, ensureTools } from "./tools.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const demoDir = path.join(root, ".demo");
-const workspace = path.join(demoDir, "workspace");
+// SIDEKICKS_DEMO_DIR: where the demo workspaces and the browser editor's data go (a test runs npm start in a temp folder).
+const demoDir = process.env.SIDEKICKS_DEMO_DIR ? path.resolve(process.env.SIDEKICKS_DEMO_DIR) : path.join(root, ".demo");
+const demoWorkspace = path.join(demoDir, "workspace");
+const realAgentsWorkspace = path.join(demoDir, "real-agents");
+/** The scripted model server of `--real-agents` (a child process), stopped with npm start. */
+let modelServer;
 const say = (line) => console.log(`[start] ${line}`);
+/** A path as the user reads it: relative to the clone when inside it. */
+const shown = (file) => (file.startsWith(root + path.sep) ? path.relative(root, file) : file);
 const fail = (lines) => {
   for (const line of [lines].flat()) console.error(`[start] ${line}`);
   process.exit(1);
@@ -53,7 +65,34 @@ async function checkAskedPort(options) {
   ]);
 }
 
-async function withCodeServer(options) {
+/**
+ * `--real-agents`: the real agents installed, the scripted model server started (on the port the workspace's roster
+ * already names when it is free, so an untouched roster stays as it is; else a free port), and the workspace written.
+ * Resolves to the workspace folder.
+ */
+async function prepareRealAgents() {
+  say("making sure the real agents are installed in .tools/ (the first time takes a few minutes)");
+  const { node24, ...entries } = await ensureRealAgents({ log: (line) => say(line) });
+  const roster = path.join(realAgentsWorkspace, "sidekicks.yaml");
+  const earlier = fs.existsSync(roster) ? Number(modelUrlOf(fs.readFileSync(roster, "utf8"))?.split(":")[2]) : NaN;
+  const port = Number.isInteger(earlier) && (await portIsFree(earlier)) ? earlier : 0;
+  fs.mkdirSync(demoDir, { recursive: true });
+  const logFile = path.join(demoDir, "model-server.log");
+  modelServer = await startModelServerChild({ port, logFile });
+  say(`scripted model server on ${modelServer.url} (requests logged in ${shown(logFile)})`);
+  const stateDir = path.join(demoDir, "real-agents-home");
+  const { written, kept, keptUrl } = writeRealAgentsWorkspace({ folder: realAgentsWorkspace, stateDir, modelUrl: modelServer.url, node: node24, entries });
+  say(`real-agents workspace: ${shown(realAgentsWorkspace)}${written.length ? ` (wrote ${written.join(", ")})` : ""}; the agents' HOMEs: ${shown(stateDir)}`);
+  if (kept.includes("sidekicks.yaml")) {
+    say(`kept your edited ${shown(roster)}${keptUrl ? `; it names the model server ${keptUrl}, which is not running: make it ${modelServer.url}, or delete the file to have it written again` : ""}`);
+  }
+  return realAgentsWorkspace;
+}
+
+/** Stops the model server of `--real-agents`, if any. */
+const stopModelServer = () => modelServer?.stop() ?? Promise.resolve();
+
+async function withCodeServer(options, workspace) {
   await ensureTools({ log: (line) => say(line) });
   let port = options.port;
   if (port === undefined) {
@@ -61,7 +100,7 @@ async function withCodeServer(options) {
     if (port !== DEFAULT_PORT) say(`port ${DEFAULT_PORT} is in use; using ${port} instead (choose one with npm start -- --port <port>)`);
   }
   const logFile = path.join(demoDir, "code-server.log");
-  const log = path.relative(root, logFile);
+  const log = shown(logFile);
   say(`starting code-server on 127.0.0.1:${port} (log: ${log}); a first start on a busy machine can take a few minutes`);
   // User data and extensions persist in .demo/ so the layout and the channel history survive a restart.
   const server = await startCodeServer({
@@ -85,15 +124,15 @@ async function withCodeServer(options) {
     throw new Error(lines.join("\n"));
   });
   const url = workbenchUrl({ port, folder: workspace, extensionDevelopmentPath: root });
-  console.log(`\nSidekicks demo: open ${url}\n`);
-  say(`code-server log: ${path.relative(root, logFile)}; stop with Ctrl+C`);
+  console.log(`\nSidekicks ${modelServer ? "with real agents (offline)" : "demo"}: open ${url}\n`);
+  say(`code-server log: ${shown(logFile)}; stop with Ctrl+C`);
 
   let stopping = false;
   const stop = async (signal) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal}: stopping code-server`);
-    await server.stop();
+    say(`${signal}: stopping code-server${modelServer ? " and the model server" : ""}`);
+    await Promise.all([server.stop(), stopModelServer()]);
     process.exit(0);
   };
   process.on("SIGINT", () => stop("SIGINT"));
@@ -102,7 +141,7 @@ async function withCodeServer(options) {
   server.child.on("exit", (code, signal) => {
     if (stopping) return;
     console.error(`[start] code-server exited (${signal ?? `exit ${code}`}); see ${logFile}`);
-    server.stop().finally(() => process.exit(1));
+    Promise.all([server.stop(), stopModelServer()]).finally(() => process.exit(1));
   });
 }
 
@@ -127,21 +166,37 @@ if (build.status !== 0) {
   console.error("[start] build failed");
   process.exit(1);
 }
-const written = createDemoWorkspace(workspace);
-say(`demo workspace: ${path.relative(root, workspace)}${written.length ? ` (wrote ${written.join(", ")})` : ""}`);
+let workspace = demoWorkspace;
+try {
+  if (options.realAgents) {
+    workspace = await prepareRealAgents();
+  } else {
+    const written = createDemoWorkspace(demoWorkspace);
+    say(`demo workspace: ${shown(demoWorkspace)}${written.length ? ` (wrote ${written.join(", ")})` : ""}`);
+  }
+} catch (error) {
+  await stopModelServer();
+  fail(error.message.split("\n"));
+}
 
 if (code) {
   say(`opening it with ${code}`);
   const child = spawn(code, [`--extensionDevelopmentPath=${root}`, workspace], { stdio: "inherit" });
-  child.on("exit", (status) => process.exit(status ?? 1));
+  child.on("exit", (status) => {
+    // The window outlives the `code` command: the agents in it need the model server until the user stops it.
+    if (!modelServer || status !== 0) return void stopModelServer().then(() => process.exit(status ?? 1));
+    say(`serving the scripted model on ${modelServer.url} for the real agents; stop with Ctrl+C`);
+  });
   child.on("error", (error) => {
     console.error(`[start] ${code}: ${error.message}`);
-    process.exit(1);
+    stopModelServer().then(() => process.exit(1));
   });
+  if (modelServer) for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => void stopModelServer().then(() => process.exit(0)));
 } else {
   try {
-    await withCodeServer(options);
+    await withCodeServer(options, workspace);
   } catch (error) {
+    await stopModelServer();
     fail(error.message.split("\n"));
   }
 }

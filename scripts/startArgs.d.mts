@@ -9,6 +9,8 @@ export interface StartOptions {
   help?: boolean;
   port?: number;
   portFrom?: PortSource;
+  /** `--real-agents`: the real agents against the scripted model server instead of the demo agents. */
+  realAgents?: boolean;
   error?: string;
 }
 /** See startArgs.mjs: reads `npm start`'s arguments (after `--`) and environment. */

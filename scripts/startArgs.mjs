@@ -12,6 +12,11 @@ in VS Code when its \`code\` command is on your PATH, otherwise in VS Code in th
 into .tools/ on the first run), whose local address is printed. Ctrl+C stops it.
 
 Options:
+  --real-agents       real agents instead, offline: Claude Code, Codex and Gemini CLI (installed into .tools/ on
+                      the first run, a few minutes) pointed at a scripted model server that npm start runs until
+                      it stops; the workspace is .demo/real-agents, whose sidekicks.yaml lists what to try
+                      (@claude say hello script:text, @codex work on the notes script:tools, …). No account, no
+                      network, nothing of your own Claude, Codex or Gemini settings read or written
   -p, --port <port>   the browser editor's port on 127.0.0.1 (implies the browser editor); if it is taken,
                       npm start stops and says so instead of taking another one
   -h, --help          print this and exit
@@ -20,9 +25,11 @@ Environment:
   SIDEKICKS_PORT, PORT         the port, as --port (--port wins, then SIDEKICKS_PORT, then PORT); without one,
                                ${DEFAULT_PORT} when free, else any free port
   SIDEKICKS_EDITOR=code-server the browser editor even when \`code\` is on your PATH
+  SIDEKICKS_DEMO_DIR           where the demo workspaces and the browser editor's data go (default: .demo)
 
 Examples:
   npm start
+  npm start -- --real-agents
   npm start -- --port 9000
   PORT=9000 npm start
 `;
@@ -42,10 +49,19 @@ function portOf(value, source) {
  * takes `--port` as its own setting and passes it in `npm_config_port` ("9000" for `--port=9000`, "true" for
  * `--port 9000`, whose number then comes as the first argument): read as --port too.
  *
+ * `--real-agents` (npm passes it as `npm_config_real_agents` "true" without the `--`) adds `realAgents: true`.
+ *
  * @returns `{ help }` for -h/--help; else `{ port, portFrom }` for an explicit port (`portFrom`: "--port",
- *   "SIDEKICKS_PORT" or "PORT"), or `{}` for none; `{ error }` (one sentence) for an unknown argument or a bad port.
+ *   "SIDEKICKS_PORT" or "PORT"), or `{}` for none, with `realAgents: true` when asked; `{ error }` (one sentence) for
+ *   an unknown argument or a bad port.
  */
 export function parseStartArgs(argv, env = {}) {
+  const options = parseArgs(argv, env);
+  if (options.help || options.error) return options;
+  return env.npm_config_real_agents === "true" || argv.includes("--real-agents") ? { ...options, realAgents: true } : options;
+}
+
+function parseArgs(argv, env) {
   let flagPort;
   const npmPort = env.npm_config_port;
   if (npmPort !== undefined && npmPort !== "") {
@@ -59,6 +75,7 @@ export function parseStartArgs(argv, env = {}) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "-h" || arg === "--help") return { help: true };
+    if (arg === "--real-agents") continue;
     const inline = /^--port=(.*)$/.exec(arg);
     if (inline || arg === "--port" || arg === "-p") {
       const value = inline ? inline[1] : argv[++i];
