@@ -1,4 +1,5 @@
-// `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), webview tests, integration tests in a real VS Code (code-server),
+// `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), webview tests, integration tests in a real VS Code (code-server;
+// Claude Code and Codex there too, and `npm start -- --real-agents`),
 // the same editor with the packaged .vsix installed (vsix: `npm run package`, then the suite against the installed copy),
 // real ACP agents (claude-agent-acp, codex-acp, Gemini CLI) running full turns offline against the scripted model server, in that order, streaming each stage's output. Build,
 // typecheck and lint count as one check each; the test stages count their tests. The very last line printed is `N passed, N failed`; the exit code is 1 when anything failed.
@@ -146,24 +147,26 @@ async function integration() {
     summary.push({ stage: "integration", passed: 0, failed: 1, seconds: since(started), note: "no tools (see above)" });
     return;
   }
-  // Five runs: the main suite, Workspace Trust on with the folder untrusted, a window reload in the middle of an
+  // Seven runs: the main suite, Workspace Trust on with the folder untrusted, a window reload in the middle of an
   // answer, and channels in editor tabs restored after a reload (the last two: two extension hosts, one after the
-  // other); then `npm start`'s browser demo when a tab goes away (runClosedTab.mjs: a new tab gets the history once
-  // the gone tab's extension host ends). The harness has its own 5 min timeout; this one only catches a harness that
-  // hangs itself.
+  // other); Claude Code and Codex in the real editor against the scripted model server (realagents, with a reload
+  // too); then `npm start`'s browser demo when a tab goes away (runClosedTab.mjs: a new tab gets the history once
+  // the gone tab's extension host ends) and `npm start -- --real-agents` as a user runs it, stopped by Ctrl+C
+  // (runStartRealAgents.mjs). The harness has its own timeout (5 min, realagents 15); this one only catches a
+  // harness that hangs itself.
   let passed = 0;
   let failed = 0;
   const notes = [];
-  const runs = [[], ["--suite", "trust"], ["--suite", "reload"], ["--suite", "panel"]].map((args) => ["test/integration/runCodeServer.mjs", ...args]);
-  for (const args of [...runs, ["test/integration/runClosedTab.mjs"]]) {
-    const { code, output } = await run(node, args, 10 * MINUTE);
+  const runs = [[], ["--suite", "trust"], ["--suite", "reload"], ["--suite", "panel"], ["--suite", "realagents"]].map((args) => ["test/integration/runCodeServer.mjs", ...args]);
+  for (const args of [...runs, ["test/integration/runClosedTab.mjs"], ["test/integration/runStartRealAgents.mjs"]]) {
+    const { code, output } = await run(node, args, args.includes("realagents") || args[0].endsWith("runStartRealAgents.mjs") ? 20 * MINUTE : 10 * MINUTE);
     const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);
     passed += counts ? Number(counts[1]) : 0;
     const runFailed = counts ? Number(counts[2]) : 0;
     failed += runFailed;
     if (code !== 0 && runFailed === 0) {
       failed += 1;
-      const name = args[0].endsWith("runClosedTab.mjs") ? "closed-tab" : (args[2] ?? "main");
+      const name = args[0].endsWith("runClosedTab.mjs") ? "closed-tab" : args[0].endsWith("runStartRealAgents.mjs") ? "start-real-agents" : (args[2] ?? "main");
       notes.push(`${name} run: ${counts ? `exit ${code}` : `exit ${code} without counts`}`);
     }
   }

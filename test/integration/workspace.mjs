@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeRealAgentsWorkspace } from "../../scripts/realAgentRoster.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -62,6 +63,24 @@ export const buildE2eSuite = () => buildSuite("e2e", "e2eBenchIndex");
 
 /** Compiled panel suite (test/integration/suite/panelIndex.ts): channels in editor tabs, restored after a reload. */
 export const panelSuiteEntry = path.join(root, "out", "integration", "panel.js");
+
+/** Compiled real-agents suite (test/integration/suite/realAgentsIndex.ts); see buildRealAgentsSuite. */
+export const realAgentsSuiteEntry = path.join(root, "out", "integration", "realagents.js");
+
+/** Bundles the real-agents suite (`--suite realagents`) to out/integration/realagents.js. */
+export const buildRealAgentsSuite = () => buildSuite("realagents", "realAgentsIndex");
+
+/**
+ * Creates `<parent>/workspace` as `npm start -- --real-agents` writes its workspace (scripts/realAgentRoster.mjs):
+ * a sidekicks.yaml declaring Claude Code and Codex pointed at the scripted model server at `modelUrl`, each with a
+ * throwaway HOME under `<parent>/agents-home`, and notes.txt. `node` runs the agents' `entries` (scripts/tools.mjs).
+ * Returns the workspace's absolute path.
+ */
+export function createRealAgentsWorkspace(parent, { modelUrl, node, entries }) {
+  const workspace = path.join(parent, "workspace");
+  writeRealAgentsWorkspace({ folder: workspace, stateDir: path.join(parent, "agents-home"), modelUrl, node, entries, agents: ["claude", "codex"] });
+  return workspace;
+}
 
 /** A YAML double-quoted scalar: JSON strings are valid YAML, so paths with spaces, quotes or `#` stay intact. */
 const quote = (value) => JSON.stringify(value);

@@ -1,0 +1,178 @@
+// The harness's hands and eyes in the workbench page (runCodeServer.mjs): screenshots of the channel view, and the
+// webview requests a suite asks for with a `SIDEKICKS_WEBVIEW` line (suite/vsixBridge.ts), done in the webview's
+// frame with Playwright as a user would (real clicks, typing), plus the e2e render bench's timing requests.
+import fs from "node:fs";
+import path from "node:path";
+import { root } from "./workspace.mjs";
+
+const resultsDir = path.join(root, "test-results");
+const say = (line) => console.log(`[integration] ${line}`);
+
+/**
+ * Saves test-results/<name>.png once the webview shows (the whole page, or with `part` "sidebar" the side bar only);
+ * without a webview after 20 s, a picture of the page as it is and a warning. Resolves to whether the webview showed.
+ */
+export async function screenshot(page, name, part) {
+  const file = path.join(resultsDir, `${name}.png`);
+  try {
+    const outer = page.locator("iframe.webview.ready").first();
+    await outer.waitFor({ state: "attached", timeout: 20_000 });
+    const inner = outer.contentFrame().locator("iframe#active-frame");
+    await inner.waitFor({ state: "attached", timeout: 20_000 });
+    await inner.contentFrame().locator("body *").first().waitFor({ state: "attached", timeout: 20_000 });
+    await page.waitForTimeout(300); // let the last paint land
+    if (part === "sidebar") await page.locator('[id="workbench.parts.sidebar"]').screenshot({ path: file, timeout: 10_000 });
+    else await page.screenshot({ path: file, fullPage: true });
+    say(`screenshot ${path.relative(root, file)}`);
+    return true;
+  } catch (error) {
+    say(`WARNING: no webview for screenshot ${name}: ${error.message.split("\n")[0]}`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+    return false;
+  }
+}
+
+/** The channel view's document: the inner `iframe#active-frame` of the outer `iframe.webview.ready`. */
+async function webviewFrame(page) {
+  const outer = page.locator("iframe.webview.ready").first();
+  await outer.waitFor({ state: "attached", timeout: 20_000 });
+  const inner = outer.contentFrame().locator("iframe#active-frame");
+  await inner.waitFor({ state: "attached", timeout: 20_000 });
+  const frame = await (await inner.elementHandle({ timeout: 20_000 })).contentFrame();
+  if (!frame) throw new Error("the webview has no document yet");
+  return frame;
+}
+
+/**
+ * The development test API's webview requests (`test/*` in src/protocol.ts), done from outside as a user would:
+ * `test/text` (innerText, or null), `test/attribute` (or null), `test/click` (a real click when the element exists),
+ * `test/compose` (types into the composer, presses Enter; `sent` once the composer is cleared, which it is only when
+ * the host accepted the message).
+ */
+/** The CDP session profiling the e2e bench's page (SIDEKICKS_E2E_PROFILE=1), from `e2e/arm` to `e2e/painted`. */
+let e2eProfiler;
+/** The CDP session tracing it (SIDEKICKS_E2E_TRACE=1), and the events collected. */
+let e2eTracer;
+let e2eTraceEvents = [];
+
+export async function webviewRequest(page, method, params) {
+  const frame = await webviewFrame(page);
+  switch (method) {
+    case "test/text":
+      return {
+        text: await frame.evaluate((selector) => {
+          const el = document.querySelector(selector);
+          return el ? (el instanceof HTMLElement ? el.innerText : (el.textContent ?? "")) : null;
+        }, params.selector),
+      };
+    case "test/attribute":
+      return { text: await frame.evaluate(({ selector, name }) => document.querySelector(selector)?.getAttribute(name) ?? null, params) };
+    case "test/click": {
+      const target = frame.locator(params.selector).first();
+      if ((await target.count()) === 0) return { clicked: false };
+      await target.click({ timeout: 10_000 });
+      return { clicked: true };
+    }
+    case "vsix/screenshot": {
+      // A picture taken before the suite goes on (the SIDEKICKS_SCREENSHOT line does not wait for it).
+      if (!/^[\w.-]+$/.test(params.name)) throw new Error(`bad screenshot name: ${JSON.stringify(params.name)}`);
+      return { taken: await screenshot(page, params.name, params.part) };
+    }
+    case "vsix/type": {
+      // Only types (a picture of the composer before sending).
+      const textarea = frame.locator("#composer textarea");
+      await textarea.fill(params.text, { timeout: 10_000 });
+      await textarea.press("Escape");
+      return { typed: true };
+    }
+    case "test/compose": {
+      const textarea = frame.locator("#composer textarea");
+      await textarea.fill(params.text, { timeout: 10_000 });
+      await textarea.press("Escape"); // closes @-suggestions, so Enter sends instead of accepting one
+      await textarea.press("Enter");
+      try {
+        // Enter empties the box at once; the send was accepted once none is in flight and the text did not come back.
+        await frame.waitForFunction(() => !document.querySelector("#composer")?.classList.contains("sending") && document.querySelector("#composer textarea")?.value === "", undefined, { timeout: 10_000 });
+        return { sent: true };
+      } catch {
+        return { sent: false };
+      }
+    }
+    case "e2e/arm": {
+      if (process.env.SIDEKICKS_E2E_TRACE) {
+        e2eTracer = await page.context().newCDPSession(page);
+        e2eTraceEvents = [];
+        e2eTracer.on("Tracing.dataCollected", (e) => e2eTraceEvents.push(...e.value));
+        await e2eTracer.send("Tracing.start", { traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8", "toplevel", "ipc", "mojom", "cc", "loading"] } });
+      }
+      if (process.env.SIDEKICKS_E2E_PROFILE) {
+        // A CPU profile of the page's renderer (the workbench and, same-site, the webview) from arm to painted.
+        e2eProfiler = await page.context().newCDPSession(page);
+        await e2eProfiler.send("Profiler.enable");
+        await e2eProfiler.send("Profiler.start");
+      }
+      // Before the prompt is sent: every animation frame, the page checks (cheaply: the deepest last element, not the
+      // whole 2 MB text) whether the last message is done and ends with the marker; the first time it is, it takes
+      // one more frame (so it is painted) and keeps the page's wall clock in `__e2ePaintedAt`. Meanwhile, every
+      // 500 ms with SIDEKICKS_E2E_SAMPLES=1: [wall clock, characters of the last message's text, its status].
+      await frame.evaluate(({ marker, sample }) => {
+        const w = /** @type {any} */ (window);
+        const last = () => {
+          const messages = document.querySelectorAll(".history > .message");
+          return messages[messages.length - 1];
+        };
+        w.__e2eSamples = [];
+        w.__e2ePaintedAt = undefined;
+        // Reading 2 MB of text costs the page time: only when asked (SIDEKICKS_E2E_SAMPLES=1), not in the figure.
+        if (sample && !w.__e2eArrivals) {
+          // When each batch of deltas reached the page, and how much text it carried: tells a slow host from a slow view.
+          w.__e2eArrivals = [];
+          window.addEventListener("message", (event) => {
+            const d = event.data;
+            if (d?.kind === "event" && d.name === "message/delta") w.__e2eArrivals.push([Date.now(), d.payload?.appendText?.length ?? 0]);
+          });
+        }
+        if (sample) w.__e2eTimer = setInterval(() => {
+          const m = last();
+          w.__e2eSamples.push([Date.now(), m?.querySelector(".message-body")?.textContent?.length ?? 0, m?.getAttribute("data-status")]);
+        }, 500);
+        const check = () => {
+          const m = last();
+          let el = m?.getAttribute("data-status") === "done" ? m.querySelector(".message-body") : null;
+          while (el?.lastElementChild) el = el.lastElementChild;
+          const parent = el?.parentElement;
+          const shown = el && ((el.textContent ?? "").includes(marker) || ((parent?.textContent?.length ?? 0) < 10_000 && (parent?.textContent ?? "").includes(marker)));
+          if (!shown) return void requestAnimationFrame(check);
+          requestAnimationFrame(() => {
+            w.__e2ePaintedAt = Date.now();
+            clearInterval(w.__e2eTimer);
+          });
+        };
+        requestAnimationFrame(check);
+      }, { marker: params.marker, sample: process.env.SIDEKICKS_E2E_SAMPLES === "1" });
+      return { armed: true };
+    }
+    case "e2e/painted": {
+      // After `e2e/arm`: waits for its paint time; answers it with the text shown and the samples.
+      await frame.waitForFunction(() => /** @type {any} */ (window).__e2ePaintedAt !== undefined, undefined, { timeout: 270_000 });
+      if (e2eTracer) {
+        const done = new Promise((resolve) => e2eTracer.once("Tracing.tracingComplete", resolve));
+        await e2eTracer.send("Tracing.end");
+        await done;
+        fs.writeFileSync(path.join(root, "test-results", "e2e-trace.json"), JSON.stringify(e2eTraceEvents));
+      }
+      if (e2eProfiler) {
+        const { profile } = await e2eProfiler.send("Profiler.stop");
+        fs.writeFileSync(path.join(root, "test-results", "e2e.cpuprofile"), JSON.stringify(profile));
+      }
+      return frame.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        const messages = document.querySelectorAll(".history > .message");
+        return { paintedAt: w.__e2ePaintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples, arrivals: w.__e2eArrivals ?? [] };
+      });
+    }
+    default:
+      throw new Error(`unknown webview request ${method}`);
+  }
+}
+
