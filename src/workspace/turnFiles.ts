@@ -15,6 +15,8 @@
  *
  * A file the user saved in the editor during the turn ({@link TurnFiles.saved}) is not the agent's change: it is left
  * out while the file still holds what the user saved, unless the agent had changed it before (or writes it after).
+ * Nor is a file that holds at the end of the turn the text the snapshot read: a watcher event that arrives during the
+ * turn may be for a write made before it began.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -166,6 +168,12 @@ export class TurnFiles {
     for (const file of [...tracked.changed.keys()]) if (!now.has(file) && !tracked.existed.has(file)) tracked.changed.delete(file);
     // Still what the user saved: the user's change, not the agent's.
     for (const [file, text] of tracked.userSaved) if (tracked.changed.get(file)?.kind !== "deleted" && sameText(file, text)) tracked.changed.delete(file);
+    // Holding the text it had before the turn: nothing changed — a watcher event that arrived late for a write made
+    // before the turn began (a file saved just before the prompt), or text put back. An ACP write stays listed (it may
+    // have changed only an open editor buffer).
+    for (const [file, changed] of [...tracked.changed]) {
+      if (changed.kind === "modified" && !tracked.acpWritten.has(file) && sameText(file, tracked.snapshot.get(file))) tracked.changed.delete(file);
+    }
     return [...tracked.changed.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
   }
 }

@@ -123,6 +123,31 @@ test("changes whose watcher events have not arrived when the turn ends are liste
   }
 });
 
+test("a watcher event that arrives during the turn for a file written just before it is not the turn's change", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    // The user saves notes.txt (same text as before, or new text) and sends a prompt at once: the watcher reports
+    // the save late, after the turn's snapshot has read the saved text.
+    writeFileSync(path.join(dir, "notes.txt"), "alpha\n");
+    writeFileSync(path.join(dir, "draft.md"), "# saved just before\n");
+    const files = new TurnFiles();
+    await files.begin("T1", dir);
+    await files.changed([
+      { path: path.join(dir, "notes.txt"), kind: "changed" },
+      { path: path.join(dir, "draft.md"), kind: "changed" },
+    ]);
+    // The agent then changes draft.md and puts it back: the net result is no change either.
+    writeFileSync(path.join(dir, "draft.md"), "# changed\n");
+    await files.changed([{ path: path.join(dir, "draft.md"), kind: "changed" }]);
+    writeFileSync(path.join(dir, "draft.md"), "# saved just before\n");
+    writeFileSync(path.join(dir, "real.txt"), "made by the agent\n");
+    await files.changed([{ path: path.join(dir, "real.txt"), kind: "created" }]);
+    assert.deepEqual((await files.end("T1")).map((f) => [path.relative(dir, f.path), f.kind]), [["real.txt", "created"]]);
+  } finally {
+    cleanup();
+  }
+});
+
 test("a file written through ACP is listed though the disk never changed (an open editor buffer)", async () => {
   const { dir, cleanup } = tempDir();
   try {
