@@ -63,6 +63,25 @@ describe("an agent's own terminals", () => {
     assert.match(await page.innerText(card), /building…\ndone/);
     assert.deepEqual(await view.problems(), []);
   });
+
+  it("a command waiting for its permission does not say it runs; once allowed it does", async () => {
+    // Claude Code's Bash in Manual mode: the tool call is `pending`, with the terminal it will run in (terminal_info),
+    // no output, while its permission request waits; allowed, it runs (still `pending` for Claude Code, for a while).
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "claude", state: "busy" }] }) });
+    const { page, host } = view;
+    await host.emit("message/started", message({ id: "c3", agentName: "claude", status: "streaming" }));
+    const waiting = { type: "toolCall", toolCallId: "toolu_9", kind: "execute", title: "touch permitted.txt", status: "pending", terminals: ["toolu_9"], agentTerminals: [{ terminalId: "toolu_9", output: "" }] };
+    const request = { type: "permission", requestId: "r9", toolCallId: "toolu_9", title: "touch permitted.txt", options: [{ optionId: "allow", name: "Yes", kind: "allow_once" }, { optionId: "reject", name: "No", kind: "reject_once" }] };
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "c3", part: waiting });
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "c3", part: request });
+    const card = `${body("c3")} .tool-call[data-tool-call-id='toolu_9']`;
+    await page.waitForSelector(`${body("c3")} .permission.card[data-state='pending']`);
+    assert.equal(await page.$(`${card} .tool-terminal-state`), null, `the card says: ${await page.innerText(card)}`);
+    assert.match(await page.innerText(`${card} .status-badge`), /pending/);
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "c3", part: { ...request, outcome: "allow" } });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("running"), `${card} .tool-terminal-state`);
+    assert.deepEqual(await view.problems(), []);
+  });
 });
 
 /** Claude Code's completed Bash card: its content text is Markdown, the output fenced. */

@@ -15,7 +15,7 @@ function exitText(terminal: AgentTerminalOutput): string | undefined {
 
 /**
  * Header (running, or how it exited; only when the command is a terminal the agent named) and the output, ANSI
- * stripped, with "…" when its start was dropped. `live`: the answer still streams (a command without an exit runs).
+ * stripped, with "…" when its start was dropped. `live`: the command runs (the answer streams and no permission request for it waits: ToolCallCard).
  */
 export function AgentTerminal({ terminal, live, named }: { terminal: AgentTerminalOutput; live: boolean; named: boolean }) {
   const exit = exitText(terminal);

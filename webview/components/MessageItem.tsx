@@ -120,7 +120,7 @@ export class MessageItem extends Component<Props> {
           )}
         </header>
         <div class="message-body">
-          {message.parts.map((part, i) => renderPart(message.id, part, i, streaming, answerPermission, i === message.parts.length - 1, message.author.agentName))}
+          {message.parts.map((part, i) => renderPart(message, part, i, streaming, answerPermission, i === message.parts.length - 1))}
           {streaming && (
             <span class="typing" role="img" aria-label={l10n.t("{0} is typing", authorName(message.author))}>
               <span />
@@ -160,7 +160,9 @@ export class MessageItem extends Component<Props> {
   }
 }
 
-function renderPart(messageId: string, part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean, agent?: string) {
+function renderPart(message: MessageView, part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean) {
+  const messageId = message.id;
+  const agent = message.author.agentName;
   switch (part.type) {
     case "files":
       return <FilesCard key="files" messageId={messageId} part={part} />;
@@ -183,7 +185,7 @@ function renderPart(messageId: string, part: Part, index: number, streaming: boo
       // so its closed code blocks are highlighted.
       return <Markdown key={`t${index}`} text={part.text} streaming={streaming && last} />;
     case "toolCall":
-      return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} />;
+      return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} awaitingPermission={awaitsPermission(message, part.toolCallId)} />;
     case "permission":
       return <PermissionCard key={`p:${part.requestId}`} part={part} live={streaming} answer={answer} agent={agent} />;
     case "retry":
@@ -193,6 +195,11 @@ function renderPart(messageId: string, part: Part, index: number, streaming: boo
         </div>
       );
   }
+}
+
+/** Whether a permission request of `message` for tool call `toolCallId` waits for its answer. */
+function awaitsPermission(message: MessageView, toolCallId: string): boolean {
+  return message.parts.some((p) => p.type === "permission" && p.toolCallId === toolCallId && p.outcome === undefined);
 }
 
 function authorName(author: Author): string {

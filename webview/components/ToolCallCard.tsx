@@ -26,14 +26,19 @@ function hasNoResult(part: ToolCallPart, live: boolean): boolean {
   return part.noResult === true || (!live && (part.status === "pending" || part.status === "in_progress"));
 }
 
+
 /**
  * Card with the tool kind, title and a status badge; then, when present, the files it touches (links that open the
  * file at the line), its diffs (file, `+added −removed`, "Open diff" in the editor's diff view), its text content
- * (Markdown) and its terminals: live ones the client created, and the output of those the agent ran itself.
+ * (Markdown) and its terminals: live ones the client created, and the output of those the agent ran itself
+ * (`awaitingPermission`: a permission request of the answer for this tool call waits, so it has not run yet).
  */
-export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean }) {
+export function ToolCallCard({ part, live, awaitingPermission = false }: { part: ToolCallPart; live: boolean; awaitingPermission?: boolean }) {
   const editor = useContext(EditorContext);
   const noResult = hasNoResult(part, live);
+  // A command whose permission request waits has not run yet (Claude Code names its terminal before asking): its own
+  // terminal is not said to be running.
+  const runs = live && !awaitingPermission;
   return (
     <div
       class="tool-call card"
@@ -93,11 +98,11 @@ export function ToolCallCard({ part, live }: { part: ToolCallPart; live: boolean
         // A terminal the agent ran itself and reported in `_meta` shows what it reported; one the client created
         // (ACP terminal/create) shows live.
         const own = part.agentTerminals?.find((t) => t.terminalId === terminalId);
-        return own ? <AgentTerminal key={terminalId} terminal={own} live={live} named /> : <EmbeddedTerminal key={terminalId} terminalId={terminalId} />;
+        return own ? <AgentTerminal key={terminalId} terminal={own} live={runs} named /> : <EmbeddedTerminal key={terminalId} terminalId={terminalId} />;
       })}
       {part.agentTerminals
         ?.filter((t) => !part.terminals?.includes(t.terminalId))
-        .map((t) => <AgentTerminal key={t.terminalId} terminal={t} live={live} named={false} />)}
+        .map((t) => <AgentTerminal key={t.terminalId} terminal={t} live={runs} named={false} />)}
     </div>
   );
 }
