@@ -166,6 +166,24 @@ describe("Claude's mode, offered as modes and as a config option", () => {
 describe("an agent's notice", () => {
   const env = withBrowser();
 
+  it("a text piece of its own (Claude Code's notice after its answer, no messageId) is set apart as a paragraph, not run on", async () => {
+    const parts = [
+      { type: "text", text: "Hello from the scripted model.", messageId: "msg_1" },
+      { type: "text", text: "**Warning:** We're changing auto mode to no longer charge for classifier requests." },
+    ];
+    const answer = message({ id: "w1", agentName: "claude", parts, stopReason: "end_turn" });
+    const paragraphs = message({ id: "w2", agentName: "claude", text: "First paragraph.\n\nSecond paragraph.", stopReason: "end_turn" });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "claude", state: "ready" }], messages: [answer, paragraphs] }) });
+    const { page } = view;
+    await page.waitForSelector(`${body("w1")} .markdown + .markdown`);
+    const gap = (selector) => page.$$eval(selector, (els) => els[1].getBoundingClientRect().top - els[0].getBoundingClientRect().bottom);
+    const between = await gap(`${body("w1")} > .markdown`);
+    const paragraph = await gap(`${body("w2")} .markdown p`);
+    assert.ok(paragraph >= 6, `a paragraph gap (${paragraph} px)`);
+    assert.ok(between >= paragraph - 0.5, `the notice is set apart like a paragraph: ${between} px between the pieces, ${paragraph} px between paragraphs`);
+    assert.deepEqual(await view.problems(), []);
+  });
+
   it("says what the agent reports about itself while the answer has no text, and that it is trying again", async () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "codex", state: "busy" }] }) });
     const { page, host } = view;
@@ -188,7 +206,8 @@ describe("screenshots of real agents' shapes", () => {
     it(`Codex's command and read cards (${theme})`, async () => {
       const user = message({ id: "u1", author: "user", text: "@codex why does `npm test` fail?", to: ["codex"] });
       const answer = message({ id: "c1", agentName: "codex", parts: [READ, COMMAND, { type: "text", text: "One test fails: `zones`." }], stopReason: "end_turn" });
-      const claude = message({ id: "m1", agentName: "claude", parts: [CLAUDE_BASH, { type: "text", text: "The command exited with code 3." }], stopReason: "end_turn" });
+      const notice = { type: "text", text: "**Warning:** Nothing breaks: auto mode keeps working." };
+      const claude = message({ id: "m1", agentName: "claude", parts: [CLAUDE_BASH, { type: "text", text: "The command exited with code 3.", messageId: "msg_1" }, notice], stopReason: "end_turn" });
       const silent = message({ id: "n2", agentName: "codex", status: "streaming", parts: [{ type: "notice", text: "Reconnecting... 2/5 (Connection failed: error sending request)", retrying: true }] });
       const members = [{ name: "codex", state: "ready" }, { name: "claude", state: "ready" }];
       const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages: [user, answer, claude, silent] }), theme, width: 360, height: 820 });
