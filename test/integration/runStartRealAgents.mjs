@@ -1,8 +1,8 @@
 // `npm start -- --real-agents` as a user runs it (issue 15): scripts/start.mjs in its own process group, in the browser
 // editor (SIDEKICKS_EDITOR=code-server, --port), its demo folder in a temp folder (SIDEKICKS_DEMO_DIR). Checks:
 // 1. it prints the URL to open; the workspace's sidekicks.yaml is a valid roster of claude, codex and gemini whose
-//    model server answers; in the page (headless Chromium), `@claude @codex say hello script:text` in #general gets
-//    both answers (screenshot test-results/start-real-agents.png);
+//    model server answers; in the page (headless Chromium), `@claude @codex @gemini say hello script:text` in #general
+//    gets the three answers (screenshot test-results/start-real-agents.png);
 // 2. Ctrl+C (SIGINT to its process group, as a terminal sends it) stops it, and no process is left behind: none whose
 //    command line or working folder is in the demo folder (code-server, the agents), no model server.
 // Prints `integration: N passed, N failed` like runCodeServer.mjs; exits 1 on failure. SIDEKICKS_IT_KEEP=1 keeps the
@@ -76,7 +76,7 @@ for (const stream of [start.stdout, start.stderr]) stream.on("data", (chunk) => 
 const exited = new Promise((resolve) => start.once("exit", (code, signal) => resolve(signal ?? code)));
 let browser;
 try {
-  await check("npm start -- --real-agents opens the real agents' workspace, and Claude and Codex answer there", async () => {
+  await check("npm start -- --real-agents opens the real agents' workspace, and Claude Code, Codex and Gemini CLI answer there", async () => {
     const url = await poll("npm start's URL", () => /open (http:\/\/127\.0\.0\.1:\d+\/\?\S+)/.exec(output)?.[1], 15 * 60_000).catch((error) => {
       throw new Error(`${error.message}\n${output}`);
     });
@@ -97,20 +97,20 @@ try {
       if (!found && Date.now() - clicked > 10_000) {
         clicked = Date.now();
         await item.click();
+        await page.mouse.move(800, 600); // off the icon, so its tooltip does not cover the view
       }
       return found ?? undefined;
     }, 120_000);
-    await poll("#general with claude and codex", async () => ((await frame.innerText(".channel-header")).includes("codex") ? true : undefined), 60_000);
+    await poll("#general with claude, codex and gemini", async () => ((await frame.innerText(".channel-header")).includes("gemini") ? true : undefined), 60_000);
     const textarea = frame.locator("#composer textarea");
-    await textarea.fill("@claude @codex say hello script:text");
+    await textarea.fill("@claude @codex @gemini say hello script:text");
     await textarea.press("Escape"); // closes @-suggestions, so Enter sends
     await textarea.press("Enter");
-    await poll("both answers", async () => {
+    await poll("the three answers", async () => {
       const done = await frame.$$eval('.message[data-author="agent"][data-status="done"]', (nodes) => nodes.map((n) => /** @type {HTMLElement} */ (n).innerText));
-      return ["claude", "codex"].every((agent) => done.some((text) => text.startsWith(agent) && text.includes("Hello from the scripted model."))) ? true : undefined;
+      return ["claude", "codex", "gemini"].every((agent) => done.some((text) => text.startsWith(agent) && text.includes("Hello from the scripted model."))) ? true : undefined;
     }, 180_000);
     fs.mkdirSync(resultsDir, { recursive: true });
-    await page.mouse.move(800, 600); // no tooltip of the activity bar over the view
     await page.screenshot({ path: path.join(resultsDir, "start-real-agents.png") });
   });
 

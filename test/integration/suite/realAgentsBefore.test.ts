@@ -126,6 +126,7 @@ describe("real agents in the real editor (phase 1)", function () {
       const card = `${message(allowed!)} .permission.card`;
       await poll("the permission card", async () => ((await attribute(card, "data-state")) === "pending" ? true : undefined), TURN_MS);
       assert.equal(exists("permitted.txt"), false, "nothing written before the answer");
+      assert.equal(await text(`${message(allowed!)} .tool-terminal-state`), null, "a command waiting for its permission is not said to run");
       await screenshot(`realagents-permission-${agent}`);
       await click(`${card} button.permission-option.kind-allow_once`);
       assert.equal(await settled(allowed!), "completed");
