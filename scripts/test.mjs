@@ -18,6 +18,29 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 /** One row per stage: `{ stage, passed, failed, seconds, note }`. */
 const summary = [];
 
+/** What failed, `{ stage, lines }`, printed again just before the summary so a CI log's tail names it. */
+const failures = [];
+
+/**
+ * The failure report of a run's output, as lines (at most 40): mocha's section from `N failing`, the harness's
+ * `not ok` lines, or TAP's `not ok` lines with the message that follows. Empty when nothing failed.
+ */
+function failureLines(text) {
+  const mocha = /^\s*\d+ failing$/m.exec(text);
+  if (mocha) return text.slice(mocha.index).split("\n").slice(0, 40);
+  const lines = text.split("\n");
+  const found = [];
+  lines.forEach((line, index) => {
+    if (!/(^|\] )\s*not ok\b/.test(line) || /# SKIP/.test(line)) return;
+    found.push(line);
+    // TAP's YAML block after it: its location and error (a `|-` error's text is on the lines below).
+    const block = lines.slice(index + 1, index + 16);
+    const end = block.findIndex((next) => /^\s*(not )?ok\b|^\s*\.\.\.$/.test(next));
+    found.push(...(end < 0 ? block : block.slice(0, end)).filter((next) => !/^\s*(---|duration_ms|type|failureType|code):?/.test(next)).slice(0, 8));
+  });
+  return found.slice(0, 40);
+}
+
 /** The running stage's child, killed as a group on Ctrl+C. */
 let current = null;
 for (const signal of ["SIGINT", "SIGTERM"]) {
@@ -134,6 +157,7 @@ async function nodeTests(stage, files, preArgs = []) {
     failed = 1;
     note = `exit ${code} without a counted failure`;
   }
+  if (failed > 0) failures.push({ stage, lines: failureLines(tap) });
   summary.push({ stage, passed, failed, seconds: since(started), note });
 }
 
@@ -164,6 +188,7 @@ async function integration() {
     passed += counts ? Number(counts[1]) : 0;
     const runFailed = counts ? Number(counts[2]) : 0;
     failed += runFailed;
+    if (runFailed > 0 || code !== 0) failures.push({ stage: `integration ${args.slice(0, 3).join(" ")}`, lines: failureLines(output) });
     if (code !== 0 && runFailed === 0) {
       failed += 1;
       const name = args[0].endsWith("runClosedTab.mjs") ? "closed-tab" : args[0].endsWith("runStartRealAgents.mjs") ? "start-real-agents" : (args[2] ?? "main");
@@ -197,6 +222,7 @@ async function vsix() {
   const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);
   const passed = counts ? Number(counts[1]) : 0;
   let failed = counts ? Number(counts[2]) : 0;
+  if (failed > 0 || code !== 0) failures.push({ stage: "vsix", lines: failureLines(output) });
   let note = packageNote;
   if (code !== 0 && failed === 0) {
     failed = 1;
@@ -259,6 +285,14 @@ for (const stage of ["webview", "integration", "vsix"]) {
   }
 }
 if (stages.has("realagents")) await realAgents();
+
+if (failures.length > 0) {
+  banner("failures");
+  for (const { stage, lines } of failures) {
+    console.log(`--- ${stage}`);
+    console.log(lines.length > 0 ? lines.join("\n") : "(no failure report in its output: see the stage above)");
+  }
+}
 
 banner("summary");
 let passed = 0;

@@ -77,9 +77,27 @@ describe("an agent's own terminals", () => {
     const card = `${body("c3")} .tool-call[data-tool-call-id='toolu_9']`;
     await page.waitForSelector(`${body("c3")} .permission.card[data-state='pending']`);
     assert.equal(await page.$(`${card} .tool-terminal-state`), null, `the card says: ${await page.innerText(card)}`);
-    assert.match(await page.innerText(`${card} .status-badge`), /pending/);
+    assert.match(await page.innerText(`${card} .status-badge`), /awaiting permission/);
     await host.emit("message/delta", { channelId: "ch-general", messageId: "c3", part: { ...request, outcome: "allow" } });
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("running"), `${card} .tool-terminal-state`);
+    assert.match(await page.innerText(`${card} .status-badge`), /pending/);
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("an edit the agent reports in progress while its permission request waits says it awaits permission, not that it runs", async () => {
+    // Codex in Read-only: its apply_patch "Editing files" is in_progress (with its diff) while "Edit files" is asked.
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "codex", state: "busy" }] }) });
+    const { page, host } = view;
+    await host.emit("message/started", message({ id: "c4", agentName: "codex", status: "streaming" }));
+    const editing = { type: "toolCall", toolCallId: "call_7", kind: "edit", title: "Editing files", status: "in_progress", diffs: [{ path: "/w/permitted.txt", oldText: null, newText: "x\n" }] };
+    const request = { type: "permission", requestId: "r7", toolCallId: "call_7", title: "Edit files", options: [{ optionId: "approved", name: "Yes, proceed", kind: "allow_once" }, { optionId: "abort", name: "No", kind: "reject_once" }] };
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "c4", part: editing });
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "c4", part: request });
+    const badge = `${body("c4")} .tool-call[data-tool-call-id='call_7'] .status-badge`;
+    await page.waitForSelector(`${body("c4")} .permission.card[data-state='pending']`);
+    assert.match(await page.innerText(badge), /awaiting permission/);
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "c4", part: { ...request, outcome: "approved" } });
+    await page.waitForFunction((sel) => /running/.test(document.querySelector(sel)?.textContent ?? ""), badge);
     assert.deepEqual(await view.problems(), []);
   });
 });

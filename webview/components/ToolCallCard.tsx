@@ -26,7 +26,6 @@ function hasNoResult(part: ToolCallPart, live: boolean): boolean {
   return part.noResult === true || (!live && (part.status === "pending" || part.status === "in_progress"));
 }
 
-
 /**
  * Card with the tool kind, title and a status badge; then, when present, the files it touches (links that open the
  * file at the line), its diffs (file, `+added −removed`, "Open diff" in the editor's diff view), its text content
@@ -65,6 +64,11 @@ export function ToolCallCard({ part, live, awaitingPermission = false }: { part:
         ) : noResult ? (
           <span class="status-badge status-no-result" title={l10n.t("The agent ended its turn without reporting this tool call's outcome (its last status: {0}).", statusLabel(part.status))}>
             {l10n.t("no result")}
+          </span>
+        ) : live && awaitingPermission && (part.status === "pending" || part.status === "in_progress") ? (
+          // Codex reports its edit in_progress, Claude Code its command pending, while they ask: it has not run yet.
+          <span class="status-badge status-awaiting" title={l10n.t("The agent asks your permission below before it runs this (its own status: {0}).", statusLabel(part.status))}>
+            {l10n.t("awaiting permission")}
           </span>
         ) : (
           <span class={`status-badge status-${part.status}${live ? " live" : ""}`}>{statusLabel(part.status)}</span>
@@ -134,7 +138,6 @@ function statsOf(diff: ToolCallDiff): DiffStats {
   if (!stats) statsCache.set(diff, (stats = diffStats(diff.oldText, diff.newText)));
   return stats;
 }
-
 
 function locationText(location: ToolCallLocation): string {
   return location.line === undefined ? location.path : `${location.path}:${location.line}`;

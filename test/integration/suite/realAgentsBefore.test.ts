@@ -127,6 +127,8 @@ describe("real agents in the real editor (phase 1)", function () {
       await poll("the permission card", async () => ((await attribute(card, "data-state")) === "pending" ? true : undefined), TURN_MS);
       assert.equal(exists("permitted.txt"), false, "nothing written before the answer");
       assert.equal(await text(`${message(allowed!)} .tool-terminal-state`), null, "a command waiting for its permission is not said to run");
+      // Codex reports its edit in_progress while it asks: the card says it awaits permission, not that it runs.
+      assert.equal(await text(`${message(allowed!)} .tool-call .status-badge.live`), null, "a tool call waiting for its permission is not said to run");
       await screenshot(`realagents-permission-${agent}`);
       await click(`${card} button.permission-option.kind-allow_once`);
       assert.equal(await settled(allowed!), "completed");
