@@ -8,8 +8,10 @@ import { asSessionState } from "../agents/sessionState";
 import type { Store } from "../store/Store";
 import type { ChannelRecord, MessageRecord, TurnRecord } from "../store/records";
 import { CANCEL_GRACE_MS, isActive, statusOf, type Admission, type RoundAnswer } from "../turns/reducer";
-import { IntentLog, describeIntent, intentPart } from "../turns/intents";
-import { TurnFiles, type ChangedFile } from "../workspace/turnFiles";
+import { IntentLog, describeIntent } from "../turns/intents";
+import { asChangedFiles, turnFilesKey } from "../turns/changedFiles";
+import { recoveryInput } from "../turns/recovery";
+import { TurnFiles } from "../workspace/turnFiles";
 import { PermissionMemory } from "../turns/permissionMemory";
 import type { PermissionPolicy } from "../turns/permissionPolicy";
 import { TurnExecutor, type SessionSource } from "../turns/TurnExecutor";
@@ -23,19 +25,7 @@ import { moderatorPrompt, shouldWakeModerator } from "./panel";
 export { toView } from "../turns/view";
 export { CANCEL_GRACE_MS } from "../turns/reducer";
 
-/** Most bytes of earlier file texts kept per turn for its "files changed" diffs. */
-export const TURN_FILES_BYTES = 2 * 1024 * 1024;
-
-/** `value/` key of a turn's changed files with their earlier texts. */
-const turnFilesKey = (turnId: string) => `turnFiles/${turnId}`;
-
-/** Validates a stored list of changed files (a value read back from LevelDB is a trust boundary). */
-function asChangedFiles(value: unknown): ChangedFile[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (f): f is ChangedFile => typeof f === "object" && f !== null && typeof f.path === "string" && ["created", "modified", "deleted"].includes(f.kind) && (f.before === undefined || f.before === null || typeof f.before === "string"),
-  );
-}
+export { TURN_FILES_BYTES } from "../turns/changedFiles";
 
 /** What channels need of the agent manager (ADR 0003 Amendment 3, `AgentSource`). */
 export interface AgentSource extends SessionSource {
@@ -126,7 +116,6 @@ export class ChannelService {
         permissions: this.permissions,
         intents: this.intents,
         files: this.files,
-        filesChanged: (turn, message, files) => this.keepChangedFiles(turn, message, files),
       },
       { owner: options.owner ?? this.ulid(), cancelGraceMs, tickMs: options.tickMs },
     );
@@ -138,29 +127,8 @@ export class ChannelService {
    * activation was running are settled `interrupted` with their last checkpoint, queued ones are dispatched.
    */
   private async recover(): Promise<void> {
-    // Tool intents first: what an unsettled effect did is decided from the files. Each settled intent is written in
-    // the same batch as the card that shows it in its turn's answer, so a crash during recovery loses neither.
-    const intents = await this.intents.classifyOpen((file) => readFile(file, "utf8").catch(() => undefined));
-    const open = await this.store.openTurns();
-    const turns = await Promise.all(
-      open
-        .filter((record) => record.state !== "pending" || !intents.has(record.id))
-        .map(async (record) => {
-          const message = await this.store.message(record.channelId, record.messageId);
-          const found = intents.get(record.id) ?? [];
-          intents.delete(record.id);
-          return { record, message: message && found.length > 0 ? { ...message, parts: [...message.parts, ...found.map(intentPart)] } : message, intents: found };
-        }),
-    );
-    // Intents of turns not being settled now (settled already, or queued again): card and intents in one batch.
-    for (const [turnId, found] of intents) {
-      const turn = await this.store.turn(turnId);
-      const message = turn && (await this.store.message(turn.channelId, turn.messageId));
-      await this.store.commit({ intents: found, messages: message ? [{ ...message, parts: [...message.parts, ...found.map(intentPart)] }] : [] });
-    }
-    const pendingWithIntents = open.filter((record) => record.state === "pending" && !turns.some((t) => t.record.id === record.id));
-    for (const record of pendingWithIntents) turns.push({ record, message: await this.store.message(record.channelId, record.messageId), intents: [] });
-    if (turns.length > 0) await this.executor.submit({ type: "recover", at: this.now(), turns });
+    const input = await recoveryInput(this.store, this.intents, (file) => readFile(file, "utf8").catch(() => undefined), this.now());
+    if (input) await this.executor.submit(input);
   }
 
   /**
@@ -341,28 +309,6 @@ export class ChannelService {
   }
 
   /**
-   * A settled turn changed files: their earlier texts are kept under `value/turnFiles/<turnId>` (within
-   * {@link TURN_FILES_BYTES}; beyond, a file's earlier text is dropped and its diff is not offered) and a "files"
-   * part is added to the answer, shown again.
-   */
-  private async keepChangedFiles(turn: TurnRecord, message: MessageRecord, files: ChangedFile[]): Promise<void> {
-    let budget = TURN_FILES_BYTES;
-    const kept = files.map((f) => {
-      const size = typeof f.before === "string" ? Buffer.byteLength(f.before) : 0;
-      if (size > budget) return { path: f.path, kind: f.kind };
-      budget -= size;
-      return f;
-    });
-    await this.store.putValue(turnFilesKey(turn.id), kept);
-    const latest = (await this.store.message(message.channelId, message.id)) ?? message;
-    const part = { type: "files" as const, files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined })) };
-    const updated: MessageRecord = { ...latest, parts: [...latest.parts.filter((p) => p.type !== "files"), part] };
-    await this.store.commit({ messages: [updated] });
-    const live = this.executor.state.turns[turn.id];
-    this.emitter.emit("message:finished", live ? toView({ ...live.message, parts: updated.parts }, statusOf(live)) : toView(updated));
-  }
-
-  /**
    * Changes a setting of `agent`'s session in a channel (ACP `session/set_mode`, `session/set_config_option`, the legacy
    * `session/set_model`); when the session's process has gone, the member's stored session is resumed (or a new one
    * opened) first, and its id stored as a turn would.
@@ -377,8 +323,7 @@ export class ChannelService {
     if (!this.agents.configure) throw new SidekicksError("agent/unsupported", l10n.t("Session settings cannot be changed here."));
     await this.sessionStates(channelId, [agent]);
     const { state, sessionId } = await this.agents.configure(agent, channelId, change, member.acpSessionId ? { resumeSessionId: member.acpSessionId } : {});
-    const latest = (await this.store.members(channelId)).find((m) => m.agentName === agent);
-    if (latest && sessionId && latest.acpSessionId !== sessionId) await this.store.commit({ members: [{ ...latest, acpSessionId: sessionId }] });
+    await this.executor.submit({ type: "sessionOpened", channelId, agent, sessionId });
     return state;
   }
 

@@ -27,6 +27,8 @@ export interface StoreChanges {
   turns?: TurnRecord[];
   /** Tool intents; a settled one drops its `intent-open/` entry, an open one writes it. */
   intents?: IntentRecord[];
+  /** Small JSON values under `value/<key>` (as {@link Store.putValue} writes them), in the same batch. */
+  values?: { key: string; value: unknown }[];
   /**
    * Fencing (brief, "Only the owning attempt may settle the turn"): the batch is written only if the stored turn
    * still has this attempt number and owner; otherwise nothing is written and `store/staleAttempt` is thrown.
@@ -210,7 +212,7 @@ export class Store {
   }
 
   /**
-   * Writes messages, memberships and turns in one atomic batch (a turn's settlement: the message, the turn and the
+   * Writes messages, memberships, turns, intents and values in one atomic batch (a turn's settlement: the message, the turn and the
    * agent's `lastSeenMessageId` move together). Counted in {@link batches} (the bench's `turn.storeWritesPerTurn`).
    * @throws SidekicksError `store/staleAttempt` when `fence` does not match the stored turn (nothing is written)
    */
@@ -242,6 +244,7 @@ export class Store {
     for (const m of changes.members ?? []) {
       ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
     }
+    for (const v of changes.values ?? []) ops.push({ type: "put", key: keys.value(v.key), value: JSON.stringify({ version: 1, value: v.value }) });
     if (ops.length > 0) {
       await this.db.batch(ops);
       this.batchCount++;

@@ -1,12 +1,13 @@
 import * as l10n from "@vscode/l10n";
 import type { PermissionAnswer } from "../acp/types";
-import type { AgentSession, ClientEffect, SessionSink } from "../agents/AgentManager";
+import type { AgentSession, SessionSink } from "../agents/AgentManager";
 import { asSidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { MembershipRecord, MessageRecord, TurnRecord } from "../store/records";
 import type { ChangedFile, TurnFiles } from "../workspace/turnFiles";
-import { hashText, type IntentLog } from "./intents";
+import { runClientEffect } from "./clientEffects";
+import type { IntentLog } from "./intents";
 import type { PermissionMemory } from "./permissionMemory";
 import { NO_RULES, type PermissionPolicy } from "./permissionPolicy";
 import { CANCEL_GRACE_MS, CHECKPOINT_MS, initialState, isActive, reduce, type EngineEffect, type EngineInput, type EngineState, type RoundAnswer } from "./reducer";
@@ -46,10 +47,8 @@ export interface TurnPorts {
   permissions: PermissionMemory;
   /** Tool intents: writes and commands run for an agent are recorded around their execution. */
   intents: IntentLog;
-  /** Files changed under the agent's workspace during each turn (fed by the editor's file watcher). */
+  /** Files changed under the agent's workspace during each turn (fed by the editor's file watcher); kept once it settles. */
   files?: TurnFiles;
-  /** A settled turn changed files: keep them (with their text from before) and show them in its answer. */
-  filesChanged?(turn: TurnRecord, message: MessageRecord, files: ChangedFile[]): Promise<void>;
 }
 
 /** Options of the executor. */
@@ -191,7 +190,8 @@ export class TurnExecutor {
   /**
    * Sends a permission answer to the agent, recorded as a tool intent (`intended → running → settled`, brief "Tool
    * intents"): after a crash, one that never left `intended` was not sent; one `running` may or may not have reached
-   * the agent (`uncertain`). The answer goes out once its intent is written (one small batch).
+   * the agent (`uncertain`). The answer goes out once its intent is written (one small batch): the intent log is the
+   * one write outside the reducer's `persist` effects (`docs/reliability.md`).
    */
   private answerPermission(requestId: string, optionId: string | undefined): void {
     const pending = this.permissionReplies.get(requestId);
@@ -211,13 +211,16 @@ export class TurnExecutor {
   private async persist(effect: Extract<EngineEffect, { type: "persist" }>): Promise<void> {
     const { ports } = this;
     const members: MembershipRecord[] = [];
-    if (effect.advanceMember) {
-      const { channelId, agent, lastSeenMessageId } = effect.advanceMember;
-      const member = (await ports.store.members(channelId)).find((m) => m.agentName === agent);
-      if (member) members.push({ ...member, lastSeenMessageId });
-    }
+    // The member moves with the batch: its last seen message, and its session id where it differs (read now).
+    const { advanceMember: seen, session } = effect;
+    const member = async (channelId: string, agent: string) => (await ports.store.members(channelId)).find((m) => m.agentName === agent);
+    let next = seen && (await member(seen.channelId, seen.agent));
+    if (seen && next) next = { ...next, lastSeenMessageId: seen.lastSeenMessageId };
+    if (next) members.push(next);
+    const held = session && (await member(session.channelId, session.agent));
+    if (session && held && held.acpSessionId !== session.acpSessionId) members.push({ ...held, acpSessionId: session.acpSessionId });
     try {
-      await ports.store.commit({ messages: effect.messages, turns: effect.turns, intents: effect.intents, members, fence: effect.fence });
+      await ports.store.commit({ messages: effect.messages, turns: effect.turns, intents: effect.intents, members, values: effect.values, fence: effect.fence });
     } catch (err) {
       const e = asSidekicksError(err, "store/corrupt");
       ports.log("error", `not saved (${e.code}): ${e.message}`);
@@ -264,12 +267,9 @@ export class TurnExecutor {
         const ending = ports.files?.end(effect.turn.id);
         // Closing: the store closes right after, so nothing more is written (the answer keeps what it has).
         if (this.current.closed) return;
-        if (ending && ports.filesChanged) {
-          const keep = ports.filesChanged.bind(ports);
-          void ending
-            .then((changed) => (changed.length > 0 && !this.current.closed ? keep(effect.turn, effect.message, changed) : undefined))
-            .catch((err) => ports.log("warn", `changed files of turn ${effect.turn.id} not kept: ${String(err)}`));
-        }
+        void ending
+          ?.then((changed) => (changed.length > 0 ? this.keepFiles(effect.turn, changed) : undefined))
+          .catch((err) => ports.log("warn", `changed files of turn ${effect.turn.id} not kept: ${String(err)}`));
         // Not awaited: delegation submits inputs of its own, which queue behind this one.
         void ports
           .settled(effect.turn, effect.message)
@@ -281,6 +281,21 @@ export class TurnExecutor {
         void ports.roundSettled(effect.channelId, effect.rootMessageId, effect.answers).catch((err) => ports.log("warn", `after round ${effect.rootMessageId}: ${String(err)}`));
         return;
     }
+  }
+
+  /**
+   * The files a settled turn changed go to the reducer (`filesChanged`), in the queue: the stored answer is read there,
+   * only when this host no longer holds the turn, so no write of that answer can come between the read and the write.
+   */
+  private keepFiles(turn: TurnRecord, files: ChangedFile[]): Promise<boolean | undefined> {
+    return this.track(
+      this.queue.then(async () => {
+        const { turns, recent, closed } = this.current;
+        const held = closed || turns[turn.id] !== undefined || Object.values(recent).some((r) => r.record.id === turn.id);
+        const stored = held ? undefined : await this.ports.store.message(turn.channelId, turn.messageId);
+        return this.stepNow({ type: "filesChanged", turnId: turn.id, files, ...(stored ? { stored } : {}) });
+      }),
+    );
   }
 
   /** Runs one attempt's prompt: opens (or resumes) the session, re-injects context, prompts, reports the end. */
@@ -313,7 +328,7 @@ export class TurnExecutor {
     };
     sink.onEffect = (effect) => {
       flushText();
-      return this.runEffect(turn, effect);
+      return runClientEffect(this.ports, turn, effect);
     };
     const end = (result: { stopReason?: string; error?: { code: string; message: string; detail?: string } }) => {
       flushText();
@@ -323,9 +338,7 @@ export class TurnExecutor {
       const member = (await ports.store.members(turn.channelId)).find((m) => m.agentName === turn.agent);
       const session = await ports.agents.session(turn.agent, turn.channelId, sink, member?.acpSessionId ? { resumeSessionId: member.acpSessionId } : undefined);
       this.sessions.set(turnId, { attempt, session });
-      if (member && session.sessionId && member.acpSessionId !== session.sessionId) {
-        await ports.store.commit({ members: [{ ...member, acpSessionId: session.sessionId }] });
-      }
+      if (member && session.sessionId && member.acpSessionId !== session.sessionId) await this.submit({ type: "sessionOpened", channelId: turn.channelId, agent: turn.agent, sessionId: session.sessionId });
       const live = this.current.turns[turnId];
       if (!live || live.record.attempt !== attempt || !isActive(live) || live.cancelRequested) {
         await end({ stopReason: "cancelled" });
@@ -341,37 +354,6 @@ export class TurnExecutor {
     } catch (err) {
       const e = asSidekicksError(err, "agent/protocol");
       await end({ error: { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) } });
-    }
-  }
-
-  /**
-   * Runs an effect for the agent as a tool intent of this attempt (brief, "Tool intents"): `intended` (with the
-   * write's before/after hashes, or the command), `running` as it starts, `settled` with its result — for a command,
-   * when it exits. Recovery classifies whatever a crash left unsettled.
-   */
-  private async runEffect(turn: TurnRecord, effect: ClientEffect): Promise<unknown> {
-    const { intents } = this.ports;
-    const { request } = effect;
-    const base = { turnId: turn.id, attempt: turn.attempt, agent: turn.agent };
-    if (request.method === "fs/write_text_file") {
-      const intent = await intents.intend({ ...base, kind: "write", path: request.path, beforeHash: hashText(effect.before), afterHash: hashText(request.content)! });
-      const { response, written } = await intents.around(intent, effect.perform);
-      // Listed in "files changed" even when no watcher event comes (a write to an open buffer, or the turn ending now).
-      // Not awaited: the snapshot's walk may still run; the turn's end waits for it and for this.
-      if (written) void this.ports.files?.wrote(turn.id, written).catch(() => undefined);
-      return response;
-    }
-    const intent = await intents.intend({ ...base, kind: "terminal", command: request.command, args: request.args, ...(request.cwd ? { cwd: request.cwd } : {}) });
-    const running = await intents.start(intent);
-    try {
-      const { response, exited } = await effect.perform();
-      void exited?.then((status) =>
-        intents.settle(running, status.exitCode === 0 ? "done" : "failed", status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`).catch(() => undefined),
-      );
-      return response;
-    } catch (err) {
-      await intents.settle(running, "failed", err instanceof Error ? err.message : String(err));
-      throw err;
     }
   }
 

@@ -1,18 +1,30 @@
 /** The turn reducer's recovery at activation (the sweeper's findings) and close (the window closes). */
-import type { MessageRecord } from "../store/records";
+import type { IntentRecord, MessageRecord } from "../store/records";
+import { intentPart } from "./intents";
 import type { Builder } from "./reducerCore";
 import { interruptedError, isActive, laneOf, type EngineInput, type LiveTurn } from "./reducerState";
 
 /**
  * The sweeper's findings at activation: turns whose attempt belongs to another owner are settled `interrupted`
  * (the store's lock proves that owner is gone), keeping their checkpoint; pending turns are queued again and
- * dispatched.
+ * dispatched. Each classified tool intent is written in the same batch as the card that shows it in its turn's
+ * answer (so a crash during recovery loses neither): with the interrupted turn's settlement, or — for a turn settled
+ * already or queued — in one batch with its answer, before the settlements.
  */
 export function recover(b: Builder, input: Extract<EngineInput, { type: "recover" }>): void {
   const lanes = new Set<string>();
-  for (const { record, message: stored, intents } of input.turns) {
+  const found = input.turns.map(({ record, message, intents }) => {
+    const base: MessageRecord = message ?? { version: 1, id: record.messageId, channelId: record.channelId, author: { kind: "agent", agentName: record.agent }, parts: [], createdAt: record.createdAt, turnId: record.id };
+    return { record, message: withIntentCards(base, intents ?? []), intents: intents ?? [] };
+  });
+  for (const { message, intents } of input.orphans ?? []) {
+    if (intents.length > 0) b.effects.push({ type: "persist", intents, messages: message ? [withIntentCards(message, intents)] : [] });
+  }
+  for (const { record, message, intents } of found) {
+    if (record.state === "pending" && intents.length > 0 && !b.state.turns[record.id]) b.effects.push({ type: "persist", intents, messages: [message] });
+  }
+  for (const { record, message, intents } of found) {
     if (b.state.turns[record.id]) continue;
-    const message: MessageRecord = stored ?? { version: 1, id: record.messageId, channelId: record.channelId, author: { kind: "agent", agentName: record.agent }, parts: [], createdAt: record.createdAt, turnId: record.id };
     const t: LiveTurn = { record, message, cancelRequested: false, urgent: false, dirty: false, checkpointAt: input.at };
     if (record.state === "pending") {
       b.put(t);
@@ -26,6 +38,11 @@ export function recover(b: Builder, input: Extract<EngineInput, { type: "recover
     b.settle(t, "interrupted", { error: interruptedError(record) }, input.at, intents);
   }
   for (const lane of lanes) b.dispatchNext(lane, input.at);
+}
+
+/** `message` followed by one card per recovered intent ("Sidekicks wrote src/x.ts for @agent — applied"). */
+function withIntentCards(message: MessageRecord, intents: readonly IntentRecord[]): MessageRecord {
+  return intents.length > 0 ? { ...message, parts: [...message.parts, ...intents.map(intentPart)] } : message;
 }
 
 /** The window closes: running attempts end `interrupted` with everything received; pending turns stay queued. */

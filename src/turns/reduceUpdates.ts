@@ -1,8 +1,12 @@
-/** The turn reducer's streamed updates (deltas, checkpoints at boundaries, late updates: field case 1) and ticks. */
+/**
+ * The turn reducer's streamed updates (deltas, checkpoints at boundaries, late updates: field case 1), ticks, and what
+ * reaches an answer after its prompt: the files its turn changed, the agent's session id.
+ */
 import type { TurnRecord } from "../store/records";
 import { applyUpdate } from "./answer";
+import { keptFiles, turnFilesKey, withFilesPart } from "./changedFiles";
 import type { Builder } from "./reducerCore";
-import { CHECKPOINT_MS, HEARTBEAT_MS, isActive, type EngineInput, type LiveTurn } from "./reducerState";
+import { CHECKPOINT_MS, HEARTBEAT_MS, isActive, statusOf, type EngineInput, type LiveTurn } from "./reducerState";
 import { toView } from "./view";
 
 /** A `session/update` of a running attempt: a delta to the view, a checkpoint at a tool-call boundary ≥ 1 s after the last. */
@@ -48,4 +52,41 @@ export function tick(b: Builder, at: number): void {
       b.put({ ...t, record });
     }
   }
+}
+
+/**
+ * A settled turn changed files (the executor walked its workspace once it settled): they are kept with their earlier
+ * texts under `value/turnFiles/<turnId>` and listed in a `files` part of its answer, in one batch, then the answer is
+ * shown again. The answer written is the one this host holds — the lane's last settled turn, which a late update may
+ * have changed since (and later changes keep the part), or the turn running again — else the stored one.
+ */
+export function filesChanged(b: Builder, input: Extract<EngineInput, { type: "filesChanged" }>): void {
+  // Closing: the store closes right after, so nothing more is written (the answer keeps what it has).
+  if (b.state.closed) return;
+  const kept = keptFiles(input.files);
+  const values = [{ key: turnFilesKey(input.turnId), value: kept }];
+  const live = b.state.turns[input.turnId];
+  if (live) {
+    const next: LiveTurn = { ...live, message: withFilesPart(live.message, kept) };
+    b.put(next);
+    b.effects.push({ type: "persist", messages: [next.message], values, ...(isActive(live) ? { fence: b.fenceOf(live) } : {}) });
+    b.effects.push({ type: "broadcast", name: "message:finished", message: toView(next.message, statusOf(next)) });
+    return;
+  }
+  const recent = Object.entries(b.state.recent).find(([, r]) => r.record.id === input.turnId);
+  const answer = recent?.[1].message ?? input.stored;
+  if (!answer) {
+    b.log("warn", `files changed by turn ${input.turnId} kept, but its answer was not found to list them`);
+    b.effects.push({ type: "persist", values });
+    return;
+  }
+  const message = withFilesPart(answer, kept);
+  if (recent) b.state = { ...b.state, recent: { ...b.state.recent, [recent[0]]: { ...recent[1], message } } };
+  b.effects.push({ type: "persist", messages: [message], values });
+  b.effects.push({ type: "broadcast", name: "message:finished", message: toView(message) });
+}
+
+/** The agent's ACP session in a channel opened (a turn, or a session setting): the member keeps its id for `session/load`. */
+export function sessionOpened(b: Builder, input: Extract<EngineInput, { type: "sessionOpened" }>): void {
+  if (input.sessionId) b.effects.push({ type: "persist", session: { channelId: input.channelId, agent: input.agent, acpSessionId: input.sessionId } });
 }

@@ -18,7 +18,7 @@
  *
  * This file dispatches; the vocabulary (state, inputs, effects) is in `reducerState.ts` (re-exported here), what all
  * inputs share (claims, checkpoints, fencing, settlement) in `reducerCore.ts`, and the inputs along their seams in
- * `reduceAdmission.ts` (admit, Retry, rounds), `reduceUpdates.ts` (updates, ticks), `reducePermissions.ts`,
+ * `reduceAdmission.ts` (admit, Retry, rounds), `reduceUpdates.ts` (updates, ticks, files changed, session ids), `reducePermissions.ts`,
  * `reduceStop.ts` (Stop, Send now, prompt ends) and `reduceRecovery.ts` (recover, close).
  */
 import { admit, retry, roundCheck } from "./reduceAdmission";
@@ -27,7 +27,7 @@ import { CANCEL_GRACE_MS, type EngineInput, type EngineState, type Step } from "
 import { answerRequest, permissionRequested } from "./reducePermissions";
 import { close, recover } from "./reduceRecovery";
 import { cancel, promptEnded, sendNow } from "./reduceStop";
-import { tick, update } from "./reduceUpdates";
+import { filesChanged, sessionOpened, tick, update } from "./reduceUpdates";
 
 export * from "./reducerState";
 
@@ -85,6 +85,12 @@ export function reduce(state: EngineState, input: EngineInput, cancelGraceMs = C
       break;
     case "close":
       close(b, input.at);
+      break;
+    case "filesChanged":
+      filesChanged(b, input);
+      break;
+    case "sessionOpened":
+      sessionOpened(b, input);
       break;
   }
   return { state: b.state, effects: b.effects, result: b.result };

@@ -7,6 +7,7 @@ import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../protocol";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
+import type { ChangedFile } from "../workspace/turnFiles";
 import type { AgentRules, PermissionPolicy, PermissionRule } from "./permissionPolicy";
 
 export const CHECKPOINT_MS = 1_000;
@@ -103,7 +104,18 @@ export type EngineInput =
       at: number;
       /** Open turns; `intents`: their unsettled tool intents, classified, written with the turn's settlement. */
       turns: { record: TurnRecord; message?: MessageRecord; intents?: IntentRecord[] }[];
+      /** Classified intents of turns settled already (and their stored answers): each written with its cards. */
+      orphans?: { message?: MessageRecord; intents: IntentRecord[] }[];
     }
+  | {
+      type: "filesChanged";
+      turnId: string;
+      /** What the settled turn changed in its workspace, with the texts from before (`workspace/turnFiles.ts`). */
+      files: ChangedFile[];
+      /** The stored answer, read by the executor when this host no longer holds the turn. */
+      stored?: MessageRecord;
+    }
+  | { type: "sessionOpened"; channelId: string; agent: string; sessionId: string }
   | { type: "retry"; at: number; record: TurnRecord; message: MessageRecord; known?: string[] }
   | { type: "sendNow"; at: number; messageId: string }
   | { type: "roundCheck"; rootMessageId: string }
@@ -119,6 +131,10 @@ export type EngineEffect =
       intents?: IntentRecord[];
       /** Moves the member's `lastSeenMessageId` in the same batch (a completed turn, not a command). */
       advanceMember?: { channelId: string; agent: string; lastSeenMessageId: string; turnId: string };
+      /** The member's ACP session in its channel (for `session/load` after a reload); written when it changed (never with `advanceMember`). */
+      session?: { channelId: string; agent: string; acpSessionId: string };
+      /** Small values under `value/<key>` (a turn's changed files with their earlier texts). */
+      values?: { key: string; value: unknown }[];
       fence?: { turnId: string; attempt: number; owner: string };
     }
   | { type: "broadcast"; name: "message:started" | "message:finished"; message: MessageView }

@@ -1,0 +1,42 @@
+/**
+ * A settled turn's "files changed" (issue 7, "File watching"): which files it changed, kept with their text from
+ * before the turn under `value/turnFiles/<turnId>` for the diffs, and the `files` part its answer shows. Pure; the
+ * reducer's `filesChanged` input writes what these return (`reduceUpdates.ts`), `ChannelService.fileDiff` reads it.
+ */
+import type { FilesPart } from "../protocol";
+import type { MessageRecord } from "../store/records";
+import type { ChangedFile } from "../workspace/turnFiles";
+
+/** Most bytes of earlier file texts kept per turn for its "files changed" diffs. */
+export const TURN_FILES_BYTES = 2 * 1024 * 1024;
+
+/** `value/` key of a turn's changed files with their earlier texts. */
+export const turnFilesKey = (turnId: string): string => `turnFiles/${turnId}`;
+
+/** Validates a stored list of changed files (a value read back from LevelDB is a trust boundary); [] when it is not one. */
+export function asChangedFiles(value: unknown): ChangedFile[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (f): f is ChangedFile => typeof f === "object" && f !== null && typeof f.path === "string" && ["created", "modified", "deleted"].includes(f.kind) && (f.before === undefined || f.before === null || typeof f.before === "string"),
+  );
+}
+
+/**
+ * The files as kept: their earlier texts within {@link TURN_FILES_BYTES}, in order; beyond it, a file's earlier text is
+ * dropped (its diff is then not offered).
+ */
+export function keptFiles(files: readonly ChangedFile[]): ChangedFile[] {
+  let budget = TURN_FILES_BYTES;
+  return files.map((f) => {
+    const size = typeof f.before === "string" ? Buffer.byteLength(f.before) : 0;
+    if (size > budget) return { path: f.path, kind: f.kind };
+    budget -= size;
+    return f;
+  });
+}
+
+/** `message` with its `files` part (replacing an earlier one) listing `kept`. */
+export function withFilesPart(message: MessageRecord, kept: readonly ChangedFile[]): MessageRecord {
+  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined })) };
+  return { ...message, parts: [...message.parts.filter((p) => p.type !== "files"), part] };
+}
