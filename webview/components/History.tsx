@@ -7,10 +7,12 @@ import * as l10n from "@vscode/l10n";
 import { useContext, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { MemberView, MessageView } from "../../src/protocol";
 import { channelLabel } from "../channelLabel";
-import type { FocusRequest, OlderPages, UnreadMarker } from "../channelStore";
-import { EditorContext, type EditorActions } from "../editorActions";
+import { EditorContext } from "../editorActions";
+import type { FocusRequest, OlderPages, UnreadMarker } from "../viewState";
 import { VirtualWindow, type WindowRange } from "../virtualWindow";
-import { type AgentLook, MessageItem, type TurnControls } from "./MessageItem";
+import { articleOf, focusArticle, routeLink, useKeys, useLooks, visibleArticles } from "./historyDom";
+import { HistoryEmpty, OlderRow } from "./HistoryRows";
+import { MessageItem, type TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
 
 /** How close to the bottom (px) still counts as "at the bottom". */
@@ -26,19 +28,12 @@ const UNREAD_MARGIN_PX = 8;
 /** At most this many re-windowings in one frame (the rest waits for the next frame): no layout ping-pong. */
 const MAX_SYNCS_PER_FRAME = 4;
 
-/** The list's words, in the editor's language (`@vscode/l10n`, configured before the first render). */
+/** The list's words (its fixed rows' are in `HistoryRows.tsx`), in the editor's language (`@vscode/l10n`). */
 const TEXT = {
   jump: () => l10n.t("Jump to latest"),
   jumpNew: (n: number) => l10n.t("Jump to latest ({0} new)", n),
   jumpTitle: () => l10n.t("Scroll to the latest message (End)"),
   log: (channel: string) => l10n.t("Messages in {0}", channel),
-  start: (channel: string) => l10n.t("This is the start of {0}.", channel),
-  direct: (channel: string) => l10n.t("Everything you write here goes to {0}.", channel),
-  noMembers: () => l10n.t("No agent is a member yet: add one with + member in the header, then mention it with @name."),
-  mention: () => l10n.t("Mention an agent with @name to ask it something."),
-  loadingOlder: () => l10n.t("Loading older messages…"),
-  olderFailed: (reason: string) => l10n.t("Could not load older messages: {0}", reason),
-  retry: () => l10n.t("Retry"),
 };
 
 /** Renders the messages; links inside messages never navigate the webview: the host opens them (`editor/openLink`). */
@@ -372,16 +367,7 @@ export function History(props: {
         onAuxClick={(event) => routeLink(event, undefined)}
       >
         {messages.length === 0 ? (
-          <div class="history-empty">
-            <p class="history-empty-title">{TEXT.start(channelLabel(channelName))}</p>
-            <p>
-              {channelName.startsWith("@")
-                ? TEXT.direct(channelName)
-                : memberCount === 0
-                  ? TEXT.noMembers()
-                  : TEXT.mention()}
-            </p>
-          </div>
+          <HistoryEmpty channelName={channelName} memberCount={memberCount} />
         ) : (
           [
             <OlderRow key="older" channelName={channelName} older={older} retry={onLoadOlder} />,
@@ -401,80 +387,3 @@ export function History(props: {
   );
 }
 
-/**
- * The row above the first loaded message: "Loading older messages…", a failed load with Retry, or the start of the
- * channel once everything is loaded. Always one line high, so its changes never move the messages below it.
- */
-function OlderRow({ channelName, older, retry }: { channelName: string; older?: OlderPages; retry?: () => void }) {
-  if (!older) return <div class="history-older" aria-hidden="true" />;
-  if (older.error !== undefined) {
-    return (
-      <div class="history-older history-older-failed" role="alert">
-        <span>{TEXT.olderFailed(older.error)}</span>{" "}
-        <button type="button" class="history-older-retry" onClick={() => retry?.()}>
-          {TEXT.retry()}
-        </button>
-      </div>
-    );
-  }
-  if (older.loading) return <div class="history-older history-older-loading" role="status">{TEXT.loadingOlder()}</div>;
-  if (!older.more) return <div class="history-older history-older-start">{TEXT.start(channelLabel(channelName))}</div>;
-  return <div class="history-older" aria-hidden="true" />;
-}
-
-/** The ids of `messages`, as one array that keeps its identity while no message was added or removed. */
-function useKeys(messages: readonly MessageView[]): { current: readonly string[] } {
-  const keys = useRef<readonly string[]>([]);
-  const ids = keys.current;
-  if (ids.length !== messages.length || ids[0] !== messages[0]?.id || ids[ids.length - 1] !== messages[messages.length - 1]?.id) {
-    keys.current = messages.map((m) => m.id);
-  }
-  return keys;
-}
-
-/** Each member's look (icon, colour) by agent name; one object per member while its look is unchanged. */
-function useLooks(members: readonly MemberView[] | undefined): Map<string, AgentLook> {
-  const cache = useRef(new Map<string, AgentLook>());
-  return useMemo(() => {
-    const next = new Map<string, AgentLook>();
-    for (const m of members ?? []) {
-      if (!m.icon && !m.color) continue;
-      const old = cache.current.get(m.name);
-      const same = old && old.color === m.color && JSON.stringify(old.icon) === JSON.stringify(m.icon);
-      next.set(m.name, same ? old : { icon: m.icon, color: m.color });
-    }
-    cache.current = next;
-    return next;
-  }, [members]);
-}
-
-function articleOf(list: HTMLElement, id: string): HTMLElement | null {
-  return list.querySelector<HTMLElement>(`:scope > .message[data-message-id="${CSS.escape(id)}"]`);
-}
-
-function focusArticle(article: HTMLElement): void {
-  article.focus({ preventScroll: true });
-  article.scrollIntoView({ block: "nearest" });
-}
-
-/** The rendered messages that intersect the list's viewport, top to bottom. */
-function visibleArticles(list: HTMLElement): HTMLElement[] {
-  const box = list.getBoundingClientRect();
-  return [...list.querySelectorAll<HTMLElement>(":scope > .message")].filter((a) => {
-    const r = a.getBoundingClientRect();
-    return r.bottom > box.top && r.top < box.bottom;
-  });
-}
-
-/**
- * A click on a link inside a message: the webview's own navigation is always prevented; a (primary) click asks the
- * host to open the link, which decides what may open (`editor/openLink`). Middle clicks open nothing.
- */
-function routeLink(event: MouseEvent, editor: EditorActions | undefined): void {
-  const target = event.target;
-  const link = target instanceof Element ? target.closest("a") : null;
-  if (!link) return;
-  event.preventDefault();
-  const href = link.getAttribute("href");
-  if (editor && href && link.closest(".markdown")) void editor.openLink(href);
-}
