@@ -1,3 +1,4 @@
+// @ts-check
 // Accessibility of the history: a log of focusable articles named by their author, keyboard navigation between
 // messages (Up/Down, j/k, Home, End), and one polite announcement per settled answer, never per streamed chunk.
 // Also the author line's roster look (icon and colour), which is part of what names an agent's message.
@@ -5,8 +6,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
+/** @param {import("./harness.mjs").Page} page */
 const focused = (page) => page.evaluate(() => document.activeElement?.getAttribute("data-message-id") ?? document.activeElement?.className ?? null);
+/** @param {import("./harness.mjs").Page} page */
 const distance = (page) => page.$eval(".history", (el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+/** @param {import("./harness.mjs").Page} page */
 const status = (page) => page.$eval(".app > [role='status']", (el) => el.textContent ?? "");
 
 describe("history accessibility", () => {
@@ -52,7 +56,7 @@ describe("history accessibility", () => {
     const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
     await page.evaluate(() => {
-      const w = /** @type {any} */ (window);
+      const w = window;
       w.__said = [];
       const region = document.querySelector(".app > [role='status']");
       // What a screen reader would read: each new non-empty text of the region.
@@ -67,7 +71,7 @@ describe("history accessibility", () => {
     await page.waitForFunction(() => document.querySelector(".message[data-message-id='s1']")?.textContent?.includes("chunk 59"));
     await frames(page, 2);
     assert.doesNotMatch(await status(page), /chunk/, "streamed text is not announced");
-    assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).__said), [], "nothing is said while the answer streams");
+    assert.deepEqual(await page.evaluate(() => window.__said), [], "nothing is said while the answer streams");
 
     await host.emit("message/delta", {
       channelId: "ch-general",
@@ -77,7 +81,7 @@ describe("history accessibility", () => {
     await page.waitForFunction(() => document.querySelector(".app > [role='status']")?.textContent === "demo asks permission");
     await host.emit("message/finished", message({ id: "s1", text: "done", stopReason: "end_turn" }));
     await page.waitForFunction(() => document.querySelector(".app > [role='status']")?.textContent === "demo answered: done");
-    assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).__said), ["demo asks permission", "demo answered: done"], "one sentence each, the answer's text included");
+    assert.deepEqual(await page.evaluate(() => window.__said), ["demo asks permission", "demo answered: done"], "one sentence each, the answer's text included");
     assert.deepEqual(await view.problems(), []);
     await page.close();
   });
@@ -96,6 +100,7 @@ describe("history accessibility", () => {
 
   it("marks an agent's author line with its roster icon and colour (theme colour id or #rrggbb)", async () => {
     const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    /** @type {import("../../src/protocol").MemberView[]} */
     const members = [
       { name: "demo", state: "ready", icon: { codicon: "sparkle" }, color: "#ff0000" },
       { name: "odie", state: "ready", icon: { uri: png }, color: "charts.blue" },
@@ -105,6 +110,7 @@ describe("history accessibility", () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages }) });
     const { page } = view;
     await page.waitForSelector(".message[data-message-id='c']");
+    /** @param {string} id */
     const look = (id) =>
       page.$eval(`.message[data-message-id='${id}'] .message-meta`, (meta) => ({
         color: getComputedStyle(/** @type {Element} */ (meta.querySelector(".message-author"))).color,

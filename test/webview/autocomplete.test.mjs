@@ -1,3 +1,4 @@
+// @ts-check
 // The composer's autocomplete: @members and /commands (and /agent:cmd) with descriptions and input hints, by
 // keyboard and mouse, within a 300 px sidebar.
 import assert from "node:assert/strict";
@@ -7,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { frames, openResult, openView, withBrowser } from "./harness.mjs";
 
+/** @type {import("../../src/protocol").MemberView[]} */
 const members = [
   { name: "garfield", state: "ready" },
   { name: "odie", state: "stopped" },
@@ -21,8 +23,10 @@ const commands = {
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
 
 const open = () => ({ ...openResult({ members }), commands });
+/** @param {import("./harness.mjs").Page} page */
 const labels = (page) => page.$$eval("#composer-suggestions .suggestion-label", (els) => els.map((e) => e.textContent));
-const value = (page) => page.$eval("#composer textarea", (t) => t.value);
+/** @param {import("./harness.mjs").Page} page */
+const value = (page) => page.$eval("#composer textarea", (t) => /** @type {HTMLTextAreaElement} */ (t).value);
 
 describe("composer autocomplete", () => {
   const env = withBrowser();
@@ -89,6 +93,7 @@ describe("composer autocomplete", () => {
   });
 
   it("does not offer again an agent the draft already mentions, wherever it is mentioned", async () => {
+    /** @type {import("../../src/protocol").MemberView[]} */
     const trio = [...members, { name: "garfunkel", state: "ready" }];
     const { page } = await openView(env.browser, env.server.origin, { open: { ...openResult({ members: trio }), commands }, width: 300 });
     await page.click("#composer textarea");

@@ -1,3 +1,4 @@
+// @ts-check
 // The channel view as a user first sees it: header, members, config banner, history, state restore, CSP.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -47,8 +48,8 @@ describe("channel view", () => {
       ["m2", "agent", "done", "demo"],
       ["m3", "system", "done", "Sidekicks"],
     ]);
-    assert.match(rows[0].body, /<strong>hello<\/strong>/, "user messages are Markdown too");
-    assert.match(rows[1].body, /<code>code<\/code>/);
+    assert.match(rows[0]?.body ?? "", /<strong>hello<\/strong>/, "user messages are Markdown too");
+    assert.match(rows[1]?.body ?? "", /<code>code<\/code>/);
     assert.equal(await page.$(".config-banner"), null, "no banner when the config is ok");
     assert.equal(await page.getAttribute(".history", "role"), "log");
     assert.equal(await page.getAttribute("#composer textarea", "placeholder"), "Message #general — @agent to mention");
@@ -109,7 +110,7 @@ describe("channel view", () => {
     });
     assert.equal(await page.getAttribute(".app", "data-snapshot"), "1");
     await page.evaluate((next) => {
-      /** @type {any} */ (window).__host.open = next;
+      window.__host.open = next;
     }, openResult({ name: "random", members: [{ name: "odie", state: "stopped" }], messages: [message({ id: "new", channelId: "ch-random", text: "fresh" })] }));
     await host.emit("channel/reload", { name: "random" });
     await page.waitForSelector(".message[data-message-id='new']");
@@ -124,7 +125,7 @@ describe("channel view", () => {
   it("keeps a message that starts right after the channel/open answer, in the same frame", async () => {
     const { page, host } = await openView(env.browser, env.server.origin);
     await page.evaluate((started) => {
-      const h = /** @type {any} */ (window).__host;
+      const h = window.__host;
       h.handlers["channel/open"] = () => {
         // The answer is delivered by a timer registered after this one; the inner timer fires after it.
         setTimeout(() => setTimeout(() => h.emit("message/started", started), 0), 0);
@@ -148,12 +149,12 @@ describe("channel view", () => {
   it("reloads the page when the host says reload (protocol version mismatch)", async () => {
     const { page, host } = await openView(env.browser, env.server.origin);
     await page.evaluate(() => {
-      /** @type {any} */ (window).__beforeReload = true;
+      window.__beforeReload = true;
     });
     const navigated = page.waitForEvent("load");
     await host.deliver({ kind: "reload" });
     await navigated;
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).__beforeReload), undefined);
+    assert.equal(await page.evaluate(() => window.__beforeReload), undefined);
   });
 });
 
@@ -165,16 +166,16 @@ describe("drafts", () => {
     await page.fill("#composer textarea", "typed for general");
     // Switch to another channel (as the switcher or a command does), before the save delay has even passed.
     await page.evaluate(() => {
-      const h = /** @type {any} */ (window).__host;
+      const h = window.__host;
       h.open = { ...h.open, channel: { id: "ch-random", name: "random", members: h.open.channel.members }, messages: [] };
     });
     await host.emit("channel/reload", { name: "random" });
     await page.waitForFunction(() => document.querySelector("#composer textarea")?.getAttribute("placeholder")?.includes("random"));
     assert.equal(await page.inputValue("#composer textarea"), "", "the other channel does not get #general's draft");
     await page.fill("#composer textarea", "typed for random");
-    await page.waitForFunction(() => /** @type {any} */ (window).__host.state?.drafts?.["ch-random"] === "typed for random");
+    await page.waitForFunction(() => (/** @type {import("../../webview/viewState").PersistedState | undefined} */ (window.__host.state))?.drafts?.["ch-random"] === "typed for random");
     await page.evaluate(() => {
-      const h = /** @type {any} */ (window).__host;
+      const h = window.__host;
       h.open = { ...h.open, channel: { id: "ch-general", name: "general", members: h.open.channel.members }, messages: [] };
     });
     await host.emit("channel/reload", { name: "general" });

@@ -1,3 +1,4 @@
+// @ts-check
 // Renaming and deleting a channel from its header, and channel names refused as they are typed (create and rename),
 // in a 300 px sidebar. Screenshots: test-results/webview-channel-{rename,delete,name-taken}.png.
 import assert from "node:assert/strict";
@@ -10,7 +11,11 @@ import { frames, message, openResult, openView, withBrowser } from "./harness.mj
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const outDir = path.join(root, "test-results");
 
-/** A `ChannelSummary` for the fake host's `channels/list`. */
+/**
+ * A `ChannelSummary` for the fake host's `channels/list`.
+ * @param {Partial<import("../../src/protocol").ChannelSummary> & { name: string }} fields
+ * @returns {import("../../src/protocol").ChannelSummary}
+ */
 const summary = ({ name, kind = "channel", members = ["demo"], unread = 0, busy = false }) => ({ id: `ch-${name}`, name, kind, members, unread, busy });
 
 const LIST = [
@@ -19,6 +24,7 @@ const LIST = [
   summary({ name: "docs" }),
   summary({ name: "@odie", kind: "direct", members: ["odie"] }),
 ];
+/** @type {import("../../src/protocol").MemberView[]} */
 const members = [{ name: "demo", state: "ready" }];
 
 /** The host's own channel-name rule, read from its source (`CHANNEL_NAME` in src/channels/channelName.ts). */
@@ -29,13 +35,19 @@ function hostNameRule() {
   return new RegExp(literal[1], literal[2]);
 }
 
+/** @param {import("./harness.mjs").Page} page @param {string} name */
 async function shoot(page, name) {
   await page.evaluate(() => document.fonts.ready);
   await frames(page, 3);
   await page.screenshot({ path: path.join(outDir, name) });
 }
 
-/** Opens #design (or `name`) with the list above. */
+/**
+ * Opens #design (or `name`) with the list above.
+ * @param {import("playwright-core").Browser} browser
+ * @param {string} origin
+ * @param {{ name?: string, channels?: import("../../src/protocol").ChannelSummary[], theme?: import("./harness.mjs").Theme }} [options]
+ */
 function openDesign(browser, origin, { name = "design", channels = LIST, theme = "dark" } = {}) {
   return openView(browser, origin, { open: openResult({ name, members, messages: [message({ id: "m1", channelId: `ch-${name}`, author: "user", text: "@demo sketch the logo" })] }), channels, width: 300, theme });
 }
@@ -65,7 +77,7 @@ describe("renaming and deleting a channel", () => {
     assert.equal(await page.$(".channel-rename-name"), null, "the field closes");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Rename #look-and-feel", "the focus is back on the rename button");
     assert.equal((await host.state()).channel, "look-and-feel", "the next load reopens it by its new name");
-    assert.match(await page.getAttribute("#composer textarea", "placeholder"), /Message #look-and-feel/);
+    assert.match((await page.getAttribute("#composer textarea", "placeholder")) ?? "", /Message #look-and-feel/);
     assert.deepEqual(await view.problems(), []);
   });
 
@@ -80,7 +92,7 @@ describe("renaming and deleting a channel", () => {
     assert.deepEqual(await host.requests("channel/rename"), []);
 
     await page.evaluate(() => {
-      /** @type {any} */ (window).__host.handlers["channel/rename"] = () => ({ error: { code: "channel/exists", message: "#late already exists." } });
+      window.__host.handlers["channel/rename"] = () => ({ error: { code: "channel/exists", message: "#late already exists." } });
     });
     await page.keyboard.press("Enter");
     await page.fill(".channel-rename-name", "late");
@@ -133,6 +145,7 @@ describe("renaming and deleting a channel", () => {
       const clean = name.replace(/^#/, "");
       assert.equal(shown !== "", !rule.test(clean), `${JSON.stringify(name)}: the host ${rule.test(clean) ? "accepts" : "refuses"} it, the field says ${JSON.stringify(shown)}`);
     }
+    /** @param {string} name */
     const said = async (name) => {
       await page.fill(".channel-create-name", name);
       await frames(page, 1);
@@ -172,7 +185,7 @@ describe("renaming and deleting a channel", () => {
     assert.deepEqual(await host.requests("channel/delete"), [], "Cancel deleted nothing");
 
     await page.evaluate((general) => {
-      /** @type {any} */ (window).__host.open = general;
+      window.__host.open = general;
     }, openResult({ members }));
     await page.keyboard.press("Enter"); // the focus is back on the delete button: Enter opens the confirmation again
     await page.waitForSelector(".channel-delete-confirm");
@@ -216,7 +229,7 @@ describe("renaming and deleting a channel", () => {
     assert.equal(await page.isDisabled(".channel-delete-ok"), false, "the answer ended: Delete is offered");
 
     await page.evaluate(() => {
-      /** @type {any} */ (window).__host.handlers["channel/delete"] = () => ({
+      window.__host.handlers["channel/delete"] = () => ({
         error: { code: "channel/noRecipient", message: "An agent is still answering in #design: stop it first, then delete the channel." },
       });
     });

@@ -1,3 +1,4 @@
+// @ts-check
 // Typing right after Enter (issue 15, item 4): a trial's five quick messages became five growing repeats ("one",
 // "onetwo", …), each answered, because a key that arrived before the composer cleared kept the sent text. Each Enter
 // must send exactly what the box held at that moment, and the box then holds only what was typed after it — with a
@@ -6,21 +7,23 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { frames, openView, withBrowser } from "./harness.mjs";
 
-/** Waits until no send is in flight (the composer drops its `sending` class), then two frames more. */
+/** Waits until no send is in flight (the composer drops its `sending` class), then two frames more. @param {import("./harness.mjs").Page} page */
 async function settled(page) {
   await page.waitForFunction(() => !document.querySelector("#composer")?.classList.contains("sending"));
   await frames(page, 2);
 }
 
-/** Makes the fake host answer `channel/send` after `ms` (a busy extension host), keeping what it answers. */
+/** Makes the fake host answer `channel/send` after `ms` (a busy extension host), keeping what it answers. @param {import("./harness.mjs").Page} page @param {number} ms */
 function slowSends(page, ms) {
   return page.evaluate((delay) => {
-    const host = /** @type {any} */ (window).__host;
+    const host = window.__host;
     const answer = host.handlers["channel/send"];
+    if (!answer) throw new Error("the fake host has no channel/send handler");
     host.handlers["channel/send"] = (params) => new Promise((resolve) => setTimeout(() => resolve(answer(params)), delay));
   }, ms);
 }
 
+/** @param {import("./harness.mjs").HostDriver} host */
 const sentTexts = async (host) => (await host.requests("channel/send")).map((p) => p.text);
 
 describe("the composer under fast typing", () => {

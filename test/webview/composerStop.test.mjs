@@ -1,3 +1,4 @@
+// @ts-check
 // Stop next to Send (issue 6, new-user trial): while answers run in the open channel, the composer offers a Stop
 // that cancels all of them, however far the history has scrolled. Escape is a key people press out of habit (issue
 // 15, item 4: a trial lost every answer in flight to one): in an empty composer it only shows what a second Escape
@@ -30,12 +31,12 @@ describe("Stop in the composer", () => {
     assert.equal(await page.getAttribute(stop, "aria-label"), "Stop the answer running in this channel (Escape twice in an empty composer)");
     await host.emit("message/started", message({ id: "a2", status: "queued" }));
     await page.waitForFunction((s) => document.querySelector(s)?.textContent?.trim() === "Stop 2 answers", stop);
-    assert.match(await page.getAttribute(stop, "title"), /Stop the 2 answers running or queued in this channel/);
+    assert.match((await page.getAttribute(stop, "title")) ?? "", /Stop the 2 answers running or queued in this channel/);
     mkdirSync(outDir, { recursive: true });
     await page.screenshot({ path: path.join(outDir, "webview-composer-stop-320.png") });
     const box = await page.$eval(stop, (el) => {
       const r = el.getBoundingClientRect();
-      const send = document.querySelector("#composer .send").getBoundingClientRect();
+      const send = /** @type {Element} */ (document.querySelector("#composer .send")).getBoundingClientRect();
       return { right: r.right, sendLeft: send.left, sendRight: send.right, width: window.innerWidth };
     });
     assert.ok(box.right <= box.sendLeft && box.sendRight <= box.width, `Stop sits before Send, both inside the 320 px view: ${JSON.stringify(box)}`);
@@ -101,7 +102,7 @@ describe("Stop in the composer", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
-  for (const theme of ["light", "dark", "high-contrast"]) {
+  for (const theme of /** @type {const} */ (["light", "dark", "high-contrast"])) {
     it(`the hint a first Escape shows is readable in the ${theme} theme`, async () => {
       const view = await openView(env.browser, env.server.origin, { width: 320, theme });
       const { page, host } = view;
@@ -128,6 +129,7 @@ describe("Stop in the composer", () => {
     await page.click("#composer textarea");
     // Habit: Escape, Escape at once, before the hint could be read (both in one task of the page, so "at once" does
     // not depend on the machine's speed)…
+    /** @param {boolean} repeat */
     const escape = (repeat) =>
       page.$eval("#composer textarea", (el, r) => el.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", code: "Escape", repeat: r, bubbles: true, cancelable: true })), repeat);
     await page.$eval("#composer textarea", (el) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // The broken-roster banner in a narrow sidebar: compact (the first problem and "N more"), collapsible by keyboard, the
 // collapse kept while the webview lives, "Open config" always there. A new-user trial found it taking ~300 px.
 // Screenshot: test-results/webview-config-banner.png.
@@ -17,7 +18,9 @@ const problems = [
   `${file}:15:1: channels.0.members lists 'cluade', which is not an agent`,
   `${file}:18:7: limits.idleTimeout must be a duration such as 10m`,
 ];
+/** @type {import("../../src/protocol").ConfigStatus} */
 const invalid = { state: "invalid", path: file, problems };
+/** @param {import("./harness.mjs").Page} page */
 const height = (page) => page.$eval(".config-banner", (el) => el.getBoundingClientRect().height);
 
 describe("the broken-config banner", () => {

@@ -169,9 +169,9 @@ export function installFakeHost(init) {
     void Promise.resolve(reply).then((r) => setTimeout(() => host.deliver(r), host.delayMs));
   }
 
-  /** @type {any} */ (window).__host = host;
+  window.__host = host;
   let acquired = false;
-  /** @type {any} */ (window).acquireVsCodeApi = () => {
+  window.acquireVsCodeApi = () => {
     if (acquired) throw new Error("An instance of the VS Code API has already been acquired");
     acquired = true;
     return {
@@ -199,7 +199,7 @@ export function installFakeHost(init) {
 
   /** @type {{ type: string, directive: string, blocked: string, sample: string }[]} */
   const violations = [];
-  /** @type {any} */ (window).__cspViolations = violations;
+  window.__cspViolations = violations;
   document.addEventListener("securitypolicyviolation", (e) => {
     violations.push({ type: "csp", directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample });
   });

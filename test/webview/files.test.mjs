@@ -1,3 +1,4 @@
+// @ts-check
 // The files an agent changed during a turn (issue 7): listed on its answer, each with a Diff that asks the host, or a
 // note when its earlier text is not known.
 import assert from "node:assert/strict";
@@ -13,6 +14,7 @@ describe("files changed", () => {
   const env = withBrowser();
 
   it("lists the files with what happened to each; Diff asks the host for that message and file", async () => {
+    /** @type {import("../../src/protocol").Part} */
     const files = {
       type: "files",
       files: [

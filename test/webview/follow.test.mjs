@@ -1,3 +1,4 @@
+// @ts-check
 // Following a streaming answer (webview/components/History.tsx, webview/virtualWindow.ts): at the bottom, the view
 // stays pinned to the bottom while a long answer arrives in big deltas over many frames, and ends showing the answer's
 // last line; scrolled up by the user, the view does not move while the answer streams below.
@@ -7,30 +8,41 @@ import { frames, markdownSections, message, openResult, openView, withBrowser } 
 
 const CH = "ch-general";
 
-/** `count` sections of Markdown (a heading, a paragraph, a list, a code fence), then a last line `marker`. */
+/** `count` sections of Markdown (a heading, a paragraph, a list, a code fence), then a last line `marker`. @param {number} count @param {string} marker */
 function answer(count, marker) {
   return markdownSections(count) + marker;
 }
 
-/** Earlier messages, so the list is taller than the view and virtualised before the answer starts. */
+/** Earlier messages, so the list is taller than the view and virtualised before the answer starts. @param {number} n */
 function earlier(n) {
   return Array.from({ length: n }, (_, i) => message({ id: `e${i}`, author: i % 2 ? "agent" : "user", text: `Earlier message ${i}: ${"words ".repeat(20 + (i % 5) * 10)}` }));
 }
 
-/** Streams `text` to message `id` in `size`-character deltas, waiting one frame every `perFrame` deltas. */
+/**
+ * Streams `text` to message `id` in `size`-character deltas, waiting one frame every `perFrame` deltas.
+ * @param {import("./harness.mjs").Page} page
+ * @param {string} id
+ * @param {string} text
+ * @param {number} size
+ * @param {number} perFrame
+ */
 async function stream(page, id, text, size, perFrame) {
   await page.evaluate(
-    async ([all, messageId, step, burst, channelId]) => {
+    async ({ all, messageId, step, burst, channelId }) => {
       for (let at = 0, n = 0; at < all.length; at += step, n++) {
-        /** @type {any} */ (window).__host.emit("message/delta", { channelId, messageId, appendText: all.slice(at, at + step) });
+        window.__host.emit("message/delta", { channelId, messageId, appendText: all.slice(at, at + step) });
         if (n % burst === burst - 1) await new Promise((r) => requestAnimationFrame(r));
       }
     },
-    [text, id, size, perFrame, CH],
+    { all: text, messageId: id, step: size, burst: perFrame, channelId: CH },
   );
 }
 
-/** The list's distance from the bottom (px), and whether the element holding `marker` is inside the viewport. */
+/**
+ * The list's distance from the bottom (px), and whether the element holding `marker` is inside the viewport.
+ * @param {import("./harness.mjs").Page} page
+ * @param {string} marker
+ */
 function position(page, marker) {
   return page.evaluate((text) => {
     const list = /** @type {HTMLElement} */ (document.querySelector(".history"));
@@ -84,7 +96,8 @@ describe("following a streaming answer", () => {
     await host.emit("message/started", message({ id: "T", status: "streaming" }));
     const marker = "ALL-TOOL-CALLS-DONE";
     await page.evaluate(async ([channelId, last]) => {
-      const emit = (d) => /** @type {any} */ (window).__host.emit("message/delta", { channelId, messageId: "T", ...d });
+      /** @param {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
+      const emit = (d) => window.__host.emit("message/delta", { channelId, messageId: "T", ...d });
       for (let i = 0; i < 150; i++) {
         emit({ appendText: `Now step ${i}: reading the handler and the tests it has.\n\n` });
         emit({ part: { type: "toolCall", toolCallId: `t${i}`, kind: "read", title: `Read src/handler${i}.ts`, status: "in_progress", locations: [{ path: `/home/me/project/src/handler${i}.ts`, line: i + 1 }] } });

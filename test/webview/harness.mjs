@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Test harness for the webview: serves the BUILT `dist/webview.js` + `dist/webview.css` from 127.0.0.1 inside the
  * host's own HTML (`webviewDocument` from `src/vscode/webviewDocument.ts`: the same CSP with a per-load nonce,
@@ -31,14 +32,13 @@ export const { webviewCsp, webviewDocument } = await import(
 
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-/** Launches headless Chromium (Debian's, or `CHROMIUM_PATH`). */
 /**
  * Registers `before`/`after` hooks in the current suite that start the page server and Chromium, and stop them.
  * Returns `{ browser, server }`, filled once the `before` hook ran.
  */
 export function withBrowser() {
   /** @type {{ browser: import("playwright-core").Browser, server: Awaited<ReturnType<typeof startServer>> }} */
-  const env = /** @type {any} */ ({});
+  const env = /** @type {typeof env} */ (/** @type {unknown} */ ({})); // filled by the `before` hook below
   before(async () => {
     env.server = await startServer();
     env.browser = await launchBrowser();
@@ -50,6 +50,7 @@ export function withBrowser() {
   return env;
 }
 
+/** Launches headless Chromium (Debian's, or `CHROMIUM_PATH`). */
 export function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
@@ -94,6 +95,9 @@ export async function startServer() {
  * The host's HTML, as the extension writes it, with `cspSource` = the test server's origin, and what VS Code adds
  * inside a webview: its default styles (nonce'd, before the extension's stylesheet) and the body's theme class.
  * `channel` pins the page to a channel, as an editor tab's page is (src/vscode/ChannelPanels.ts).
+ * @param {string} cspSource
+ * @param {Theme} theme
+ * @param {string | undefined} channel
  */
 function pageHtml(cspSource, theme, channel) {
   const nonce = randomBytes(16).toString("base64");
@@ -105,7 +109,24 @@ function pageHtml(cspSource, theme, channel) {
   return withVsCode;
 }
 
-/** A channel snapshot as `channel/open` returns it. */
+/** @typedef {import("../../src/protocol").MessageView} MessageView */
+/** @typedef {import("../../src/protocol").MemberView} MemberView */
+/** @typedef {import("../../src/protocol").WebviewRequests} WebviewRequests */
+/** @typedef {import("../../src/protocol").HostEvents} HostEvents */
+/** @typedef {import("../../src/protocol").HostRequests} HostRequests */
+/** @typedef {import("../../src/protocol").HostToWebview} HostToWebview */
+/** @typedef {import("../../src/protocol").WebviewToHost} WebviewToHost */
+/** @typedef {"dark" | "light" | "high-contrast"} Theme */
+/** @typedef {import("playwright-core").Page} Page */
+/** @typedef {import("../../src/protocol").Part} Part */
+/** The Node-side driver of a page's fake host (`openView`'s `host`). @typedef {ReturnType<typeof hostDriver>} HostDriver */
+/** An opened view (`openView`'s result). @typedef {Awaited<ReturnType<typeof openView>>} View */
+
+/**
+ * A channel snapshot as `channel/open` returns it.
+ * @param {{ name?: string, members?: MemberView[], messages?: MessageView[], config?: import("../../src/protocol").ConfigStatus }} [snapshot]
+ * @returns {WebviewRequests["channel/open"][1]}
+ */
 export function openResult({ name = "general", members = [{ name: "demo", state: "ready" }], messages = [], config } = {}) {
   return {
     channel: { id: `ch-${name}`, name, members },
@@ -116,7 +137,21 @@ export function openResult({ name = "general", members = [{ name: "demo", state:
 
 let clock = Date.UTC(2025, 0, 15, 9, 30);
 
-/** A `MessageView`; `text` becomes one text part. */
+/**
+ * A `MessageView`; `text` becomes one text part.
+ * @param {object} fields
+ * @param {string} fields.id
+ * @param {MessageView["author"]["kind"]} [fields.author] "agent" (default: `agentName`'s), "user" or "system"
+ * @param {string} [fields.agentName]
+ * @param {string} [fields.text]
+ * @param {MessageView["parts"]} [fields.parts]
+ * @param {MessageView["status"]} [fields.status]
+ * @param {string} [fields.channelId]
+ * @param {MessageView["error"]} [fields.error]
+ * @param {MessageView["stopReason"]} [fields.stopReason]
+ * @param {MessageView["to"]} [fields.to]
+ * @returns {MessageView}
+ */
 export function message({ id, author = "agent", agentName = "demo", text, parts, status = "done", channelId = "ch-general", error, stopReason, to }) {
   clock += 60_000;
   return {
@@ -135,6 +170,9 @@ export function message({ id, author = "agent", agentName = "demo", text, parts,
 /**
  * Opens the view in a new page (pinned to `channel` like an editor tab when given). Resolves `{ page, problems, host }` once the channel rendered; `problems` collects
  * CSP violations, console errors and uncaught exceptions; `host` wraps `window.__host` (see fakeHost.mjs).
+ * @param {import("playwright-core").Browser} browser
+ * @param {string} origin the test server's (`startServer`)
+ * @param {Partial<Omit<import("./fakeHost.mjs").FakeHostInit, "open">> & { open?: WebviewRequests["channel/open"][1], theme?: Theme, width?: number, height?: number, channel?: string }} [options]
  */
 export async function openView(browser, origin, { open = openResult(), state, delayMs, channels, agents, refuse, theme = "dark", width = 320, height = 700, channel } = {}) {
   const page = await browser.newPage({ viewport: { width, height } });
@@ -153,36 +191,68 @@ export async function openView(browser, origin, { open = openResult(), state, de
     host,
     /** CSP violations seen by the page plus console errors/warnings and uncaught exceptions. */
     async problems() {
-      const csp = await page.evaluate(() => /** @type {any} */ (window).__cspViolations);
+      const csp = await page.evaluate(() => window.__cspViolations);
       return [...problems, ...csp.map((v) => `CSP ${v.directive} blocked ${v.blocked} ${v.sample}`)];
     },
   };
 }
 
-/** Node-side helpers over the in-page fake host. */
+/**
+ * Node-side helpers over the in-page fake host.
+ * @param {import("playwright-core").Page} page
+ */
 function hostDriver(page) {
   return {
-    /** Delivers a host event to the webview. */
-    emit: (name, payload) => page.evaluate(([n, p]) => /** @type {any} */ (window).__host.emit(n, p), [name, payload]),
-    /** Delivers any host message. */
-    deliver: (message) => page.evaluate((m) => /** @type {any} */ (window).__host.deliver(m), message),
-    /** Sends a `test/*` request; resolves with the webview's response. */
-    request: (method, params) => page.evaluate(([m, p]) => /** @type {any} */ (window).__host.request(m, p), [method, params]),
-    /** Params of every request of `method` the webview posted. */
-    requests: (method) => page.evaluate((m) => /** @type {any} */ (window).__host.requests(m), method),
+    /**
+     * Delivers a host event to the webview (the message `__host.emit` delivers, built here: Playwright's argument
+     * types lose the link of the event's name to its payload).
+     * @template {keyof HostEvents} E
+     * @param {E} name
+     * @param {HostEvents[E]} payload
+     */
+    emit: (name, payload) => page.evaluate((m) => window.__host.deliver(m), /** @type {HostToWebview} */ ({ kind: "event", name, payload })),
+    /** Delivers any host message. @param {HostToWebview} message */
+    deliver: (message) => page.evaluate((m) => window.__host.deliver(m), message),
+    /**
+     * Sends a `test/*` request; resolves with the webview's response.
+     * @template {keyof HostRequests} M
+     * @param {M} method
+     * @param {HostRequests[M][0]} params
+     * @returns {Promise<{ result?: HostRequests[M][1], error?: import("../../src/protocol").ErrorInfo }>}
+     */
+    request: async (method, params) =>
+      /** @type {{ result?: HostRequests[M][1], error?: import("../../src/protocol").ErrorInfo }} */ (await page.evaluate(({ m, p }) => window.__host.request(m, p), { m: method, p: params })),
+    /**
+     * Params of every request of `method` the webview posted (the webview posts them typed by the protocol).
+     * @template {keyof WebviewRequests} M
+     * @param {M} method
+     * @returns {Promise<WebviewRequests[M][0][]>}
+     */
+    requests: (method) => /** @type {Promise<WebviewRequests[M][0][]>} */ (page.evaluate((m) => window.__host.requests(m), method)),
     /** Everything the webview posted. */
-    posted: () => page.evaluate(() => /** @type {any} */ (window).__host.posted),
-    /** The last `setState` value. */
-    state: () => page.evaluate(() => /** @type {any} */ (window).__host.state),
-    /** Waits until the webview posted `count` requests of `method`; resolves their params. */
+    posted: () => page.evaluate(() => window.__host.posted),
+    /**
+     * The last `setState` value (what the webview persists, `webview/viewState.ts`).
+     * @returns {Promise<import("../../webview/viewState").PersistedState>}
+     */
+    state: async () => /** @type {import("../../webview/viewState").PersistedState} */ (await page.evaluate(() => window.__host.state)),
+    /**
+     * Waits until the webview posted `count` requests of `method`; resolves their params.
+     * @template {keyof WebviewRequests} M
+     * @param {M} method
+     * @returns {Promise<WebviewRequests[M][0][]>}
+     */
     async waitForRequests(method, count = 1) {
-      await page.waitForFunction(([m, c]) => /** @type {any} */ (window).__host.requests(m).length >= c, [method, count]);
-      return page.evaluate((m) => /** @type {any} */ (window).__host.requests(m), method);
+      await page.waitForFunction(({ m, c }) => window.__host.requests(m).length >= c, { m: method, c: count });
+      return /** @type {WebviewRequests[M][0][]} */ (await page.evaluate((m) => window.__host.requests(m), method));
     },
   };
 }
 
-/** Waits `n` animation frames in the page. */
+/**
+ * Waits `n` animation frames in the page.
+ * @param {import("playwright-core").Page} page
+ */
 export function frames(page, n = 2) {
   return page.evaluate(
     (count) => new Promise((resolve) => {
@@ -197,6 +267,7 @@ export function frames(page, n = 2) {
 /**
  * `count` sections of Markdown, each a heading, a paragraph, a list and a code fence, then `after` (a closing
  * paragraph of each section, or nothing): the long answers the streaming tests send.
+ * @param {number} count
  */
 export function markdownSections(count, after = "") {
   const parts = [];

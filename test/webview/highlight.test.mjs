@@ -1,3 +1,4 @@
+// @ts-check
 // Code highlighting (issue 6): finished code blocks are coloured by highlight.js, loaded lazily from dist/chunks/ the
 // first time a block in a known language needs it; open fences, unknown languages and huge blocks stay plain text;
 // Copy and Insert still give the code exactly as written.
@@ -7,6 +8,7 @@ import { inPageColours, inPageContrast } from "./contrast.mjs";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
 const CH = "ch-general";
+/** @param {string} id */
 const body = (id) => `.message[data-message-id='${id}'] .message-body`;
 
 const TS = [
@@ -19,6 +21,7 @@ const TS = [
 /**
  * The lazily loaded chunks `page` fetched so far, by name without their content hash, from the page's Resource Timing
  * entries. esbuild's shared helper chunks (`chunk-<hash>.js`, whether there is one is esbuild's business) are left out.
+ * @param {import("./harness.mjs").Page} page
  */
 function chunksFetched(page) {
   return page.evaluate(() =>
@@ -31,24 +34,18 @@ function chunksFetched(page) {
   );
 }
 
-/** Every request `page` made under dist/chunks/, helpers included. */
+/** Every request `page` made under dist/chunks/, helpers included. @param {import("./harness.mjs").Page} page */
 function anyChunkFetched(page) {
   return page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.startsWith("/dist/chunks/")));
 }
 
-/** Waits until every code block under `selector` has been handled by the highlighter (none still queued). */
-function highlighted(page, selector) {
-  return page.waitForFunction((sel) => {
-    const blocks = [...document.querySelectorAll(`${sel} .code-block`)];
-    return blocks.length > 0 && blocks.every((b) => (b.getAttribute("data-highlight") ?? "queued") !== "queued");
-  }, selector);
-}
-
+/** @param {import("./harness.mjs").HostDriver} host @param {string} id */
 async function streamingMessage(host, id) {
   await host.emit("message/started", message({ id, status: "streaming" }));
-  return (d) => host.emit("message/delta", { channelId: CH, messageId: id, ...d });
+  return (/** @type {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} */ d) => host.emit("message/delta", { channelId: CH, messageId: id, ...d });
 }
 
+/** @param {{ server: { origin: string } }} env @param {import("./harness.mjs").View} view */
 async function withClipboard(env, view) {
   await view.page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.origin });
   return () => view.page.evaluate(() => navigator.clipboard.readText());
@@ -69,7 +66,8 @@ describe("code highlighting", () => {
     assert.equal(await page.$$eval(`${body("h1")} code b`, (els) => els.length), 0, "markup in the code stays text");
     // Tokens are visibly coloured: a keyword, a string and a comment each differ from plain code.
     const colours = await page.$eval(`${body("h1")} code`, (code) => {
-      const colour = (el) => (el ? getComputedStyle(el).color : "missing");
+      /** @param {Element | null} el */
+    const colour = (el) => (el ? getComputedStyle(el).color : "missing");
       return {
         plain: colour(code),
         keyword: colour(code.querySelector(".hljs-keyword")),
@@ -77,7 +75,7 @@ describe("code highlighting", () => {
         comment: colour(code.querySelector(".hljs-comment")),
       };
     });
-    for (const token of ["keyword", "string", "comment"]) assert.notEqual(colours[token], colours.plain, `${token}: ${JSON.stringify(colours)}`);
+    for (const token of /** @type {const} */ (["keyword", "string", "comment"])) assert.notEqual(colours[token], colours.plain, `${token}: ${JSON.stringify(colours)}`);
     assert.deepEqual(await chunksFetched(page), ["highlighter.js", "typescript.js"]);
     assert.deepEqual(await view.problems(), []);
   });
@@ -91,7 +89,8 @@ describe("code highlighting", () => {
       await page.waitForSelector(`${body("t1")} .code-block[data-highlight='done']`);
       await page.evaluate(inPageContrast, []);
       const [block] = await page.evaluate(inPageColours, `${body("t1")} .code-block`);
-      const style = (kind) => page.$eval(`${body("t1")} code ${kind}`, (el) => `${getComputedStyle(el).color} ${getComputedStyle(el).fontWeight} ${getComputedStyle(el).fontStyle}`);
+      /** @param {string} kind */
+    const style = (kind) => page.$eval(`${body("t1")} code ${kind}`, (el) => `${getComputedStyle(el).color} ${getComputedStyle(el).fontWeight} ${getComputedStyle(el).fontStyle}`);
       const plain = await style("");
       // A user tells a keyword, a string and a comment from plain code (by colour, or weight / style where the theme
       // gives keywords the text colour, as high contrast does).
@@ -128,7 +127,7 @@ describe("code highlighting", () => {
     assert.equal(await page.getAttribute(`${body("s1")} .code-block`, "data-highlight"), null);
     assert.equal(await page.$$eval(`${body("s1")} code span`, (els) => els.length), 0);
     assert.deepEqual(await anyChunkFetched(page), []);
-    const runsBefore = await page.evaluate(() => /** @type {any} */ (window).__sidekicksStats.highlight.runs);
+    const runsBefore = await page.evaluate(() => window.__sidekicksStats.highlight.runs);
 
     // The fence closes and text follows: the block is final now.
     for (const piece of ["}\n```\n", "\nDone, it prints 42."]) await delta({ appendText: piece });
@@ -139,7 +138,7 @@ describe("code highlighting", () => {
     await host.emit("message/finished", message({ id: "s1", text: 'Run:\n\n```rust\nfn main() {\n    let n = 42;\n    println!("{n}");\n}\n```\n\nDone, it prints 42. More text.' }));
     await page.waitForSelector(".message[data-message-id='s1'][data-status='done']");
     await page.waitForSelector(`${body("s1")} .code-block[data-highlight='done'] .hljs-keyword`);
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).__sidekicksStats.highlight.runs) - runsBefore, 1, "one highlight for the block");
+    assert.equal(await page.evaluate(() => window.__sidekicksStats.highlight.runs) - runsBefore, 1, "one highlight for the block");
     assert.deepEqual(await chunksFetched(page), ["highlighter.js", "rust.js"]);
     assert.deepEqual(await view.problems(), []);
   });

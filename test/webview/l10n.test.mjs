@@ -72,7 +72,7 @@ const busyChannel = () =>
  * origin so the bundle's URIs and the CSP are the real ones; `open` is the channel the fake host opens.
  * @param {import("playwright-core").Browser} browser
  * @param {string} origin
- * @param {{ language?: string, bundle?: Record<string, string>, open?: unknown }} page
+ * @param {{ language?: string, bundle?: Record<string, string>, open?: import("../../src/protocol").WebviewRequests["channel/open"][1] }} page
  */
 async function openLocalized(browser, origin, { language, bundle, open = channel() }) {
   const page = await browser.newPage({ viewport: { width: 320, height: 700 } });
@@ -91,8 +91,8 @@ async function openLocalized(browser, origin, { language, bundle, open = channel
   await page.addInitScript(installFakeHost, { open });
   await page.goto(`${origin}/localized.html`);
   await page.waitForSelector(".history:not(.history-loading)");
-  const csp = await page.evaluate(() => /** @type {any} */ (window).__cspViolations);
-  return { page, problems: () => [...problems, ...csp.map((/** @type {any} */ v) => `CSP ${v.directive} blocked ${v.blocked}`)] };
+  const csp = await page.evaluate(() => window.__cspViolations);
+  return { page, problems: () => [...problems, ...csp.map((v) => `CSP ${v.directive} blocked ${v.blocked}`)] };
 }
 
 /** @param {import("playwright-core").Page} page */
@@ -235,7 +235,7 @@ describe("webview languages", () => {
     const view = await openLocalized(env.browser, env.server.origin, { language: "fr", bundle: hostile });
     try {
       assert.equal(await view.page.locator("#composer .send").textContent().then((t) => t?.trim()), "</script><script>window.__pwned = true</script>Envoyer");
-      assert.equal(await view.page.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
+      assert.equal(await view.page.evaluate(() => window.__pwned), undefined);
     } finally {
       await view.page.close();
     }

@@ -1,3 +1,4 @@
+// @ts-check
 // A long streamed answer: every block shows, in order, while older parts are kept as final chunks (webview/markdown.ts,
 // components/Markdown.tsx); an answer arriving in large deltas ends at the bottom with the chunks off screen skipped by
 // the browser, and each part shows when scrolled to; colour codes split across deltas never show raw.
@@ -5,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { frames, markdownSections, message, openView, withBrowser } from "./harness.mjs";
 
-/** `count` sections of Markdown: a heading, a paragraph, a list and a code fence each, and a closing paragraph. */
+/** `count` sections of Markdown: a heading, a paragraph, a list and a code fence each, and a closing paragraph. @param {number} count */
 function answer(count) {
   return markdownSections(count, "Then it runs the tests again.\n\n");
 }
@@ -21,7 +22,7 @@ describe("long streamed answer", () => {
     // 1 KB deltas, a pause every 8 so the answer is rendered over many frames (many kept chunks and groups).
     await page.evaluate(async (all) => {
       for (let at = 0, n = 0; at < all.length; at += 1000, n++) {
-        /** @type {any} */ (window).__host.emit("message/delta", { channelId: "ch-general", messageId: "L", appendText: all.slice(at, at + 1000) });
+        window.__host.emit("message/delta", { channelId: "ch-general", messageId: "L", appendText: all.slice(at, at + 1000) });
         if (n % 8 === 7) await new Promise((r) => requestAnimationFrame(r));
       }
     }, text);
@@ -55,7 +56,7 @@ describe("long streamed answer", () => {
     // 40 KB per delta, one delta a frame: more text per frame than the view can lay out and stay smooth.
     await page.evaluate(async (all) => {
       for (let at = 0; at < all.length; at += 40_000) {
-        /** @type {any} */ (window).__host.emit("message/delta", { channelId: "ch-general", messageId: "B", appendText: all.slice(at, at + 40_000) });
+        window.__host.emit("message/delta", { channelId: "ch-general", messageId: "B", appendText: all.slice(at, at + 40_000) });
         await new Promise((r) => requestAnimationFrame(r));
       }
     }, text);
@@ -91,7 +92,7 @@ describe("long streamed answer", () => {
     assert.equal(done.headings, 2000);
 
     // Scrolled to the start, then to the middle: what comes on screen is laid out and shown, in order.
-    for (const [fraction, step] of [[0, 0], [0.5, null]]) {
+    for (const [fraction, step] of /** @type {[number, number | null][]} */ ([[0, 0], [0.5, null]])) {
       await page.$eval(".history", (list, f) => (list.scrollTop = f * list.scrollHeight), fraction);
       await frames(page, 4);
       const shown = await page.$eval(".history", (list) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Markdown to nodes (webview/markdownDom.ts, docs/adr/0004-markdown-to-dom.md): the webview builds a message's nodes
 // from `marked`'s tokens, with no HTML parse. This checks, in Chromium, that what a user sees is what `marked`'s own
 // HTML renderer followed by DOMPurify showed (the way the webview rendered before): the same elements, attributes and
@@ -80,7 +81,7 @@ describe("Markdown to nodes", () => {
       ...PAYLOADS.map((payload) => `Inline ${payload} in a sentence.`),
     ];
     const result = await page.evaluate((texts) => {
-      const o = /** @type {any} */ (window).oracle;
+      const o = window.oracle;
       const long = o.benchDocument(100_000);
       let elements = 0;
       const differences = [];
@@ -103,7 +104,7 @@ describe("Markdown to nodes", () => {
     await page.setContent("<!doctype html><html><body></body></html>");
     await page.addScriptTag({ content: script });
     const shown = await page.evaluate(() => {
-      const o = /** @type {any} */ (window).oracle;
+      const o = window.oracle;
       return { built: o.built("&notit; &copy;"), reference: o.reference("&notit; &copy;") };
     });
     // `&notit;` is no character reference: it shows as written. An HTML parser reads the legacy `&not` in it ("¬it;").
@@ -118,9 +119,9 @@ describe("Markdown to nodes", () => {
     await page.addScriptTag({ content: script });
     const docs = CASES.filter((text) => !/^ {0,3}\[[^\]\n]+\]:/m.test(text)).concat([CASES.filter((text) => !/^ {0,3}\[[^\]\n]+\]:/m.test(text)).join("\n\n")]);
     const differences = await page.evaluate((texts) => {
-      const o = /** @type {any} */ (window).oracle;
+      const o = window.oracle;
       const out = [];
-      for (const [text, size] of [...texts.map((t) => [t, 7]), [o.benchDocument(100_000), 997]]) {
+      for (const [text, size] of /** @type {[string, number][]} */ ([...texts.map((t) => [t, 7]), [o.benchDocument(100_000), 997]])) {
         const whole = o.built(text);
         const streamed = o.streamed(text, size);
         if (whole !== streamed) out.push({ text: text.slice(0, 200), whole: whole.slice(0, 400), streamed: streamed.slice(0, 400) });

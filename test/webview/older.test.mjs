@@ -1,3 +1,4 @@
+// @ts-check
 // Scrolling back through a long history (#6): `channel/open` gives the latest 50 messages and `more: true`; scrolling
 // near the top asks the host for the page before the first loaded message (`channel/older`), one page at a time,
 // shows "Loading older messages…" meanwhile, prepends the page without moving what the user looks at, and says where
@@ -20,10 +21,14 @@ const ALL = Array.from({ length: 200 }, (_, i) => {
   return i % 5 === 0 ? message({ id, author: "user", text: `@demo ${text}`, to: ["demo"] }) : message({ id, agentName: "demo", text });
 });
 
-/** Installs a `channel/older` handler over ALL whose answers wait until the test releases (or fails) them. */
+/**
+ * Installs a `channel/older` handler over ALL whose answers wait until the test releases (or fails) them.
+ * @param {import("./harness.mjs").Page} page
+ * @param {import("../../src/protocol").MessageView[]} all
+ */
 async function holdOlder(page, all) {
   await page.evaluate((messages) => {
-    const w = /** @type {any} */ (window);
+    const w = window;
     w.__held = [];
     w.__host.handlers["channel/older"] = ({ beforeId, limit = 50 }) =>
       new Promise((resolve) => {
@@ -34,15 +39,20 @@ async function holdOlder(page, all) {
   }, all);
 }
 
-/** Answers the oldest held `channel/older` request: with its page, or with `error`. */
+/**
+ * Answers the oldest held `channel/older` request: with its page, or with `error`.
+ * @param {import("./harness.mjs").Page} page
+ * @param {import("../../src/protocol").ErrorInfo} [error]
+ */
 function release(page, error) {
   return page.evaluate((err) => {
-    const held = /** @type {any} */ (window).__held.shift();
+    const held = window.__held.shift();
+    if (!held) throw new Error("no channel/older request is held");
     held.resolve(err ? { error: err } : held.page);
   }, error);
 }
 
-/** The message at the top of the viewport and its distance (px) from the list's top. */
+/** The message at the top of the viewport and its distance (px) from the list's top. @param {import("./harness.mjs").Page} page */
 function topVisible(page) {
   return page.$eval(".history", (list) => {
     const box = list.getBoundingClientRect();
@@ -51,7 +61,11 @@ function topVisible(page) {
   });
 }
 
-/** Scrolls the list to `top` (px) as the user would (a scroll event). */
+/**
+ * Scrolls the list to `top` (px) as the user would (a scroll event).
+ * @param {import("./harness.mjs").Page} page
+ * @param {number} top
+ */
 function scrollTo(page, top) {
   return page.$eval(".history", (list, y) => {
     list.scrollTop = y;
@@ -59,8 +73,9 @@ function scrollTo(page, top) {
   }, top);
 }
 
-/** Every message id in the list, top to bottom, read by scrolling through the virtual list one viewport at a time. */
+/** Every message id in the list, top to bottom, read by scrolling through the virtual list one viewport at a time. @param {import("./harness.mjs").Page} page */
 async function allIds(page) {
+  /** @type {(string | null)[]} */
   const seen = [];
   await scrollTo(page, 0);
   for (let guard = 0; guard < 400; guard++) {
@@ -116,7 +131,7 @@ describe("scrolling back through a long history", () => {
       // then the browser's scroll anchoring as the new rows are measured); a real jump is a row's height or more.
       assert.ok(Math.abs(after.top - before.top) <= 1.5, `page ${n + 1}: it did not move (${before.top}px → ${after.top}px)`);
     }
-    assert.deepEqual((await host.requests("channel/older")).map((p) => /** @type {any} */ (p).beforeId), expected, "each page ends where the last began");
+    assert.deepEqual((await host.requests("channel/older")).map((p) => p.beforeId), expected, "each page ends where the last began");
 
     await scrollTo(page, 0);
     await page.waitForSelector(".history-older-start");
@@ -151,7 +166,7 @@ describe("scrolling back through a long history", () => {
 
     await page.click(".history-older-retry");
     const asked = await host.waitForRequests("channel/older", 2);
-    assert.deepEqual(asked.map((p) => /** @type {any} */ (p).beforeId), ["m150", "m150"]);
+    assert.deepEqual(asked.map((p) => p.beforeId), ["m150", "m150"]);
     await page.waitForSelector(".history-older-loading");
     await release(page);
     await page.waitForSelector(".message[data-message-id='m149']");
@@ -170,7 +185,7 @@ describe("scrolling back through a long history", () => {
     await page.focus(".history");
     await page.keyboard.press("Home");
     await page.waitForFunction(() => document.activeElement?.getAttribute("data-message-id") === "m150");
-    assert.deepEqual((await host.waitForRequests("channel/older")).map((p) => /** @type {any} */ (p).beforeId), ["m150"]);
+    assert.deepEqual((await host.waitForRequests("channel/older")).map((p) => p.beforeId), ["m150"]);
     await release(page);
     await page.waitForSelector(".message[data-message-id='m149']");
     await frames(page, 3);

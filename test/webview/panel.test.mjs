@@ -1,3 +1,4 @@
+// @ts-check
 // A channel in an editor tab (issue 6): the same webview app, pinned to one channel by its page (`data-channel`),
 // saving that channel with setState so that the tab's serializer restores it after a window reload.
 import assert from "node:assert/strict";

@@ -1,3 +1,4 @@
+// @ts-check
 // Issue 6 in the view: thoughts (collapsed), plans, tool call diffs and locations, code block Copy / Insert, links
 // through the host. Each host action is checked as the request the fake host recorded. Screenshots in light and dark.
 import assert from "node:assert/strict";
@@ -11,6 +12,7 @@ const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..
 const CH = "ch-general";
 
 const THOUGHT = "The test builds the expected date with `new Date(2025, 0, 15)`, which is **local** time; CI runs in UTC.";
+/** @type {import("../../src/protocol").PlanPart} */
 const PLAN = {
   type: "plan",
   entries: [
@@ -21,6 +23,7 @@ const PLAN = {
 };
 const OLD_SETUP = "import { beforeAll } from \"vitest\";\n\nbeforeAll(() => {\n  globalThis.fetch = fakeFetch;\n});\n";
 const NEW_SETUP = "import { beforeAll } from \"vitest\";\n\nprocess.env.TZ = \"UTC\";\n\nbeforeAll(() => {\n  globalThis.fetch = fakeFetch;\n});\n";
+/** @type {import("../../src/protocol").ToolCallPart} */
 const EDIT = {
   type: "toolCall",
   toolCallId: "t1",
@@ -35,11 +38,13 @@ const EDIT = {
 };
 const ANSWER = "Pinned the zone. To check:\n\n```sh\nTZ=UTC npm test\n```\n\nSee [the setup](test/setup.ts#L3) and [Vitest's docs](https://vitest.dev/config/).";
 
+/** @param {string} id */
 const body = (id) => `.message[data-message-id='${id}'] .message-body`;
 
+/** @param {import("./harness.mjs").HostDriver} host @param {string} id */
 async function streamingMessage(host, id) {
   await host.emit("message/started", message({ id, status: "streaming" }));
-  return (d) => host.emit("message/delta", { channelId: CH, messageId: id, ...d });
+  return (/** @type {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} */ d) => host.emit("message/delta", { channelId: CH, messageId: id, ...d });
 }
 
 describe("thoughts", () => {
@@ -189,6 +194,7 @@ describe("tool call diffs and locations", () => {
 describe("code blocks", () => {
   const env = withBrowser();
 
+  /** @param {import("./harness.mjs").View} view */
   async function withClipboard(view) {
     await view.page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.origin });
     return () => view.page.evaluate(() => navigator.clipboard.readText());
@@ -229,7 +235,7 @@ describe("code blocks", () => {
     await page.waitForSelector(`${insert}[data-feedback='Inserted']`);
     // No editor open: the host says so, and so does the button.
     await page.evaluate(() => {
-      /** @type {any} */ (window).__host.handlers["editor/insert"] = () => ({ inserted: false });
+      window.__host.handlers["editor/insert"] = () => ({ inserted: false });
     });
     await page.waitForSelector(`${insert}:not([data-feedback])`, { timeout: 5_000 });
     await page.click(insert);
@@ -266,7 +272,7 @@ describe("links", () => {
       "https://vitest.dev/config/",
     ]);
     assert.equal(page.url(), url, "the view never navigates");
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
     assert.deepEqual(await page.$$eval(`${body("l1")} a`, (els) => els.slice(4).map((a) => a.getAttribute("href"))), [null, null, null, null]);
     assert.deepEqual(await view.problems(), []);
   });
@@ -299,6 +305,7 @@ describe("links", () => {
     const text = `Status: ![build badge](${secret}) ![](https://img.example/diagrams/flow%20chart.svg) ![dot](data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7)`;
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "i1", text })] }) });
     const { page, host } = view;
+    /** @type {string[]} */
     const fetched = [];
     page.on("request", (request) => {
       if (!request.url().startsWith(env.server.origin)) fetched.push(request.url());

@@ -1,3 +1,4 @@
+// @ts-check
 // `Sidekicks: Go to next permission request` (permission/focus): the card's first option takes the focus, its message
 // rendered first when the virtual list shows other messages, so Enter answers it. A new-user trial found the command
 // showed the channel and left the focus elsewhere.
@@ -5,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { message, openResult, openView, withBrowser } from "./harness.mjs";
 
+/** @param {string} requestId @returns {import("../../src/protocol").PermissionPart} */
 const permission = (requestId) => ({
   type: "permission",
   requestId,
@@ -26,6 +28,7 @@ function longHistory(channelId = "ch-general") {
   return messages;
 }
 
+/** @param {import("./harness.mjs").Page} page */
 const focused = (page) => page.evaluate(() => ({ option: document.activeElement?.getAttribute("data-option-id"), request: document.activeElement?.closest(".permission")?.getAttribute("data-request-id") }));
 
 describe("permission/focus", () => {
@@ -40,7 +43,7 @@ describe("permission/focus", () => {
     assert.deepEqual(await focused(page), { option: "allow", request: "r-old" });
     const box = await page.$eval(".permission[data-request-id='r-old']", (card) => {
       const r = card.getBoundingClientRect();
-      const h = document.querySelector(".history").getBoundingClientRect();
+      const h = /** @type {Element} */ (document.querySelector(".history")).getBoundingClientRect();
       return { inside: r.bottom > h.top && r.top < h.bottom };
     });
     assert.ok(box.inside, "the card is scrolled into view");
@@ -52,7 +55,7 @@ describe("permission/focus", () => {
   it("after a channel/reload to the waiting channel, focuses the card once that channel opened; Space answers", async () => {
     const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
-    await page.evaluate((next) => void (/** @type {any} */ (window).__host.open = next), openResult({ name: "review", messages: longHistory("ch-review") }));
+    await page.evaluate((next) => void (window.__host.open = next), openResult({ name: "review", messages: longHistory("ch-review") }));
     await host.emit("channel/reload", { name: "review" });
     await host.emit("permission/focus", { channelId: "ch-review", messageId: "asks", requestId: "r-old" });
     await page.waitForFunction(() => document.activeElement?.getAttribute("data-option-id") === "allow");

@@ -1,3 +1,4 @@
+// @ts-check
 // Permission cards with Claude Code's real options (issue 15, item 2; ADR 0005): the agent's own options stay the
 // agent's (its "always" one says so), Sidekicks' own "always" actions sit apart and say what their rule matches, and a
 // card answered without asking says which rule answered. Screenshots in light and dark: test-results/webview-permission-rules-*.png.
@@ -11,13 +12,16 @@ import { frames, message, openResult, openView, withBrowser } from "./harness.mj
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
 
 /** Claude Code's Bash options (claude-agent-acp 0.101.0). */
+/** @type {import("../../src/protocol").PermissionOption[]} */
 const CLAUDE = [
   { optionId: "allow-once", name: "Yes", kind: "allow_once" },
   { optionId: "allow-with-updates", name: "Yes, and don't ask again for `exit 3` commands", kind: "allow_always" },
   { optionId: "reject", name: "No", kind: "reject_once" },
 ];
 
+/** @param {string} toolCallId @param {string} title @param {import("../../src/protocol").ToolCallPart["status"]} [status] @returns {import("../../src/protocol").ToolCallPart} */
 const tool = (toolCallId, title, status = "pending") => ({ type: "toolCall", toolCallId, kind: "execute", title, status });
+/** @param {string} requestId @param {string} toolCallId @param {string} title @param {Partial<import("../../src/protocol").PermissionPart>} [extra] @returns {import("../../src/protocol").PermissionPart} */
 const permission = (requestId, toolCallId, title, extra = {}) => ({ type: "permission", requestId, toolCallId, title, toolKind: "execute", options: CLAUDE, ...extra });
 
 function channel() {
@@ -54,7 +58,7 @@ describe("permission cards: the agent's options and Sidekicks' rules", () => {
     await page.waitForSelector(`${pending} button.permission-remember`);
 
     assert.deepEqual(await page.$$eval(`${pending} .permission-options button`, (bs) => bs.map((b) => b.textContent)), ["Yes", "Yes, and don't ask again for `exit 3` commands", "No"], "the agent's options, as the agent named them");
-    assert.match(await page.getAttribute(`${pending} [data-option-id='allow-with-updates']`, "title"), /@claude's own option: @claude decides what it covers and keeps that rule itself\. Sidekicks remembers nothing for it\./);
+    assert.match((await page.getAttribute(`${pending} [data-option-id='allow-with-updates']`, "title")) ?? "", /@claude's own option: @claude decides what it covers and keeps that rule itself\. Sidekicks remembers nothing for it\./);
     assert.equal(await page.getAttribute(`${pending} .permission-options [data-option-id='allow-once']`, "title"), null, "a one-time option needs no warning");
 
     assert.deepEqual(await page.$$eval(`${pending} .permission-rule button`, (bs) => bs.map((b) => b.textContent)), ["Always allow this request", "Always reject this request"]);
@@ -66,7 +70,7 @@ describe("permission cards: the agent's options and Sidekicks' rules", () => {
     assert.match(await page.innerText(`${answered} .permission-auto`), /Allowed by your Sidekicks rule: always allow @claude's request “npm test” \(tool kind execute\)\./, "the card says which rule answered and what it matches");
     assert.equal(await page.$(`${answered} .permission-rule`), null, "no Sidekicks action on an answered card");
 
-    for (const theme of ["dark", "light"]) {
+    for (const theme of /** @type {const} */ (["dark", "light"])) {
       const themed = await openView(env.browser, env.server.origin, { open: channel(), theme, height: 1000 });
       await themed.page.waitForSelector(`${pending} button.permission-remember`);
       await themed.page.evaluate(() => document.fonts.ready);
@@ -77,7 +81,7 @@ describe("permission cards: the agent's options and Sidekicks' rules", () => {
 
     await page.click(`${pending} button.permission-remember[data-decision='allow']`);
     assert.deepEqual(await host.waitForRequests("permission/answer"), [{ requestId: "r2", optionId: "allow-once", remember: true }], "Sidekicks' action answers with the agent's one-time option, and asks for a rule");
-    assert.equal(await page.$eval(`${pending} [data-option-id='allow-once']`, (b) => b.disabled), true, "the card waits for the host");
+    assert.equal(await page.$eval(`${pending} [data-option-id='allow-once']`, (b) => /** @type {HTMLButtonElement} */ (b).disabled), true, "the card waits for the host");
     assert.deepEqual(await view.problems(), []);
   });
 

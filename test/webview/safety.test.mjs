@@ -1,3 +1,4 @@
+// @ts-check
 // Agent text is untrusted: nothing it contains may run script, navigate the webview, or pass for the UI.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -18,6 +19,7 @@ const HOSTILE = [
 describe("sanitizing agent text", () => {
   const env = withBrowser();
 
+  /** @param {import("./harness.mjs").View} view @param {string} messageId */
   async function assertInert(view, messageId) {
     const { page } = view;
     const body = `.message[data-message-id='${messageId}'] .message-body`;
@@ -26,7 +28,7 @@ describe("sanitizing agent text", () => {
     for (const link of await page.$$(`${body} a`)) await link.click();
     await frames(page, 3);
     assert.equal(page.url(), url, "links do not navigate the webview");
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).__pwned), undefined, "no agent script ran");
+    assert.equal(await page.evaluate(() => window.__pwned), undefined, "no agent script ran");
     const found = await page.$eval(body, (el) => ({
       scripts: el.querySelectorAll("script, iframe, svg, style, button, form").length,
       // The view's own wrappers (`.md-group`, `.md-chunk`) carry the estimated height it sets; nothing inside them has a style.
@@ -75,7 +77,7 @@ describe("sanitizing agent text", () => {
     });
     await view.page.click(".message[data-message-id='u1'] a");
     await frames(view.page, 2);
-    assert.equal(await view.page.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
+    assert.equal(await view.page.evaluate(() => window.__pwned), undefined);
     assert.deepEqual(await view.problems(), []);
   });
 
@@ -94,7 +96,7 @@ describe("sanitizing agent text", () => {
       document.body.append(script);
     });
     await frames(page, 2);
-    assert.equal(await page.evaluate(() => /** @type {any} */ (window).__pwned), undefined, "the injected script did not run");
+    assert.equal(await page.evaluate(() => window.__pwned), undefined, "the injected script did not run");
     assert.ok((await view.problems()).some((p) => p.startsWith("CSP script-src")), "and the browser reported it");
     assert.ok(await page.isVisible("#composer textarea"), "while the nonce'd bundle runs");
   });
@@ -119,6 +121,7 @@ describe("bidirectional controls", () => {
     // Character references become the characters only when the HTML is parsed: hexadecimal, decimal, and one in a
     // link's address (its title shows the address).
     const references = "\n\nhex &#x202E;one, dec &#8238;abc, [link](https://example.com/a&#X2067;b)";
+    /** @type {import("../../src/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "b1", title: `Run ${evil}`, kind: "execute", status: "completed", content: evil };
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "bd", parts: [{ type: "text", text: evil + references }, tool] })] }) });
     const { page } = view;

@@ -1,3 +1,4 @@
+// @ts-check
 // Screenshots of a realistic channel in a 320px sidebar, for people to look at: test-results/webview-*.png.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -43,8 +44,10 @@ function channel() {
   });
 }
 
+/** @param {import("./harness.mjs").HostDriver} host */
 async function streamAnswer(host) {
   await host.emit("message/started", message({ id: "m4", status: "streaming" }));
+  /** @param {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
   const delta = (d) => host.emit("message/delta", { channelId: "ch-general", messageId: "m4", ...d });
   for (const chunk of ["I'll pin the time zone ", "in `test/setup.ts`:\n\n", "```ts\nprocess.env.TZ = \"UTC\";\n", "```\n"]) {
     await delta({ appendText: chunk });

@@ -1,3 +1,4 @@
+// @ts-check
 // Screenshots of the conversation UI in the light and dark themes (issue 6, "Tests and figures"): a long answer with
 // highlighted code, a tool call with a diff, a permission request, a plan, an interrupted turn. Each is written to
 // test-results/scene-<name>-<theme>.png for people to look at (the long answer also in high contrast), and each asserts what a user would notice in it:
@@ -13,6 +14,17 @@ import { frames, message, openResult, openView, withBrowser } from "./harness.mj
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
 const CH = "ch-general";
+/**
+ * A screenshot scene: its channel, what streams into it once open, and what a user would notice in it.
+ * @typedef {object} Scene
+ * @property {number} height the viewport's (CSS px)
+ * @property {import("./harness.mjs").Theme[]} [themes] default light and dark
+ * @property {() => import("../../src/protocol").WebviewRequests["channel/open"][1]} open
+ * @property {(host: import("./harness.mjs").HostDriver) => Promise<void>} [stream]
+ * @property {(page: import("./harness.mjs").Page, host: import("./harness.mjs").HostDriver) => Promise<void>} check
+ */
+
+/** @param {string} id */
 const msg = (id) => `.message[data-message-id='${id}']`;
 
 const LONG_ANSWER = [
@@ -64,9 +76,11 @@ const LONG_ANSWER = [
 const OLD_SETUP = "import { beforeAll } from \"vitest\";\n\nbeforeAll(() => {\n  globalThis.fetch = fakeFetch;\n});\n";
 const NEW_SETUP = "import { beforeAll } from \"vitest\";\n\nprocess.env.TZ = \"UTC\";\n\nbeforeAll(() => {\n  globalThis.fetch = fakeFetch;\n});\n";
 
+/** @param {string} id @param {string} text */
 const user = (id, text) => message({ id, author: "user", text, to: ["demo"] });
 
 /** The scenes: what the channel holds, what streams in after it opened, and what must be true on screen. */
+/** @type {Record<string, Scene>} */
 const SCENES = {
   "long-answer": {
     height: 960,
@@ -143,6 +157,7 @@ const SCENES = {
     open: () => openResult({ members: [{ name: "demo", state: "busy" }], messages: [user("u1", "@demo run the tests")] }),
     async stream(host) {
       await host.emit("message/started", message({ id: "a1", status: "streaming" }));
+      /** @param {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
       const delta = (d) => host.emit("message/delta", { channelId: CH, messageId: "a1", ...d });
       await delta({ appendText: "I'll run the suite." });
       await delta({ part: { type: "toolCall", toolCallId: "t1", kind: "execute", title: "npm test -- --run", status: "pending" } });
@@ -249,6 +264,7 @@ const SCENES = {
 };
 
 /** The viewport's height in CSS pixels (the page is sized per scene). */
+/** @param {import("./harness.mjs").Page} page */
 function viewportHeight(page) {
   return page.viewportSize()?.height ?? 0;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Session controls in the channel header (issue 6): each member's compact button (mode and usage), its dialog with the
 // mode, config option and usage, used by keyboard only; a refused change shows why and the control goes back; the
 // badge says "waiting for you" while a permission request waits. Screenshots: test-results/webview-session-{controls,header,narrow,open-light,refused-light}.png.
@@ -11,6 +12,7 @@ import { frames, message, openResult, openView, withBrowser } from "./harness.mj
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const outDir = path.join(root, "test-results");
 
+/** @type {import("../../src/protocol").SessionConfigOptionView} */
 const EFFORT = {
   type: "select",
   id: "effort",
@@ -23,7 +25,7 @@ const EFFORT = {
     { value: "high", name: "High" },
   ],
 };
-/** @type {import("../../src/protocol").SessionStateView} */
+/** @type {import("../../src/protocol").SessionStateView & { modes: NonNullable<import("../../src/protocol").SessionStateView["modes"]> }} */
 const DEMO = {
   channelId: "ch-general",
   agent: "demo",
@@ -34,7 +36,12 @@ const DEMO = {
   usage: { used: 12_345, size: 200_000, cost: { amount: 0.04, currency: "USD" } },
 };
 
-/** #general with demo (a session with modes, effort and usage) and odie, whose answer waits on a permission request. */
+/**
+ * #general with demo (a session with modes, effort and usage) and odie, whose answer waits on a permission request.
+ * @param {import("playwright-core").Browser} browser
+ * @param {string} origin
+ * @param {import("./harness.mjs").Theme} [theme]
+ */
 function openSessions(browser, origin, theme = "dark") {
   const open = {
     ...openResult({
@@ -54,7 +61,7 @@ function openSessions(browser, origin, theme = "dark") {
   return openView(browser, origin, { open, width: 360, theme });
 }
 
-/** Picks the next value of the focused `vscode-single-select` by keyboard: Space opens it, ArrowDown, Enter picks. */
+/** Picks the next value of the focused `vscode-single-select` by keyboard: Space opens it, ArrowDown, Enter picks. @param {import("./harness.mjs").Page} page */
 async function pickNext(page) {
   await page.keyboard.press("Space");
   await frames(page, 2);
@@ -62,6 +69,7 @@ async function pickNext(page) {
   await page.keyboard.press("Enter");
 }
 
+/** @param {import("./harness.mjs").Page} page */
 const activeControl = (page) => page.evaluate(() => document.activeElement?.getAttribute("data-control") ?? document.activeElement?.className);
 
 describe("session controls in the channel header", () => {
@@ -82,7 +90,7 @@ describe("session controls in the channel header", () => {
     assert.equal(await page.$(".member[data-member='odie'] .session-trigger"), null, "no session known for odie: no button");
 
     await page.evaluate((demo) => {
-      /** @type {any} */ (window).__host.handlers["session/configure"] = ({ change }) => ({ state: { ...demo, modes: { ...demo.modes, currentModeId: change.modeId } } });
+      window.__host.handlers["session/configure"] = ({ change }) => ({ state: { ...demo, modes: { ...demo.modes, currentModeId: change.kind === "mode" ? change.modeId : "" } } });
     }, DEMO);
     await page.focus(trigger);
     await page.keyboard.press("Enter");
@@ -158,7 +166,7 @@ describe("session controls in the channel header", () => {
     const trigger = ".member[data-member='demo'] .session-trigger";
     await page.waitForSelector(trigger);
     await page.evaluate(() => {
-      /** @type {any} */ (window).__host.handlers["session/configure"] = () => ({ error: { code: "agent/request", message: "Agent \"demo\" answered session/set_config_option with an error: effort is locked" } });
+      window.__host.handlers["session/configure"] = () => ({ error: { code: "agent/request", message: "Agent \"demo\" answered session/set_config_option with an error: effort is locked" } });
     });
     await page.focus(trigger);
     await page.keyboard.press("Enter");
@@ -170,12 +178,13 @@ describe("session controls in the channel header", () => {
     assert.deepEqual(sent.change, { kind: "config", configId: "effort", value: "high" });
     await page.waitForSelector(".session-error[role='alert']");
     assert.match(await page.innerText(".session-error"), /^Not changed: .*effort is locked/);
-    assert.equal(await page.$eval("[data-control='config-effort']", (el) => /** @type {any} */ (el).value), "medium", "the select shows the session's value again");
+    assert.equal(await page.$eval("[data-control='config-effort']", (el) => /** @type {HTMLSelectElement} */ (el).value), "medium", "the select shows the session's value again");
     assert.equal(await activeControl(page), "config-effort", "the focus stays on the control");
     await frames(page, 3);
     await page.screenshot({ path: path.join(outDir, "webview-session-refused-light.png"), clip: { x: 0, y: 0, width: 360, height: 360 } });
   });
   it("a choice the agent refused to take back is marked on the button and said in the dialog, with the agent's reason", async () => {
+    /** @type {import("../../src/protocol").SessionStateView} */
     const state = { ...DEMO, modes: { ...DEMO.modes, currentModeId: "ask" }, chosen: { mode: "code" }, notRestored: [{ setting: "mode", value: "code", reason: "set_mode refused by the agent" }] };
     const open = { ...openResult({ members: [{ name: "demo", state: "ready" }] }), sessions: { demo: state } };
     const view = await openView(env.browser, env.server.origin, { open, width: 360 });

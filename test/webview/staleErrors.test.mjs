@@ -1,10 +1,11 @@
+// @ts-check
 // Errors that no longer hold go away: a refused send's reason once the draft is edited or the channel's members or
 // the roster change (a new-user trial kept "no agent named @slow" after adding @slow).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { frames, openResult, openView, withBrowser } from "./harness.mjs";
 
-/** Sends "@slow hi" to #general (members: demo); resolves once the refusal shows. */
+/** Sends "@slow hi" to #general (members: demo); resolves once the refusal shows. @param {import("./harness.mjs").Page} page */
 async function refusedSend(page) {
   await page.click("#composer textarea");
   await page.keyboard.type("@slow hi");
@@ -32,10 +33,10 @@ describe("stale send errors", () => {
     const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
     await refusedSend(page);
-    await host.emit("channel/changed", { ...openResult().channel, description: "same members" });
+    await host.emit("channel/changed", openResult({ members: [{ name: "demo", state: "busy" }] }).channel);
     await frames(page, 3);
     assert.match(await page.innerText(".send-error"), /No agent named @slow/, "the members did not change: the reason holds");
-    await host.emit("channel/changed", openResult({ members: [{ name: "demo", state: "ready" }, { name: "slow", state: "idle" }] }).channel);
+    await host.emit("channel/changed", openResult({ members: [{ name: "demo", state: "ready" }, { name: "slow", state: "ready" }] }).channel);
     await page.waitForSelector(".send-error", { state: "detached" });
     assert.equal(await page.inputValue("#composer textarea"), "@slow hi", "the draft stays, ready to send again");
     assert.deepEqual(await view.problems(), []);
@@ -67,10 +68,10 @@ describe("the history held by another window, then released", () => {
     await page.waitForFunction(() => /another window/.test(document.querySelector(".channel-create-error")?.textContent ?? ""));
     await page.click("#composer textarea");
     await page.keyboard.type("@demo typed while locked");
-    await page.waitForFunction(() => /** @type {any} */ (window).__host.state?.draft === "@demo typed while locked");
+    await page.waitForFunction(() => (/** @type {import("../../webview/viewState").PersistedState | undefined} */ (window.__host.state))?.draft === "@demo typed while locked");
 
     // The other window closed: the host opened the store and says so.
-    await page.evaluate(() => void (/** @type {any} */ (window).__host.refuse = undefined));
+    await page.evaluate(() => void (window.__host.refuse = undefined));
     await host.emit("channel/reload", { name: "general" });
     await page.waitForSelector(".channel-tab[data-channel='general'][aria-current='page']");
     await page.waitForSelector(".open-error", { state: "detached" });

@@ -1,3 +1,4 @@
+// @ts-check
 // Streamed answers: batched rendering, Markdown while a code fence is open, typing indicator, committed message.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -6,16 +7,22 @@ import { frames, message, openView, withBrowser } from "./harness.mjs";
 describe("streaming", () => {
   const env = withBrowser();
 
-  /** Sends `chunks` as `message/delta` events, each as its own window message (as VS Code delivers them). */
+  /**
+   * Sends `chunks` as `message/delta` events, each as its own window message (as VS Code delivers them).
+   * @param {import("./harness.mjs").Page} page
+   * @param {string} messageId
+   * @param {string[]} chunks
+   * @param {{ pauseEvery?: number, pauseMs?: number }} [pauses] a pause of `pauseMs` (ms) after every `pauseEvery` chunks
+   */
   async function stream(page, messageId, chunks, { pauseEvery = 0, pauseMs = 4 } = {}) {
     await page.evaluate(
-      async ([id, list, every, ms]) => {
+      async ({ id, list, every, ms }) => {
         for (let i = 0; i < list.length; i++) {
-          /** @type {any} */ (window).__host.emit("message/delta", { channelId: "ch-general", messageId: id, appendText: list[i] });
+          window.__host.emit("message/delta", { channelId: "ch-general", messageId: id, appendText: list[i] });
           if (every && (i + 1) % every === 0) await new Promise((r) => setTimeout(r, ms));
         }
       },
-      [messageId, chunks, pauseEvery, pauseMs],
+      { id: messageId, list: chunks, every: pauseEvery, ms: pauseMs },
     );
   }
 
@@ -26,7 +33,7 @@ describe("streaming", () => {
     await page.waitForSelector(".message[data-message-id='s1'][data-status='streaming'] .typing");
 
     await page.evaluate(() => {
-      const w = /** @type {any} */ (window);
+      const w = window;
       w.__frames = 0;
       w.__mutationBatches = 0;
       const tick = () => {
@@ -35,7 +42,7 @@ describe("streaming", () => {
       };
       w.__raf = requestAnimationFrame(tick);
       w.__observer = new MutationObserver(() => w.__mutationBatches++);
-      w.__observer.observe(document.querySelector(".history"), { subtree: true, childList: true, characterData: true, attributes: true });
+      w.__observer.observe(/** @type {Element} */ (document.querySelector(".history")), { subtree: true, childList: true, characterData: true, attributes: true });
       w.__rendersBefore = w.__sidekicksStats.markdown.renders;
       w.__flushesBefore = w.__sidekicksStats.store.flushes;
     });
@@ -44,7 +51,7 @@ describe("streaming", () => {
     await page.waitForFunction(() => document.querySelector(".message[data-message-id='s1'] .message-body")?.textContent?.includes("w499"));
     await frames(page, 2);
     const counts = await page.evaluate(() => {
-      const w = /** @type {any} */ (window);
+      const w = window;
       cancelAnimationFrame(w.__raf);
       w.__observer.disconnect();
       return {
@@ -114,6 +121,7 @@ describe("streaming", () => {
   it("streams tool calls and text parts in order, replacing a tool call by its id", async () => {
     const { page, host } = await openView(env.browser, env.server.origin);
     await host.emit("message/started", message({ id: "t1", status: "streaming" }));
+    /** @param {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
     const delta = (d) => host.emit("message/delta", { channelId: "ch-general", messageId: "t1", ...d });
     await delta({ appendText: "Looking at the tests." });
     await delta({ part: { type: "toolCall", toolCallId: "tc1", title: "npm test", kind: "execute", status: "in_progress" } });
@@ -141,11 +149,13 @@ describe("streaming", () => {
   it("a committed answer whose text the host left out (streamedText) shows the text that streamed; a view that lacks it reopens the channel", async () => {
     const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
+    /** @type {import("../../src/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "t1", title: "Read file", status: "completed" };
     await host.emit("message/started", message({ id: "s9", status: "streaming", text: "First " }));
     await stream(page, "s9", ["part, ", "then "]);
     await host.emit("message/delta", { channelId: "ch-general", messageId: "s9", part: tool });
     await stream(page, "s9", ["the second ", "part."]);
+    /** @type {import("../../src/protocol").HostEvents["message/finished"]} */
     const committed = { ...message({ id: "s9", stopReason: "end_turn" }), parts: [{ type: "text", text: "" }, tool, { type: "text", text: "" }], streamedText: [17, 16] };
     await host.emit("message/finished", committed);
     await page.waitForSelector(".message[data-message-id='s9'][data-status='done']");
@@ -156,7 +166,8 @@ describe("streaming", () => {
     // A message this view never saw stream (or saw only in part) cannot be filled in: the channel is opened again,
     // and its snapshot shows the committed text.
     await page.evaluate(() => {
-      const h = /** @type {any} */ (window).__host;
+      const h = window.__host;
+      /** @type {import("../../src/protocol").MessageView} */
       const answer = { id: "s10", channelId: "ch-general", author: { kind: "agent", agentName: "demo" }, parts: [{ type: "text", text: "The whole committed answer." }], createdAt: Date.now(), status: "done", stopReason: "end_turn" };
       h.open = { ...h.open, messages: [...h.open.messages, answer] };
     });

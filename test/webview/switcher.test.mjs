@@ -1,10 +1,17 @@
+// @ts-check
 // The channel switcher as a user sees it at the top of a 300 px sidebar: tabs, unread badges, busy dots, switching,
 // creating a channel, starting a direct conversation, and following renames and deletions.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { message, openResult, openView, withBrowser } from "./harness.mjs";
 
-/** A `ChannelSummary` for the fake host's `channels/list`. */
+/** @typedef {import("../../src/protocol").ChannelSummary} ChannelSummary */
+
+/**
+ * A `ChannelSummary` for the fake host's `channels/list`.
+ * @param {Partial<ChannelSummary> & { name: string }} fields
+ * @returns {ChannelSummary}
+ */
 const summary = ({ name, kind = "channel", members = ["demo"], unread = 0, busy = false, description }) => ({
   id: `ch-${name}`, name, kind, members, unread, busy, ...(description ? { description } : {}),
 });
@@ -16,7 +23,7 @@ const LIST = [
   summary({ name: "@odie", kind: "direct", members: ["odie"], unread: 1 }),
 ];
 
-/** Each tab as `[name, kind, current, unread badge text, busy]`. */
+/** Each tab as `[name, kind, current, unread badge text, busy]`. @param {import("./harness.mjs").Page} page */
 const tabs = (page) =>
   page.$$eval(".channel-tab", (els) =>
     els.map((e) => [e.getAttribute("data-channel"), e.getAttribute("data-kind"), e.getAttribute("aria-current") === "page", e.querySelector(".unread-badge")?.textContent ?? "", !!e.querySelector(".busy-dot")]),
@@ -24,6 +31,7 @@ const tabs = (page) =>
 
 describe("channel switcher", () => {
   const env = withBrowser();
+  /** @type {import("../../src/protocol").MemberView[]} */
   const members = [{ name: "demo", state: "ready" }, { name: "odie", state: "ready" }];
 
   it("lists channels then directs with unread badges (99+ past the cap) and a busy dot, on one line of a 300 px sidebar", async () => {
@@ -37,7 +45,7 @@ describe("channel switcher", () => {
       ["@odie", "direct", false, "1", false],
     ]);
     assert.deepEqual(await page.$$eval(".tab-name", (els) => els.map((e) => e.textContent)), ["#general", "#design", "#panel", "@odie"]);
-    assert.match(await page.getAttribute(".channel-tab[data-channel='design']", "title"), /#design — Look and feel — 3 unread/);
+    assert.match((await page.getAttribute(".channel-tab[data-channel='design']", "title")) ?? "", /#design — Look and feel — 3 unread/);
     const box = await page.$eval(".channel-tabs-row", (el) => ({ height: el.getBoundingClientRect().height, width: el.scrollWidth }));
     assert.ok(box.height < 30, `one line of tabs (${box.height} px)`);
     assert.ok(box.width <= 300, "the row itself never widens the view: the tabs scroll inside it");
@@ -49,7 +57,7 @@ describe("channel switcher", () => {
     const { page, host } = await openView(env.browser, env.server.origin, { open: openResult({ members }), channels: LIST });
     await page.waitForSelector(".channel-tab[data-channel='design']");
     await page.evaluate((next) => {
-      /** @type {any} */ (window).__host.open = next;
+      window.__host.open = next;
     }, openResult({ name: "design", members: [members[0]], messages: [message({ id: "d1", channelId: "ch-design", text: "the design history" })] }));
     await page.click(".channel-tab[data-channel='design']");
     await page.waitForSelector(".message[data-message-id='d1']");
@@ -75,7 +83,7 @@ describe("channel switcher", () => {
     const { page, host } = await openView(env.browser, env.server.origin, { open: openResult({ name: "design", members }), channels: LIST });
     await page.waitForSelector(".channel-tab[data-channel='design'][aria-current='page']");
     await page.evaluate((next) => {
-      /** @type {any} */ (window).__host.open = next;
+      window.__host.open = next;
     }, openResult({ members }));
     await host.emit("channels/changed", { channels: LIST.filter((c) => c.name !== "design") });
     await host.waitForRequests("channel/open", 2);
@@ -86,10 +94,11 @@ describe("channel switcher", () => {
   it("+ creates a channel: a name the host refuses shows why, an accepted one opens the new channel", async () => {
     const { page, host } = await openView(env.browser, env.server.origin, { open: openResult({ members }), channels: LIST });
     await page.evaluate(() => {
-      const h = /** @type {any} */ (window).__host;
+      const h = window.__host;
       h.handlers["channel/create"] = ({ name }) => {
         // created meanwhile from the command palette: the list the webview holds does not know it yet
         if (name !== "ideas") return { error: { code: "channel/exists", message: `#${name} already exists.` } };
+        /** @type {ChannelSummary} */
         const created = { id: "ch-ideas", name: "ideas", kind: "channel", members: [], unread: 0, busy: false };
         h.channels = [...h.channels, created];
         h.open = { ...h.open, channel: { id: "ch-ideas", name: "ideas", members: [] }, messages: [] };
@@ -115,7 +124,7 @@ describe("channel switcher", () => {
   it("+ offers a direct conversation with agents that have none yet, and opens it", async () => {
     const { page, host } = await openView(env.browser, env.server.origin, { open: openResult({ members }), channels: LIST });
     await page.evaluate(() => {
-      const h = /** @type {any} */ (window).__host;
+      const h = window.__host;
       h.handlers["channel/direct"] = ({ agent }) => {
         h.open = { ...h.open, channel: { id: `ch-@${agent}`, name: `@${agent}`, members: [{ name: agent, state: "ready" }] }, messages: [] };
         return { id: `ch-@${agent}`, name: `@${agent}`, kind: "direct", members: [agent], unread: 0, busy: false };
@@ -135,9 +144,10 @@ describe("channel switcher", () => {
     const { page, host } = await openView(env.browser, env.server.origin, { open: design, channels: LIST, agents: ["demo", "odie"] });
     await page.waitForSelector(".member-add");
     await page.evaluate(() => {
-      const h = /** @type {any} */ (window).__host;
+      const h = window.__host;
+      /** @param {string[]} names @returns {ChannelSummary} */
       const change = (names) => {
-        const view = { id: "ch-design", name: "design", members: names.map((name) => ({ name, state: "ready" })) };
+        const view = { id: "ch-design", name: "design", members: names.map((name) => ({ name, state: /** @type {const} */ ("ready") })) };
         setTimeout(() => h.emit("channel/changed", view), 0);
         return { id: "ch-design", name: "design", kind: "channel", members: names, unread: 0, busy: false };
       };

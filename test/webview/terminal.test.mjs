@@ -1,3 +1,4 @@
+// @ts-check
 // A terminal embedded in a tool call (issue 7): its output so far from a snapshot, then live from terminal/output
 // events, ANSI stripped, its exit, and "Open in terminal"; a terminal this window does not know says so.
 import assert from "node:assert/strict";
@@ -13,11 +14,12 @@ describe("embedded terminal", () => {
   const env = withBrowser();
 
   it("shows the snapshot, then live output and the exit; Open in terminal asks the host", async () => {
+    /** @type {import("../../src/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "c1", title: "Run npm test", kind: "execute", status: "in_progress", terminals: ["term_1"] };
     const view = await openView(env.browser, env.server.origin, { width: 360 });
     const { page, host } = view;
     await page.evaluate(() => {
-      /** @type {any} */ (window).__host.handlers["terminal/snapshot"] = ({ terminalId }) => ({ known: terminalId === "term_1", output: "\u001b[32m> npm test\u001b[0m\r\n", truncated: false });
+      window.__host.handlers["terminal/snapshot"] = ({ terminalId }) => ({ known: terminalId === "term_1", output: "\u001b[32m> npm test\u001b[0m\r\n", truncated: false });
     });
     await host.emit("message/started", message({ id: "m1", status: "streaming", parts: [tool] }));
     await page.waitForSelector(".tool-terminal[data-terminal-id='term_1']");
@@ -37,6 +39,7 @@ describe("embedded terminal", () => {
   });
 
   it("a terminal from before a reload says its output is not available here, with no button", async () => {
+    /** @type {import("../../src/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "c2", title: "Run make", kind: "execute", status: "completed", terminals: ["term_old"] };
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "m2", parts: [tool] })] }) });
     const { page } = view;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * What VS Code puts in a webview before the extension's CSS: its theme variables (here Dark+ / Light+ / Dark High
  * Contrast values for the variables the webview uses) and its default styles (`_defaultStyles`, which pad the body
@@ -208,6 +209,7 @@ blockquote { background: var(--vscode-textBlockQuote-background); border-color: 
 `;
 
 /** The CSS VS Code would give a webview in the `dark` (Dark+), `light` (Light+) or `high-contrast` theme. */
+/** @param {import("./harness.mjs").Theme} theme */
 export function themeCss(theme) {
   const vars = { ...common, ...(theme === "light" ? light : theme === "high-contrast" ? highContrast : dark) };
   const decls = Object.entries(vars).map(([k, v]) => `  ${k}: ${v};`).join("\n");

@@ -1,3 +1,4 @@
+// @ts-check
 // Durable turns as the user sees them: an interrupted answer keeps what arrived, says "interrupted" (a warning, not an
 // error), marks the agent's unfinished tool call "outcome unknown" and offers Retry; a retried answer shows where the
 // new attempt begins; a queued message offers Send now; a stopped answer or a cancelled queued message offers Run
@@ -12,6 +13,7 @@ import { message, openResult, openView, withBrowser } from "./harness.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const outDir = path.join(root, "test-results");
 
+/** @returns {import("../../src/protocol").MessageView} */
 function interrupted() {
   return {
     ...message({
@@ -32,7 +34,7 @@ function interrupted() {
 describe("durable turns in the view", () => {
   const env = withBrowser();
 
-  for (const theme of ["dark", "light"]) {
+  for (const theme of /** @type {const} */ (["dark", "light"])) {
     it(`an interrupted answer (${theme}): its text, "outcome unknown" on the unfinished tool call, and Retry, which asks the host`, async () => {
       const user = message({ id: "u1", author: "user", text: "@demo refactor main.ts", to: ["demo"] });
       const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [user, interrupted()] }), theme, width: 360 });
@@ -51,9 +53,10 @@ describe("durable turns in the view", () => {
     });
   }
 
-  for (const theme of ["dark", "light"]) {
+  for (const theme of /** @type {const} */ (["dark", "light"])) {
     it(`a stopped answer and a cancelled queued message (${theme}) say Cancelled and offer Run again, which asks the host`, async () => {
       const user = message({ id: "u1", author: "user", text: "@demo run the tests", to: ["demo"] });
+      /** @type {import("../../src/protocol").MessageView} */
       const stopped = {
         ...message({ id: "a5", parts: [{ type: "text", text: "Running the test suite:" }, { type: "toolCall", toolCallId: "t1", title: "npm test", kind: "execute", status: "in_progress", cancelled: true }] }),
         stopReason: "cancelled",
@@ -61,6 +64,7 @@ describe("durable turns in the view", () => {
         retryable: true,
       };
       const later = message({ id: "u2", author: "user", text: "@demo then fix the lint", to: ["demo"] });
+      /** @type {import("../../src/protocol").MessageView} */
       const dropped = { ...message({ id: "a6" }), stopReason: "cancelled", outcome: "cancelled", retryable: true };
       const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [user, stopped, later, dropped] }), theme, width: 360 });
       const { page, host } = view;
@@ -68,7 +72,7 @@ describe("durable turns in the view", () => {
         const again = `.message[data-message-id='${id}'] .message-retry`;
         await page.waitForSelector(again);
         assert.equal((await page.innerText(again)).trim(), "Run again");
-        assert.match(await page.getAttribute(again, "title"), /^Run this request again in this message/);
+        assert.match((await page.getAttribute(again, "title")) ?? "", /^Run this request again in this message/);
         assert.equal((await page.innerText(`.message[data-message-id='${id}'] .message-note`)).trim(), "Cancelled");
       }
       mkdirSync(outDir, { recursive: true });
@@ -92,6 +96,7 @@ describe("durable turns in the view", () => {
     });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [{ ...stopped, stopReason: "cancelled", outcome: "cancelled" }] }), width: 360 });
     const { page } = view;
+    /** @param {string} id */
     const card = (id) => `.message[data-message-id='a2'] .tool-call[data-tool-call-id='${id}']`;
     await page.waitForSelector(card("t1"));
     assert.equal(await page.getAttribute(card("t1"), "data-cancelled"), "true");
@@ -107,17 +112,20 @@ describe("durable turns in the view", () => {
   it("a tool call the agent never finished when it ended its turn: the spinner goes, the card says \"no result\" (not done, not failed)", async () => {
     const view = await openView(env.browser, env.server.origin, { width: 360 });
     const { page, host } = view;
+    /** @param {string} id */
     const card = (id) => `.message[data-message-id='a3'] .tool-call[data-tool-call-id='${id}']`;
+    /** @type {import("../../src/protocol").ToolCallPart} */
     const running = { type: "toolCall", toolCallId: "t1", title: "Run the tests", kind: "execute", status: "in_progress" };
     await host.emit("message/started", message({ id: "a3", status: "streaming", parts: [running] }));
     await page.waitForSelector(`${card("t1")} .status-badge.live.status-in_progress`);
     assert.equal(await page.$eval(`${card("t1")} .status-badge`, (el) => getComputedStyle(el, "::before").content), '""', "while it streams, the spinner dot shows");
 
+    /** @type {import("../../src/protocol").ToolCallPart} */
     const done = { type: "toolCall", toolCallId: "t2", title: "Read src/main.ts", kind: "read", status: "completed" };
     await host.emit("message/finished", { ...message({ id: "a3", parts: [{ ...running, noResult: true }, done], stopReason: "end_turn" }), outcome: "completed" });
     await page.waitForSelector(`${card("t1")}[data-no-result='true']`);
     assert.equal((await page.innerText(`${card("t1")} .status-badge`)).trim(), "no result");
-    assert.match(await page.getAttribute(`${card("t1")} .status-badge`, "title"), /ended its turn without reporting this tool call's outcome \(its last status: running\)/);
+    assert.match((await page.getAttribute(`${card("t1")} .status-badge`, "title")) ?? "", /ended its turn without reporting this tool call's outcome \(its last status: running\)/);
     assert.equal(await page.$(`${card("t1")} .status-badge.live`), null, "no spinner once the turn ended");
     assert.equal(await page.$eval(`${card("t1")} .status-badge`, (el) => getComputedStyle(el, "::before").content), "none", "no spinner dot");
     assert.equal(await page.$(`${card("t1")} .status-in_progress, ${card("t1")} .status-completed, ${card("t1")} .status-failed`), null, "neither running, done nor failed");
@@ -144,6 +152,7 @@ describe("durable turns in the view", () => {
     const { page, host } = view;
     await page.waitForSelector(".message-retry");
     const note = "[Sidekicks: this is attempt 2 of this request. …]";
+    /** @type {import("../../src/protocol").MessageView} */
     const restarted = { ...interrupted(), status: "streaming", error: undefined, outcome: undefined, retryable: undefined, attempt: 2, parts: [...interrupted().parts, { type: "retry", attempt: 2, note }] };
     await host.emit("message/started", restarted);
     await host.emit("message/delta", { channelId: "ch-general", messageId: "a1", appendText: "Starting again: the edit was not applied." });
@@ -164,6 +173,7 @@ describe("durable turns in the view", () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [interrupted()] }), width: 360 });
     const { page, host } = view;
     await page.waitForSelector(".message-retry");
+    /** @type {import("../../src/protocol").MessageView} */
     const restarted = { ...interrupted(), status: "streaming", error: undefined, outcome: undefined, retryable: undefined, attempt: 2, parts: [...interrupted().parts, { type: "retry", attempt: 2, note: "…" }] };
     await host.emit("message/started", restarted);
     await host.emit("message/delta", { channelId: "ch-general", messageId: "a1", part: { type: "toolCall", toolCallId: "t1", title: "Edit src/main.ts", kind: "edit", status: "completed" } });

@@ -1,3 +1,4 @@
+// @ts-check
 // The unread marker: a "New" divider above the first message that arrived while the user was away (the history
 // scrolled up, the view hidden, or the channel not open), read once they are back at the latest message, and
 // cleared when the next message arrives while they follow, or when they send one. A channel opened with more unread
@@ -10,12 +11,13 @@ import { fileURLToPath } from "node:url";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
+/** @param {number} [n] */
 const history = (n = 40) => Array.from({ length: n }, (_, i) => message({ id: `m${i}`, text: `message ${i} `.repeat(10) }));
-/** The ids of the messages with a divider above them, and whether it is read. */
+/** The ids of the messages with a divider above them, and whether it is read. @param {import("./harness.mjs").Page} page */
 const dividers = (page) =>
   page.$$eval(".history .unread-divider", (els) => els.map((d) => [d.closest(".message")?.getAttribute("data-message-id"), d.getAttribute("data-read")]));
 
-/** Pretends the webview became hidden or visible again (VS Code hides a webview when its view is collapsed). */
+/** Pretends the webview became hidden or visible again (VS Code hides a webview when its view is collapsed). @param {import("./harness.mjs").Page} page @param {boolean} hidden */
 function setHidden(page, hidden) {
   return page.evaluate((h) => {
     Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (h ? "hidden" : "visible") });
@@ -80,12 +82,13 @@ describe("unread marker", () => {
   });
 
   it("a channel opened from the switcher with unread messages shows the divider above the first of them", async () => {
+    /** @param {string} name @param {number} unread @returns {import("../../src/protocol").ChannelSummary} */
     const summary = (name, unread) => ({ id: `ch-${name}`, name, kind: "channel", members: ["demo"], unread, busy: false });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: history(3) }), channels: [summary("general", 0), summary("design", 2)] });
     const { page } = view;
     await page.waitForSelector(".channel-tab[data-channel='design']");
     const design = Array.from({ length: 6 }, (_, i) => message({ id: `d${i}`, channelId: "ch-design", text: `design ${i}` }));
-    await page.evaluate((next) => (/** @type {any} */ (window).__host.open = next), openResult({ name: "design", messages: design }));
+    await page.evaluate((next) => (window.__host.open = next), openResult({ name: "design", messages: design }));
     await page.click(".channel-tab[data-channel='design']");
     await page.waitForSelector(".message[data-message-id='d5']");
     await page.waitForSelector(".unread-divider");
@@ -99,12 +102,13 @@ describe("unread marker", () => {
   });
 
   it("a channel opened with more unread messages than fit opens at the divider, near the top of the view, not at the bottom", async () => {
+    /** @param {string} name @param {number} unread @returns {import("../../src/protocol").ChannelSummary} */
     const summary = (name, unread) => ({ id: `ch-${name}`, name, kind: "channel", members: ["demo"], unread, busy: false });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: history(3) }), channels: [summary("general", 0), summary("design", 30)], height: 600 });
     const { page } = view;
     await page.waitForSelector(".channel-tab[data-channel='design']");
     const design = Array.from({ length: 80 }, (_, i) => message({ id: `d${i}`, channelId: "ch-design", text: `design ${i} `.repeat(12) }));
-    await page.evaluate((next) => (/** @type {any} */ (window).__host.open = next), openResult({ name: "design", messages: design }));
+    await page.evaluate((next) => (window.__host.open = next), openResult({ name: "design", messages: design }));
     await page.click(".channel-tab[data-channel='design']");
     await page.waitForSelector(".history .message[data-message-id^='d']");
     await frames(page, 4);
@@ -119,7 +123,7 @@ describe("unread marker", () => {
   });
 });
 
-/** The divider's top relative to the history's viewport (px; undefined when not rendered), the viewport's height and the distance from the bottom. */
+/** The divider's top relative to the history's viewport (px; undefined when not rendered), the viewport's height and the distance from the bottom. @param {import("./harness.mjs").Page} page @param {string} id */
 function position(page, id) {
   return page.$eval(
     ".history",

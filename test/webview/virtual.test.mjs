@@ -1,3 +1,4 @@
+// @ts-check
 // The virtualised history: a 10,000-message channel keeps few messages in the DOM, scrolls to its first and last
 // message, stays pinned while an answer streams at the bottom, and does not move when the user scrolled up.
 import assert from "node:assert/strict";
@@ -7,7 +8,7 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
-/** `count` messages, alternating user and agent, with a few very long ones (20 KB) and some multi-paragraph ones. */
+/** `count` messages, alternating user and agent, with a few very long ones (20 KB) and some multi-paragraph ones. @param {number} [count] */
 export function bigHistory(count = 10_000) {
   return Array.from({ length: count }, (_, i) => {
     const long = i % 1_500 === 7;
@@ -16,11 +17,11 @@ export function bigHistory(count = 10_000) {
   });
 }
 
-/** How far (px) the history is from its bottom. */
+/** How far (px) the history is from its bottom. @param {import("./harness.mjs").Page} page */
 const distance = (page) => page.$eval(".history", (el) => el.scrollHeight - el.scrollTop - el.clientHeight);
-/** How many message elements are in the DOM. */
+/** How many message elements are in the DOM. @param {import("./harness.mjs").Page} page */
 const domMessages = (page) => page.$$eval(".history .message", (els) => els.length);
-/** Whether the message is rendered and at least partly inside the history's viewport. */
+/** Whether the message is rendered and at least partly inside the history's viewport. @param {import("./harness.mjs").Page} page @param {string} id */
 const inView = (page, id) =>
   page.$eval(".history", (list, messageId) => {
     const article = list.querySelector(`.message[data-message-id="${messageId}"]`);
@@ -30,16 +31,21 @@ const inView = (page, id) =>
     return r.bottom > box.top && r.top < box.bottom;
   }, id);
 
-/** Sends `chunks` to a streaming message, `perFrame` of them per animation frame. */
+/**
+ * Sends `chunks` to a streaming message, `perFrame` of them per animation frame.
+ * @param {import("./harness.mjs").Page} page
+ * @param {string} messageId
+ * @param {string[]} chunks
+ */
 async function stream(page, messageId, chunks, perFrame = 5) {
   await page.evaluate(
-    async ([id, list, n]) => {
+    async ({ id, list, n }) => {
       for (let i = 0; i < list.length; i++) {
-        /** @type {any} */ (window).__host.emit("message/delta", { channelId: "ch-general", messageId: id, appendText: list[i] });
+        window.__host.emit("message/delta", { channelId: "ch-general", messageId: id, appendText: list[i] });
         if ((i + 1) % n === 0) await new Promise((r) => requestAnimationFrame(() => r(undefined)));
       }
     },
-    [messageId, chunks, perFrame],
+    { id: messageId, list: chunks, n: perFrame },
   );
 }
 
@@ -60,12 +66,12 @@ describe("virtualised history", () => {
     // The webview's own cost: switching to another 10,000-message channel, from `channel/reload` to its latest
     // message painted (channel/open answered in-page by the fake host).
     const switchMs = await page.evaluate(async () => {
-      const w = /** @type {any} */ (window);
+      const w = window;
       const open = w.__host.open;
       w.__host.open = {
         ...open,
         channel: { ...open.channel, id: "ch-other", name: "other" },
-        messages: open.messages.map((/** @type {any} */ m) => ({ ...m, id: `o${m.id}`, channelId: "ch-other" })),
+        messages: open.messages.map((m) => ({ ...m, id: `o${m.id}`, channelId: "ch-other" })),
       };
       const t0 = performance.now();
       w.__host.emit("channel/reload", { name: "other" });
@@ -191,6 +197,7 @@ describe("virtualised history across channels", () => {
   const env = withBrowser();
 
   it("another channel opens at its latest message even when the last one was scrolled up", async () => {
+    /** @param {string} name @returns {import("../../src/protocol").ChannelSummary} */
     const summary = (name) => ({ id: `ch-${name}`, name, kind: "channel", members: ["demo"], unread: 0, busy: false });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: bigHistory(2_000) }), channels: [summary("general"), summary("design")], height: 600 });
     const { page } = view;
@@ -198,7 +205,7 @@ describe("virtualised history across channels", () => {
     await page.$eval(".history", (el) => (el.scrollTop = 0));
     await page.waitForSelector(".jump-latest");
     const design = Array.from({ length: 500 }, (_, i) => message({ id: `d${i}`, channelId: "ch-design", text: `design ${i}` }));
-    await page.evaluate((next) => (/** @type {any} */ (window).__host.open = next), openResult({ name: "design", messages: design }));
+    await page.evaluate((next) => (window.__host.open = next), openResult({ name: "design", messages: design }));
     await page.click(".channel-tab[data-channel='design']");
     await page.waitForSelector(".message[data-message-id='d499']");
     await frames(page, 3);
@@ -236,6 +243,7 @@ describe("the Jump to latest button", () => {
     await badgeAtBottom(); // again: showing the button may have changed the list's height
     await frames(page, 2);
     const boxes = await page.evaluate(() => {
+      /** @param {Element | null} el */
       const box = (el) => {
         const r = /** @type {HTMLElement} */ (el).getBoundingClientRect();
         return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };

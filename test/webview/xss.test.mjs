@@ -1,3 +1,4 @@
+// @ts-check
 // The XSS corpus (issue 6): hostile payloads sent as everything an agent controls — answer text (Markdown), thoughts,
 // plan entries, tool call titles, tool output, file paths of locations, diffs and changed files, permission titles,
 // error text — rendered from history and while streaming, then every link clicked and every element hovered and
@@ -8,7 +9,7 @@ import { frames, message, openResult, openView, withBrowser } from "./harness.mj
 import { PAYLOADS } from "./xssPayloads.mjs";
 
 
-/** A message carrying `payload` in every place an agent controls. */
+/** A message carrying `payload` in every place an agent controls. @param {string} payload @param {number} i */
 function hostile(payload, i) {
   return {
     ...message({
@@ -38,7 +39,7 @@ function hostile(payload, i) {
   };
 }
 
-/** Code blocks are highlighted lazily: waits until none is queued, so the highlighted DOM is what gets provoked. */
+/** Code blocks are highlighted lazily: waits until none is queued, so the highlighted DOM is what gets provoked. @param {import("./harness.mjs").Page} page */
 function settleHighlighting(page) {
   return page.waitForFunction(() => !document.querySelector(".history .code-block[data-highlight='queued']"));
 }
@@ -46,8 +47,11 @@ function settleHighlighting(page) {
 /**
  * Scrolls the (virtualised) history from the top to the bottom, most of a viewport at a time, calling `visit` at each
  * step; resolves to the ids of every message that was in the DOM at some step.
+ * @param {import("./harness.mjs").Page} page
+ * @param {(fresh: string[]) => Promise<void>} visit
  */
 async function everyScreen(page, visit) {
+  /** @type {Set<string>} */
   const seen = new Set();
   let position = 0;
   await page.evaluate(() => {
@@ -75,7 +79,7 @@ async function everyScreen(page, visit) {
   return seen;
 }
 
-/** What the sanitizer must never leave in the DOM, checked on what is rendered now. */
+/** What the sanitizer must never leave in the DOM, checked on what is rendered now. @param {import("./harness.mjs").Page} page */
 async function assertInert(page) {
   assert.equal(await page.$$eval(".history script, .history iframe, .history object, .history embed, .history form, .history base, .history meta, .history link", (els) => els.length), 0);
   // The CSP would block an inline handler anyway; the sanitizer must not leave one for it to block.
@@ -88,8 +92,11 @@ async function assertInert(page) {
 /**
  * Opens every thought, hovers and focuses everything, and clicks every link in the history — or only in the messages
  * `ids` (the virtual list's newly rendered ones) — then checks that nothing navigated the webview.
+ * @param {import("./harness.mjs").Page} page
+ * @param {string[]} [ids]
  */
 async function provoke(page, ids) {
+  /** @param {string} selector */
   const within = (selector) => (ids ? ids.map((id) => `.history .message[data-message-id="${id}"] ${selector}`).join(", ") : `.history ${selector}`);
   for (const toggle of await page.$$(within(".thought button") + ", " + within(".thought summary"))) await toggle.click({ timeout: 2_000 }).catch(() => {});
   await settleHighlighting(page);
@@ -115,8 +122,8 @@ describe("XSS corpus", () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: PAYLOADS.map(hostile) }), height: 900 });
     const { page } = view;
     await page.evaluate(() => {
-      /** @type {any} */ (window).__calls = 0;
-      /** @type {any} */ (window).__trap = () => (/** @type {any} */ (window).__calls += 1);
+      window.__calls = 0;
+      window.__trap = () => (window.__calls += 1);
     });
     await page.waitForSelector(`.message[data-message-id='x${PAYLOADS.length - 1}']`);
     // The history is virtualised: only messages near the viewport are in the DOM. Every screen is visited, top to
@@ -131,7 +138,7 @@ describe("XSS corpus", () => {
     });
     assert.equal(PAYLOADS.filter((_, i) => !seen.has(`x${i}`)).length, 0, "every payload's message was rendered");
     assert.ok(highlighted.size >= 4, `hostile code blocks were highlighted (${highlighted.size})`);
-    const calls = await page.evaluate(() => /** @type {any} */ (window).__calls);
+    const calls = await page.evaluate(() => window.__calls);
     const problems = await view.problems();
     console.log(`XSS corpus: ${PAYLOADS.length} payloads × ${places} places rendered from history (${highlighted.size} code blocks highlighted); executed: ${calls}; CSP reports: ${problems.filter((p) => p.startsWith("CSP")).length}`);
     assert.equal(calls, 0, "no payload ran");
@@ -141,8 +148,8 @@ describe("XSS corpus", () => {
     const view = await openView(env.browser, env.server.origin, { height: 900 });
     const { page, host } = view;
     await page.evaluate(() => {
-      /** @type {any} */ (window).__calls = 0;
-      /** @type {any} */ (window).__trap = () => (/** @type {any} */ (window).__calls += 1);
+      window.__calls = 0;
+      window.__trap = () => (window.__calls += 1);
     });
     const all = PAYLOADS.join("\n\n");
     await host.emit("message/started", message({ id: "s1", status: "streaming" }));
@@ -150,7 +157,7 @@ describe("XSS corpus", () => {
     await host.emit("message/finished", message({ id: "s1", text: all }));
     await page.waitForSelector(".message[data-message-id='s1'][data-status='done']");
     await provoke(page);
-    const calls = await page.evaluate(() => /** @type {any} */ (window).__calls);
+    const calls = await page.evaluate(() => window.__calls);
     console.log(`XSS corpus: ${PAYLOADS.length} payloads streamed in 9-character pieces; executed: ${calls}`);
     assert.equal(calls, 0, "no payload ran");
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // The XSS corpus's hostile inputs (issue 6): HTML, Markdown, SVG, CSS, URL and ANSI tricks that call `top.__trap()`
 // if they ever run. Used by xss.test.mjs (every place an agent controls) and markdownDom.test.mjs (Markdown nodes).
 const T = "top.__trap()";
