@@ -1,3 +1,4 @@
+// @ts-check
 // Bundles the extension host (node, CommonJS; `vscode` and native modules external), the demo agent, the
 // integration test suite, the webview (browser, ESM) and the webview's lazily loaded code highlighter (dist/chunks/).
 // Usage: node scripts/build.mjs [--watch] [--production]
@@ -13,6 +14,7 @@ const production = process.argv.includes("--production");
 /** Native and host-provided modules stay outside the host bundle. */
 const nodeExternal = ["vscode", "classic-level", "node-pty", "mocha"];
 
+/** @type {import("esbuild").BuildOptions} */
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -24,11 +26,13 @@ const common = {
 /** In the webview bundle, `import("./highlighter")` stays an `import()` of the highlighter's own build (below). */
 const lazyHighlighter = {
   name: "lazy-highlighter",
+  /** @param {import("esbuild").PluginBuild} build */
   setup(build) {
     build.onResolve({ filter: /^\.\/highlighter$/ }, () => ({ path: "./chunks/highlighter.js", external: true }));
   },
 };
 
+/** @type {import("esbuild").BuildOptions[]} */
 const builds = [
   {
     ...common,

@@ -1,3 +1,4 @@
+// @ts-check
 // Starts code-server (VS Code in a browser, with a real Node extension host) for the integration harness and
 // `npm start`, and builds the workbench URLs that load this extension. Used by test/integration/runCodeServer.mjs and
 // scripts/start.mjs; tools come from scripts/tools.mjs.
@@ -33,19 +34,23 @@ export const quietSettings = {
  */
 export const DEMO_RECONNECTION_GRACE_SECONDS = 15;
 
-/** Binds `port` on 127.0.0.1 (0: one the system picks) and lets it go; resolves to the port, rejects when taken. */
+/**
+ * Binds `port` on 127.0.0.1 (0: one the system picks) and lets it go; resolves to the port, rejects when taken.
+ * @param {number} port
+ * @returns {Promise<number>}
+ */
 const tryListen = (port) =>
   new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => {
-      const { port: bound } = server.address();
+      const { port: bound } = /** @type {import("node:net").AddressInfo} */ (server.address());
       server.close(() => resolve(bound));
     });
   });
 
-/** Whether `port` can be bound on 127.0.0.1 now (nothing else listens there). */
+/** Whether `port` can be bound on 127.0.0.1 now (nothing else listens there). @type {typeof import("./codeServer.mjs").portIsFree} */
 export async function portIsFree(port) {
   try {
     await tryListen(port);
@@ -55,7 +60,7 @@ export async function portIsFree(port) {
   }
 }
 
-/** Resolves to `preferred` when it can be bound on 127.0.0.1, otherwise to a free port the system picks. */
+/** Resolves to `preferred` when it can be bound on 127.0.0.1, otherwise to a free port the system picks. @type {typeof import("./codeServer.mjs").freePort} */
 export async function freePort(preferred = 0) {
   if (preferred) {
     try {
@@ -87,6 +92,7 @@ export async function freePort(preferred = 0) {
  * makes no progress for `stallMs` (ms), or is not healthy after `maxWaitMs` (ms): the error's `code` is
  * `codeServer/exited`, `codeServer/stalled` or `codeServer/timeout`, its message names the log, and it carries
  * `port`, `logFile` and `logTail` (this run's last log lines).
+ * @type {typeof import("./codeServer.mjs").startCodeServer}
  */
 export async function startCodeServer({
   node24 = node24Path,
@@ -131,7 +137,9 @@ export async function startCodeServer({
   const child = spawn(node24, args, { detached: true, stdio: ["ignore", out, out] });
   if (typeof out === "number") fs.closeSync(out);
 
+  /** @type {string | null} */
   let exited = null;
+  /** @type {Promise<void>} */
   const exitedPromise = new Promise((resolve) => {
     child.on("exit", (code, signal) => {
       exited = signal ?? `exit ${code}`;
@@ -143,9 +151,10 @@ export async function startCodeServer({
     });
   });
 
+  /** @param {NodeJS.Signals} signal */
   const killGroup = (signal) => {
     try {
-      process.kill(-child.pid, signal);
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
     } catch {
       // already gone
     }
@@ -164,7 +173,8 @@ export async function startCodeServer({
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = Date.now();
-  let last = { logBytes: logStart, cpuMs: groupCpuMs(child.pid), health: "refused" };
+  const cpuMs = () => (child.pid === undefined ? undefined : groupCpuMs(child.pid));
+  let last = { logBytes: logStart, cpuMs: cpuMs(), health: "refused" };
   let lastProgress = started;
   let nextReport = started + reportEveryMs;
   for (;;) {
@@ -176,11 +186,11 @@ export async function startCodeServer({
         health = `status ${response.status}`;
         healthy = response.ok;
       } catch (error) {
-        health = error?.name === "TimeoutError" ? "timeout" : "refused";
+        health = /** @type {{ name?: string } | undefined} */ (error)?.name === "TimeoutError" ? "timeout" : "refused";
       }
     }
     const now = Date.now();
-    const sample = { logBytes: fileBytes(logFile), cpuMs: groupCpuMs(child.pid), health };
+    const sample = { logBytes: fileBytes(logFile), cpuMs: cpuMs(), health };
     if (progressMade(last, sample)) lastProgress = now;
     last = sample;
     const waited = { elapsedMs: now - started, sinceProgressMs: now - lastProgress };
@@ -199,9 +209,13 @@ export async function startCodeServer({
   return { port, baseUrl, child, stop };
 }
 
-/** The error of a start that failed (`verdict`: exited, stalled, timeout), with this run's log lines. */
+/**
+ * The error of a start that failed (`verdict`: exited, stalled, timeout), with this run's log lines.
+ * @param {"exited" | "stalled" | "timeout"} verdict
+ * @param {{ port: number, baseUrl: string, logFile?: string, logStart: number, exited: string | null, health: string, elapsedMs: number, sinceProgressMs: number }} run
+ */
 function startupError(verdict, { port, baseUrl, logFile, logStart, exited, health, elapsedMs, sinceProgressMs }) {
-  const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+  const seconds = (/** @type {number} */ ms) => `${Math.round(ms / 1000)} s`;
   const tail = logTail(logFile, 15, logStart);
   const why = {
     exited: `code-server exited before it was ready (${exited}) after ${seconds(elapsedMs)}`,
@@ -217,9 +231,10 @@ function startupError(verdict, { port, baseUrl, logFile, logStart, exited, healt
 /**
  * The workbench URL that opens `folder` in an Extension Development Host loading the extension at
  * `extensionDevelopmentPath` and, when given, running the test suite `extensionTestsPath` (absolute paths).
+ * @type {typeof import("./codeServer.mjs").workbenchUrl}
  */
 export function workbenchUrl({ port, folder, extensionDevelopmentPath, extensionTestsPath }) {
-  const remote = (absolutePath) => `vscode-remote://127.0.0.1:${port}${absolutePath}`;
+  const remote = (/** @type {string} */ absolutePath) => `vscode-remote://127.0.0.1:${port}${absolutePath}`;
   const payload = [["extensionDevelopmentPath", remote(extensionDevelopmentPath)]];
   if (extensionTestsPath) payload.push(["extensionTestsPath", remote(extensionTestsPath)]);
   payload.push(["skipWelcome", "true"]);

@@ -1,3 +1,4 @@
+// @ts-check
 // The demo workspace `npm start` opens (.demo/workspace): a roster of two offline demo agents (so one can delegate to
 // the other), a README saying what to try, and demo-notes.md for "@demo edit a file" to change. Types:
 // demoWorkspace.d.mts; tested in test/unit/startArgs.test.ts.
@@ -42,6 +43,7 @@ Edits so far: 0
 /**
  * What earlier versions of `npm start` wrote, file by file: a file still holding exactly one of these was never
  * edited by its user, and is brought up to date; any other text is the user's, and kept.
+ * @type {Record<string, string[]>}
  */
 const EARLIER = {
   "sidekicks.yaml": [
@@ -69,11 +71,12 @@ no network. Add real ACP agents (Claude Code, Codex, Gemini CLI, …) to sidekic
  * earlier `npm start` wrote; a file its user changed is left as it is, so edits survive the next `npm start`.
  *
  * @returns the names of the files written
+ * @type {typeof import("./demoWorkspace.mjs").createDemoWorkspace}
  */
 export function createDemoWorkspace(folder) {
   fs.mkdirSync(folder, { recursive: true });
   const written = [];
-  for (const [name, text] of [["sidekicks.yaml", DEMO_ROSTER], ["README.md", DEMO_README], ["demo-notes.md", DEMO_NOTES]]) {
+  for (const [name, text] of /** @type {const} */ ([["sidekicks.yaml", DEMO_ROSTER], ["README.md", DEMO_README], ["demo-notes.md", DEMO_NOTES]])) {
     const file = path.join(folder, name);
     const now = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
     if (now !== undefined && !(EARLIER[name] ?? []).includes(now)) continue;

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run gen:config`: writes schema/sidekicks.schema.json and docs/reference/configuration.md from the one source
 // of truth, src/config/spec.ts. With --check, writes nothing and exits 1 when either file is stale.
 import fs from "node:fs";

@@ -1,3 +1,4 @@
+// @ts-check
 // Renders the marketplace icon media/icon.png (128×128) from the activity bar glyph media/sidekicks.svg with headless
 // Chromium (playwright-core, the same browser as the webview tests): the glyph in white on a rounded blue square.
 // Usage: node scripts/icon.mjs. Chromium comes from the system (`/usr/bin/chromium`, or `CHROMIUM_PATH`).

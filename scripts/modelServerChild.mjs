@@ -1,3 +1,4 @@
+// @ts-check
 // The scripted model server (test/fixtures/model-server.mjs) as a child process of `npm start -- --real-agents`: it
 // serves on 127.0.0.1 for as long as its parent lives. It stops on SIGINT/SIGTERM (Ctrl+C reaches it with the
 // terminal's process group) and also when its stdin closes — which happens when the parent dies by any means, even
@@ -20,6 +21,7 @@ const serverModule = path.join(path.dirname(self), "..", "test", "fixtures", "mo
  * also killed when this process exits.
  * @throws Error naming its output when the child exits before it listens (a port that is taken, say), or says nothing
  *   within `timeoutMs` (ms)
+ * @type {typeof import("./modelServerChild.mjs").startModelServerChild}
  */
 export async function startModelServerChild({ port = 0, logFile, node = process.execPath, timeoutMs = 60_000 } = {}) {
   const child = spawn(node, [self, "--serve", "--port", String(port)], { stdio: ["pipe", "pipe", "pipe"] });
@@ -77,12 +79,12 @@ export async function startModelServerChild({ port = 0, logFile, node = process.
   }
 }
 
-/** The child: serves until a signal or until its stdin (the pipe from its parent) closes. */
+/** The child: serves until a signal or until its stdin (the pipe from its parent) closes. @param {string[]} argv */
 async function serve(argv) {
   const at = argv.indexOf("--port");
   const port = at >= 0 ? Number(argv[at + 1]) : 0;
   const { startModelServer } = await import(serverModule);
-  const server = await startModelServer({ port, log: (line) => console.log(`${new Date().toISOString()} ${line}`) });
+  const server = await startModelServer({ port, log: (/** @type {string} */ line) => console.log(`${new Date().toISOString()} ${line}`) });
   console.log(JSON.stringify({ url: server.url, port: server.port }));
   let closing = false;
   const close = () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Builds the .vsix for one platform target with @vscode/vsce (issue 8): `npm run package [-- --target <t>]`,
 // default linux-x64. Targets: linux-x64 (node-pty compiled here), darwin-arm64, darwin-x64, win32-x64 (node-pty's and
 // classic-level's own prebuilt binaries for that platform). The host bundle is built with --production first.
@@ -16,7 +17,8 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
 const target = args.includes("--target") ? args[args.indexOf("--target") + 1] : "linux-x64";
 
-/** Per target: the node-pty binary folder it loads, and classic-level's prebuild folder. */
+/** Per target: the node-pty binary folder it loads, and classic-level's prebuild folder. * @type {Record<string, { pty: string, level: string }>}
+ */
 const TARGETS = {
   "linux-x64": { pty: "build/Release", level: "linux-x64" },
   "darwin-arm64": { pty: "prebuilds/darwin-arm64", level: "darwin-x64+arm64" },
@@ -59,6 +61,7 @@ writeFileSync(ignoreFile, ignore + "\n");
 
 const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 const out = path.join(root, "dist", `sidekicks-${version}-${target}.vsix`);
+/** @param {string} cmd @param {string[]} cmdArgs */
 const run = (cmd, cmdArgs) => execFileSync(cmd, cmdArgs, { cwd: root, stdio: "inherit" });
 try {
   run(process.execPath, [path.join(root, "scripts/build.mjs"), "--production"]);

@@ -1,3 +1,4 @@
+// @ts-check
 // Roster entries for the real ACP agents pointed at the scripted model server (test/fixtures/model-server.mjs): Claude
 // Code (claude-agent-acp), Codex (codex-acp) and Gemini CLI (`gemini --experimental-acp`), each with a throwaway HOME
 // (and Codex its CODEX_HOME with a config.toml) so nothing of the user's real accounts or settings is read or written.
@@ -10,6 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 /** The real agents, by the name their entry gets. */
+/** @type {readonly import("./realAgentRoster.mjs").RealAgentName[]} */
 export const REAL_AGENTS = ["claude", "codex", "gemini"];
 
 /**
@@ -39,6 +41,7 @@ const BLANKED = {
  * @param {"claude" | "codex" | "gemini"} agent
  * @param {{ dir: string, modelUrl: string, node: string, entry: string, name?: string }} options
  * @throws Error for an agent that is not one of REAL_AGENTS
+ * @type {typeof import("./realAgentRoster.mjs").realAgentEntry}
  */
 export function realAgentEntry(agent, { dir, modelUrl, node, entry, name = agent }) {
   if (!REAL_AGENTS.includes(agent)) throw new Error(`unknown real agent ${JSON.stringify(agent)}: ${REAL_AGENTS.join(", ")}`);
@@ -74,7 +77,7 @@ export function realAgentEntry(agent, { dir, modelUrl, node, entry, name = agent
   return { ...base, env: { HOME: home, TMPDIR: tmp, CODEX_HOME: codexHome, ...blank, FAKE_MODEL_KEY: "sk-scripted" } };
 }
 
-/** Codex's `config.toml`: a model provider on the scripted server's Responses API, no retries, the plan tool on. */
+/** Codex's `config.toml`: a model provider on the scripted server's Responses API, no retries, the plan tool on. @type {typeof import("./realAgentRoster.mjs").codexConfig} */
 export function codexConfig(modelUrl) {
   return [
     "# Written by Sidekicks (scripts/realAgentRoster.mjs): Codex against the scripted model server, offline.",
@@ -99,11 +102,12 @@ export function codexConfig(modelUrl) {
 }
 
 /** A YAML double-quoted scalar: JSON strings are valid YAML, so paths with spaces, quotes or `#` stay intact. */
-const quote = (value) => JSON.stringify(value);
+const quote = (/** @type {string} */ value) => JSON.stringify(value);
 
 /**
  * The `agents:` list of a sidekicks.yaml for `entries` (`{ name, command, args, env }`), after `header` (comment lines,
  * each starting with `#`, or none). Every value is quoted, so any path or value reads back as the same string.
+ * @type {typeof import("./realAgentRoster.mjs").rosterYaml}
  */
 export function rosterYaml(entries, header = []) {
   const lines = [...header, "agents:"];
@@ -122,6 +126,7 @@ const NOTES_AFTER_TOOLS = "beta\n";
 /**
  * The comment block at the top of the real-agents workspace's sidekicks.yaml: what this roster is, the script
  * keywords to try (test/fixtures/model-scripts.mjs has them all) and where each agent keeps its state.
+ * @type {typeof import("./realAgentRoster.mjs").realAgentsHeader}
  */
 export function realAgentsHeader({ modelUrl, stateDir }) {
   return [
@@ -157,6 +162,7 @@ export function realAgentsHeader({ modelUrl, stateDir }) {
  *
  * @returns `{ written, kept, keptUrl }`: the file names written, those kept as their user left them, and the model
  *   URL a kept sidekicks.yaml names when it is not `modelUrl` (its agents then call a server that is not there).
+ * @type {typeof import("./realAgentRoster.mjs").writeRealAgentsWorkspace}
  */
 export function writeRealAgentsWorkspace({ folder, stateDir, modelUrl, node, entries, agents = REAL_AGENTS }) {
   fs.mkdirSync(folder, { recursive: true });
@@ -186,7 +192,7 @@ export function writeRealAgentsWorkspace({ folder, stateDir, modelUrl, node, ent
   return { written, kept, keptUrl };
 }
 
-/** The scripted model server's URL a real-agents sidekicks.yaml names (its ANTHROPIC_BASE_URL), or undefined. */
+/** The scripted model server's URL a real-agents sidekicks.yaml names (its ANTHROPIC_BASE_URL), or undefined. @type {typeof import("./realAgentRoster.mjs").modelUrlOf} */
 export function modelUrlOf(yaml) {
   return /ANTHROPIC_BASE_URL: "(http:\/\/127\.0\.0\.1:\d+)"/.exec(yaml)?.[1];
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run screenshots`: copies the README's pictures from test-results/ (made by the real-editor suites) into
 // docs/media/, and assembles the step-by-step picture of a turn, docs/media/turn.png, an animated PNG (APNG: every
 // browser, GitHub and VS Code's Markdown preview play it; a viewer without APNG shows the first frame).
@@ -23,6 +24,7 @@ const COPIES = [
 ];
 
 /** The turn, frame by frame, with how long each one shows (ms). Made by `npm run test:vsix`. */
+/** @type {[string, number][]} */
 const TURN = [
   ["turn-1-mention.png", 1800],
   ["turn-2-tool-call.png", 1800],
@@ -32,7 +34,11 @@ const TURN = [
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** The chunks of a PNG file: `{ type, data }` in file order. Throws on a file that is not a PNG. */
+/**
+ * The chunks of a PNG file: `{ type, data }` in file order. Throws on a file that is not a PNG.
+ * @param {string} file
+ * @returns {{ type: string, data: Buffer }[]}
+ */
 function readChunks(file) {
   const bytes = fs.readFileSync(file);
   if (!bytes.subarray(0, 8).equals(SIGNATURE)) throw new Error(`${file} is not a PNG`);
@@ -46,6 +52,7 @@ function readChunks(file) {
   return chunks;
 }
 
+/** A PNG chunk of `type` (four latin1 letters) holding `data`, with its length and CRC. @param {string} type @param {Buffer} data */
 function chunk(type, data) {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
@@ -58,19 +65,26 @@ function chunk(type, data) {
 /**
  * An animated PNG of `frames` (`[file, ms]`, same IHDR each: width, height, bit depth, colour type), looping forever
  * (APNG: `acTL`, one `fcTL` per frame, the first frame's `IDAT` as is, the others' image data as `fdAT`).
+ * @param {[string, number][]} frames
  */
 function apng(frames) {
   const parsed = frames.map(([file, ms]) => ({ file, ms, chunks: readChunks(file) }));
-  const ihdr = parsed[0].chunks.find((c) => c.type === "IHDR").data;
+  /** @param {{ type: string, data: Buffer }[]} chunks */
+  const ihdrOf = (chunks) => {
+    const found = chunks.find((c) => c.type === "IHDR");
+    if (!found) throw new Error("a PNG without its IHDR chunk");
+    return found.data;
+  };
+  const ihdr = ihdrOf(parsed[0]?.chunks ?? []);
   for (const frame of parsed) {
-    if (!frame.chunks.find((c) => c.type === "IHDR").data.equals(ihdr)) {
+    if (!ihdrOf(frame.chunks).equals(ihdr)) {
       throw new Error(`${frame.file} differs in size or format from ${parsed[0].file}: take the frames in one run`);
     }
   }
   const width = ihdr.readUInt32BE(0);
   const height = ihdr.readUInt32BE(4);
   let sequence = 0;
-  const frameControl = (ms) => {
+  const frameControl = (/** @type {number} */ ms) => {
     const data = Buffer.alloc(26);
     data.writeUInt32BE(sequence++, 0);
     data.writeUInt32BE(width, 4);

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm start`: builds the extension and opens a demo workspace (.demo/workspace, whose sidekicks.yaml declares two
 // bundled offline demo agents: scripts/demoWorkspace.mjs) in an Extension Development Host. `npm start -- --help`
 // prints the usage (scripts/startArgs.mjs).
@@ -31,16 +32,18 @@ const demoDir = process.env.SIDEKICKS_DEMO_DIR ? path.resolve(process.env.SIDEKI
 const demoWorkspace = path.join(demoDir, "workspace");
 const realAgentsWorkspace = path.join(demoDir, "real-agents");
 /** The scripted model server of `--real-agents` (a child process), stopped with npm start. */
+/** @type {Awaited<ReturnType<typeof import("./modelServerChild.mjs").startModelServerChild>> | undefined} */
 let modelServer;
-const say = (line) => console.log(`[start] ${line}`);
-/** A path as the user reads it: relative to the clone when inside it. */
+const say = (/** @type {string} */ line) => console.log(`[start] ${line}`);
+/** A path as the user reads it: relative to the clone when inside it. @param {string} file */
 const shown = (file) => (file.startsWith(root + path.sep) ? path.relative(root, file) : file);
+/** Says why npm start stops (one line or several), and exits with 1. @param {string | string[]} lines @returns {never} */
 const fail = (lines) => {
   for (const line of [lines].flat()) console.error(`[start] ${line}`);
   process.exit(1);
 };
 
-/** Absolute path of `name` on PATH, or null. */
+/** Absolute path of `name` on PATH, or null. @param {string} name */
 function onPath(name) {
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
     if (!dir) continue;
@@ -55,7 +58,7 @@ function onPath(name) {
   return null;
 }
 
-/** The port asked for is taken: say so and what to do, before anything is built or started. */
+/** The port asked for is taken: say so and what to do, before anything is built or started. @param {import("./startArgs.mjs").StartOptions} options */
 async function checkAskedPort(options) {
   if (options.port === undefined || (await portIsFree(options.port))) return;
   const how = options.portFrom === "--port" ? `--port ${options.port}` : `${options.portFrom}=${options.port}`;
@@ -92,6 +95,12 @@ async function prepareRealAgents() {
 /** Stops the model server of `--real-agents`, if any. */
 const stopModelServer = () => modelServer?.stop() ?? Promise.resolve();
 
+/**
+ * Starts code-server on the workspace (the port asked for, or a free one from the default), says where to open it,
+ * and stops it (and the model server) on Ctrl+C.
+ * @param {import("./startArgs.mjs").StartOptions} options
+ * @param {string} workspace
+ */
 async function withCodeServer(options, workspace) {
   await ensureTools({ log: (line) => say(line) });
   let port = options.port;
@@ -118,7 +127,7 @@ async function withCodeServer(options, workspace) {
     },
   }).catch((error) => {
     const lines = [error.message];
-    if (error.logTail?.length) lines.push(`last lines of ${log}:`, ...error.logTail.map((line) => `  ${line}`));
+    if (error.logTail?.length) lines.push(`last lines of ${log}:`, ...error.logTail.map((/** @type {string} */ line) => `  ${line}`));
     lines.push(`To retry: npm start${options.port === undefined ? "" : ` -- --port ${port}`} (or on another port: npm start -- --port ${port === 65535 ? 9000 : port + 1}).`);
     if (error.code === "codeServer/stalled") lines.push("If the machine is very busy, let it settle (or close other programs) and retry.");
     throw new Error(lines.join("\n"));
@@ -128,7 +137,7 @@ async function withCodeServer(options, workspace) {
   say(`code-server log: ${shown(logFile)}; stop with Ctrl+C`);
 
   let stopping = false;
-  const stop = async (signal) => {
+  const stop = async (/** @type {NodeJS.Signals} */ signal) => {
     if (stopping) return;
     stopping = true;
     say(`${signal}: stopping code-server${modelServer ? " and the model server" : ""}`);
@@ -176,7 +185,7 @@ try {
   }
 } catch (error) {
   await stopModelServer();
-  fail(error.message.split("\n"));
+  fail((error instanceof Error ? error.message : String(error)).split("\n"));
 }
 
 if (code) {
@@ -197,6 +206,6 @@ if (code) {
     await withCodeServer(options, workspace);
   } catch (error) {
     await stopModelServer();
-    fail(error.message.split("\n"));
+    fail((error instanceof Error ? error.message : String(error)).split("\n"));
   }
 }

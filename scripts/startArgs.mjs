@@ -1,3 +1,4 @@
+// @ts-check
 // `npm start`'s command line and environment, as pure functions (test/unit/startArgs.test.ts): which port the
 // browser editor (code-server) takes, and the usage text `npm start -- --help` prints. Types: startArgs.d.mts.
 
@@ -34,7 +35,12 @@ Examples:
   PORT=9000 npm start
 `;
 
-/** Parses a port number given by `source` (a flag or a variable name): an integer from 1 to 65535. */
+/**
+ * Parses a port number given by `source` (a flag or a variable name): an integer from 1 to 65535.
+ * @param {unknown} value
+ * @param {import("./startArgs.mjs").PortSource} source
+ * @returns {{ port: number, error?: undefined } | { error: string, port?: undefined }}
+ */
 function portOf(value, source) {
   const text = String(value).trim();
   const port = /^\d+$/.test(text) ? Number(text) : NaN;
@@ -54,6 +60,7 @@ function portOf(value, source) {
  * @returns `{ help }` for -h/--help; else `{ port, portFrom }` for an explicit port (`portFrom`: "--port",
  *   "SIDEKICKS_PORT" or "PORT"), or `{}` for none, with `realAgents: true` when asked; `{ error }` (one sentence) for
  *   an unknown argument or a bad port.
+ * @type {typeof import("./startArgs.mjs").parseStartArgs}
  */
 export function parseStartArgs(argv, env = {}) {
   const options = parseArgs(argv, env);
@@ -61,6 +68,12 @@ export function parseStartArgs(argv, env = {}) {
   return env.npm_config_real_agents === "true" || argv.includes("--real-agents") ? { ...options, realAgents: true } : options;
 }
 
+/**
+ * `parseStartArgs` without `--real-agents`.
+ * @param {readonly string[]} argv
+ * @param {Record<string, string | undefined>} env
+ * @returns {import("./startArgs.mjs").StartOptions}
+ */
 function parseArgs(argv, env) {
   let flagPort;
   const npmPort = env.npm_config_port;
@@ -88,7 +101,7 @@ function parseArgs(argv, env) {
     return { error: `Unknown argument ${JSON.stringify(arg)}.` };
   }
   if (flagPort !== undefined) return { port: flagPort, portFrom: "--port" };
-  for (const name of ["SIDEKICKS_PORT", "PORT"]) {
+  for (const name of /** @type {const} */ (["SIDEKICKS_PORT", "PORT"])) {
     const value = env[name];
     if (value === undefined || value.trim() === "") continue;
     const parsed = portOf(value, name);

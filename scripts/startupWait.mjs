@@ -1,3 +1,4 @@
+// @ts-check
 // How long to wait for code-server to become healthy: as long as it makes progress, within a hard cap (issue 15: a
 // fixed 60 s wait failed the first start of a new user on a loaded machine, with nothing to act on). The rule is pure
 // (startupVerdict, progressMade; tested in test/unit/startArgs.test.ts); the sampling reads the log file's size, the
@@ -12,6 +13,7 @@ export const MAX_WAIT_MS = 10 * 60_000;
 /**
  * One look at a starting server: `logBytes` (its log's size), `cpuMs` (CPU time of its process group so far, or
  * undefined where it cannot be read), `health` (what /healthz gave: "refused", "timeout" or "status <code>").
+ * @type {typeof import("./startupWait.mjs").progressMade}
  */
 export function progressMade(before, now) {
   if (now.logBytes > before.logBytes) return true;
@@ -25,6 +27,7 @@ export function progressMade(before, now) {
  * over the clocks.
  *
  * @param state `{ elapsedMs, sinceProgressMs, healthy, exited }` (ms since the start, ms since the last progress)
+ * @type {typeof import("./startupWait.mjs").startupVerdict}
  */
 export function startupVerdict(state, { stallMs = STALL_MS, maxWaitMs = MAX_WAIT_MS } = {}) {
   if (state.healthy) return "ready";
@@ -34,7 +37,7 @@ export function startupVerdict(state, { stallMs = STALL_MS, maxWaitMs = MAX_WAIT
   return "wait";
 }
 
-/** Size of `file` in bytes, 0 when it does not exist (or no file is kept). */
+/** Size of `file` in bytes, 0 when it does not exist (or no file is kept). @type {typeof import("./startupWait.mjs").fileBytes} */
 export function fileBytes(file) {
   if (!file) return 0;
   try {
@@ -47,6 +50,7 @@ export function fileBytes(file) {
 /**
  * CPU time (user + system, ms) used so far by the live processes of process group `pgid`, from Linux's /proc; undefined
  * elsewhere or when /proc cannot be read. Clock ticks are taken as 100 a second (Linux's USER_HZ).
+ * @type {typeof import("./startupWait.mjs").groupCpuMs}
  */
 export function groupCpuMs(pgid) {
   if (process.platform !== "linux") return undefined;
@@ -76,6 +80,7 @@ export function groupCpuMs(pgid) {
 /**
  * The last `count` non-empty lines of `file` written after byte `from` (at most its last 64 KB), or [] when it cannot
  * be read: a log that several runs append to shows only this run's lines.
+ * @type {typeof import("./startupWait.mjs").logTail}
  */
 export function logTail(file, count = 15, from = 0) {
   if (!file) return [];

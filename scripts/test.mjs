@@ -1,3 +1,4 @@
+// @ts-check
 // `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), webview tests, integration tests in a real VS Code (code-server;
 // Claude Code and Codex there too, and `npm start -- --real-agents`),
 // the same editor with the packaged .vsix installed (vsix: `npm run package`, then the suite against the installed copy),
@@ -15,20 +16,30 @@ const resultsDir = path.join(root, "test-results");
 const node = process.execPath;
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
-/** One row per stage: `{ stage, passed, failed, seconds, note }`. */
+/**
+ * One row per stage: `{ stage, passed, failed, skipped, seconds, note }` (`skipped`: tests that did not run, for the
+ * stages that count them).
+ * @type {{ stage: string, passed: number, failed: number, skipped?: number, seconds: number, note: string }[]}
+ */
 const summary = [];
 
-/** What failed, `{ stage, lines }`, printed again just before the summary so a CI log's tail names it. */
+/**
+ * What failed, `{ stage, lines }`, printed again just before the summary so a CI log's tail names it.
+ * @type {{ stage: string, lines: string[] }[]}
+ */
 const failures = [];
 
 /**
  * The failure report of a run's output, as lines (at most 40): mocha's section from `N failing`, the harness's
  * `not ok` lines, or TAP's `not ok` lines with the message that follows. Empty when nothing failed.
+ * @param {string} text
+ * @returns {string[]}
  */
 function failureLines(text) {
   const mocha = /^\s*\d+ failing$/m.exec(text);
   if (mocha) return text.slice(mocha.index).split("\n").slice(0, 40);
   const lines = text.split("\n");
+  /** @type {string[]} */
   const found = [];
   lines.forEach((line, index) => {
     if (!/(^|\] )\s*not ok\b/.test(line) || /# SKIP/.test(line)) return;
@@ -41,7 +52,7 @@ function failureLines(text) {
   return found.slice(0, 40);
 }
 
-/** The running stage's child, killed as a group on Ctrl+C. */
+/** The running stage's child, killed as a group on Ctrl+C. @type {import("node:child_process").ChildProcess | null} */
 let current = null;
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
@@ -51,9 +62,10 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
+/** Kills `child`'s process group (it runs `detached`, so its own group). @param {import("node:child_process").ChildProcess} child */
 function killGroup(child) {
   try {
-    process.kill(-child.pid, "SIGKILL");
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
   } catch {
     // already gone
   }
@@ -62,11 +74,16 @@ function killGroup(child) {
 /**
  * Runs a command in its own process group with its output streamed through; resolves to `{ code, output }`
  * (stdout as text). After `timeoutMs` (ms) the whole group is killed and the stage fails.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {number} timeoutMs
+ * @returns {Promise<{ code: number | null, output: string }>}
  */
 function run(command, args, timeoutMs) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: process.env, detached: true });
     current = child;
+    /** @type {Buffer[]} */
     const chunks = [];
     const timer = setTimeout(() => {
       console.error(`[test] ${command} ${args.join(" ")}: no end after ${timeoutMs / 60_000} min, killed`);
@@ -77,7 +94,7 @@ function run(command, args, timeoutMs) {
       process.stdout.write(chunk);
     });
     child.stderr.on("data", (chunk) => process.stderr.write(chunk));
-    const done = (code) => {
+    const done = (/** @type {number | null} */ code) => {
       clearTimeout(timer);
       current = null;
       resolve({ code, output: Buffer.concat(chunks).toString() });
@@ -92,16 +109,17 @@ function run(command, args, timeoutMs) {
 
 const MINUTE = 60_000;
 
-/** Seconds since `started` (ms since the epoch). */
+/** Seconds since `started` (ms since the epoch). @param {number} started */
 function since(started) {
   return (Date.now() - started) / 1000;
 }
 
+/** A stage's heading in the log. @param {string} stage */
 function banner(stage) {
   console.log(`\n===== ${stage} =====`);
 }
 
-/** A stage that passes or fails as a whole (build, typecheck, lint). */
+/** A stage that passes or fails as a whole (build, typecheck, lint). @param {string} stage @param {string} command @param {string[]} args */
 async function check(stage, command, args) {
   banner(stage);
   const started = Date.now();
@@ -111,7 +129,7 @@ async function check(stage, command, args) {
   return code === 0;
 }
 
-/** Test files of a folder whose names end with `suffix`, relative to the repo, sorted. */
+/** Test files of a folder whose names end with `suffix`, relative to the repo, sorted. @param {string} folder @param {string} suffix */
 function testFiles(folder, suffix) {
   const dir = path.join(root, folder);
   if (!fs.existsSync(dir)) return [];
@@ -125,6 +143,9 @@ function testFiles(folder, suffix) {
 /**
  * `node --test` over `files`: spec reporter to the console, TAP to test-results/<stage>.tap for the counts
  * (`# pass N`, `# fail N`, `# cancelled N`). A non-zero exit with no counted failure counts as one failure.
+ * @param {string} stage
+ * @param {string[]} files
+ * @param {string[]} [preArgs]
  */
 async function nodeTests(stage, files, preArgs = []) {
   banner(stage);
@@ -149,8 +170,10 @@ async function nodeTests(stage, files, preArgs = []) {
     // 6 min on 2 idle cores, much more on a loaded machine).
   ], 30 * MINUTE);
   const tap = fs.existsSync(tapFile) ? fs.readFileSync(tapFile, "utf8") : "";
-  const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
+  const count = (/** @type {string} */ name) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
   const passed = count("pass");
+  // Skipped and todo tests pass in TAP's count of failures but did not run: the summary says how many.
+  const skipped = count("skipped") + count("todo");
   let failed = count("fail") + count("cancelled");
   let note = "";
   if (code !== 0 && failed === 0) {
@@ -158,7 +181,7 @@ async function nodeTests(stage, files, preArgs = []) {
     note = `exit ${code} without a counted failure`;
   }
   if (failed > 0) failures.push({ stage, lines: failureLines(tap) });
-  summary.push({ stage, passed, failed, seconds: since(started), note });
+  summary.push({ stage, passed, failed, skipped, seconds: since(started), note });
 }
 
 /** The integration harness prints `integration: N passed, N failed` as its last count line. */
@@ -297,13 +320,17 @@ if (failures.length > 0) {
 banner("summary");
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 for (const row of summary) {
+  const rowSkipped = row.skipped ?? 0;
   passed += row.passed;
   failed += row.failed;
+  skipped += rowSkipped;
   console.log(
     `${row.stage.padEnd(12)} ${String(row.passed).padStart(4)} passed ${String(row.failed).padStart(4)} failed` +
-      ` ${row.seconds.toFixed(1).padStart(6)} s${row.note ? `  (${row.note})` : ""}`,
+      ` ${String(rowSkipped).padStart(4)} skipped ${row.seconds.toFixed(1).padStart(6)} s${row.note ? `  (${row.note})` : ""}`,
   );
 }
-console.log(`${passed} passed, ${failed} failed`);
+// The first two counts keep their place (.ci/run's last line is this one); skipped tests are counted, never hidden.
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -1,3 +1,4 @@
+// @ts-check
 // Installs the tools the real-editor tests and `npm start` need into the git-ignored `.tools/` folder, and tells the
 // other scripts where they are. Usage: node scripts/tools.mjs ensure | paths
 //
@@ -29,7 +30,11 @@ export const GEMINI_CLI_VERSION = "0.61.0";
 
 const MARKER = ".sidekicks-tool.json";
 
-/** The tools, each installed by npm into `.tools/<dir>`; `file` is what must exist after the install. */
+/**
+ * The tools, each installed by npm into `.tools/<dir>`; `file` is what must exist after the install.
+ * @typedef {keyof typeof tools} ToolName
+ * @typedef {typeof tools[ToolName]} Tool
+ */
 const tools = {
   node24: {
     dir: "node24",
@@ -103,7 +108,7 @@ export function checkChromium() {
   return chromium;
 }
 
-/** True when `.tools/<tool.dir>` (or `base/<name>`) holds a finished install of the right version. */
+/** True when `.tools/<tool.dir>` (or `base/<name>`) holds a finished install of the right version. @param {string} dir @param {Tool} tool */
 function isInstalled(dir, tool) {
   try {
     const marker = JSON.parse(fs.readFileSync(path.join(dir, MARKER), "utf8"));
@@ -113,7 +118,13 @@ function isInstalled(dir, tool) {
   }
 }
 
-/** Runs a command, inheriting stdio; rejects with its exit code. */
+/**
+ * Runs a command, inheriting stdio; rejects with its exit code.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import("node:child_process").SpawnOptions} [options]
+ * @returns {Promise<void>}
+ */
 function run(command, args, options = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"], ...options });
@@ -124,7 +135,7 @@ function run(command, args, options = {}) {
   });
 }
 
-/** Copies a folder as hard links (fast, no extra space), or as a plain copy across file systems. */
+/** Copies a folder as hard links (fast, no extra space), or as a plain copy across file systems. @param {string} from @param {string} to */
 async function copyTree(from, to) {
   fs.rmSync(to, { recursive: true, force: true });
   try {
@@ -135,7 +146,11 @@ async function copyTree(from, to) {
   }
 }
 
-/** Installs one tool into `.tools/`, from the cache when it has it. Returns a short description of what it did. */
+/**
+ * Installs one tool into `.tools/`, from the cache when it has it. Returns a short description of what it did.
+ * @param {ToolName} name
+ * @param {(line: string) => void} log
+ */
 async function ensureTool(name, log) {
   const tool = tools[name];
   const dir = path.join(toolsDir, tool.dir);
@@ -171,7 +186,7 @@ async function ensureTool(name, log) {
       await run("npm", npmArgs, { env });
     } catch (error) {
       throw new Error(
-        `${error.message}\ncode-server compiles native modules: it needs a C++ toolchain, Python 3 and Kerberos headers.\n` +
+        `${error instanceof Error ? error.message : error}\ncode-server compiles native modules: it needs a C++ toolchain, Python 3 and Kerberos headers.\n` +
           `Debian/Ubuntu: sudo apt-get install -y build-essential pkg-config python3 libkrb5-dev`,
       );
     }
@@ -190,12 +205,13 @@ async function ensureTool(name, log) {
       fs.renameSync(temp, cached);
       note = `, cached in ${cached}`;
     } catch (error) {
-      note = ` (could not fill the cache: ${error.message})`;
+      note = ` (could not fill the cache: ${error instanceof Error ? error.message : error})`;
     }
   }
   return `${tool.spec}: installed in ${seconds(started)}${note}`;
 }
 
+/** The time since `since` (ms since the epoch), in seconds. @param {number} since */
 function seconds(since) {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;
 }
@@ -205,7 +221,7 @@ function seconds(since) {
  * Resolves to the absolute paths `{ node24, codeServer, chromium }`; throws with instructions when Chromium is
  * missing or an install fails. `log` receives progress lines.
  */
-export async function ensureTools({ log = (line) => console.log(`[tools] ${line}`) } = {}) {
+export async function ensureTools({ log = (/** @type {string} */ line) => console.log(`[tools] ${line}`) } = {}) {
   const chromium = checkChromium();
   log(await ensureTool("node24", log));
   log(await ensureTool("codeServer", log));
@@ -216,7 +232,7 @@ export async function ensureTools({ log = (line) => console.log(`[tools] ${line}
  * Makes sure Node 24 and the real ACP agents (claude-agent-acp, codex-acp, Gemini CLI) are in `.tools/`.
  * Resolves to `{ node24, claude, codex, gemini }` (absolute paths of the runtime and the agents' entry scripts).
  */
-export async function ensureRealAgents({ log = (line) => console.log(`[tools] ${line}`) } = {}) {
+export async function ensureRealAgents({ log = (/** @type {string} */ line) => console.log(`[tools] ${line}`) } = {}) {
   log(await ensureTool("node24", log));
   log(await ensureTool("realAgents", log));
   log(await ensureTool("gemini", log));
@@ -245,7 +261,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       process.exitCode = 2;
     }
   } catch (error) {
-    console.error(`[tools] ${error.message}`);
+    console.error(`[tools] ${error instanceof Error ? error.message : error}`);
     process.exitCode = 1;
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Calls `probe` every 200 ms until it returns a value other than `undefined`, retrying when it throws or rejects (the
  * view may not be resolved yet). Rejects after `timeoutMs` (ms) naming `what` and the last value or error seen.
@@ -8,6 +9,7 @@
  * @param {() => Promise<T | undefined> | T | undefined} probe
  * @param {number} [timeoutMs]
  * @returns {Promise<T>}
+ * @type {typeof import("./poll.mjs").poll}
  */
 export async function poll(what, probe, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;

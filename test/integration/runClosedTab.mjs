@@ -1,3 +1,4 @@
+// @ts-check
 // `npm start`'s browser demo when a tab goes away (README, troubleshooting): code-server started as scripts/start.mjs
 // starts it (DEMO_RECONNECTION_GRACE_SECONDS), the demo roster, headless Chromium through playwright-core.
 //
@@ -28,8 +29,8 @@ import { makeRunDir, root } from "./workspace.mjs";
 const keep = process.env.SIDEKICKS_IT_KEEP === "1";
 const resultsDir = path.join(root, "test-results");
 const started = Date.now();
-const say = (line) => console.log(`[closed-tab] ${line}`);
-const seconds = (ms) => (ms / 1000).toFixed(1);
+const say = (/** @type {string} */ line) => console.log(`[closed-tab] ${line}`);
+const seconds = (/** @type {number} */ ms) => (ms / 1000).toFixed(1);
 
 /** The roster of `npm start`'s demo workspace (scripts/start.mjs). */
 const ROSTER = "agents:\n  - name: demo\n    command: sidekicks:demo\n";
@@ -37,7 +38,7 @@ const ROSTER = "agents:\n  - name: demo\n    command: sidekicks:demo\n";
 /** What the channel view says while another window holds the history (SidekicksApp.openStore, `store/locked`). */
 const LOCKED = /open in another VS Code window/;
 
-/** The channel view's document (outer `iframe.webview.ready`, inner `iframe#active-frame`), or null when not shown. */
+/** The channel view's document (outer `iframe.webview.ready`, inner `iframe#active-frame`), or null when not shown. @param {import("playwright-core").Page} page */
 async function viewFrame(page) {
   for (const outer of await page.locator("iframe.webview.ready").elementHandles()) {
     const outerFrame = await outer.contentFrame();
@@ -48,7 +49,7 @@ async function viewFrame(page) {
   return null;
 }
 
-/** The view's text (innerText of its body), or undefined while it is not shown. */
+/** The view's text (innerText of its body), or undefined while it is not shown. @param {import("playwright-core").Page} page */
 async function viewText(page) {
   const frame = await viewFrame(page);
   return frame ? await frame.evaluate(() => document.body.innerText) : undefined;
@@ -57,6 +58,7 @@ async function viewText(page) {
 /**
  * Opens the Sidekicks view from the activity bar (what a user clicks) unless the side bar already shows it (a new tab
  * restores the open view, and a click would close it), and waits for its webview.
+ * @param {import("playwright-core").Page} page
  */
 async function openView(page) {
   const item = page.locator('.activitybar .action-item a[aria-label^="Sidekicks"]').first();
@@ -75,7 +77,7 @@ async function openView(page) {
   }, 90_000);
 }
 
-/** Sends `text` from the view's composer and waits for an answer of the demo agent quoting it; returns the answer. */
+/** Sends `text` from the view's composer and waits for an answer of the demo agent quoting it; returns the answer. @param {import("playwright-core").Page} page @param {string} text */
 async function ask(page, text, timeoutMs = 60_000) {
   const frame = await viewFrame(page);
   if (!frame) throw new Error("the Sidekicks view is not shown");
@@ -85,12 +87,12 @@ async function ask(page, text, timeoutMs = 60_000) {
   await textarea.press("Enter");
   return poll(`demo answer to ${JSON.stringify(text)}`, async () => {
     const current = await viewFrame(page);
-    const answers = await current?.$$eval('.message[data-author="agent"][data-status="done"]', (nodes) => nodes.map((n) => /** @type {HTMLElement} */ (n).innerText));
+    const answers = await current?.$$eval('.message[data-author="agent"][data-status="done"]', (nodes) => nodes.map((/** @type {Element} */ n) => /** @type {HTMLElement} */ (n).innerText));
     return answers?.find((answer) => answer.includes("Hello from the demo agent") && answer.includes(text.replace(/^@demo\s*/, "")));
   }, timeoutMs);
 }
 
-/** Runs a command from the Command Palette (F1, its title, Enter), as a user does. */
+/** Runs a command from the Command Palette (F1, its title, Enter), as a user does. @param {import("playwright-core").Page} page @param {string} title */
 async function runCommand(page, title) {
   await page.keyboard.press("F1");
   const input = page.locator(".quick-input-widget input");
@@ -103,9 +105,11 @@ async function runCommand(page, title) {
 /**
  * Waits for a notification whose text matches every pattern, as a toast or, when the workbench shows none (a window
  * without focus), in the notification list of the status bar's bell; returns its text.
+ * @param {import("playwright-core").Page} page
+ * @param {RegExp[]} patterns
  */
 async function notification(page, patterns) {
-  const matching = async (selector) =>
+  const matching = async (/** @type {string} */ selector) =>
     (await page.locator(selector).allInnerTexts()).find((text) => patterns.every((pattern) => pattern.test(text.replace(/\s+/g, " "))));
   let opened = false;
   const begun = Date.now();
@@ -127,8 +131,14 @@ async function notification(page, patterns) {
   }
 }
 
+/** @type {boolean[]} */
 const results = [];
-/** Runs one check; a failure is printed with a screenshot of every open page in test-results/closed-tab-*.png. */
+/**
+ * Runs one check; a failure is printed with a screenshot of every open page in test-results/closed-tab-*.png.
+ * @param {string} name
+ * @param {() => import("playwright-core").Page[]} pages
+ * @param {() => Promise<void>} run
+ */
 async function check(name, pages, run) {
   const begun = Date.now();
   try {
@@ -139,7 +149,7 @@ async function check(name, pages, run) {
     return true;
   } catch (error) {
     results.push(false);
-    say(`FAILED - ${name}: ${error.message.split("\n")[0]}`);
+    say(`FAILED - ${name}: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
     fs.mkdirSync(resultsDir, { recursive: true });
     for (const [index, page] of pages().entries()) {
       await page.screenshot({ path: path.join(resultsDir, `closed-tab-${results.length}-${index}.png`) }).catch(() => undefined);
@@ -228,7 +238,7 @@ async function main() {
 try {
   await main();
 } catch (error) {
-  say(`FAILED: ${error.message}`);
+  say(`FAILED: ${error instanceof Error ? error.message : error}`);
   results.push(false);
 }
 const passed = results.filter(Boolean).length;

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs the integration suite (out/integration/index.js) in a real VS Code extension host: code-server 4.139.1 under
 // Node 24, driven by headless Chromium through playwright-core. Offline; see scripts/tools.mjs for the tools.
 //
@@ -43,7 +44,8 @@ if (!["main", "trust", "reload", "vsix", "panel", "e2e", "realagents"].includes(
 const trustRun = suiteName === "trust";
 const vsixRun = suiteName === "vsix";
 const realAgentsRun = suiteName === "realagents";
-const suiteEntry = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry, e2e: e2eSuiteEntry, realagents: realAgentsSuiteEntry }[suiteName];
+const suiteEntries = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry, e2e: e2eSuiteEntry, realagents: realAgentsSuiteEntry };
+const suiteEntry = suiteEntries[/** @type {keyof typeof suiteEntries} */ (suiteName)]; // a name checked just above
 
 const timeoutMs = Number(process.env.SIDEKICKS_IT_TIMEOUT_MS) || (realAgentsRun ? 900_000 : 300_000);
 const verbose = process.env.SIDEKICKS_IT_VERBOSE === "1";
@@ -51,12 +53,14 @@ const keep = process.env.SIDEKICKS_IT_KEEP === "1";
 const resultsDir = path.join(root, "test-results");
 const started = Date.now();
 
-const say = (line) => console.log(`[integration] ${line}`);
+const say = (/** @type {string} */ line) => console.log(`[integration] ${line}`);
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
 /** What the suite reported: `SIDEKICKS_RESULT {"passed":N,"failed":M}` from suite/index.ts. */
+/** @typedef {{ passed?: unknown, failed?: unknown }} SuiteResult */
+/** @type {SuiteResult | null} */
 let result = null;
-/** Problems of the harness itself (each counts as one failure when the suite could not report). */
+/** Problems of the harness itself (each counts as one failure when the suite could not report). @type {string[]} */
 const problems = [];
 
 async function main() {
@@ -115,7 +119,9 @@ async function main() {
       process.exit(1);
     }, 30_000).unref();
   }, timeoutMs);
-  let finish;
+  /** @type {(code: number | null) => void} */
+  let finish = () => {};
+  /** @type {Promise<number | null>} */
   const finished = new Promise((resolve) => (finish = resolve));
 
   try {
@@ -155,14 +161,14 @@ async function main() {
     });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const screenshots = screenshotQueue(page);
-    await page.exposeFunction("codeAutomationLog", (type, message) => {
+    await page.exposeFunction("codeAutomationLog", (/** @type {string} */ type, /** @type {unknown} */ message) => {
       const text = Array.isArray(message) ? formatConsoleArgs(message) : String(message);
       fs.appendFileSync(workbenchLog, `[${type}] ${text}\n`);
       onLogEntry(type, text, screenshots);
     });
-    await page.exposeFunction("codeAutomationExit", async (code, logs) => {
+    await page.exposeFunction("codeAutomationExit", async (/** @type {number} */ code, /** @type {unknown} */ logs) => {
       say(`extension host exited with code ${code} after ${elapsed()}`);
-      if (code !== 0 || !result || result.failed > 0) saveLogs(logs);
+      if (code !== 0 || !result || Number(result.failed) > 0) saveLogs(logs);
       await screenshots.idle();
       finish(code);
     });
@@ -181,7 +187,7 @@ async function main() {
     await browser?.close().catch(() => {});
     await server?.stop();
     await modelServer?.close();
-    if (problems.length > 0 || !result || result.failed > 0) saveServerLogs(runDir);
+    if (problems.length > 0 || !result || Number(result.failed) > 0) saveServerLogs(runDir);
     if (keep) say(`kept ${runDir}`);
     else fs.rmSync(runDir, { recursive: true, force: true });
   }
@@ -192,6 +198,9 @@ async function main() {
  * console lines) arrives here as console arguments, among the workbench's own lines. Acts on the suite's markers,
  * prints the rest except known workbench noise (all of it with SIDEKICKS_IT_VERBOSE=1; everything always goes to
  * test-results/workbench.log).
+ * @param {string} type
+ * @param {string} text
+ * @param {ReturnType<typeof screenshotQueue>} screenshots
  */
 function onLogEntry(type, text, screenshots) {
   const marker = /^SIDEKICKS_(SCREENSHOT|RESULT|CLICK|WEBVIEW) (.*)$/.exec(text.trim());
@@ -240,9 +249,9 @@ const noise = [
   /github.*auth|auth.*github/i,
 ];
 
-/** Formats console arguments like Node's console (`%s`, `%d`, `%i`, `%f`, `%j`, `%o`, `%O`, `%c`, `%%`). */
+/** Formats console arguments like Node's console (`%s`, `%d`, `%i`, `%f`, `%j`, `%o`, `%O`, `%c`, `%%`). @param {unknown[]} args */
 function formatConsoleArgs(args) {
-  const show = (value) => (typeof value === "string" ? value : JSON.stringify(value));
+  const show = (/** @type {unknown} */ value) => (typeof value === "string" ? value : JSON.stringify(value));
   if (typeof args[0] !== "string") return args.map(show).join(" ");
   let index = 1;
   const head = args[0].replace(/%([sdifjoOc%])/g, (match, letter) => {
@@ -250,18 +259,22 @@ function formatConsoleArgs(args) {
     if (index >= args.length) return match;
     const value = args[index++];
     if (letter === "c") return "";
-    if (letter === "d" || letter === "i") return String(letter === "i" ? parseInt(value, 10) : Number(value));
-    if (letter === "f") return String(parseFloat(value));
+    if (letter === "d" || letter === "i") return String(letter === "i" ? parseInt(String(value), 10) : Number(value));
+    if (letter === "f") return String(parseFloat(String(value)));
     return show(value);
   });
   return [head, ...args.slice(index).map(show)].join(" ");
 }
 
-/** Serializes screenshot requests: waits for the webview (outer `iframe.webview.ready`, inner `#active-frame`). */
+/**
+ * Serializes screenshot requests: waits for the webview (outer `iframe.webview.ready`, inner `#active-frame`).
+ * @param {import("playwright-core").Page} page
+ */
 function screenshotQueue(page) {
+  /** @type {Promise<unknown>} */
   let chain = Promise.resolve();
   return {
-    /** `part` "sidebar": only the side bar (where the channel view is), for the README's pictures. */
+    /** `part` "sidebar": only the side bar (where the channel view is), for the README's pictures. @param {string} name @param {string} [part] */
     take(name, part) {
       if (!/^[\w.-]+$/.test(name)) {
         problems.push(`bad screenshot name: ${JSON.stringify(name)}`);
@@ -269,6 +282,7 @@ function screenshotQueue(page) {
       }
       chain = chain.then(() => screenshot(page, name, part));
     },
+    /** Clicks a notification's button named `label` (a toast, else in the notification center). @param {string} label */
     click(label) {
       chain = chain.then(async () => {
         // A toast when the workbench shows one; else the notification center, opened from the status bar bell.
@@ -283,12 +297,13 @@ function screenshotQueue(page) {
           await button.click();
           say(`clicked notification button ${JSON.stringify(label)}`);
         } catch (error) {
-          say(`WARNING: no notification button ${JSON.stringify(label)}: ${error.message.split("\n")[0]}`);
+          say(`WARNING: no notification button ${JSON.stringify(label)}: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
           await page.screenshot({ path: path.join(resultsDir, "click-failed.png") }).catch(() => {});
         }
       });
     },
     /** A `SIDEKICKS_WEBVIEW` request of the .vsix suite: done in the webview's frame, answered in its `reply` file. */
+    /** @param {string} json */
     webview(json) {
       let request;
       try {
@@ -306,7 +321,7 @@ function screenshotQueue(page) {
         try {
           answer = { result: await webviewRequest(page, request.method, request.params ?? {}) };
         } catch (error) {
-          answer = { error: error.message.split("\n")[0] };
+          answer = { error: (error instanceof Error ? error.message : String(error)).split("\n")[0] };
         }
         fs.writeFileSync(`${request.reply}.tmp`, JSON.stringify(answer));
         fs.renameSync(`${request.reply}.tmp`, request.reply); // the suite never reads half a file
@@ -319,6 +334,8 @@ function screenshotQueue(page) {
 /**
  * Installs the .vsix the way a user does (`code-server --install-extension <file>`) into this run's fresh extensions
  * folder, before the server starts, and tells the suite where (`.sidekicks-vsix-run.json` in the workspace).
+ * @param {string} runDir
+ * @param {string} workspace
  */
 function installVsix(runDir, workspace) {
   const extensionsDir = path.join(runDir, "extensions");
@@ -337,7 +354,7 @@ function installVsix(runDir, workspace) {
   );
 }
 
-/** After a timeout: a picture of the workbench as it was, to see what hung. */
+/** After a timeout: a picture of the workbench as it was, to see what hung. @param {import("playwright-core").Page} page */
 async function saveFailureScreenshot(page) {
   const file = path.join(resultsDir, "integration-timeout.png");
   try {
@@ -348,7 +365,7 @@ async function saveFailureScreenshot(page) {
   }
 }
 
-/** Writes the workbench's log files (extension host log included) to test-results/logs/. */
+/** Writes the workbench's log files (extension host log included) to test-results/logs/. @param {unknown} logs what the workbench gave: `{ relativePath, contents }[]` */
 function saveLogs(logs) {
   if (!Array.isArray(logs)) return;
   const dir = path.join(resultsDir, "logs");
@@ -362,7 +379,7 @@ function saveLogs(logs) {
   say(`workbench logs saved in ${path.relative(root, dir)}/`);
 }
 
-/** Copies code-server's own logs (remote extension host, the extension's output channels) to test-results/. */
+/** Copies code-server's own logs (remote extension host, the extension's output channels) to test-results/. @param {string} runDir */
 function saveServerLogs(runDir) {
   const from = path.join(runDir, "user-data", "logs");
   if (!fs.existsSync(from)) return;
@@ -377,11 +394,13 @@ let failed = 0;
 try {
   await main();
 } catch (error) {
-  problems.push(error.message);
+  problems.push(error instanceof Error ? error.message : String(error));
 }
-if (result) {
-  passed = Number(result.passed) || 0;
-  failed = Number(result.failed) || 0;
+// Set by onLogEntry while main() ran (the compiler does not follow assignments made in callbacks).
+const reported = /** @type {SuiteResult | null} */ (result);
+if (reported) {
+  passed = Number(reported.passed) || 0;
+  failed = Number(reported.failed) || 0;
 }
 for (const problem of problems) console.error(`[integration] FAILED: ${problem}`);
 if (problems.length > 0 && failed === 0) failed = 1;

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs the integration suite in desktop VS Code through @vscode/test-electron, the usual launcher on a developer
 // machine with internet access (it downloads VS Code into .vscode-test/ on first use). Not part of `npm test`: build
 // machines without internet use runCodeServer.mjs. Usage: node scripts/build.mjs && node test/integration/runElectron.mjs
@@ -8,6 +9,7 @@ import { downloadAndUnzipVSCode, runTests } from "@vscode/test-electron";
 import { createTestWorkspace, makeRunDir, root, suiteEntry } from "./workspace.mjs";
 
 const downloadTimeoutMs = Number(process.env.SIDEKICKS_ELECTRON_DOWNLOAD_TIMEOUT_MS) || 120_000;
+/** @param {string} message */
 const fail = (message) => {
   console.error(`[electron] ${message}`);
   console.log("integration (electron): 0 passed, 1 failed");
@@ -27,7 +29,7 @@ try {
   ]);
 } catch (error) {
   fail(
-    `could not download VS Code: ${error?.message ?? error}\n` +
+    `could not download VS Code: ${error instanceof Error ? error.message : error}\n` +
       "@vscode/test-electron needs internet access to update.code.visualstudio.com the first time.\n" +
       "Offline, run the same suite in code-server instead: node test/integration/runCodeServer.mjs",
   );
@@ -45,7 +47,7 @@ try {
     launchArgs: [workspace, "--disable-extensions", "--disable-workspace-trust", `--user-data-dir=${path.join(runDir, "user-data")}`],
   });
 } catch (error) {
-  console.error(`[electron] ${error?.message ?? error}`);
+  console.error(`[electron] ${error instanceof Error ? error.message : error}`);
 } finally {
   fs.rmSync(runDir, { recursive: true, force: true });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm start -- --real-agents` as a user runs it (issue 15): scripts/start.mjs in its own process group, in the browser
 // editor (SIDEKICKS_EDITOR=code-server, --port), its demo folder in a temp folder (SIDEKICKS_DEMO_DIR). Checks:
 // 1. it prints the URL to open; the workspace's sidekicks.yaml is a valid roster of claude, codex and gemini whose
@@ -17,13 +18,15 @@ import { checkChromium } from "../../scripts/tools.mjs";
 import { poll } from "./poll.mjs";
 import { makeRunDir, root } from "./workspace.mjs";
 
-const say = (line) => console.log(`[start-real-agents] ${line}`);
+const say = (/** @type {string} */ line) => console.log(`[start-real-agents] ${line}`);
 const resultsDir = path.join(root, "test-results");
 const demoDir = makeRunDir("start");
+/** @type {boolean[]} */
 const results = [];
 
-/** Processes (pid and command line) whose command line or working folder lies in `dir` (Linux /proc). */
+/** Processes (pid and command line) whose command line or working folder lies in `dir` (Linux /proc). @param {string} dir */
 function processesIn(dir) {
+  /** @type {string[]} */
   const found = [];
   for (const name of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
     try {
@@ -42,6 +45,7 @@ function processesIn(dir) {
   return found;
 }
 
+/** Runs one check, saying ok or FAILED with the error; its result joins `results`. @param {string} name @param {() => Promise<void>} run */
 async function check(name, run) {
   const begun = Date.now();
   try {
@@ -50,11 +54,11 @@ async function check(name, run) {
     say(`ok - ${name} (${((Date.now() - begun) / 1000).toFixed(1)} s)`);
   } catch (error) {
     results.push(false);
-    say(`FAILED - ${name}: ${error.stack ?? error.message}`);
+    say(`FAILED - ${name}: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
   }
 }
 
-/** The channel view's document, or null while it is not shown. */
+/** The channel view's document, or null while it is not shown. @param {import("playwright-core").Page} page */
 async function viewFrame(page) {
   for (const outer of await page.locator("iframe.webview.ready").elementHandles()) {
     const inner = await (await outer.contentFrame())?.$("iframe#active-frame");
@@ -74,6 +78,7 @@ const start = spawn(process.execPath, [path.join(root, "scripts", "start.mjs"), 
 let output = "";
 for (const stream of [start.stdout, start.stderr]) stream.on("data", (chunk) => (output += chunk));
 const exited = new Promise((resolve) => start.once("exit", (code, signal) => resolve(signal ?? code)));
+/** @type {import("playwright-core").Browser | undefined} */
 let browser;
 try {
   await check("npm start -- --real-agents opens the real agents' workspace, and Claude Code, Codex and Gemini CLI answer there", async () => {
@@ -107,7 +112,7 @@ try {
     await textarea.press("Escape"); // closes @-suggestions, so Enter sends
     await textarea.press("Enter");
     await poll("the three answers", async () => {
-      const done = await frame.$$eval('.message[data-author="agent"][data-status="done"]', (nodes) => nodes.map((n) => /** @type {HTMLElement} */ (n).innerText));
+      const done = await frame.$$eval('.message[data-author="agent"][data-status="done"]', (nodes) => nodes.map((/** @type {Element} */ n) => /** @type {HTMLElement} */ (n).innerText));
       return ["claude", "codex", "gemini"].every((agent) => done.some((text) => text.startsWith(agent) && text.includes("Hello from the scripted model."))) ? true : undefined;
     }, 180_000);
     fs.mkdirSync(resultsDir, { recursive: true });
@@ -117,7 +122,7 @@ try {
   await check("Ctrl+C stops npm start and leaves no process behind: code-server, the agents, the model server", async () => {
     await browser?.close();
     browser = undefined;
-    process.kill(-start.pid, "SIGINT");
+    if (start.pid !== undefined) process.kill(-start.pid, "SIGINT");
     const how = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 30_000))]);
     if (how === "still running") throw new Error(`npm start still runs 30 s after Ctrl+C:\n${output.split("\n").slice(-5).join("\n")}`);
     await poll("every process of the demo to end", () => (processesIn(demoDir).length === 0 ? true : undefined), 20_000).catch(() => {
@@ -127,7 +132,7 @@ try {
 } finally {
   await browser?.close().catch(() => undefined);
   try {
-    process.kill(-start.pid, "SIGKILL");
+    if (start.pid !== undefined) process.kill(-start.pid, "SIGKILL");
   } catch {
     // already gone
   }

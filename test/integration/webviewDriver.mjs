@@ -1,3 +1,4 @@
+// @ts-check
 // The harness's hands and eyes in the workbench page (runCodeServer.mjs): screenshots of the channel view, and the
 // webview requests a suite asks for with a `SIDEKICKS_WEBVIEW` line (suite/vsixBridge.ts), done in the webview's
 // frame with Playwright as a user would (real clicks, typing), plus the e2e render bench's timing requests.
@@ -6,11 +7,14 @@ import path from "node:path";
 import { root } from "./workspace.mjs";
 
 const resultsDir = path.join(root, "test-results");
-const say = (line) => console.log(`[integration] ${line}`);
+const say = (/** @type {string} */ line) => console.log(`[integration] ${line}`);
 
 /**
  * Saves test-results/<name>.png once the webview shows (the whole page, or with `part` "sidebar" the side bar only);
  * without a webview after 20 s, a picture of the page as it is and a warning. Resolves to whether the webview showed.
+ * @param {import("playwright-core").Page} page
+ * @param {string} name
+ * @param {string} [part]
  */
 export async function screenshot(page, name, part) {
   const file = path.join(resultsDir, `${name}.png`);
@@ -26,19 +30,19 @@ export async function screenshot(page, name, part) {
     say(`screenshot ${path.relative(root, file)}`);
     return true;
   } catch (error) {
-    say(`WARNING: no webview for screenshot ${name}: ${error.message.split("\n")[0]}`);
+    say(`WARNING: no webview for screenshot ${name}: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
     await page.screenshot({ path: file, fullPage: true }).catch(() => {});
     return false;
   }
 }
 
-/** The channel view's document: the inner `iframe#active-frame` of the outer `iframe.webview.ready`. */
+/** The channel view's document: the inner `iframe#active-frame` of the outer `iframe.webview.ready`. @param {import("playwright-core").Page} page */
 async function webviewFrame(page) {
   const outer = page.locator("iframe.webview.ready").first();
   await outer.waitFor({ state: "attached", timeout: 20_000 });
   const inner = outer.contentFrame().locator("iframe#active-frame");
   await inner.waitFor({ state: "attached", timeout: 20_000 });
-  const frame = await (await inner.elementHandle({ timeout: 20_000 })).contentFrame();
+  const frame = await (await inner.elementHandle({ timeout: 20_000 }))?.contentFrame();
   if (!frame) throw new Error("the webview has no document yet");
   return frame;
 }
@@ -50,12 +54,27 @@ async function webviewFrame(page) {
  * the host accepted the message).
  */
 /** The CDP session profiling the e2e bench's page (SIDEKICKS_E2E_PROFILE=1), from `e2e/arm` to `e2e/painted`. */
+/** @type {import("playwright-core").CDPSession | undefined} */
 let e2eProfiler;
 /** The CDP session tracing it (SIDEKICKS_E2E_TRACE=1), and the events collected. */
+/** @type {import("playwright-core").CDPSession | undefined} */
 let e2eTracer;
+/** @type {unknown[]} */
 let e2eTraceEvents = [];
 
-export async function webviewRequest(page, method, params) {
+/**
+ * @param {import("playwright-core").Page} page
+ * @param {string} method
+ * @param {{ selector?: string, name?: string, part?: string, text?: string, marker?: string }} given the request's
+ *   params as the suite sent them (JSON); each method takes the ones it needs (`need`)
+ */
+export async function webviewRequest(page, method, given) {
+  /** @param {keyof typeof given} key */
+  const need = (key) => {
+    const value = given[key];
+    if (typeof value !== "string") throw new Error(`webview request ${method} needs params.${key} (a string), not ${JSON.stringify(value)}`);
+    return value;
+  };
   const frame = await webviewFrame(page);
   switch (method) {
     case "test/text":
@@ -63,36 +82,36 @@ export async function webviewRequest(page, method, params) {
         text: await frame.evaluate((selector) => {
           const el = document.querySelector(selector);
           return el ? (el instanceof HTMLElement ? el.innerText : (el.textContent ?? "")) : null;
-        }, params.selector),
+        }, need("selector")),
       };
     case "test/attribute":
-      return { text: await frame.evaluate(({ selector, name }) => document.querySelector(selector)?.getAttribute(name) ?? null, params) };
+      return { text: await frame.evaluate(({ selector, name }) => document.querySelector(selector)?.getAttribute(name) ?? null, { selector: need("selector"), name: need("name") }) };
     case "test/click": {
-      const target = frame.locator(params.selector).first();
+      const target = frame.locator(need("selector")).first();
       if ((await target.count()) === 0) return { clicked: false };
       await target.click({ timeout: 10_000 });
       return { clicked: true };
     }
     case "vsix/screenshot": {
       // A picture taken before the suite goes on (the SIDEKICKS_SCREENSHOT line does not wait for it).
-      if (!/^[\w.-]+$/.test(params.name)) throw new Error(`bad screenshot name: ${JSON.stringify(params.name)}`);
-      return { taken: await screenshot(page, params.name, params.part) };
+      if (!/^[\w.-]+$/.test(need("name"))) throw new Error(`bad screenshot name: ${JSON.stringify(need("name"))}`);
+      return { taken: await screenshot(page, need("name"), given.part) };
     }
     case "vsix/type": {
       // Only types (a picture of the composer before sending).
       const textarea = frame.locator("#composer textarea");
-      await textarea.fill(params.text, { timeout: 10_000 });
+      await textarea.fill(need("text"), { timeout: 10_000 });
       await textarea.press("Escape");
       return { typed: true };
     }
     case "test/compose": {
       const textarea = frame.locator("#composer textarea");
-      await textarea.fill(params.text, { timeout: 10_000 });
+      await textarea.fill(need("text"), { timeout: 10_000 });
       await textarea.press("Escape"); // closes @-suggestions, so Enter sends instead of accepting one
       await textarea.press("Enter");
       try {
         // Enter empties the box at once; the send was accepted once none is in flight and the text did not come back.
-        await frame.waitForFunction(() => !document.querySelector("#composer")?.classList.contains("sending") && document.querySelector("#composer textarea")?.value === "", undefined, { timeout: 10_000 });
+        await frame.waitForFunction(() => !document.querySelector("#composer")?.classList.contains("sending") && /** @type {HTMLTextAreaElement | null} */ (document.querySelector("#composer textarea"))?.value === "", undefined, { timeout: 10_000 });
         return { sent: true };
       } catch {
         return { sent: false };
@@ -116,7 +135,7 @@ export async function webviewRequest(page, method, params) {
       // one more frame (so it is painted) and keeps the page's wall clock in `__e2ePaintedAt`. Meanwhile, every
       // 500 ms with SIDEKICKS_E2E_SAMPLES=1: [wall clock, characters of the last message's text, its status].
       await frame.evaluate(({ marker, sample }) => {
-        const w = /** @type {any} */ (window);
+        const w = window;
         const last = () => {
           const messages = document.querySelectorAll(".history > .message");
           return messages[messages.length - 1];
@@ -129,7 +148,7 @@ export async function webviewRequest(page, method, params) {
           w.__e2eArrivals = [];
           window.addEventListener("message", (event) => {
             const d = event.data;
-            if (d?.kind === "event" && d.name === "message/delta") w.__e2eArrivals.push([Date.now(), d.payload?.appendText?.length ?? 0]);
+            if (d?.kind === "event" && d.name === "message/delta") w.__e2eArrivals?.push([Date.now(), d.payload?.appendText?.length ?? 0]);
           });
         }
         if (sample) w.__e2eTimer = setInterval(() => {
@@ -149,14 +168,15 @@ export async function webviewRequest(page, method, params) {
           });
         };
         requestAnimationFrame(check);
-      }, { marker: params.marker, sample: process.env.SIDEKICKS_E2E_SAMPLES === "1" });
+      }, { marker: need("marker"), sample: process.env.SIDEKICKS_E2E_SAMPLES === "1" });
       return { armed: true };
     }
     case "e2e/painted": {
       // After `e2e/arm`: waits for its paint time; answers it with the text shown and the samples.
-      await frame.waitForFunction(() => /** @type {any} */ (window).__e2ePaintedAt !== undefined, undefined, { timeout: 270_000 });
+      await frame.waitForFunction(() => window.__e2ePaintedAt !== undefined, undefined, { timeout: 270_000 });
       if (e2eTracer) {
-        const done = new Promise((resolve) => e2eTracer.once("Tracing.tracingComplete", resolve));
+        const tracer = e2eTracer;
+        const done = new Promise((resolve) => tracer.once("Tracing.tracingComplete", resolve));
         await e2eTracer.send("Tracing.end");
         await done;
         fs.writeFileSync(path.join(root, "test-results", "e2e-trace.json"), JSON.stringify(e2eTraceEvents));
@@ -166,7 +186,7 @@ export async function webviewRequest(page, method, params) {
         fs.writeFileSync(path.join(root, "test-results", "e2e.cpuprofile"), JSON.stringify(profile));
       }
       return frame.evaluate(() => {
-        const w = /** @type {any} */ (window);
+        const w = window;
         const messages = document.querySelectorAll(".history > .message");
         return { paintedAt: w.__e2ePaintedAt, shownBytes: messages[messages.length - 1]?.querySelector(".message-body")?.textContent?.length ?? 0, samples: w.__e2eSamples, arrivals: w.__e2eArrivals ?? [] };
       });

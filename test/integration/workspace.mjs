@@ -1,3 +1,4 @@
+// @ts-check
 // The workspace the integration suite opens: a temp folder whose sidekicks.yaml declares the ACP SDK's example agent
 // (node_modules/acp-sdk-example = @agentclientprotocol/sdk@1.9.0, dist/examples/agent.js), a real ACP subprocess.
 // Shared by runCodeServer.mjs and runElectron.mjs.
@@ -35,6 +36,8 @@ export const vsixFile = path.join(root, "dist", `sidekicks-${JSON.parse(fs.readF
  * bundles the other suites (CommonJS for Node 20; `vscode`, `mocha` and the native modules external). Used for the
  * suites the build leaves out: the .vsix suite (built here, not by `npm run package`'s production build, so it never
  * ends up in the package) and the end-to-end render bench.
+ * @param {string} name
+ * @param {string} entry
  */
 async function buildSuite(name, entry) {
   const esbuild = await import("esbuild");
@@ -75,6 +78,8 @@ export const buildRealAgentsSuite = () => buildSuite("realagents", "realAgentsIn
  * a sidekicks.yaml declaring Claude Code and Codex pointed at the scripted model server at `modelUrl`, each with a
  * throwaway HOME under `<parent>/agents-home`, and notes.txt. `node` runs the agents' `entries` (scripts/tools.mjs).
  * Returns the workspace's absolute path.
+ * @param {string} parent
+ * @param {{ modelUrl: string, node: string, entries: Record<import("../../scripts/realAgentRoster.mjs").RealAgentName, string> }} options
  */
 export function createRealAgentsWorkspace(parent, { modelUrl, node, entries }) {
   const workspace = path.join(parent, "workspace");
@@ -83,12 +88,14 @@ export function createRealAgentsWorkspace(parent, { modelUrl, node, entries }) {
 }
 
 /** A YAML double-quoted scalar: JSON strings are valid YAML, so paths with spaces, quotes or `#` stay intact. */
-const quote = (value) => JSON.stringify(value);
+const quote = (/** @type {string} */ value) => JSON.stringify(value);
 
 /**
  * Creates `<parent>/workspace` with a sidekicks.yaml that declares one agent, `example`, run as
  * `<node> <exampleAgentScript>`. `node` is the absolute path of the Node binary that runs the agent. Returns the
  * workspace's absolute path. Throws when the example agent is not installed (run `npm ci`).
+ * @param {string} parent
+ * @param {{ node: string }} options
  */
 export function createTestWorkspace(parent, { node }) {
   if (!fs.existsSync(exampleAgentScript)) {
@@ -111,7 +118,7 @@ export function createTestWorkspace(parent, { node }) {
   return workspace;
 }
 
-/** Makes a fresh temp folder for one run (`/tmp/sidekicks-<label>-XXXXXX`). */
+/** Makes a fresh temp folder for one run (`/tmp/sidekicks-<label>-XXXXXX`). @param {string} label */
 export function makeRunDir(label) {
   return fs.mkdtempSync(path.join(os.tmpdir(), `sidekicks-${label}-`));
 }
