@@ -9,7 +9,7 @@ import type { AgentLimits } from "../../src/agents/policy";
 import type { AgentConfig } from "../../src/config/roster";
 import type { Emitter, SidekicksEventName, SidekicksEvents } from "../../src/events/events";
 import type { AgentState } from "../../src/protocol";
-import { FAKE_AGENT } from "./helpers";
+import { FAKE_AGENT, until } from "./helpers";
 
 /** Records events in order; {@link waitFor} resolves on a matching event, past or future. */
 export class WaitingRecorder implements Emitter {
@@ -101,9 +101,6 @@ export function exists(pid: number): boolean {
 
 /** Waits until `pid` (or group `-pgid`) is gone: a killed process may stay a zombie for a moment. Safety net 5 s. */
 export async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100; i++) {
-    if (!exists(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(() => !exists(pid), 5_000);
   return !exists(pid);
 }

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { SidekicksApp, type EditorPort } from "../../src/app/SidekicksApp";
 import type { ChannelSummary, MessageView } from "../../src/protocol";
-import { FAKE_AGENT, tempDir } from "./helpers";
+import { FAKE_AGENT, tempDir, until } from "./helpers";
 import { createTestApp } from "./appHarness";
 
 const FAKE_SCRIPT = JSON.stringify({ prompt: [{ chunk: "Hi. " }, { sleep: 50 }, { echo: true }] });
@@ -122,8 +122,7 @@ test("two windows, one store: the second says the history is open elsewhere, wri
     assert.equal(second.historyProblem?.code, "store/locked");
     assert.match(second.historyProblem?.message ?? "", /open in another VS Code window.*as soon as that window closes/);
     await s.app.dispose();
-    const deadline = Date.now() + 5_000;
-    while (reloads.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => reloads.length > 0, 5_000);
     assert.equal(reloads.length, 1, "the view reloads once the store opens here");
     const opened = await handlers["channel/open"]({ name: "general" });
     assert.ok(opened.messages.some((m) => m.parts.some((p) => p.type === "text" && p.text === "@garfield written by the first window")), "the first window's history is here");
@@ -173,8 +172,7 @@ test("a tool call that embeds a terminal: the part names it, its output streams 
     const handlers = app.webviewHandlers();
     const general = await handlers["channel/open"]({ name: "general" });
     await handlers["channel/send"]({ channelId: general.channel.id, text: "@worker run it" });
-    const deadline = Date.now() + 15_000;
-    while (!finished.some((m) => m.author.kind === "agent") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => finished.some((m) => m.author.kind === "agent"), 15_000);
     const answer = finished.find((m) => m.author.kind === "agent")!;
     const tool = answer.parts.find((p) => p.type === "toolCall");
     assert.ok(tool?.type === "toolCall" && tool.terminals?.length === 1, "the tool call part names its terminal");
@@ -215,9 +213,8 @@ test("a message still queued when the window closes runs when it opens again, it
     const off = second.connectWebview((name, payload) => {
       if (name === "message/finished") finished.push(payload as MessageView);
     });
-    const deadline = Date.now() + 15_000;
     const answerTo = (m: MessageView) => m.author.kind === "agent" && m.parts.some((p) => p.type === "text" && p.text.includes("second, queued"));
-    while (!finished.some(answerTo) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => finished.some(answerTo), 15_000);
     off();
     const answer = finished.find(answerTo);
     assert.ok(answer, `the queued message ran after the reopen: ${JSON.stringify(finished.map((m) => [m.outcome, m.error?.message]))}`);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { HostEvents, MessageView } from "../../src/protocol";
-import { tempDir } from "./helpers";
+import { tempDir, waitFor } from "./helpers";
 import { createTestApp } from "./appHarness";
 
 /** The demo agent from source, twice under the brief's names. */
@@ -28,18 +28,9 @@ async function openApp(dir: string) {
   return { app, events, handlers: app.webviewHandlers(), close: async () => (disconnect(), await app.dispose()) };
 }
 
-/** Polls the recorded webview events until one matches (or fails after `timeoutMs`). */
+/** Polls the recorded webview events until one matches (or fails after `timeoutMs`): `waitFor` with this file's deadline. */
 function eventually<T>(find: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const poll = () => {
-      const hit = find();
-      if (hit !== undefined) return resolve(hit);
-      if (Date.now() - started > timeoutMs) return reject(new Error("not in time"));
-      setTimeout(poll, 20);
-    };
-    poll();
-  });
+  return waitFor(find, timeoutMs, "the webview event");
 }
 
 test("the demo agent's commands reach the webview (commands/changed, channel/open) and survive a reload; /idioms answers", async () => {

@@ -100,14 +100,10 @@ test("a permission request is shown as a part and the user's choice reaches the 
   const s = await setup({ demo: { prompt: [{ permission: { toolCallId: "t1", title: "Edit config.json" } }] } });
   try {
     await s.channels.send(s.general.id, "@demo edit");
-    const requestId = await new Promise<string>((resolve) => {
-      const poll = () => {
-        const delta = s.events.of("message:delta").find((d) => d.part?.type === "permission");
-        if (delta?.part?.type === "permission") resolve(delta.part.requestId);
-        else setTimeout(poll, 10);
-      };
-      poll();
-    });
+    const requestId = await waitFor(() => {
+      const delta = s.events.of("message:delta").find((d) => d.part?.type === "permission");
+      return delta?.part?.type === "permission" ? delta.part.requestId : undefined;
+    }, 5000, "the permission request");
     assert.equal(await s.channels.answerPermission(requestId, "not-an-option"), false);
     assert.equal(await s.channels.answerPermission(requestId, "ok"), true);
     assert.equal(await s.channels.answerPermission(requestId, "ok"), false, "answered once only");

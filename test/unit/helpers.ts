@@ -65,7 +65,7 @@ export function stubHandlers(overrides: Partial<WebviewRequestHandlers> = {}): W
 
 /**
  * Polls `get` every 10 ms until it returns a value other than `undefined`; rejects after `timeoutMs` (ms) naming
- * `what`. For waiting on events a `Recorder` collected.
+ * `what`. For waiting on events a `Recorder` collected. The unit tests' one wait: no fixed sleeps.
  */
 export function waitFor<T>(get: () => T | undefined, timeoutMs = 5000, what = "the expected event"): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -78,4 +78,12 @@ export function waitFor<T>(get: () => T | undefined, timeoutMs = 5000, what = "t
     };
     poll();
   });
+}
+
+/**
+ * `waitFor` for a condition the test then asserts itself: polls `ok` every 10 ms until it holds or `timeoutMs` (ms)
+ * passed, and resolves whether it held (never rejects).
+ */
+export function until(ok: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  return waitFor(() => (ok() ? true : undefined), timeoutMs).catch(() => false);
 }

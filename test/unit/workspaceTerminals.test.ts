@@ -6,7 +6,7 @@ import { SidekicksError } from "../../src/errors";
 import { Confinement } from "../../src/workspace/confinement";
 import { cutIndex, escapeEnd, OutputBuffer, utf8Bytes } from "../../src/workspace/outputBuffer";
 import { envMap, exitStatusOf, Terminal, TerminalManager } from "../../src/workspace/terminals";
-import { tempDir } from "./helpers";
+import { tempDir, waitFor } from "./helpers";
 
 const node = process.execPath;
 /** `node -e script` as a terminal request. */
@@ -340,12 +340,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Waits until `ok` holds; rejects after `ms` (ms) saying `what` (`waitFor`). */
 async function waitUntil(ok: () => boolean, ms: number, what: string): Promise<void> {
-  const start = Date.now();
-  while (!ok()) {
-    if (Date.now() - start > ms) throw new Error(what);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(() => (ok() ? true : undefined), ms, what);
 }
 
 /** Resolves with the retained output once it matches. */
