@@ -350,9 +350,12 @@ export class AgentManager {
     return () => this.authListeners.delete(listener);
   }
 
-  /** The session `cwd`: the container's folder for a container runtime, else the agent's workspace on this machine. */
+  /**
+   * The session `cwd` of the running process, as its runtime prepared it (the container's folder for a container
+   * runtime, else the agent's workspace on this machine).
+   */
   private sessionCwd(entry: AgentEntry): string {
-    return entry.container?.cwd ?? entry.config.workspace ?? this.options.launch.workspaceFolder;
+    return entry.place?.sessionCwd ?? entry.config.workspace ?? this.options.launch.workspaceFolder;
   }
 
   private require(name: string): AgentEntry {
