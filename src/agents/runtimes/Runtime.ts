@@ -9,7 +9,7 @@ import type { AgentLaunch } from "../../acp/types";
 import type { AgentConfig, AgentRuntime } from "../../config/roster";
 import type { SidekicksError } from "../../errors";
 import type { Confinement } from "../../workspace/confinement";
-import type { SpawnPlanner } from "../../workspace/terminals";
+import type { SpawnPlanner } from "../../workspace/spawnPlanner";
 
 /** The `command` that runs the offline demo agent bundled with the extension. */
 export const DEMO_COMMAND = "sidekicks:demo";

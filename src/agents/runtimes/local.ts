@@ -6,7 +6,7 @@
  */
 import type { AgentLaunch } from "../../acp/types";
 import type { AgentConfig } from "../../config/roster";
-import { localPlanner } from "../../workspace/terminals";
+import { localPlanner } from "../../workspace/spawnPlanner";
 import { DEMO_COMMAND, definedEnv, substitution, type AgentPlace, type LaunchContext, type Runtime } from "./Runtime";
 
 /** The local runtime: refuses nothing. */
