@@ -1,15 +1,13 @@
 import * as l10n from "@vscode/l10n";
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import * as acp from "@agentclientprotocol/sdk";
-import { SidekicksError, asSidekicksError } from "../errors";
-import { AuthRequiredError, describeAuthMethod, parseAuthMethods } from "./auth";
-import { StderrTail } from "./StderrTail";
-import { stdioStream } from "./stdioStream";
-import { configOptions, toAgentUpdate, toPermissionRequest, toSessionSetup } from "./updates";
-import { promptBlocks } from "./promptBlocks";
-import type { AcpClientHandlers, AgentInfo, AgentLaunch, ClientRequest, ConfigOptionInfo, ExitInfo, McpServerSpec, PromptInput, SessionSetup } from "./types";
+import { SidekicksError } from "../errors";
 import { stripTerminalEscapes } from "../terminalText";
+import { AgentProcess } from "./agentProcess";
+import { AuthRequiredError, describeAuthMethod, parseAuthMethods } from "./auth";
+import { connectClient, SessionTable, type Served } from "./clientSide";
+import { promptBlocks } from "./promptBlocks";
+import type { AcpClientHandlers, AgentInfo, AgentLaunch, ConfigOptionInfo, ExitInfo, McpServerSpec, PromptInput, SessionSetup } from "./types";
+import { configOptions, toSessionSetup } from "./updates";
 
 /** Options of {@link AcpClient.start}. Durations in milliseconds. */
 export interface AcpClientOptions {
@@ -27,9 +25,6 @@ export interface AcpClientOptions {
   notAcpQuietMs?: number;
 }
 
-/** At most this many dropped stdout lines are logged one by one; the rest are counted. */
-const DROPPED_LINES_LOGGED = 50;
-
 /**
  * One agent process and its ACP connection, from the client side (ACP `initialize`, `session/new`, `session/load`,
  * `session/prompt`, `session/cancel`; `session/update` and `session/request_permission` come back through
@@ -37,63 +32,32 @@ const DROPPED_LINES_LOGGED = 50;
  *
  * Every request is raced against the process exiting, because the SDK's connection cannot know why its stream
  * ended: a dying agent rejects the pending request with `agent/exited` (exit code and stderr tail), never a hang.
- * The process is started in its own process group so that {@link stop} also ends the children of wrapper agents.
+ * The process is started in its own process group so that {@link stop} also ends the children of wrapper agents
+ * (`agentProcess.ts`); what the agent sends is handled in `clientSide.ts`.
  */
 export class AcpClient {
   /** Resolves once when the process has exited (or failed to start). Never rejects. */
   readonly exited: Promise<ExitInfo>;
   private readonly exitRejection: Promise<never>;
-  private readonly sessions = new Set<string>();
-  /** What each session's `session/new` or `session/load` answer said about its settings. */
-  private readonly setups = new Map<string, SessionSetup>();
-  /** Sessions being opened with `session/load` → how many replayed updates were dropped so far. */
-  private readonly loading = new Map<string, { dropped: number }>();
-  private exitInfo: ExitInfo | undefined;
-  private spawnError: Error | undefined;
-  private droppedLines = 0;
-  private lastDroppedLine: string | undefined;
-  /** The first stdout line that was not ACP, and whether any ACP message arrived at all (the not-ACP verdict). */
-  private firstDroppedLine: string | undefined;
+  private readonly sessions = new SessionTable();
+  /** Whether any ACP message arrived at all (the not-ACP verdict of `initialize`). */
   private sawMessage = false;
-  /** How many `session/new` requests are in flight (their answers register sessions as they are read). */
-  private creating = 0;
   /** Called on each non-ACP stdout line while `initialize` waits (re-arms the not-ACP timer). */
   private onNotAcpLine: (() => void) | undefined;
-  private stopping = false;
   private connection!: acp.ClientConnection;
+  /** What `initialize` advertises: files and terminals only when the handlers serve them. */
+  private served: Served = { fs: false, terminal: false };
   private agentInfo: AgentInfo | undefined;
 
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly proc: AgentProcess,
     private readonly handlers: AcpClientHandlers,
     private readonly options: Required<AcpClientOptions>,
-    private readonly stderr: StderrTail,
     private readonly launch: AgentLaunch,
   ) {
-    this.exited = new Promise<ExitInfo>((resolve) => {
-      let exitCode: number | null = null;
-      let exitSignal: string | null = null;
-      let done = false;
-      const finish = (): void => {
-        if (done) return;
-        done = true;
-        this.exitInfo = { code: exitCode, signal: exitSignal, stderrTail: stripTerminalEscapes(this.stderr.tail(4096)) };
-        resolve(this.exitInfo);
-      };
-      child.once("error", (err) => {
-        this.spawnError = err;
-        finish();
-      });
-      child.once("exit", (code, signal) => {
-        exitCode = code;
-        exitSignal = signal;
-        // Give stderr a moment to drain so the tail holds the agent's last words.
-        child.once("close", finish);
-        setTimeout(finish, 300).unref();
-      });
-    });
+    this.exited = proc.exited;
     this.exitRejection = this.exited.then((exit) => {
-      throw this.exitedError(exit, l10n.t("while it was running"));
+      throw proc.exitedError(exit, l10n.t("while it was running"));
     });
     this.exitRejection.catch(() => undefined);
   }
@@ -112,25 +76,8 @@ export class AcpClient {
       killGraceMs: options.killGraceMs ?? 2_000,
       notAcpQuietMs: options.notAcpQuietMs ?? 5_000,
     };
-    if (!existsSync(launch.cwd)) {
-      throw new SidekicksError(
-        "agent/spawn",
-        l10n.t('Cannot start agent "{0}": its working folder {1} does not exist. Fix "workspace" in sidekicks.yaml.', opts.agentName, launch.cwd),
-      );
-    }
-    const child = spawn(launch.command, launch.args, {
-      cwd: launch.cwd,
-      env: launch.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: process.platform !== "win32",
-      windowsHide: true,
-    });
-    const stderr = new StderrTail();
-    const client = new AcpClient(child, handlers, opts, stderr, launch);
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (text: string) => {
-      for (const line of stderr.push(text)) handlers.onStderr(line);
-    });
+    const proc = AgentProcess.spawn(launch, opts.agentName, opts.killGraceMs, (line) => handlers.onStderr(line));
+    const client = new AcpClient(proc, handlers, opts, launch);
     client.connect();
     await client.initialize(launch);
     return client;
@@ -143,17 +90,17 @@ export class AcpClient {
 
   /** OS process id, when the process started. */
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.proc.pid;
   }
 
   /** The kept tail of the agent's stderr (bounded to about 64 KB, field case 8). */
   get stderrTail(): string {
-    return this.stderr.tail();
+    return this.proc.stderr.tail();
   }
 
   /** True once the process has exited. */
   get hasExited(): boolean {
-    return this.exitInfo !== undefined;
+    return this.proc.hasExited;
   }
 
   /**
@@ -162,15 +109,14 @@ export class AcpClient {
    * @throws SidekicksError `agent/exited`, `agent/request` (an `AuthRequiredError` when authentication is required)
    */
   async newSession(cwd: string, mcpServers: McpServerSpec[] = []): Promise<string> {
-    this.creating += 1;
+    this.sessions.creating += 1;
     let response: acp.NewSessionResponse;
     try {
       response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: toAcpServers(mcpServers) }));
     } finally {
-      this.creating -= 1;
+      this.sessions.creating -= 1;
     }
-    this.sessions.add(response.sessionId);
-    this.setups.set(response.sessionId, toSessionSetup(response));
+    this.sessions.opened(response.sessionId, toSessionSetup(response));
     return response.sessionId;
   }
 
@@ -179,7 +125,7 @@ export class AcpClient {
    * empty for a session this process did not open.
    */
   sessionSetup(sessionId: string): SessionSetup {
-    return this.setups.get(sessionId) ?? {};
+    return this.sessions.setup(sessionId);
   }
 
   /**
@@ -224,14 +170,12 @@ export class AcpClient {
    *   `AuthRequiredError` when authentication is required), `agent/exited` when the process dies meanwhile
    */
   async loadSession(sessionId: string, cwd: string, mcpServers: McpServerSpec[] = []): Promise<{ replayed: number }> {
-    const load = { dropped: 0 };
-    this.loading.set(sessionId, load);
+    const load = this.sessions.beginLoad(sessionId);
     try {
       const response = await this.call("session/load", this.connection.agent.request("session/load", { sessionId, cwd, mcpServers: toAcpServers(mcpServers) }));
-      this.sessions.add(sessionId);
-      this.setups.set(sessionId, toSessionSetup(response));
+      this.sessions.opened(sessionId, toSessionSetup(response));
     } finally {
-      if (this.loading.get(sessionId) === load) this.loading.delete(sessionId);
+      this.sessions.endLoad(sessionId, load);
       if (load.dropped > 0) this.handlers.onLog("debug", `session/load ${sessionId}: ${load.dropped} replayed session/update(s) dropped (history already shown)`);
     }
     return { replayed: load.dropped };
@@ -270,140 +214,20 @@ export class AcpClient {
    * Resolves when the process has exited.
    */
   async stop(): Promise<ExitInfo> {
-    this.stopping = true;
-    if (!this.hasExited) {
-      this.child.stdin?.end();
-      this.signal("SIGTERM");
-      const timer = setTimeout(() => this.signal("SIGKILL"), this.options.killGraceMs);
-      await this.exited;
-      clearTimeout(timer);
-      // The leader is gone; make sure no child of a wrapper agent survives it.
-      this.signal("SIGKILL");
-    }
+    await this.proc.stop();
     this.connection.close();
     return this.exited;
   }
 
-  private signal(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      if (process.platform === "win32") this.child.kill(signal);
-      else process.kill(-pid, signal);
-    } catch {
-      // already gone
-    }
-  }
-
   private connect(): void {
-    const { handlers } = this;
-    const stream = stdioStream(this.child.stdout!, this.child.stdin!, {
-      onDroppedLine: (line, reason) => {
-        this.droppedLines += 1;
-        this.lastDroppedLine = line;
-        this.firstDroppedLine ??= line;
-        this.onNotAcpLine?.();
-        if (this.droppedLines <= DROPPED_LINES_LOGGED) {
-          handlers.onLog("warn", `stdout line skipped (${reason}, not ACP): ${line.slice(0, 300)}`);
-        } else if (this.droppedLines === DROPPED_LINES_LOGGED + 1) {
-          handlers.onLog("warn", `more stdout lines skipped; only the first ${DROPPED_LINES_LOGGED} are logged`);
-        }
-      },
-      // The replay of a `session/load` is dropped before the SDK sees it: messages are judged in the order the agent
-      // wrote them, so every update sent before the load's answer is judged while the load is still in flight.
-      keep: (message) => {
+    const { connection, served } = connectClient(this.proc, this.handlers, this.sessions, {
+      onMessage: () => {
         this.sawMessage = true;
-        // A session/new answer registers its session here, in the order the agent wrote it: the updates it sends
-        // right behind the answer are then judged knowing the session (the SDK resolves the request a tick later).
-        if (this.creating > 0 && "result" in message && !("method" in message)) {
-          const id = (message.result as { sessionId?: unknown } | null)?.sessionId;
-          if (typeof id === "string") this.sessions.add(id);
-        }
-        return !this.isReplay(message);
       },
+      onNotAcpLine: () => this.onNotAcpLine?.(),
     });
-    const filtered: acp.Stream = stream;
-    this.connection = acp
-      .client({ name: "sidekicks" })
-      .onNotification("session/update", ({ params }) => {
-        // Commands belong to the agent, and often come right behind the session/new response, before the session
-        // is known here: they are kept whatever the session.
-        if (!this.sessions.has(params.sessionId) && params.update.sessionUpdate !== "available_commands_update") {
-          handlers.onLog("debug", `session/update for unknown session ${params.sessionId} dropped`);
-          return;
-        }
-        handlers.onUpdate(params.sessionId, toAgentUpdate(params.update));
-      })
-      .onRequest("session/request_permission", async ({ params, signal }) => {
-        if (!this.sessions.has(params.sessionId)) {
-          handlers.onLog("warn", `permission request for unknown session ${params.sessionId} cancelled`);
-          return { outcome: { outcome: "cancelled" } };
-        }
-        const answer = await handlers.onPermissionRequest(toPermissionRequest(params), signal);
-        return { outcome: answer };
-      })
-      .onRequest("fs/read_text_file", ({ params }) => this.clientRequest(handlers, { method: "fs/read_text_file", sessionId: params.sessionId, path: params.path, line: params.line, limit: params.limit }) as Promise<acp.ReadTextFileResponse>)
-      .onRequest("fs/write_text_file", async ({ params }) => {
-        await this.clientRequest(handlers, { method: "fs/write_text_file", sessionId: params.sessionId, path: params.path, content: params.content });
-        return {};
-      })
-      .onRequest("terminal/create", ({ params }) =>
-        this.clientRequest(handlers, {
-          method: "terminal/create",
-          sessionId: params.sessionId,
-          command: params.command,
-          args: params.args ?? [],
-          env: params.env ?? [],
-          cwd: params.cwd,
-          outputByteLimit: params.outputByteLimit,
-        }) as Promise<acp.CreateTerminalResponse>,
-      )
-      .onRequest("terminal/output", ({ params }) => this.clientRequest(handlers, { method: "terminal/output", sessionId: params.sessionId, terminalId: params.terminalId }) as Promise<acp.TerminalOutputResponse>)
-      .onRequest("terminal/wait_for_exit", ({ params }) =>
-        this.clientRequest(handlers, { method: "terminal/wait_for_exit", sessionId: params.sessionId, terminalId: params.terminalId }) as Promise<acp.WaitForTerminalExitResponse>,
-      )
-      .onRequest("terminal/kill", async ({ params }) => {
-        await this.clientRequest(handlers, { method: "terminal/kill", sessionId: params.sessionId, terminalId: params.terminalId });
-        return {};
-      })
-      .onRequest("terminal/release", async ({ params }) => {
-        await this.clientRequest(handlers, { method: "terminal/release", sessionId: params.sessionId, terminalId: params.terminalId });
-        return {};
-      })
-      .connect(filtered);
-    const served = handlers.onClientRequest !== undefined;
-    this.serves = handlers.serves ?? { fs: served, terminal: served };
-  }
-
-  /** What `initialize` advertises: files and terminals only when the handlers serve them. */
-  private serves = { fs: false, terminal: false };
-
-  /**
-   * Serves one `fs/*` or `terminal/*` request through the handlers: refused with "method not found" when they do
-   * not serve files and terminals (nothing was advertised), for an unknown session, and as a JSON-RPC error carrying
-   * the sentence of a `SidekicksError` (`workspace/outside` as invalid params).
-   */
-  private async clientRequest(handlers: AcpClientHandlers, request: ClientRequest): Promise<unknown> {
-    const advertised = request.method.startsWith("fs/") ? this.serves.fs : this.serves.terminal;
-    if (!handlers.onClientRequest || !advertised) throw acp.RequestError.methodNotFound(request.method);
-    if (!this.sessions.has(request.sessionId)) throw acp.RequestError.sessionNotFound(request.sessionId);
-    try {
-      return await handlers.onClientRequest(request);
-    } catch (err) {
-      const e = asSidekicksError(err, "agent/request");
-      handlers.onLog("warn", `${request.method} refused: ${e.message}`);
-      throw new acp.RequestError(e.code === "workspace/outside" || e.code === "terminal/unknown" ? -32602 : -32603, e.message, { code: e.code });
-    }
-  }
-
-  /** True for a `session/update` of a session being loaded (its replayed history); counts it. */
-  private isReplay(message: acp.AnyMessage): boolean {
-    if (this.loading.size === 0 || !("method" in message) || message.method !== "session/update" || "id" in message) return false;
-    const params = message.params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | undefined;
-    const load = typeof params?.sessionId === "string" ? this.loading.get(params.sessionId) : undefined;
-    if (!load || params?.update?.sessionUpdate === "available_commands_update") return false;
-    load.dropped += 1;
-    return true;
+    this.connection = connection;
+    this.served = served;
   }
 
   private async initialize(launch: AgentLaunch): Promise<void> {
@@ -422,15 +246,15 @@ export class AcpClient {
               l10n.t(
                 'Agent "{0}" printed text that is not ACP ("{1}") and did not answer ACP initialize. Is "{2}" an ACP agent (some need a flag such as --acp)?',
                 this.options.agentName,
-                stripTerminalEscapes(this.firstDroppedLine ?? "").trim().slice(0, 120),
+                stripTerminalEscapes(this.proc.notAcp.first ?? "").trim().slice(0, 120),
                 launch.command,
               ),
-              this.diagnosticDetail(),
+              this.proc.diagnosticDetail(),
             ),
           );
         }, this.options.notAcpQuietMs);
       };
-      if (this.firstDroppedLine !== undefined) this.onNotAcpLine();
+      if (this.proc.notAcp.first !== undefined) this.onNotAcpLine();
       timer = setTimeout(() => {
         reject(
           new SidekicksError(
@@ -441,7 +265,7 @@ export class AcpClient {
               Math.round(this.options.initializeTimeoutMs / 1000),
               launch.command,
             ),
-            this.diagnosticDetail(),
+            this.proc.diagnosticDetail(),
           ),
         );
       }, this.options.initializeTimeoutMs);
@@ -454,8 +278,8 @@ export class AcpClient {
             protocolVersion: acp.PROTOCOL_VERSION,
             // auth.terminal: Sidekicks can run the agent's own command in a VS Code terminal for a terminal login.
             clientCapabilities: {
-              fs: { readTextFile: this.serves.fs, writeTextFile: this.serves.fs },
-              terminal: this.serves.terminal,
+              fs: { readTextFile: this.served.fs, writeTextFile: this.served.fs },
+              terminal: this.served.terminal,
               auth: { terminal: true },
               // An agent that runs commands itself (codex-acp) streams their output to us as tool call `_meta`
               // chunks to append (`terminal_output_delta`), which the card shows (src/turns/agentTerminals.ts).
@@ -495,10 +319,10 @@ export class AcpClient {
   }
 
   private async explain(err: unknown, method: string): Promise<SidekicksError> {
-    if (this.spawnError) return this.spawnFailure(this.spawnError);
+    if (this.proc.failedToSpawn) return this.proc.spawnFailure();
     if (err instanceof SidekicksError) return err;
     if (err instanceof acp.RequestError) {
-      const detail = err.data === undefined ? this.stderr.tail(2048) || undefined : JSON.stringify(err.data, null, 2);
+      const detail = err.data === undefined ? this.proc.stderr.tail(2048) || undefined : JSON.stringify(err.data, null, 2);
       if (err.code === -32000) {
         const methods = this.agentInfo?.authMethods ?? [];
         const ways = methods.map(describeAuthMethod).join("; ");
@@ -520,7 +344,7 @@ export class AcpClient {
             this.options.agentName,
             err.message,
           ),
-          this.diagnosticDetail() ?? detail,
+          this.proc.diagnosticDetail() ?? detail,
           { cause: err },
         );
       }
@@ -530,55 +354,13 @@ export class AcpClient {
     }
     // The connection closed under a pending request: most likely the process is exiting; wait for its status.
     const exit = await Promise.race([this.exited, delay(1000)]);
-    if (exit) {
-      if (this.spawnError) return this.spawnFailure(this.spawnError);
-      return this.exitedError(exit, l10n.t("during {0}", method));
-    }
+    if (exit) return this.proc.exitedError(exit, l10n.t("during {0}", method));
     return new SidekicksError(
       "agent/protocol",
       l10n.t('Lost the ACP connection to agent "{0}" during {1}: {2}', this.options.agentName, method, err instanceof Error ? err.message : String(err)),
-      this.diagnosticDetail(),
+      this.proc.diagnosticDetail(),
       { cause: err },
     );
-  }
-
-  private exitedError(exit: ExitInfo, when: string): SidekicksError {
-    if (this.spawnError) return this.spawnFailure(this.spawnError);
-    if (this.stopping) {
-      // Stopped on purpose (Stop agent, Restart agent, shutdown): not a crash.
-      return new SidekicksError("agent/stopped", l10n.t('Agent "{0}" was stopped {1}.', this.options.agentName, when));
-    }
-    const message = exit.signal
-      ? l10n.t('Agent "{0}" was killed by {1} {2}.', this.options.agentName, exit.signal, when)
-      : l10n.t('Agent "{0}" exited (code {1}) {2}.', this.options.agentName, String(exit.code), when);
-    return new SidekicksError("agent/exited", message, this.diagnosticDetail());
-  }
-
-  private spawnFailure(err: Error): SidekicksError {
-    const code = (err as NodeJS.ErrnoException).code;
-    const what =
-      code === "ENOENT"
-        ? l10n.t("command not found")
-        : code === "EACCES"
-          ? l10n.t("permission denied (is it executable?)")
-          : err.message;
-    return new SidekicksError(
-      "agent/spawn",
-      l10n.t('Cannot start agent "{0}": {1}: "{2}". Fix "command" in sidekicks.yaml or install the agent.', this.options.agentName, what, this.child.spawnfile),
-      undefined,
-      { cause: err },
-    );
-  }
-
-  /** The agent's last non-ACP stdout line and stderr tail, for error details (terminal escapes stripped: field case 12). */
-  private diagnosticDetail(): string | undefined {
-    const lines: string[] = [];
-    if (this.lastDroppedLine !== undefined) {
-      lines.push(l10n.t("Last non-ACP line on stdout: {0}", stripTerminalEscapes(this.lastDroppedLine.slice(0, 500))));
-    }
-    const tail = stripTerminalEscapes(this.stderr.tail(2048));
-    if (tail) lines.push(`stderr:\n${tail}`);
-    return lines.length > 0 ? lines.join("\n") : undefined;
   }
 }
 

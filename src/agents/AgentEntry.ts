@@ -3,7 +3,7 @@ import type { AgentUpdate, ClientRequest, PermissionAnswer, PermissionRequest, P
 import type { AgentConfig } from "../config/roster";
 import type { AgentState, ErrorInfo } from "../protocol";
 import type { TimerHandle } from "./Clock";
-import type { ContainerPlace } from "./containerRuntime";
+import type { AgentPlace } from "./runtimes";
 
 /**
  * An effect the client runs for the agent (ACP `fs/write_text_file`, `terminal/create`), handed to the session's
@@ -117,8 +117,8 @@ export interface AgentEntry {
   lastUsed: number;
   /** Clock time the current process became ready, ms. */
   upSince?: number;
-  /** For a container runtime: where it runs, read by `docker inspect` at start. */
-  container?: ContainerPlace;
+  /** Where the current (or last) start works, prepared by its runtime before the process spawned. */
+  place?: AgentPlace;
   /** Crashes (or failed starts) in a row. */
   crashes: number;
   /** Clock time before which a start waits out the crash backoff, ms. */

@@ -1,33 +1,21 @@
 import * as l10n from "@vscode/l10n";
-import type { AcpClient } from "../acp/AcpClient";
-import { AuthRequiredError } from "../acp/auth";
-import type { AgentInfo, AuthRequired, PromptInput } from "../acp/types";
+import type { AgentInfo, AuthRequired } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
-import { asSidekicksError, SidekicksError } from "../errors";
+import { SidekicksError } from "../errors";
 import type { Emitter } from "../events/events";
 import type { AgentState, SessionChange, SessionStateView } from "../protocol";
-import { holdsSlot, isIdle, newEntry, type AgentEntry, type AgentSession, type AgentSummary, type SessionRecord, type SessionSink } from "./AgentEntry";
+import { holdsSlot, isIdle, newEntry, type AgentEntry, type AgentSession, type AgentSummary, type SessionSink } from "./AgentEntry";
 import { AgentProcesses } from "./AgentProcesses";
+import { AgentSessions, type SessionOptions } from "./AgentSessions";
 import { AgentWorkspaces, type WorkspaceHost } from "./AgentWorkspaces";
 import { systemClock, type Clock } from "./Clock";
 import type { LaunchContext } from "./launch";
 import { checkLimits, DEFAULT_LIMITS, processKey, type AgentLimits } from "./policy";
-import { restoreChoices, sendChange } from "./sessionChoices";
-import { changeProblem } from "./sessionState";
 import { SessionStates } from "./SessionStates";
 
 export type { AgentSession, AgentSummary, ClientEffect, SessionSink } from "./AgentEntry";
+export type { SessionOptions } from "./AgentSessions";
 export type { AgentLimits } from "./policy";
-
-/** Options of {@link AgentManager.session}. */
-export interface SessionOptions {
-  /**
-   * ACP session id to resume with `session/load` when the owner has no session on the running process yet and the
-   * agent advertised `agentCapabilities.loadSession` (typically the id stored for this owner before a reload).
-   * Ignored otherwise; a failed load falls back to `session/new`.
-   */
-  resumeSessionId?: string;
-}
 
 /** Options of the manager. Durations in milliseconds. */
 export interface AgentManagerOptions {
@@ -64,9 +52,10 @@ export class AgentManager {
   private limits: AgentLimits;
   private readonly clock: Clock;
   private readonly processes: AgentProcesses;
-  private readonly authListeners = new Set<(auth: AuthRequired) => void>();
   /** The settings and meters of each (agent, owner) session, emitted as `session:state`. */
   private readonly sessionStates: SessionStates;
+  /** Sessions per owner, their settings, and sign-in reports (`AgentSessions.ts`). */
+  private readonly sessions: AgentSessions;
 
   constructor(
     private readonly emitter: Emitter,
@@ -93,6 +82,12 @@ export class AgentManager {
       },
       onSessionsGone: (entry) => this.sessionStates.gone(entry.config.name, entry.sessions.keys()),
     });
+    this.sessions = new AgentSessions({
+      processes: this.processes,
+      sessionStates: this.sessionStates,
+      workspaceFolder: options.launch.workspaceFolder,
+      require: (name) => this.require(name),
+    });
   }
 
   /** Remembers the session state an earlier activation stored (shown, and kept by a resumed session); see SessionStates.seed. */
@@ -115,32 +110,8 @@ export class AgentManager {
    * @throws SidekicksError `session/invalidChange` when the session does not offer that value, `agent/request` when the
    *   agent refuses, and what {@link session} throws
    */
-  async configure(agent: string, owner: string, change: SessionChange, options: SessionOptions = {}): Promise<{ state: SessionStateView; sessionId: string }> {
-    const entry = this.require(agent);
-    entry.using += 1;
-    this.processes.touch(entry);
-    try {
-      const record = await this.openSession(entry, owner, options.resumeSessionId);
-      const problem = changeProblem(this.sessionStates.get(agent, owner), change);
-      if (problem) {
-        this.sessionStates.refused(agent, owner);
-        throw new SidekicksError("session/invalidChange", problem);
-      }
-      const { client, sessionId } = record;
-      try {
-        const options = await sendChange(client, sessionId, change);
-        const state = this.sessionStates.accepted(agent, owner, change, options)!;
-        this.processes.log(entry, "info", `session ${sessionId}: ${describeChange(change)}`);
-        return { state, sessionId };
-      } catch (err) {
-        this.sessionStates.refused(agent, owner);
-        throw asSidekicksError(err, "agent/request");
-      }
-    } finally {
-      entry.using -= 1;
-      this.processes.touch(entry);
-      this.processes.settleIdle(entry);
-    }
+  configure(agent: string, owner: string, change: SessionChange, options: SessionOptions = {}): Promise<{ state: SessionStateView; sessionId: string }> {
+    return this.sessions.configure(agent, owner, change, options);
   }
 
   /**
@@ -257,19 +228,8 @@ export class AgentManager {
    *   `agent/request` (an `AuthRequiredError` when the agent needs a sign-in), `agent/untrusted`, `agent/limit`,
    *   `agent/backoff`, `agent/unsupported`
    */
-  async session(agent: string, owner: string, sink: SessionSink, options: SessionOptions = {}): Promise<AgentSession> {
-    const entry = this.require(agent);
-    entry.using += 1;
-    this.processes.touch(entry);
-    try {
-      const record = await this.openSession(entry, owner, options.resumeSessionId);
-      entry.sinks.set(record.sessionId, sink);
-      return this.handle(entry, owner, record, sink);
-    } finally {
-      entry.using -= 1;
-      this.processes.touch(entry);
-      this.processes.settleIdle(entry);
-    }
+  session(agent: string, owner: string, sink: SessionSink, options: SessionOptions = {}): Promise<AgentSession> {
+    return this.sessions.session(agent, owner, sink, options);
   }
 
   /**
@@ -332,27 +292,13 @@ export class AgentManager {
    * Opens a throw-away session to check that the agent accepts sessions now (after a sign-in), starting it if
    * needed. @throws `AuthRequiredError` when it still needs a sign-in, and what starting throws
    */
-  async probeSession(name: string): Promise<void> {
-    const entry = this.require(name);
-    entry.using += 1;
-    try {
-      const client = await this.processes.ensureStarted(entry, true);
-      await client.newSession(this.sessionCwd(entry), entry.config.mcpServers);
-    } finally {
-      entry.using -= 1;
-      this.processes.settleIdle(entry);
-    }
+  probeSession(name: string): Promise<void> {
+    return this.sessions.probeSession(name);
   }
 
   /** Calls `listener` whenever an agent answers "authentication required". Returns an unsubscribe function. */
   onAuthRequired(listener: (auth: AuthRequired) => void): () => void {
-    this.authListeners.add(listener);
-    return () => this.authListeners.delete(listener);
-  }
-
-  /** The session `cwd`: the container's folder for a container runtime, else the agent's workspace on this machine. */
-  private sessionCwd(entry: AgentEntry): string {
-    return entry.container?.cwd ?? entry.config.workspace ?? this.options.launch.workspaceFolder;
+    return this.sessions.onAuthRequired(listener);
   }
 
   private require(name: string): AgentEntry {
@@ -360,138 +306,4 @@ export class AgentManager {
     if (!entry || entry.removed) throw new SidekicksError("channel/unknownMember", l10n.t('No agent named "{0}" in sidekicks.yaml.', name));
     return entry;
   }
-
-  private async openSession(entry: AgentEntry, owner: string, resumeSessionId: string | undefined): Promise<SessionRecord> {
-    const client = await this.processes.ensureStarted(entry, false);
-    const existing = entry.sessions.get(owner);
-    if (existing && existing.client === client) {
-      if (existing.opening) await existing.opening;
-      return existing;
-    }
-    const record: SessionRecord = { sessionId: "", client };
-    // Others asking for this session meanwhile wait for all of it: opened, and the user's choices set again.
-    const opening = (async () => {
-      const { sessionId, resumed } = await this.openAcpSession(entry, client, resumeSessionId);
-      record.sessionId = sessionId;
-      record.resumed = resumed;
-      // Updates are routed by session id: two channels on one id would get each other's answers.
-      const shared = [...entry.sessions].find(([other, r]) => other !== owner && r.client === client && r.sessionId === record.sessionId);
-      if (shared) {
-        throw new SidekicksError(
-          "agent/protocol",
-          l10n.t('Agent "{0}" gave this channel the session id "{1}", which it already gave another channel, so their answers could not be told apart. This is a bug in the agent: each session/new must answer a new id.', entry.config.name, record.sessionId),
-        );
-      }
-      this.sessionStates.opened(entry.config.name, owner, record.sessionId, client.sessionSetup(record.sessionId), record.resumed === true);
-      await this.restoreChoices(entry, owner, record);
-    })();
-    record.opening = opening;
-    entry.sessions.set(owner, record);
-    try {
-      await opening;
-      record.opening = undefined;
-      return record;
-    } catch (err) {
-      if (entry.sessions.get(owner) === record) entry.sessions.delete(owner);
-      throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
-    }
-  }
-
-  /**
-   * Sets the user's choices again on a session just opened that reports other values (issue 15, item 3: codex-acp's
-   * `session/load` reports its default mode), before any prompt; each one restored or refused goes to the log.
-   */
-  private async restoreChoices(entry: AgentEntry, owner: string, record: SessionRecord): Promise<void> {
-    const name = entry.config.name;
-    const outcome = await restoreChoices(record.client, record.sessionId, this.sessionStates.get(name, owner));
-    for (const { change } of outcome.restored) this.processes.log(entry, "info", `session ${record.sessionId}: restored the user's ${describeChange(change)}`);
-    for (const r of outcome.refused) this.processes.log(entry, "warn", `session ${record.sessionId}: could not restore the user's ${r.setting} ${r.value}: ${r.reason}`);
-    this.sessionStates.restoreEnded(name, owner, outcome);
-  }
-
-  /**
-   * ACP `session/load` of `resumeSessionId` when given and the agent offers it, else (or when the load fails)
-   * `session/new`. @throws what `session/new` throws, or the load's error when the process died meanwhile
-   */
-  private async openAcpSession(entry: AgentEntry, client: AcpClient, resumeSessionId: string | undefined): Promise<{ sessionId: string; resumed: boolean }> {
-    const cwd = this.sessionCwd(entry);
-    if (resumeSessionId !== undefined) {
-      if (!client.info?.loadSession) {
-        this.processes.log(entry, "info", `session ${resumeSessionId} not resumed: the agent does not offer ACP session/load; opening a new session`);
-      } else {
-        try {
-          await client.loadSession(resumeSessionId, cwd, entry.config.mcpServers);
-          this.processes.log(entry, "info", `session ${resumeSessionId} resumed (ACP session/load)`);
-          return { sessionId: resumeSessionId, resumed: true };
-        } catch (err) {
-          const error = asSidekicksError(err, "agent/protocol");
-          if (client.hasExited || error.code === "agent/exited" || error.code === "agent/stopped") throw error;
-          this.processes.log(entry, "warn", `session ${resumeSessionId} could not be resumed (${error.message}); opening a new session`);
-        }
-      }
-    }
-    return { sessionId: await client.newSession(cwd, entry.config.mcpServers), resumed: false };
-  }
-
-  private handle(entry: AgentEntry, owner: string, first: SessionRecord, sink: SessionSink): AgentSession {
-    let record = first;
-    const name = entry.config.name;
-    const current = () => entry.client === record.client && entry.sessions.get(owner) === record;
-    return {
-      agent: name,
-      get sessionId() {
-        return record.sessionId;
-      },
-      get fresh() {
-        return !current() || (!record.resumed && !record.prompted);
-      },
-      get resumed() {
-        return current() && record.resumed === true;
-      },
-      prompt: async (input) => {
-        if (!current()) {
-          // The process has gone since (idle stop, eviction, roster change, crash): reopen on a new process,
-          // resuming this session when it was used and the agent can load it.
-          const previous = record.prompted || record.resumed ? record.sessionId : undefined;
-          const reopened = await this.session(name, owner, sink, { resumeSessionId: previous });
-          record = entry.sessions.get(owner) ?? record;
-          return reopened.prompt(input);
-        }
-        return this.runPrompt(entry, record, input);
-      },
-      cancel: () => record.client.cancel(record.sessionId),
-    };
-  }
-
-  private async runPrompt(entry: AgentEntry, record: SessionRecord, input: string | PromptInput): Promise<string> {
-    const client = record.client;
-    record.prompted = true;
-    entry.busy += 1;
-    this.processes.touch(entry);
-    this.processes.setState(entry, "busy");
-    try {
-      return await client.prompt(record.sessionId, input);
-    } catch (err) {
-      throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
-    } finally {
-      entry.busy -= 1;
-      this.processes.touch(entry);
-      if (entry.busy === 0 && entry.client === client && !client.hasExited) {
-        this.processes.setState(entry, "ready");
-        this.processes.settleIdle(entry);
-      }
-    }
-  }
-
-  private noteAuth(error: SidekicksError): SidekicksError {
-    if (error instanceof AuthRequiredError) for (const listener of this.authListeners) listener(error.auth);
-    return error;
-  }
-}
-
-/** "mode set to code", for the agent's log. */
-function describeChange(change: SessionChange): string {
-  if (change.kind === "mode") return `mode set to ${change.modeId} (ACP session/set_mode)`;
-  if (change.kind === "model") return `model set to ${change.modelId} (session/set_model)`;
-  return `option ${change.configId} set to ${String(change.value)} (ACP session/set_config_option)`;
 }

@@ -7,12 +7,11 @@ import type { AgentState, ErrorInfo } from "../protocol";
 import { formatDuration, holdsSlot, isIdle, type AgentEntry } from "./AgentEntry";
 import { terminalsAvailable } from "../workspace/terminals";
 import type { AgentWorkspaces } from "./AgentWorkspaces";
-import { inspectContainer } from "./containerRuntime";
 import type { Clock } from "./Clock";
 import { StderrLog } from "./StderrLog";
-import { resolveLaunch, type LaunchContext } from "./launch";
+import { runtimeFor, type LaunchContext } from "./runtimes";
 import { isSessionStateUpdate, type SessionStateUpdate } from "./sessionState";
-import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, processKey, unsupportedRuntime, type AgentLimits } from "./policy";
+import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, processKey, type AgentLimits } from "./policy";
 
 /** What {@link AgentProcesses} needs from the manager that owns the entries. */
 export interface AgentProcessesHost {
@@ -37,8 +36,9 @@ export interface AgentProcessesHost {
 }
 
 /**
- * The process side of the agent manager: starting (limits, crash backoff, unsupported runtimes), stopping (idle
- * timer, eviction, roster changes), crashes, and the state machine's transitions with their `agent:state` events.
+ * The process side of the agent manager: starting (limits, crash backoff; the runtime's refusal, launch and prepared
+ * place, `runtimes/`), stopping (idle timer, eviction, roster changes), crashes, and the state machine's transitions
+ * with their `agent:state` events.
  * Works on the manager's {@link AgentEntry}s; sessions and the roster stay in `AgentManager`.
  */
 export class AgentProcesses {
@@ -68,7 +68,7 @@ export class AgentProcesses {
     if (entry.starting) return entry.starting;
     const refused = this.host.canStart?.();
     if (refused) throw refused;
-    const unsupported = unsupportedRuntime(entry.config);
+    const unsupported = runtimeFor(entry.config).refuse(entry.config);
     if (unsupported) {
       this.setState(entry, "error", toInfo(unsupported));
       throw unsupported;
@@ -98,8 +98,10 @@ export class AgentProcesses {
     try {
       await Promise.all(victims.map((v) => this.stopEntry(v, `least recently used idle agent, stopped to make room for "${name}" (limits.maxRunningAgents is ${max})`)));
       await entry.stopping;
-      const launch = resolveLaunch(entry.config, this.host.launch);
-      entry.container = entry.config.runtime?.type === "container" ? await inspectContainer(entry.config, launch.env) : undefined;
+      const runtime = runtimeFor(entry.config);
+      const launch = runtime.launch(entry.config, this.host.launch);
+      const place = await runtime.prepare(entry.config, launch);
+      entry.place = place;
       // A stderr flood reaches the log as at most STDERR_LOG_LINES lines a second and a count (field case 8).
       const stderrLog = new StderrLog((level, line) => this.emitter.emit("agent:log", { agent: name, level, line }), this.clock);
       const client = await AcpClient.start(
@@ -123,7 +125,7 @@ export class AgentProcesses {
                 serves: { fs: true, terminal: terminalsAvailable() },
                 onClientRequest: (request: ClientRequest) => {
                   const sink = current() ? entry.sinks.get(request.sessionId) : undefined;
-                  return this.host.workspaces!.handle(entry.config, { folder: launch.cwd, env: launch.env, container: entry.container }, sink, request);
+                  return this.host.workspaces!.handle(entry.config, place, sink, request);
                 },
               }
             : {}),

@@ -1,20 +1,13 @@
 import type { ClientRequest } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../errors";
-import { containerPlanner } from "../workspace/container";
 import { Confinement } from "../workspace/confinement";
 import { type DocumentPort, WorkspaceFiles } from "../workspace/fsAccess";
 import { type Terminal, TerminalManager } from "../workspace/terminals";
 import type { ClientEffect, SessionSink } from "./AgentEntry";
-import type { ContainerPlace } from "./containerRuntime";
+import type { AgentPlace } from "./runtimes";
 
-/** Where an agent works: its folder on this machine, its launch environment, and its container if it has one. */
-export interface AgentPlace {
-  /** Absolute host folder (the roster's `workspace`, else the workspace folder). */
-  folder: string;
-  env: Record<string, string>;
-  container?: ContainerPlace;
-}
+export type { AgentPlace } from "./runtimes";
 
 /** What the agent workspaces need from the editor. */
 export interface WorkspaceHost {
@@ -43,8 +36,9 @@ export class AgentWorkspaces {
   constructor(private readonly host: WorkspaceHost) {}
 
   /**
-   * Serves one request of `agent`. For a container agent, paths are container paths, mapped to the host through the
-   * container's bind mounts (files confined to the mounted folders), and commands run in the container.
+   * Serves one request of `agent` in `place` (prepared by its runtime): paths go through the place's path mapping
+   * (a container agent's are container paths) and are confined to its roots; commands run where its terminal
+   * planner says (locally, or in the container).
    * @returns the ACP response object
    * @throws SidekicksError `workspace/outside`, `workspace/notFound`, `workspace/writeFailed`, `terminal/unknown`
    */
@@ -95,25 +89,18 @@ export class AgentWorkspaces {
   }
 
   /**
-   * The agent's workspace for `place`, built once per place: requests of the same process reuse it (no per-request
-   * work); a new process or a changed folder builds it again and releases the old one's terminals.
+   * The agent's workspace for `place`, built once per place (one per start, compared by identity): requests of the
+   * same process reuse it (no per-request work); a new process builds it again and releases the old one's terminals.
    */
   private workspace(agent: AgentConfig, place: AgentPlace): Promise<Workspace> {
     const existing = this.byAgent.get(agent.name);
-    if (existing?.place && samePlace(existing.place, place)) return existing.ready;
+    if (existing?.place === place) return existing.ready;
     const build = async (): Promise<Workspace> => {
-      const { folder, env, container } = place;
-      const fullEnv = { ...process.env, ...env };
-      if (container) {
-        const confinement = await Confinement.create(container.hostRoots);
-        const paths = container.paths;
-        return {
-          files: new WorkspaceFiles({ confinement, documents: this.host.documents, toHost: (p) => paths.toHost(p) }),
-          terminals: new TerminalManager({ cwd: folder, env: fullEnv, planner: containerPlanner(container.runtime, { cwd: folder, env: fullEnv, paths }) }),
-        };
-      }
-      const confinement = await Confinement.create([folder]);
-      return { files: new WorkspaceFiles({ confinement, documents: this.host.documents }), terminals: new TerminalManager({ cwd: folder, env: fullEnv, confinement }) };
+      const confinement = await Confinement.create(place.roots);
+      return {
+        files: new WorkspaceFiles({ confinement, documents: this.host.documents, toHost: place.toHost?.bind(place) }),
+        terminals: new TerminalManager({ cwd: place.folder, env: { ...process.env, ...place.env }, planner: place.terminalPlanner(confinement) }),
+      };
     };
     const previous = existing?.ready;
     const ready = (async () => {
@@ -123,10 +110,4 @@ export class AgentWorkspaces {
     this.byAgent.set(agent.name, { place, ready });
     return ready;
   }
-
-}
-
-/** Same folder, same environment object (one per launch), same container place. */
-function samePlace(a: AgentPlace, b: AgentPlace): boolean {
-  return a.folder === b.folder && a.env === b.env && a.container === b.container;
 }

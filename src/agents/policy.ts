@@ -1,7 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../errors";
-import { DEMO_COMMAND } from "./launch";
 
 /** How many agent processes may run at once, and when an idle one stops (sidekicks.yaml `limits`). */
 export interface AgentLimits {
@@ -52,31 +51,6 @@ export function checkLimits(limits: AgentLimits): AgentLimits {
 export function processKey(config: AgentConfig): string {
   const c = config;
   return stableJson({ command: c.command, args: c.args, env: c.env, workspace: c.workspace, runtime: c.runtime ?? { type: "local" }, mcpServers: c.mcpServers ?? [] });
-}
-
-/**
- * Refuses runtimes Sidekicks cannot run yet (sidekicks.yaml `agents[].runtime`; absent means `local`).
- * @returns `agent/unsupported` for `sbx` (never supported) and for the demo agent in a container (it is a script
- *   of this extension, not a program in the container), else undefined
- */
-export function unsupportedRuntime(config: AgentConfig): SidekicksError | undefined {
-  const type = config.runtime?.type ?? "local";
-  if (type === "sbx") {
-    return new SidekicksError(
-      "agent/unsupported",
-      l10n.t('Agent "{0}" uses runtime "sbx", which Sidekicks does not support. Use runtime "local" (or remove "runtime") in sidekicks.yaml.', config.name),
-    );
-  }
-  if (type === "container" && config.command === DEMO_COMMAND) {
-    return new SidekicksError(
-      "agent/unsupported",
-      l10n.t(
-        'Agent "{0}" is the demo agent (sidekicks:demo), which runs in VS Code, not in a container. Remove its runtime, or give it the command of an agent installed in the container.',
-        config.name,
-      ),
-    );
-  }
-  return undefined;
 }
 
 /** The `agent/limit` refusal: every one of the `busy` running agents is in a turn. */

@@ -12,7 +12,7 @@
 import path from "node:path";
 import type { AgentRuntime } from "../config/roster";
 import { SidekicksError } from "../errors";
-import type { PlannedCommand, SpawnPlan, SpawnPlanner } from "./terminals";
+import type { PlannedCommand, SpawnPlan, SpawnPlanner } from "./spawnPlanner";
 
 /** The roster's container runtime (`agents[].runtime` with `type: container`). */
 export type ContainerRuntime = Extract<AgentRuntime, { type: "container" }>;

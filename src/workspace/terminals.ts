@@ -10,18 +10,19 @@
  * escape sequences are passed through untouched. `onData` hands every decoded piece to listeners — the editor layer
  * mirrors it into a VS Code `Pseudoterminal` (see `Terminal.onData`).
  *
- * Where the process runs is a `SpawnPlanner`'s business: `localPlanner` (default) runs it on this machine;
- * `containerPlanner` (container.ts) wraps it in `docker exec -it`. No `vscode` import.
+ * Where the process runs is a `SpawnPlanner`'s business (spawnPlanner.ts): `localPlanner` (default) runs it on this
+ * machine; `containerPlanner` (container.ts) wraps it in `docker exec -it`. No `vscode` import.
  */
 import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type * as Pty from "node-pty";
 import { SidekicksError } from "../errors";
 import type { Confinement } from "./confinement";
 import { OutputBuffer } from "./outputBuffer";
+import { localPlanner, type PlannedCommand, type SpawnPlan, type SpawnPlanner } from "./spawnPlanner";
+
+export { localPlanner, type PlannedCommand, type SpawnPlan, type SpawnPlanner } from "./spawnPlanner";
 
 /** Default `outputByteLimit` (bytes) when the agent sends none: 1 MiB, so memory stays bounded. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
@@ -57,26 +58,6 @@ export interface TerminalOutput {
   /** Present once the command has exited. */
   exitStatus?: TerminalExitStatus;
 }
-
-/** What the planner gets: the request with `env` as a map of the requested variables only. */
-export interface PlannedCommand {
-  command: string;
-  args: string[];
-  /** As requested (absolute), or `undefined` for the default. */
-  cwd: string | undefined;
-  env: Record<string, string>;
-}
-
-/** The process node-pty starts. `env` is complete; `cwd` is a folder on this machine. */
-export interface SpawnPlan {
-  file: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-}
-
-/** Turns a request into the process to start (locally, or wrapped in `docker exec`). May throw `SidekicksError`. */
-export type SpawnPlanner = (cmd: PlannedCommand) => SpawnPlan | Promise<SpawnPlan>;
 
 /** Options of {@link TerminalManager}. */
 export interface TerminalManagerOptions {
@@ -116,32 +97,6 @@ export function envMap(env: TerminalRequest["env"]): Record<string, string> {
     out[name] = String(value);
   }
   return out;
-}
-
-/**
- * The default planner: runs the command on this machine, in `cmd.cwd` (absolute; inside the workspace when a
- * confinement is given) or `defaults.cwd`, with `cmd.env` over `defaults.env`.
- * @throws SidekicksError `workspace/outside` (relative or confined-out cwd), `workspace/notFound` (cwd missing)
- */
-export function localPlanner(defaults: { cwd: string; env?: NodeJS.ProcessEnv; confinement?: Confinement }): SpawnPlanner {
-  return async (cmd) => {
-    let cwd = defaults.cwd;
-    if (cmd.cwd) {
-      if (!path.isAbsolute(cmd.cwd)) throw new SidekicksError("workspace/outside", `Refused terminal cwd "${cmd.cwd}": it is a relative path; ACP requires an absolute one.`);
-      cwd = defaults.confinement ? (await defaults.confinement.assert(cmd.cwd)).realPath : cmd.cwd;
-    }
-    let isDir = false;
-    try {
-      isDir = statSync(cwd).isDirectory();
-    } catch {
-      // missing: reported below
-    }
-    if (!isDir) throw new SidekicksError("workspace/notFound", `The terminal's working directory "${cwd}" does not exist or is not a folder.`);
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(defaults.env ?? process.env)) if (v !== undefined) env[k] = v;
-    Object.assign(env, cmd.env);
-    return { file: cmd.command, args: cmd.args, cwd, env };
-  };
 }
 
 type Listener<T> = (value: T) => void;

@@ -1,0 +1,192 @@
+/**
+ * The client side of one ACP connection: the stdout stream (newline-delimited JSON; lines that are not ACP counted
+ * and logged; the replayed history of a `session/load` dropped in the order the agent wrote it), the sessions this
+ * process opened, and the handlers for what the agent sends: `session/update`, `session/request_permission`, and the
+ * client methods `fs/read_text_file`, `fs/write_text_file`, `terminal/*` (handed to `onClientRequest`; a refusal
+ * becomes a JSON-RPC error carrying its sentence). SDK types stay in this folder.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { asSidekicksError } from "../errors";
+import type { AgentProcess } from "./agentProcess";
+import { stdioStream } from "./stdioStream";
+import type { AcpClientHandlers, ClientRequest, SessionSetup } from "./types";
+import { toAgentUpdate, toPermissionRequest } from "./updates";
+
+/** At most this many dropped stdout lines are logged one by one; the rest are counted. */
+const DROPPED_LINES_LOGGED = 50;
+
+/** What `initialize` advertises: files and terminals only when the handlers serve them. */
+export interface Served {
+  fs: boolean;
+  terminal: boolean;
+}
+
+/**
+ * The sessions one process opened (`session/new`, `session/load`), their settings as the opening answer described
+ * them, and the loads in flight, whose replayed updates are dropped.
+ */
+export class SessionTable {
+  private readonly known = new Set<string>();
+  private readonly setups = new Map<string, SessionSetup>();
+  /** Sessions being opened with `session/load` → how many replayed updates were dropped so far. */
+  private readonly loading = new Map<string, { dropped: number }>();
+  /** How many `session/new` requests are in flight (their answers register sessions as they are read). */
+  creating = 0;
+
+  /** True for a session this process opened (or whose `session/new` answer was just read). */
+  has(sessionId: string): boolean {
+    return this.known.has(sessionId);
+  }
+
+  /** Records an opened session and what its opening answer said about its settings. */
+  opened(sessionId: string, setup: SessionSetup): void {
+    this.known.add(sessionId);
+    this.setups.set(sessionId, setup);
+  }
+
+  /** The settings the answer that opened `sessionId` described; empty for a session this process did not open. */
+  setup(sessionId: string): SessionSetup {
+    return this.setups.get(sessionId) ?? {};
+  }
+
+  /** Starts dropping the replay of `sessionId`; pass the result to {@link endLoad}. */
+  beginLoad(sessionId: string): { dropped: number } {
+    const load = { dropped: 0 };
+    this.loading.set(sessionId, load);
+    return load;
+  }
+
+  /** Stops dropping the replay of a load begun with {@link beginLoad}. */
+  endLoad(sessionId: string, load: { dropped: number }): void {
+    if (this.loading.get(sessionId) === load) this.loading.delete(sessionId);
+  }
+
+  /**
+   * Judges one message from the agent in the order it wrote it, before the SDK sees it: a `session/new` answer
+   * registers its session at once (the updates right behind it then find the session: the SDK resolves the request
+   * a tick later); a `session/update` of a session being loaded is replayed history.
+   * @returns false to drop the message (replay, counted)
+   */
+  keep(message: acp.AnyMessage): boolean {
+    if (this.creating > 0 && "result" in message && !("method" in message)) {
+      const id = (message.result as { sessionId?: unknown } | null)?.sessionId;
+      if (typeof id === "string") this.known.add(id);
+    }
+    return !this.isReplay(message);
+  }
+
+  /** True for a `session/update` of a session being loaded (its replayed history); counts it. */
+  private isReplay(message: acp.AnyMessage): boolean {
+    if (this.loading.size === 0 || !("method" in message) || message.method !== "session/update" || "id" in message) return false;
+    const params = message.params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | undefined;
+    const load = typeof params?.sessionId === "string" ? this.loading.get(params.sessionId) : undefined;
+    if (!load || params?.update?.sessionUpdate === "available_commands_update") return false;
+    load.dropped += 1;
+    return true;
+  }
+}
+
+/** What the connection tells its owner about the stream, for `initialize`'s not-ACP verdict. */
+export interface StreamHooks {
+  /** An ACP message arrived. */
+  onMessage(): void;
+  /** A stdout line that is not ACP arrived (already counted in `proc.notAcp`). */
+  onNotAcpLine(): void;
+}
+
+/**
+ * Connects the SDK's client side to the process's stdio, with a handler for every method the agent may call.
+ * @returns the connection, and what `initialize` may advertise (`handlers.serves`, else files and terminals when
+ *   `onClientRequest` is given)
+ */
+export function connectClient(proc: AgentProcess, handlers: AcpClientHandlers, sessions: SessionTable, hooks: StreamHooks): { connection: acp.ClientConnection; served: Served } {
+  const stream = stdioStream(proc.child.stdout!, proc.child.stdin!, {
+    onDroppedLine: (line, reason) => {
+      const notAcp = proc.notAcp;
+      notAcp.count += 1;
+      notAcp.last = line;
+      notAcp.first ??= line;
+      hooks.onNotAcpLine();
+      if (notAcp.count <= DROPPED_LINES_LOGGED) {
+        handlers.onLog("warn", `stdout line skipped (${reason}, not ACP): ${line.slice(0, 300)}`);
+      } else if (notAcp.count === DROPPED_LINES_LOGGED + 1) {
+        handlers.onLog("warn", `more stdout lines skipped; only the first ${DROPPED_LINES_LOGGED} are logged`);
+      }
+    },
+    // The replay of a `session/load` is dropped before the SDK sees it: messages are judged in the order the agent
+    // wrote them, so every update sent before the load's answer is judged while the load is still in flight.
+    keep: (message) => {
+      hooks.onMessage();
+      return sessions.keep(message);
+    },
+  });
+  const served: Served = handlers.serves ?? { fs: handlers.onClientRequest !== undefined, terminal: handlers.onClientRequest !== undefined };
+  const serve = (request: ClientRequest) => clientRequest(handlers, served, sessions, request);
+  const connection = acp
+    .client({ name: "sidekicks" })
+    .onNotification("session/update", ({ params }) => {
+      // Commands belong to the agent, and often come right behind the session/new response, before the session
+      // is known here: they are kept whatever the session.
+      if (!sessions.has(params.sessionId) && params.update.sessionUpdate !== "available_commands_update") {
+        handlers.onLog("debug", `session/update for unknown session ${params.sessionId} dropped`);
+        return;
+      }
+      handlers.onUpdate(params.sessionId, toAgentUpdate(params.update));
+    })
+    .onRequest("session/request_permission", async ({ params, signal }) => {
+      if (!sessions.has(params.sessionId)) {
+        handlers.onLog("warn", `permission request for unknown session ${params.sessionId} cancelled`);
+        return { outcome: { outcome: "cancelled" } };
+      }
+      const answer = await handlers.onPermissionRequest(toPermissionRequest(params), signal);
+      return { outcome: answer };
+    })
+    .onRequest("fs/read_text_file", ({ params }) => serve({ method: "fs/read_text_file", sessionId: params.sessionId, path: params.path, line: params.line, limit: params.limit }) as Promise<acp.ReadTextFileResponse>)
+    .onRequest("fs/write_text_file", async ({ params }) => {
+      await serve({ method: "fs/write_text_file", sessionId: params.sessionId, path: params.path, content: params.content });
+      return {};
+    })
+    .onRequest("terminal/create", ({ params }) =>
+      serve({
+        method: "terminal/create",
+        sessionId: params.sessionId,
+        command: params.command,
+        args: params.args ?? [],
+        env: params.env ?? [],
+        cwd: params.cwd,
+        outputByteLimit: params.outputByteLimit,
+      }) as Promise<acp.CreateTerminalResponse>,
+    )
+    .onRequest("terminal/output", ({ params }) => serve({ method: "terminal/output", sessionId: params.sessionId, terminalId: params.terminalId }) as Promise<acp.TerminalOutputResponse>)
+    .onRequest("terminal/wait_for_exit", ({ params }) =>
+      serve({ method: "terminal/wait_for_exit", sessionId: params.sessionId, terminalId: params.terminalId }) as Promise<acp.WaitForTerminalExitResponse>,
+    )
+    .onRequest("terminal/kill", async ({ params }) => {
+      await serve({ method: "terminal/kill", sessionId: params.sessionId, terminalId: params.terminalId });
+      return {};
+    })
+    .onRequest("terminal/release", async ({ params }) => {
+      await serve({ method: "terminal/release", sessionId: params.sessionId, terminalId: params.terminalId });
+      return {};
+    })
+    .connect(stream);
+  return { connection, served };
+}
+
+/**
+ * Serves one `fs/*` or `terminal/*` request through the handlers: refused with "method not found" when they do
+ * not serve files and terminals (nothing was advertised), for an unknown session, and as a JSON-RPC error carrying
+ * the sentence of a `SidekicksError` (`workspace/outside` as invalid params).
+ */
+async function clientRequest(handlers: AcpClientHandlers, served: Served, sessions: SessionTable, request: ClientRequest): Promise<unknown> {
+  const advertised = request.method.startsWith("fs/") ? served.fs : served.terminal;
+  if (!handlers.onClientRequest || !advertised) throw acp.RequestError.methodNotFound(request.method);
+  if (!sessions.has(request.sessionId)) throw acp.RequestError.sessionNotFound(request.sessionId);
+  try {
+    return await handlers.onClientRequest(request);
+  } catch (err) {
+    const e = asSidekicksError(err, "agent/request");
+    handlers.onLog("warn", `${request.method} refused: ${e.message}`);
+    throw new acp.RequestError(e.code === "workspace/outside" || e.code === "terminal/unknown" ? -32602 : -32603, e.message, { code: e.code });
+  }
+}

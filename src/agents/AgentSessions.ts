@@ -1,0 +1,251 @@
+import * as l10n from "@vscode/l10n";
+import type { AcpClient } from "../acp/AcpClient";
+import { AuthRequiredError } from "../acp/auth";
+import type { AuthRequired, PromptInput } from "../acp/types";
+import { asSidekicksError, SidekicksError } from "../errors";
+import type { SessionChange, SessionStateView } from "../protocol";
+import type { AgentEntry, AgentSession, SessionRecord, SessionSink } from "./AgentEntry";
+import type { AgentProcesses } from "./AgentProcesses";
+import { restoreChoices, sendChange } from "./sessionChoices";
+import { changeProblem } from "./sessionState";
+import type { SessionStates } from "./SessionStates";
+
+/** Options of {@link AgentSessions.session} (and `AgentManager.session`). */
+export interface SessionOptions {
+  /**
+   * ACP session id to resume with `session/load` when the owner has no session on the running process yet and the
+   * agent advertised `agentCapabilities.loadSession` (typically the id stored for this owner before a reload).
+   * Ignored otherwise; a failed load falls back to `session/new`.
+   */
+  resumeSessionId?: string;
+}
+
+/** What {@link AgentSessions} needs from the manager that owns the entries. */
+export interface AgentSessionsHost {
+  processes: AgentProcesses;
+  /** The settings and meters of each (agent, owner) session. */
+  sessionStates: SessionStates;
+  /** The workspace folder (the session `cwd` of an agent not started yet has no prepared place). */
+  workspaceFolder: string;
+  /** The roster entry named `name`. @throws SidekicksError `channel/unknownMember` */
+  require(name: string): AgentEntry;
+}
+
+/**
+ * The session side of the agent manager (issue 3, "sessions per owner"; issue 6, "Session controls"): opening a
+ * session for an owner (ACP `session/load` of a stored id when the agent offers it, else `session/new`; the user's
+ * choices set again), the {@link AgentSession} handle channels prompt through (reopened on a new process when the
+ * old one has gone), session settings changed with `session/set_mode`, `session/set_config_option` or
+ * `session/set_model`, and "authentication required" reported to listeners. Works on the manager's entries.
+ */
+export class AgentSessions {
+  private readonly authListeners = new Set<(auth: AuthRequired) => void>();
+
+  constructor(private readonly host: AgentSessionsHost) {}
+
+  /** {@link AgentManager.configure}: changes a setting of the session `owner` uses with `agent`. */
+  async configure(agent: string, owner: string, change: SessionChange, options: SessionOptions = {}): Promise<{ state: SessionStateView; sessionId: string }> {
+    const entry = this.host.require(agent);
+    entry.using += 1;
+    this.host.processes.touch(entry);
+    try {
+      const record = await this.openSession(entry, owner, options.resumeSessionId);
+      const problem = changeProblem(this.host.sessionStates.get(agent, owner), change);
+      if (problem) {
+        this.host.sessionStates.refused(agent, owner);
+        throw new SidekicksError("session/invalidChange", problem);
+      }
+      const { client, sessionId } = record;
+      try {
+        const options = await sendChange(client, sessionId, change);
+        const state = this.host.sessionStates.accepted(agent, owner, change, options)!;
+        this.host.processes.log(entry, "info", `session ${sessionId}: ${describeChange(change)}`);
+        return { state, sessionId };
+      } catch (err) {
+        this.host.sessionStates.refused(agent, owner);
+        throw asSidekicksError(err, "agent/request");
+      }
+    } finally {
+      entry.using -= 1;
+      this.host.processes.touch(entry);
+      this.host.processes.settleIdle(entry);
+    }
+  }
+
+  /** {@link AgentManager.session}: the session `owner` uses with `agent`, started and opened if needed. */
+  async session(agent: string, owner: string, sink: SessionSink, options: SessionOptions = {}): Promise<AgentSession> {
+    const entry = this.host.require(agent);
+    entry.using += 1;
+    this.host.processes.touch(entry);
+    try {
+      const record = await this.openSession(entry, owner, options.resumeSessionId);
+      entry.sinks.set(record.sessionId, sink);
+      return this.handle(entry, owner, record, sink);
+    } finally {
+      entry.using -= 1;
+      this.host.processes.touch(entry);
+      this.host.processes.settleIdle(entry);
+    }
+  }
+
+  /** {@link AgentManager.probeSession}: a throw-away session, to check the agent accepts sessions now. */
+  async probeSession(name: string): Promise<void> {
+    const entry = this.host.require(name);
+    entry.using += 1;
+    try {
+      const client = await this.host.processes.ensureStarted(entry, true);
+      await client.newSession(this.sessionCwd(entry), entry.config.mcpServers);
+    } finally {
+      entry.using -= 1;
+      this.host.processes.settleIdle(entry);
+    }
+  }
+
+  /** Calls `listener` whenever an agent answers "authentication required". Returns an unsubscribe function. */
+  onAuthRequired(listener: (auth: AuthRequired) => void): () => void {
+    this.authListeners.add(listener);
+    return () => this.authListeners.delete(listener);
+  }
+
+  /**
+   * The session `cwd` of the running process, as its runtime prepared it (the container's folder for a container
+   * runtime, else the agent's workspace on this machine).
+   */
+  private sessionCwd(entry: AgentEntry): string {
+    return entry.place?.sessionCwd ?? entry.config.workspace ?? this.host.workspaceFolder;
+  }
+
+  private async openSession(entry: AgentEntry, owner: string, resumeSessionId: string | undefined): Promise<SessionRecord> {
+    const client = await this.host.processes.ensureStarted(entry, false);
+    const existing = entry.sessions.get(owner);
+    if (existing && existing.client === client) {
+      if (existing.opening) await existing.opening;
+      return existing;
+    }
+    const record: SessionRecord = { sessionId: "", client };
+    // Others asking for this session meanwhile wait for all of it: opened, and the user's choices set again.
+    const opening = (async () => {
+      const { sessionId, resumed } = await this.openAcpSession(entry, client, resumeSessionId);
+      record.sessionId = sessionId;
+      record.resumed = resumed;
+      // Updates are routed by session id: two channels on one id would get each other's answers.
+      const shared = [...entry.sessions].find(([other, r]) => other !== owner && r.client === client && r.sessionId === record.sessionId);
+      if (shared) {
+        throw new SidekicksError(
+          "agent/protocol",
+          l10n.t('Agent "{0}" gave this channel the session id "{1}", which it already gave another channel, so their answers could not be told apart. This is a bug in the agent: each session/new must answer a new id.', entry.config.name, record.sessionId),
+        );
+      }
+      this.host.sessionStates.opened(entry.config.name, owner, record.sessionId, client.sessionSetup(record.sessionId), record.resumed === true);
+      await this.restoreChoices(entry, owner, record);
+    })();
+    record.opening = opening;
+    entry.sessions.set(owner, record);
+    try {
+      await opening;
+      record.opening = undefined;
+      return record;
+    } catch (err) {
+      if (entry.sessions.get(owner) === record) entry.sessions.delete(owner);
+      throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
+    }
+  }
+
+  /**
+   * Sets the user's choices again on a session just opened that reports other values (issue 15, item 3: codex-acp's
+   * `session/load` reports its default mode), before any prompt; each one restored or refused goes to the log.
+   */
+  private async restoreChoices(entry: AgentEntry, owner: string, record: SessionRecord): Promise<void> {
+    const name = entry.config.name;
+    const outcome = await restoreChoices(record.client, record.sessionId, this.host.sessionStates.get(name, owner));
+    for (const { change } of outcome.restored) this.host.processes.log(entry, "info", `session ${record.sessionId}: restored the user's ${describeChange(change)}`);
+    for (const r of outcome.refused) this.host.processes.log(entry, "warn", `session ${record.sessionId}: could not restore the user's ${r.setting} ${r.value}: ${r.reason}`);
+    this.host.sessionStates.restoreEnded(name, owner, outcome);
+  }
+
+  /**
+   * ACP `session/load` of `resumeSessionId` when given and the agent offers it, else (or when the load fails)
+   * `session/new`. @throws what `session/new` throws, or the load's error when the process died meanwhile
+   */
+  private async openAcpSession(entry: AgentEntry, client: AcpClient, resumeSessionId: string | undefined): Promise<{ sessionId: string; resumed: boolean }> {
+    const cwd = this.sessionCwd(entry);
+    if (resumeSessionId !== undefined) {
+      if (!client.info?.loadSession) {
+        this.host.processes.log(entry, "info", `session ${resumeSessionId} not resumed: the agent does not offer ACP session/load; opening a new session`);
+      } else {
+        try {
+          await client.loadSession(resumeSessionId, cwd, entry.config.mcpServers);
+          this.host.processes.log(entry, "info", `session ${resumeSessionId} resumed (ACP session/load)`);
+          return { sessionId: resumeSessionId, resumed: true };
+        } catch (err) {
+          const error = asSidekicksError(err, "agent/protocol");
+          if (client.hasExited || error.code === "agent/exited" || error.code === "agent/stopped") throw error;
+          this.host.processes.log(entry, "warn", `session ${resumeSessionId} could not be resumed (${error.message}); opening a new session`);
+        }
+      }
+    }
+    return { sessionId: await client.newSession(cwd, entry.config.mcpServers), resumed: false };
+  }
+
+  private handle(entry: AgentEntry, owner: string, first: SessionRecord, sink: SessionSink): AgentSession {
+    let record = first;
+    const name = entry.config.name;
+    const current = () => entry.client === record.client && entry.sessions.get(owner) === record;
+    return {
+      agent: name,
+      get sessionId() {
+        return record.sessionId;
+      },
+      get fresh() {
+        return !current() || (!record.resumed && !record.prompted);
+      },
+      get resumed() {
+        return current() && record.resumed === true;
+      },
+      prompt: async (input) => {
+        if (!current()) {
+          // The process has gone since (idle stop, eviction, roster change, crash): reopen on a new process,
+          // resuming this session when it was used and the agent can load it.
+          const previous = record.prompted || record.resumed ? record.sessionId : undefined;
+          const reopened = await this.session(name, owner, sink, { resumeSessionId: previous });
+          record = entry.sessions.get(owner) ?? record;
+          return reopened.prompt(input);
+        }
+        return this.runPrompt(entry, record, input);
+      },
+      cancel: () => record.client.cancel(record.sessionId),
+    };
+  }
+
+  private async runPrompt(entry: AgentEntry, record: SessionRecord, input: string | PromptInput): Promise<string> {
+    const client = record.client;
+    record.prompted = true;
+    entry.busy += 1;
+    this.host.processes.touch(entry);
+    this.host.processes.setState(entry, "busy");
+    try {
+      return await client.prompt(record.sessionId, input);
+    } catch (err) {
+      throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
+    } finally {
+      entry.busy -= 1;
+      this.host.processes.touch(entry);
+      if (entry.busy === 0 && entry.client === client && !client.hasExited) {
+        this.host.processes.setState(entry, "ready");
+        this.host.processes.settleIdle(entry);
+      }
+    }
+  }
+
+  private noteAuth(error: SidekicksError): SidekicksError {
+    if (error instanceof AuthRequiredError) for (const listener of this.authListeners) listener(error.auth);
+    return error;
+  }
+}
+
+/** "mode set to code", for the agent's log. */
+function describeChange(change: SessionChange): string {
+  if (change.kind === "mode") return `mode set to ${change.modeId} (ACP session/set_mode)`;
+  if (change.kind === "model") return `model set to ${change.modelId} (session/set_model)`;
+  return `option ${change.configId} set to ${String(change.value)} (ACP session/set_config_option)`;
+}

@@ -1,0 +1,109 @@
+/**
+ * The container runtime (`agents[].runtime: {type: container, container, user?, workdir?}`, issue 7): the agent runs
+ * inside a named, running container through `docker exec -i`, with only the roster's `env` inside; before it starts,
+ * `docker inspect` reads the container's bind mounts and working directory, so a missing or stopped container says
+ * so plainly. The agent's paths are container paths, mapped to the host folders mounted there (and confined to
+ * them); its terminals run in the container (`docker exec -it`). The docker command lines and the path mapping are
+ * `src/workspace/container.ts`'s.
+ */
+import * as l10n from "@vscode/l10n";
+import { execFile } from "node:child_process";
+import type { AgentLaunch } from "../../acp/types";
+import type { AgentConfig } from "../../config/roster";
+import { SidekicksError } from "../../errors";
+import { containerAgentLaunch, containerPlanner, ContainerPaths, dockerInspect, mountsFromInspect, type ContainerRuntime } from "../../workspace/container";
+import { DEMO_COMMAND, substitution, type AgentPlace, type LaunchContext, type Runtime } from "./Runtime";
+
+/** How long `docker inspect` may take, in ms. */
+export const INSPECT_TIMEOUT_MS = 15_000;
+
+/** The roster's container settings of `agent`. @throws Error when its runtime is not a container */
+function settingsOf(agent: AgentConfig): Omit<ContainerRuntime, "type"> {
+  if (agent.runtime?.type !== "container") throw new Error(`${agent.name} has no container runtime`);
+  const { type: _type, ...settings } = agent.runtime;
+  return settings;
+}
+
+/** The container runtime. */
+export const containerRuntime: Runtime<"container"> = {
+  type: "container",
+
+  /** Refuses the demo agent: it is a script of this extension, not a program in the container. */
+  refuse(agent: AgentConfig): SidekicksError | undefined {
+    if (agent.command !== DEMO_COMMAND) return undefined;
+    return new SidekicksError(
+      "agent/unsupported",
+      l10n.t(
+        'Agent "{0}" is the demo agent (sidekicks:demo), which runs in VS Code, not in a container. Remove its runtime, or give it the command of an agent installed in the container.',
+        agent.name,
+      ),
+    );
+  },
+
+  /**
+   * `docker exec -i` of the command in the container, with only the roster's own variables inside; `docker` itself
+   * runs with the editor's environment, in the agent's workspace folder on this machine.
+   * @throws SidekicksError `agent/spawn` for a container name or workdir that cannot be one
+   */
+  launch(agent: AgentConfig, ctx: LaunchContext): AgentLaunch {
+    const sub = substitution(ctx);
+    const inside = Object.fromEntries(Object.entries(agent.env).map(([k, v]) => [k, sub(v)]));
+    const cwd = agent.workspace ?? ctx.workspaceFolder;
+    return containerAgentLaunch(settingsOf(agent), { command: sub(agent.command), args: agent.args.map(sub), env: inside }, ctx.env, cwd);
+  },
+
+  /**
+   * `docker inspect` of the roster's container (with the launch's environment: its `PATH` finds the CLI): the session
+   * `cwd` is the roster's `workdir`, else the container's working directory; the roots are the host folders of its
+   * bind mounts.
+   * @throws SidekicksError `agent/spawn` when docker is missing, the container does not exist or is not running
+   */
+  async prepare(agent: AgentConfig, launch: AgentLaunch): Promise<AgentPlace> {
+    const settings = settingsOf(agent);
+    const data = await inspect(agent.name, settings.container, launch.env);
+    const first = (Array.isArray(data) ? data[0] : data) as { State?: { Running?: boolean }; Config?: { WorkingDir?: string } } | undefined;
+    if (first?.State?.Running === false) {
+      throw new SidekicksError("agent/spawn", l10n.t('Container "{0}" of agent "{1}" is not running. Start it (docker start {0}) and try again.', settings.container, agent.name));
+    }
+    const mounts = mountsFromInspect(data);
+    const paths = new ContainerPaths(mounts);
+    const { cwd: folder, env } = launch;
+    return {
+      folder,
+      env,
+      sessionCwd: settings.workdir ?? (first?.Config?.WorkingDir || "/"),
+      roots: mounts.map((m) => m.host),
+      toHost: (p) => paths.toHost(p),
+      terminalPlanner: () => containerPlanner(settings, { cwd: folder, env: { ...process.env, ...env }, paths }),
+    };
+  },
+};
+
+/** `docker inspect --type container`'s JSON. @throws SidekicksError `agent/spawn` (no docker, no such container, not JSON) */
+async function inspect(agent: string, container: string, env: Record<string, string>): Promise<unknown> {
+  const { command, args } = dockerInspect(container);
+  const output = await new Promise<string>((resolve, reject) => {
+    execFile(command, args, { env, timeout: INSPECT_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
+      reject(
+        new SidekicksError(
+          "agent/spawn",
+          missing
+            ? l10n.t('Agent "{0}" runs in container "{1}", but the docker command was not found. Install Docker (or put docker on the PATH VS Code sees).', agent, container)
+            : l10n.t(
+                'Agent "{0}" runs in container "{1}", which docker cannot find: {2}. Start it (docker start {1}) or fix runtime.container in sidekicks.yaml.',
+                agent,
+                container,
+                (stderr || err.message).trim().split("\n")[0] ?? "",
+              ),
+        ),
+      );
+    });
+  });
+  try {
+    return JSON.parse(output);
+  } catch {
+    throw new SidekicksError("agent/spawn", l10n.t("docker inspect {0} printed something that is not JSON.", container));
+  }
+}
