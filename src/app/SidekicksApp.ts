@@ -13,11 +13,8 @@ import { connectWebview, type WebviewSink } from "./webviewApi/webviewEvents";
 import { webviewHandlers } from "./webviewApi/webviewHandlers";
 import type { ShownChannel } from "./webviewApi/ports";
 
+/** The editor port, where `src/vscode/` and the tests import it from. */
 export type { EditorPort, IconUri } from "./EditorPort";
-export { EDITOR_TEXT_LIMIT } from "./webviewApi/editorHandlers";
-export { sessionChange } from "./webviewApi/sessionHandlers";
-export { LOCKED_RETRY_MS } from "./StoreLifecycle";
-export type { AppOptions } from "./compose";
 
 /** The parts of the app, built by the composition root (`compose.ts`, `startSidekicks`). */
 export interface SidekicksAppParts {
