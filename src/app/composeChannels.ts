@@ -83,25 +83,24 @@ export function composeChannels(options: ChannelsOptions): Channels {
   const now = options.now ?? Date.now;
   const ulid = monotonicFactory();
   const clock: ChannelClock = { ulid: (at) => ulid(at), now: () => now() };
-  // Every unit waits for the sweeper, which starts once they all exist (`recovered`, below; read only when called).
+  // Every unit waits for the sweeper, which starts once they all exist (`recovered`, below). Like the executor's ports,
+  // which call units built after it (they need the executor), this reads its constant only when called.
   const ready = (): Promise<void> => recovered;
   const turnFiles = new TurnFiles([store.dir]);
   const commands = new AgentCommands(store);
   const intents = new IntentLog(store, () => ulid(), () => now());
   const permissions = new PermissionMemory(store);
-  // Late-bound: the executor's ports call units that need the executor themselves.
-  const late: { followUps?: FollowUps; sessions?: SessionSettings } = {};
   const executor = new TurnExecutor(
     {
       store,
       // A session opened for a turn knows the choices stored before (after a reload): they are restored.
-      agents: withStoredChoices(agents, (channelId, agent) => late.sessions!.sessionStates(channelId, [agent])),
+      agents: withStoredChoices(agents, (channelId, agent) => sessions.sessionStates(channelId, [agent])),
       emitter,
       log: (level, line) => log(level === "debug" ? line : `${level}: ${line}`),
       now: () => now(),
       context: (turn, fresh) => unseenContext(store, turn.channelId, turn.agent, turn.requestMessageId, fresh),
-      settled: (turn, message) => late.followUps!.delegate(turn, message),
-      roundSettled: (channelId, root, answers) => late.followUps!.wakeModerator(channelId, root, answers),
+      settled: (turn, message) => followUps.delegate(turn, message),
+      roundSettled: (channelId, root, answers) => followUps.wakeModerator(channelId, root, answers),
       policyOf: (agent) => options.policyOf?.(agent) ?? "ask",
       permissions,
       intents,
@@ -109,8 +108,8 @@ export function composeChannels(options: ChannelsOptions): Channels {
     },
     { owner: options.owner ?? ulid(), cancelGraceMs: options.cancelGraceMs ?? CANCEL_GRACE_MS, tickMs: options.tickMs },
   );
-  late.followUps = new FollowUps({ store, executor, clock, moderatorOf: options.moderatorOf });
-  late.sessions = new SessionSettings({ store, agents, executor, ready });
+  const followUps: FollowUps = new FollowUps({ store, executor, clock, moderatorOf: options.moderatorOf });
+  const sessions: SessionSettings = new SessionSettings({ store, agents, executor, ready });
   const files = new ChangedFiles({ store, files: turnFiles });
   const directory = new ChannelDirectory(store, agents, emitter, () => now());
   const messages = new ChannelMessages({ store, executor, commands, clock, view: (channel) => directory.view(channel), ready });
@@ -121,7 +120,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
     messages,
     turns,
     files,
-    sessions: late.sessions,
+    sessions,
     directory,
     commands,
     intents,
