@@ -1,13 +1,14 @@
 /**
  * channel.open100kRatio — wall time to load and post the latest page (50 messages) of a channel holding 100,000
  * messages, divided by the same for a channel of 100 messages, in one LevelDB store. "Load and post" is the
- * webview's `channel/open` request through the real `WebviewBridge` and `ChannelService.open` (a reverse range scan
+ * webview's `channel/open` request through the real `WebviewBridge` and `Channels.open` (a reverse range scan
  * with a limit, `Store.latestMessages`), until the response is serialized like `postMessage` does. Alternating
  * rounds, median of each. Target ≤ 2. Memory: heap and RSS growth across one open of the big channel (after a GC
  * when `--expose-gc` is on).
  */
 import { monotonicFactory } from "ulid";
-import { ChannelService, type AgentSource } from "../src/channels/ChannelService";
+import { composeChannels } from "../src/app/compose";
+import type { AgentSource } from "../src/channels/AgentSource";
 import { WebviewBridge } from "../src/app/WebviewBridge";
 import { EventBus } from "../src/events/events";
 import { PROTOCOL_VERSION, type HostToWebview } from "../src/protocol";
@@ -54,8 +55,8 @@ export async function channelOpenBench(): Promise<ChannelOpenResult> {
   const store = await Store.open(dir);
   try {
     const events = new EventBus();
-    const channels = new ChannelService(store, noAgents, events);
-    const general = await channels.syncGeneral([]);
+    const channels = composeChannels({ store, agents: noAgents, emitter: events });
+    const general = await channels.directory.syncGeneral([]);
     const ulid = monotonicFactory();
     for (const name of ["big", "small"]) {
       const at = Date.now();
@@ -72,7 +73,7 @@ export async function channelOpenBench(): Promise<ChannelOpenResult> {
     let waiting: ((bytes: number) => void) | undefined;
     const bridge = new WebviewBridge(
       (m: HostToWebview) => waiting?.(JSON.stringify(m).length),
-      stubHandlers({ "channel/open": async ({ name }) => ({ ...(await channels.open(name ?? "general")), config: { state: "ok", path: "/bench", problems: [] } }) }),
+      stubHandlers({ "channel/open": async ({ name }) => ({ ...(await channels.messages.open(name ?? "general")), config: { state: "ok", path: "/bench", problems: [] } }) }),
     );
     bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
     let id = 0;

@@ -1,7 +1,7 @@
 /**
  * realAgent.turnOverheadRatio — the same scripted Claude Code tools turn (Read, Edit, Write, Bash and a closing
  * text: `script:tools` of test/fixtures/model-scripts.mjs, served by the scripted model server in this process)
- * through Sidekicks' host pipeline — `ChannelService.send` → the turn executor and its reducer (admission batch,
+ * through Sidekicks' host pipeline — `Channels.send` → the turn executor and its reducer (admission batch,
  * checkpoints at tool-call boundaries, the settling batch in LevelDB) → `AgentManager` → `AcpClient` — until the
  * committed `message:finished`, divided by the same turn through a bare SDK client (`acp.client().connect()` over
  * the agent's stdio, the SDK 2.x counterpart of `ClientSideConnection`) from `session/prompt` to its result.
@@ -17,7 +17,7 @@ import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentManager } from "../src/agents/AgentManager";
-import { ChannelService } from "../src/channels/ChannelService";
+import { composeChannels } from "../src/app/compose";
 import { EventBus } from "../src/events/events";
 import { Store } from "../src/store/Store";
 import { tempDir } from "../test/unit/helpers";
@@ -91,10 +91,10 @@ async function pipeline(server: ModelServer): Promise<number> {
   const agents = new AgentManager(events, { launch: { workspaceFolder: workspace, nodePath: process.execPath, demoAgentPath: "", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } } });
   agents.setRoster([config]);
   const store = await Store.open(path.join(dir, "store"));
-  const channels = new ChannelService(store, agents, events);
+  const channels = composeChannels({ store, agents, emitter: events });
   const commands = new Promise<void>((resolve) => events.on("agent:commands", () => resolve()));
   try {
-    const general = await channels.syncGeneral(["claude"]);
+    const general = await channels.directory.syncGeneral(["claude"]);
     // The same session the turn will use (owner = the channel), opened outside the measurement as the bare side does.
     await agents.session("claude", general.id, { onUpdate: () => undefined, onPermissionRequest: async () => ({ outcome: "cancelled" }) });
     await settled(commands);
@@ -104,7 +104,7 @@ async function pipeline(server: ModelServer): Promise<number> {
       });
     });
     const start = performance.now();
-    await channels.send(general.id, `@claude ${PROMPT}`);
+    await channels.messages.send(general.id, `@claude ${PROMPT}`);
     const text = await done;
     const ms = performance.now() - start;
     checkRan(workspace, text, "pipeline");

@@ -7,7 +7,7 @@
  * post sink that serializes like postMessage) divided by the CPU time of a bare SDK client that only concatenates
  * the text. Runs alternate; the median of each side is used. Target ≤ 1.5.
  *
- * agent.startOverheadMs — a first mention of a stopped agent: wall time from `ChannelService.send` to the agent's
+ * agent.startOverheadMs — a first mention of a stopped agent: wall time from `Channels.send` to the agent's
  * session being ready (process spawned, ACP `initialize` and `session/new` answered), minus the fake agent's own
  * startup as it reports it (`_meta.startupMs` of its initialize result: its process uptime when it answered).
  * Median of BENCH_START_ROUNDS (default 15) cold starts after one warm-up. Target ≤ 30 ms. For context, the same
@@ -34,7 +34,8 @@ import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentManager } from "../src/agents/AgentManager";
-import { ChannelService, type AgentSource } from "../src/channels/ChannelService";
+import { composeChannels } from "../src/app/compose";
+import type { AgentSource } from "../src/channels/AgentSource";
 import { WebviewBridge } from "../src/app/WebviewBridge";
 import { PROTOCOL_VERSION } from "../src/protocol";
 import { EventBus } from "../src/events/events";
@@ -83,8 +84,8 @@ export async function pipeline(): Promise<number> {
   const agents = new AgentManager(events, { launch: { workspaceFolder: process.cwd(), nodePath: process.execPath, demoAgentPath: "", env: process.env } });
   agents.setRoster([{ name: "fake", command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_SCRIPT: script } }]);
   const store = await Store.open(dir);
-  const channels = new ChannelService(store, agents, events);
-  const general = await channels.syncGeneral(["fake"]);
+  const channels = composeChannels({ store, agents, emitter: events });
+  const general = await channels.directory.syncGeneral(["fake"]);
   let posted = 0;
   const bridge = new WebviewBridge((m) => (posted += JSON.stringify(m).length), stubHandlers());
   bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
@@ -97,7 +98,7 @@ export async function pipeline(): Promise<number> {
     });
   });
   const start = process.cpuUsage();
-  await channels.send(general.id, "@fake go");
+  await channels.messages.send(general.id, "@fake go");
   const bytes = await done;
   const ms = cpuMs(start);
   // The bridge posts a frame's deltas together (16 ms): let the last frame go out before checking what was posted.
@@ -113,7 +114,7 @@ export async function pipeline(): Promise<number> {
 }
 
 /**
- * One cold start through a channel: ms from `ChannelService.send("@fake hi")` on a stopped agent until
+ * One cold start through a channel: ms from `Channels.send("@fake hi")` on a stopped agent until
  * `AgentManager.session` resolves, and the agent's own startup in ms (its `_meta.startupMs`).
  */
 async function coldStart(): Promise<{ totalMs: number; agentMs: number }> {
@@ -133,12 +134,12 @@ async function coldStart(): Promise<{ totalMs: number; agentMs: number }> {
     },
   };
   const store = await Store.open(dir);
-  const channels = new ChannelService(store, source, events);
-  const general = await channels.syncGeneral(["fake"]);
+  const channels = composeChannels({ store, agents: source, emitter: events });
+  const general = await channels.directory.syncGeneral(["fake"]);
   const finished = new Promise<void>((resolve) => events.on("message:finished", (m) => m.author.kind === "agent" && resolve()));
   if (agents.state("fake") !== "stopped") throw new Error("the agent must be stopped before the mention");
   const start = performance.now();
-  await channels.send(general.id, "@fake hi");
+  await channels.messages.send(general.id, "@fake hi");
   const totalMs = (await readyAt) - start;
   const agentMs = agents.agentInfo("fake")?.meta?.startupMs;
   if (typeof agentMs !== "number") throw new Error("the fake agent reported no _meta.startupMs");

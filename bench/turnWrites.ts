@@ -1,11 +1,11 @@
 /**
  * turn.storeWritesPerTurn — LevelDB write batches (`Store.batches`) for one turn whose answer streams 3 tool calls
- * and 150 text chunks over about 5 s, from admission to settlement, through the real `ChannelService` and a fake
+ * and 150 text chunks over about 5 s, from admission to settlement, through the real `Channels` and a fake
  * agent subprocess. Target ≤ 10 (brief: checkpoints at tool-call boundaries and at most about once a second, never
  * per chunk). The median of a few runs is reported.
  */
 import { AgentManager } from "../src/agents/AgentManager";
-import { ChannelService } from "../src/channels/ChannelService";
+import { composeChannels } from "../src/app/compose";
 import { Recorder } from "../src/events/events";
 import { Store } from "../src/store/Store";
 import { FAKE_AGENT, tempDir } from "../test/unit/helpers";
@@ -24,13 +24,13 @@ async function oneTurn(): Promise<{ writes: number; ms: number }> {
   const agents = new AgentManager(events, { launch: { workspaceFolder: process.cwd(), nodePath: process.execPath, demoAgentPath: "", env: process.env } });
   agents.setRoster([{ name: "a", command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_SCRIPT: JSON.stringify({ prompt: steps }) } } as never]);
   const store = await Store.open(dir);
-  const channels = new ChannelService(store, agents, events);
+  const channels = composeChannels({ store, agents, emitter: events });
   try {
-    const general = await channels.syncGeneral(["a"]);
+    const general = await channels.directory.syncGeneral(["a"]);
     await agents.start("a");
     const before = store.batches;
     const start = performance.now();
-    await channels.send(general.id, "@a go");
+    await channels.messages.send(general.id, "@a go");
     for (;;) {
       if (events.of("message:finished").some((m) => m.author.kind === "agent")) break;
       await new Promise((r) => setTimeout(r, 20));

@@ -4,7 +4,8 @@ import { homedir } from "node:os";
 import path from "node:path";
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
-import { SidekicksApp } from "./app/SidekicksApp";
+import { startSidekicks } from "./app/compose";
+import type { SidekicksApp } from "./app/SidekicksApp";
 import { resolveConfigLocation } from "./config/location";
 import { CONFIG_TEMPLATE } from "./config/template";
 import type { HostRequestMethod, HostRequests } from "./protocol";
@@ -122,13 +123,13 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
 }
 
 /**
- * Creates the app for the workspace's roster and starts it (not awaited: `SidekicksApp.ready`), and watches the
- * roster file and Workspace Trust to reload it.
+ * Creates the app for the workspace's roster and starts it (`startSidekicks`, the composition root; not awaited:
+ * `SidekicksApp.ready`), and watches the roster file and Workspace Trust to reload it.
  * @throws Error when the roster's location cannot be resolved (a bad `sidekicks.configPath`)
  */
 function startApp(context: vscode.ExtensionContext, editor: EditorAdapter): SidekicksApp {
   const configPath = resolveConfigPath();
-  const current = SidekicksApp.start({
+  const current = startSidekicks({
     configPath,
     storageDir: historyFolder(context, configPath),
     editor,

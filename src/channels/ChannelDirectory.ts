@@ -5,7 +5,6 @@ import type { Emitter } from "../events/events";
 import { UNREAD_CAP, type AgentState, type ChannelSummary, type ChannelView, type MessageView } from "../protocol";
 import type { Store } from "../store/Store";
 import type { ChannelRecord, MembershipRecord } from "../store/records";
-import { GENERAL } from "./ChannelService";
 
 /** What the directory needs of the agent manager: the roster's names, in order, and their states. */
 export interface AgentNames {
@@ -19,6 +18,9 @@ export interface DeclaredChannel {
   description?: string;
   members: string[];
 }
+
+/** The channel every agent of the roster joins. */
+export const GENERAL = "general";
 
 /** A channel by id or by name (`general`, or `@agent` for a direct conversation). */
 export type ChannelRef = { id?: string; name?: string };
@@ -34,8 +36,9 @@ const lastReadKey = (channelId: string) => `lastRead/${channelId}`;
 /**
  * The channel directory (ADR 0003 `internal/channels`, Channel + Membership): creates, renames and deletes channels,
  * sets descriptions, adds and removes members, opens direct conversations (a channel with one member, indexed by
- * `direct/<agent>`), creates the roster's declared channels once, and lists everything with unread counts and busy
- * markers. Emits `channels:changed` after each change and `channel:changed` for the channel that changed.
+ * `direct/<agent>`), keeps `#general`'s members in step with the roster, creates the roster's declared channels once,
+ * and lists everything with unread counts and busy markers. Emits `channels:changed` after each change and
+ * `channel:changed` for the channel that changed.
  */
 export class ChannelDirectory {
   private readonly ulid = monotonicFactory();
@@ -48,6 +51,27 @@ export class ChannelDirectory {
     private readonly emitter: Emitter,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * Creates `#general` when missing and makes its members the roster's agents: new agents join, agents gone
+   * from the roster leave (their messages stay). Emits `channel:changed`.
+   */
+  async syncGeneral(agentNames: string[]): Promise<ChannelRecord> {
+    let channel = await this.store.channelByName(GENERAL);
+    if (!channel) {
+      const at = this.now();
+      channel = { version: 1, id: this.ulid(at), name: GENERAL, createdAt: at, updatedAt: at };
+      await this.store.putChannel(channel);
+    }
+    const members = await this.store.members(channel.id);
+    const current = new Set(members.map((m) => m.agentName));
+    for (const name of agentNames) {
+      if (!current.has(name)) await this.store.putMember({ version: 1, channelId: channel.id, agentName: name, joinedAt: this.now() });
+    }
+    for (const m of members) if (!agentNames.includes(m.agentName)) await this.store.deleteMember(channel.id, m.agentName);
+    this.emitter.emit("channel:changed", await this.view(channel));
+    return channel;
+  }
 
   /** Every channel (#general first, then by name) followed by the direct conversations (by agent name). */
   async list(): Promise<ChannelSummary[]> {

@@ -43,7 +43,7 @@ export function handOffLine(to: string, task: string): string {
 
 /**
  * Whether `prompt` (the user's part of the prompt, after any channel context) is a delegated turn's prompt, as
- * Sidekicks writes it (`@<from> delegated this to you:` then the delegating answer; src/channels/ChannelService.ts).
+ * Sidekicks writes it (`@<from> delegated this to you:` then the delegating answer; src/channels/FollowUps.ts).
  * The task is what follows the last "over to you:" of a demo's hand-off line, else the delegating answer without
  * its quoted lines.
  */

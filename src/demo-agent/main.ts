@@ -242,7 +242,7 @@ acp
     const retry = text.lastIndexOf(RETRY_NOTE_END);
     const attempt = retry === -1 ? undefined : /this is attempt (\d+) of this request/.exec(text)?.[1];
     if (retry !== -1) text = text.slice(retry + RETRY_NOTE_END.length).trim();
-    // A delegated turn (src/channels/ChannelService.ts): the demo does the task it was handed.
+    // A delegated turn (src/channels/FollowUps.ts): the demo does the task it was handed.
     const delegated = delegatedPrompt(text);
     if (delegated) text = delegated.task;
     const context = cut === -1 ? 0 : (prompt.slice(0, cut).match(/^(?:@[\w-]+|user):$/gm) ?? []).length;

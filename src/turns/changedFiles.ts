@@ -1,7 +1,8 @@
 /**
  * A settled turn's "files changed" (issue 7, "File watching"): which files it changed, kept with their text from
  * before the turn under `value/turnFiles/<turnId>` for the diffs, and the `files` part its answer shows. Pure; the
- * reducer's `filesChanged` input writes what these return (`reduceUpdates.ts`), `ChannelService.fileDiff` reads it.
+ * reducer's `filesChanged` input writes what these return (`reduceUpdates.ts`), `src/channels/ChangedFiles.fileDiff`
+ * reads it.
  */
 import type { FilesPart } from "../protocol";
 import type { MessageRecord } from "../store/records";

@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import type { ChannelDirectory } from "../channels/ChannelDirectory";
 import { channelNameInputProblem, normaliseChannelName } from "../channels/channelName";
-import { GENERAL } from "../channels/ChannelService";
+import { GENERAL } from "../channels/ChannelDirectory";
 import type { ChannelSummary } from "../protocol";
 import { describeRemembered } from "../turns/permissionMemory";
 

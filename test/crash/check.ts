@@ -1,5 +1,5 @@
 /**
- * The crash suite's checker: after a kill, reopens the store, constructs a ChannelService (its constructor runs the
+ * The crash suite's checker: after a kill, reopens the store, constructs a Channels (its constructor runs the
  * sweeper; `ready` resolves when recovery is done), closes it, and checks the invariants of issue #5 against the
  * store's raw contents before and after and against the child's journal. Returns one line per violation.
  */
@@ -8,7 +8,8 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ulid } from "ulid";
 import type { ClassicLevel } from "classic-level";
-import { ChannelService, GENERAL } from "../../src/channels/ChannelService";
+import { composeChannels, type Channels } from "../../src/app/compose";
+import { GENERAL } from "../../src/channels/ChannelDirectory";
 import { Recorder } from "../../src/events/events";
 import { Store, type StoreChanges } from "../../src/store/Store";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../../src/store/records";
@@ -115,15 +116,15 @@ export async function checkAfterKill(dir: string, journal: JournalLine[], scenar
     session: () => new Promise<never>(() => undefined),
   };
   const logs: string[] = [];
-  const channels = new ChannelService(store, agents, new Recorder(), (line) => logs.push(line), Date.now, 5_000, { owner });
+  const channels = composeChannels({ store, agents, emitter: new Recorder(), log: (line) => logs.push(line), cancelGraceMs: 5_000, owner });
   try {
     await channels.ready;
   } catch (err) {
     v.push(`recovery failed: ${(err as Error).stack ?? String(err)}`);
   }
   await channels.close();
-  let views: Awaited<ReturnType<ChannelService["open"]>>["messages"] = [];
-  if (await store.channelByName(GENERAL)) views = (await channels.open(GENERAL)).messages;
+  let views: Awaited<ReturnType<Channels["messages"]["open"]>>["messages"] = [];
+  if (await store.channelByName(GENERAL)) views = (await channels.messages.open(GENERAL)).messages;
   const openAfterClose = await openTurns();
   const after = await snapshot(db);
   await store.close();

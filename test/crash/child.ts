@@ -1,5 +1,5 @@
 /**
- * The crash suite's child: the channel core (Store + AgentManager + ChannelService, as in test/unit/channelHarness.ts)
+ * The crash suite's child: the channel core (Store + AgentManager + Channels, as in test/unit/channelHarness.ts)
  * over the store in CRASH_DIR, with two scripted fake agents working in CRASH_WS (they write files there: tool
  * intents), sending the messages of scenario CRASH_SCENARIO.
  *
@@ -14,7 +14,7 @@
  */
 import { writeSync } from "node:fs";
 import { AgentManager } from "../../src/agents/AgentManager";
-import { ChannelService } from "../../src/channels/ChannelService";
+import { composeChannels, type Channels } from "../../src/app/compose";
 import type { AgentConfig } from "../../src/config/roster";
 import type { Emitter, SidekicksEventName, SidekicksEvents } from "../../src/events/events";
 import type { MessageView } from "../../src/protocol";
@@ -50,7 +50,7 @@ export async function main(): Promise<void> {
   const finished = new Set<string>();
   let sent = 0;
   const expectedAnswers = scenario.sends.reduce((n, s) => n + s.to.length, 0);
-  const ref: { channels?: ChannelService } = {};
+  const ref: { channels?: Channels } = {};
   const checkDone = () => {
     if (sent === scenario.sends.length && finished.size === expectedAnswers) journal({ t: "done", counts, deltas, ms: Date.now() - started });
   };
@@ -62,7 +62,7 @@ export async function main(): Promise<void> {
         if (plan.kind === "delta" && deltas === plan.n) die({ t: "kill", phase: "streaming", n: deltas, when: "at" });
         const { part } = payload as SidekicksEvents["message:delta"];
         if (part?.type === "permission" && part.outcome === undefined) {
-          setTimeout(() => void ref.channels?.answerPermission(part.requestId, "ok"), 15);
+          setTimeout(() => void ref.channels?.turns.answerPermission(part.requestId, "ok"), 15);
         }
       } else if (name === "message:finished") {
         const m = payload as MessageView;
@@ -111,7 +111,7 @@ export async function main(): Promise<void> {
   // A virtual clock CLOCK_SPEEDUP times faster than real time: the reducer's 1 s checkpoint spacing and 5 s heartbeat
   // come every 100 ms and 0.5 s of real time (the tick runs every 20 ms).
   const now = () => started + (Date.now() - started) * CLOCK_SPEEDUP;
-  const channels = new ChannelService(store, agents, emitter, () => undefined, now, 5_000, { tickMs: 20 });
+  const channels = composeChannels({ store, agents, emitter, log: () => undefined, now, cancelGraceMs: 5_000, tickMs: 20 });
   ref.channels = channels;
   await channels.ready;
   // Stays alive once done, until the harness kills it (a finished run is killed too: a kill "after the end").
@@ -120,10 +120,10 @@ export async function main(): Promise<void> {
     journal({ t: "done", counts, deltas, ms: Date.now() - started });
     return;
   }
-  const general = await channels.syncGeneral(agents.names());
+  const general = await channels.directory.syncGeneral(agents.names());
   for (const s of scenario.sends) {
     setTimeout(() => {
-      channels.send(general.id, s.text).then(
+      channels.messages.send(general.id, s.text).then(
         ({ messageId }) => {
           journal({ t: "user", id: messageId, hash: hashText(s.text), to: s.to });
           sent++;

@@ -35,7 +35,7 @@ const seconds = (/** @type {number} */ ms) => (ms / 1000).toFixed(1);
 /** The roster of `npm start`'s demo workspace (scripts/start.mjs). */
 const ROSTER = "agents:\n  - name: demo\n    command: sidekicks:demo\n";
 
-/** What the channel view says while another window holds the history (SidekicksApp.openStore, `store/locked`). */
+/** What the channel view says while another window holds the history (StoreLifecycle.open, `store/locked`). */
 const LOCKED = /open in another VS Code window/;
 
 /** The channel view's document (outer `iframe.webview.ready`, inner `iframe#active-frame`), or null when not shown. @param {import("playwright-core").Page} page */

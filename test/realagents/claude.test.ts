@@ -98,7 +98,7 @@ test("claude (Manual mode): a permission request answered Allow once through the
     assert.equal(request.title, "touch permitted.txt");
     assert.deepEqual(request.options.map((o) => o.kind), ["allow_once", "reject_once"]);
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), false, "nothing ran before the answer");
-    assert.equal(await world.channels.answerPermission(request.requestId, request.options.find((o) => o.kind === "allow_once")!.optionId), true);
+    assert.equal(await world.channels.turns.answerPermission(request.requestId, request.options.find((o) => o.kind === "allow_once")!.optionId), true);
     const answer = await world.settled(id);
     assert.equal(answer.outcome, "completed");
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), true, "the allowed command ran");
@@ -113,7 +113,7 @@ test("claude (Manual mode): a permission request answered No stops the command; 
     await setMode(world, "claude", "default");
     const id = await world.send("@claude create the file script:permission");
     const request = await world.permission(id);
-    await world.channels.answerPermission(request.requestId, request.options.find((o) => o.kind === "reject_once")!.optionId);
+    await world.channels.turns.answerPermission(request.requestId, request.options.find((o) => o.kind === "reject_once")!.optionId);
     const answer = await world.settled(id);
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), false, "the rejected command did not run");
     assert.equal(toolCalls(answer)[0]?.status, "failed");
@@ -142,7 +142,7 @@ test("claude (Plan mode): ExitPlanMode asks to approve the plan with 4 options; 
     const request = await world.permission(id);
     assert.equal(request.toolKind, "switch_mode");
     assert.deepEqual(request.options.map((o) => o.name), ["Yes, manually approve edits", "Yes, and use auto mode", "Yes, and bypass permissions", "No, keep planning"]);
-    await world.channels.answerPermission(request.requestId, request.options[0]!.optionId);
+    await world.channels.turns.answerPermission(request.requestId, request.options[0]!.optionId);
     const answer = await world.settled(id);
     assert.equal(answer.outcome, "completed");
     assert.match(textOf(answer), /Plan approved\./);
@@ -157,7 +157,7 @@ test("claude: Stop during a long command settles the answer cancelled and the co
     const id = await world.send(`@claude wait script:long secs=${secs}`);
     await world.part(id, (p): p is ToolCallPart => p.type === "toolCall" && p.title.includes(`sleep ${secs}`));
     await waitFor(() => (processesWith(`sleep ${secs}`).length > 0 ? true : undefined), 20_000, "the sleep process");
-    assert.equal(await world.channels.cancel(id), true);
+    assert.equal(await world.channels.turns.cancel(id), true);
     // Bounded: the answer settles within 20 s of Stop (the command alone would run 30 s).
     const answer = await world.settled(id, 20_000);
     assert.equal(answer.outcome, "cancelled");
@@ -170,12 +170,12 @@ test("claude: an answer stopped mid-stream can run again in the same message, an
   await withClaude(async (world) => {
     const id = await world.send("@claude talk slowly script:slow chunks=20 delay=150");
     await waitFor(() => world.events.of("message:delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
-    assert.equal(await world.channels.cancel(id), true);
+    assert.equal(await world.channels.turns.cancel(id), true);
     const stopped = await world.settled(id, 20_000);
     assert.equal(stopped.outcome, "cancelled");
     assert.equal(stopped.retryable, true, "a stopped answer offers Run again");
     const mark = world.mark();
-    assert.equal(await world.channels.retry(world.general.id, id), true);
+    assert.equal(await world.channels.turns.retry(world.general.id, id), true);
     const again = await world.settled(id, 90_000, mark);
     assert.equal(again.outcome, "completed");
     assert.equal(again.attempt, 2);
@@ -231,7 +231,7 @@ test("claude: after a window reload mid-answer, Retry resumes the same session w
     assert.equal((await world.store.turn(interrupted!.turnId!))?.outcome, "interrupted");
     const before = server.requests.length;
     const mark = world.mark();
-    assert.equal(await world.channels.retry(world.general.id, id), true);
+    assert.equal(await world.channels.turns.retry(world.general.id, id), true);
     const answer = await world.settled(id, 90_000, mark);
     assert.equal(answer.outcome, "completed");
     assert.equal(answer.attempt, 2);

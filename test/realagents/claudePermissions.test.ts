@@ -49,13 +49,13 @@ for (const agent of ["claude", "codex"] as const) {
       const always = first.options.find((o) => o.kind === "allow_always");
       assert.ok(always, `the agent offers a narrow "always": ${JSON.stringify(first.options)}`);
       assert.ok(always.name.includes(command), `the agent's allow_always names the one command: ${always.name}`);
-      await world.channels.answerPermission(first.requestId, always.optionId);
+      await world.channels.turns.answerPermission(first.requestId, always.optionId);
 
       const second = await requestFor(world, id, "touch unrelated.txt");
       assert.equal(second.auto, undefined, `the unrelated request was answered without asking: ${second.auto}`);
       assert.equal(second.outcome, undefined, `the unrelated request was answered with ${second.outcome} before the user saw it`);
       assert.equal(existsSync(path.join(world.workspace, "unrelated.txt")), false, "the unrelated command has not run");
-      await world.channels.answerPermission(second.requestId, second.options.find((o) => o.kind === "allow_once")!.optionId);
+      await world.channels.turns.answerPermission(second.requestId, second.options.find((o) => o.kind === "allow_once")!.optionId);
       const answer = await world.settled(id);
       assert.ok(toolCalls(answer).filter((c) => c.kind === "execute").every((c) => c.status === "completed"), "every command ran once allowed");
       const cards = answer.parts.filter((p): p is PermissionPart => p.type === "permission");

@@ -95,7 +95,7 @@ test("codex (Read-only): a write asks permission; Allow once through the channel
       ["No, and tell Codex what to do differently", "reject_once"],
     ]);
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), false, "nothing was written before the answer");
-    await world.channels.answerPermission(request.requestId, "allow_once");
+    await world.channels.turns.answerPermission(request.requestId, "allow_once");
     const answer = await world.settled(id);
     assert.equal(answer.outcome, "completed");
     assert.equal(readFileSync(path.join(world.workspace, "permitted.txt"), "utf8"), "permitted\n");
@@ -108,7 +108,7 @@ test("codex (Read-only): a write answered No is not performed", TIMEOUT, async (
     await setMode(world, "codex", "read-only");
     const id = await world.send("@codex create the file script:permission");
     const request = await world.permission(id);
-    await world.channels.answerPermission(request.requestId, request.options.find((o) => o.kind === "reject_once")!.optionId);
+    await world.channels.turns.answerPermission(request.requestId, request.options.find((o) => o.kind === "reject_once")!.optionId);
     const answer = await world.settled(id);
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), false, "the rejected write did not happen");
     assert.notEqual(toolCalls(answer)[0]?.status, "completed");
@@ -123,7 +123,7 @@ test("codex: the permission card shows the title its request carries (\"Edit fil
     const request = await world.permission(id);
     const tool = toolCalls((await world.store.message(world.general.id, id)) as never).at(0);
     assert.equal(request.title, "Edit files", `the card shows "${request.title}" (its tool call says "${tool?.title}")`);
-    await world.channels.answerPermission(request.requestId, request.options.find((o: PermissionPart["options"][number]) => o.kind === "reject_once")!.optionId);
+    await world.channels.turns.answerPermission(request.requestId, request.options.find((o: PermissionPart["options"][number]) => o.kind === "reject_once")!.optionId);
     await world.settled(id);
   } finally {
     await world.teardown();
@@ -153,7 +153,7 @@ test("codex: Stop during a long command settles the answer cancelled; the agent 
     const id = await world.send(`@codex wait script:long secs=${secs}`);
     await world.part(id, (p): p is ToolCallPart => p.type === "toolCall" && p.title.includes(`sleep ${secs}`));
     await waitFor(() => (processesWith(`sleep ${secs}`).length > 0 ? true : undefined), 20_000, "the sleep process");
-    assert.equal(await world.channels.cancel(id), true);
+    assert.equal(await world.channels.turns.cancel(id), true);
     // Bounded: the answer settles within 20 s of Stop (the command alone would run 30 s).
     const answer = await world.settled(id, 20_000);
     assert.equal(answer.outcome, "cancelled");
@@ -202,7 +202,7 @@ test("codex: after a window reload mid-answer, Retry resumes the same session wi
     assert.equal((await world.store.turn(interrupted!.turnId!))?.outcome, "interrupted");
     const before = server.requests.length;
     const mark = world.mark();
-    assert.equal(await world.channels.retry(world.general.id, id), true);
+    assert.equal(await world.channels.turns.retry(world.general.id, id), true);
     const answer = await world.settled(id, 90_000, mark);
     assert.equal(answer.outcome, "completed");
     assert.equal(answer.attempt, 2);

@@ -24,7 +24,7 @@ test("codex: with no model server listening, the answer says Codex cannot reach 
       return parts.find((p) => /Reconnecting|Connection failed|error sending request/.test(p));
     };
     const shown = await waitFor(said, 30_000, "Codex's connection error in the answer").catch((error: Error) => error);
-    assert.equal(await world.channels.cancel(id), true);
+    assert.equal(await world.channels.turns.cancel(id), true);
     const answer = await world.settled(id, 20_000);
     assert.equal(answer.outcome, "cancelled");
     assert.ok(!(shown instanceof Error), `the answer showed nothing of Codex's connection error within 30 s (${shown instanceof Error ? shown.message : ""})`);

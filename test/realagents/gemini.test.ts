@@ -40,7 +40,7 @@ function answerAll(world: RealWorld, messageId: string, kind: PermissionPart["op
       const p = d.part;
       if (d.messageId !== messageId || p?.type !== "permission" || p.outcome !== undefined || answered.has(p.requestId)) continue;
       answered.add(p.requestId);
-      void world.channels.answerPermission(p.requestId, p.options.find((o) => o.kind === kind)!.optionId);
+      void world.channels.turns.answerPermission(p.requestId, p.options.find((o) => o.kind === kind)!.optionId);
     }
   }, 20);
   return () => clearInterval(timer);
@@ -86,7 +86,7 @@ test("gemini: a command answered No through the channel does not run", TIMEOUT, 
     const id = await world.send("@gemini create the file script:permission");
     const request = await world.permission(id);
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), false, "nothing ran before the answer");
-    await world.channels.answerPermission(request.requestId, request.options.find((o) => o.kind === "reject_once")!.optionId);
+    await world.channels.turns.answerPermission(request.requestId, request.options.find((o) => o.kind === "reject_once")!.optionId);
     const answer = await world.settled(id);
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), false, "the rejected command did not run");
     assert.notEqual(toolCalls(answer)[0]?.status, "completed");
@@ -97,7 +97,7 @@ test("gemini: a command answered Allow once through the channel runs", TIMEOUT, 
   await withGemini(async (world) => {
     const id = await world.send("@gemini create the file script:permission");
     const request = await world.permission(id);
-    await world.channels.answerPermission(request.requestId, request.options.find((o) => o.kind === "allow_once")!.optionId);
+    await world.channels.turns.answerPermission(request.requestId, request.options.find((o) => o.kind === "allow_once")!.optionId);
     const answer = await world.settled(id);
     assert.equal(answer.outcome, "completed");
     assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), true, "the allowed command ran");
@@ -111,7 +111,7 @@ test("gemini: Stop during a long command settles the answer cancelled and the co
     const stop = answerAll(world, id, "allow_once");
     try {
       await waitFor(() => (processesWith(`sleep ${secs}`).length > 0 ? true : undefined), 30_000, "the sleep process");
-      assert.equal(await world.channels.cancel(id), true);
+      assert.equal(await world.channels.turns.cancel(id), true);
       const answer = await world.settled(id, 20_000);
       assert.equal(answer.outcome, "cancelled");
       await waitFor(() => (processesWith(`sleep ${secs}`).length === 0 ? true : undefined), 10_000, "the end of the sleep process");
@@ -166,7 +166,7 @@ test("gemini: after a window reload mid-answer, Retry completes in a new session
     await world.reload();
     const before = server.requests.length;
     const mark = world.mark();
-    assert.equal(await world.channels.retry(world.general.id, id), true);
+    assert.equal(await world.channels.turns.retry(world.general.id, id), true);
     const answer = await world.settled(id, 90_000, mark);
     assert.equal(answer.outcome, "completed");
     assert.equal(answer.attempt, 2);

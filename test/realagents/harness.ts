@@ -2,7 +2,7 @@
  * The real-agent tier's harness: the published `claude-agent-acp` (Claude Code inside), `codex-acp` (Codex inside)
  * and Gemini CLI (`gemini --experimental-acp`), installed into .tools/ by `node scripts/tools.mjs ensure` and run
  * by Node 24, against the scripted model server (test/fixtures/model-server.mjs) — full turns, offline, no account. They run through Sidekicks' own AgentManager and
- * ChannelService over LevelDB in a temp folder, each test with a fresh HOME (and CODEX_HOME) and workspace, so nothing
+ * Channels over LevelDB in a temp folder, each test with a fresh HOME (and CODEX_HOME) and workspace, so nothing
  * of this machine's real accounts or settings reaches them and nothing they write outlives the test.
  *
  * The wiring follows SidekicksApp: announced commands and session states are stored as the app stores them. A
@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { realAgentEntry } from "../../scripts/realAgentRoster.mjs";
 import { AgentManager } from "../../src/agents/AgentManager";
-import { ChannelService } from "../../src/channels/ChannelService";
+import { composeChannels, type Channels } from "../../src/app/compose";
 import type { AgentConfig } from "../../src/config/roster";
 import { Recorder, type SidekicksEventName, type SidekicksEvents } from "../../src/events/events";
 import type { MessageView, Part, PermissionPart, SessionStateView, ToolCallPart } from "../../src/protocol";
@@ -69,7 +69,7 @@ export function realAgentConfig(agent: RealAgent, opts: { dir: string; workspace
 
 /** A recorder that stores announced commands and session states as SidekicksApp does. */
 class AppLikeRecorder extends Recorder {
-  channels: ChannelService | undefined;
+  channels: Channels | undefined;
 
   override emit<E extends SidekicksEventName>(name: E, payload: SidekicksEvents[E]): void {
     super.emit(name, payload);
@@ -77,7 +77,7 @@ class AppLikeRecorder extends Recorder {
       const { agent, commands } = payload as SidekicksEvents["agent:commands"];
       void this.channels?.commands.set(agent, commands).catch(() => undefined);
     }
-    if (name === "session:state") void this.channels?.keepSessionState(payload as SidekicksEvents["session:state"]).catch(() => undefined);
+    if (name === "session:state") void this.channels?.sessions.keepSessionState(payload as SidekicksEvents["session:state"]).catch(() => undefined);
   }
 }
 
@@ -88,7 +88,7 @@ export interface RealWorld {
   workspace: string;
   events: Recorder;
   readonly agents: AgentManager;
-  readonly channels: ChannelService;
+  readonly channels: Channels;
   readonly store: Store;
   general: ChannelRecord;
   /** Sends `text` in #general; resolves with the id of the agent's answer once it started. */
@@ -126,12 +126,12 @@ export async function realWorld(roster: (dir: string, workspace: string) => Agen
   const events = new AppLikeRecorder();
   let agents!: AgentManager;
   let store!: Store;
-  let channels!: ChannelService;
+  let channels!: Channels;
   const open = async () => {
     agents = new AgentManager(events, { launch: launchFor(workspace) });
     agents.setRoster(entries);
     store = await Store.open(storeDir);
-    channels = new ChannelService(store, agents, events);
+    channels = composeChannels({ store, agents, emitter: events });
     events.channels = channels;
     await channels.ready;
   };
@@ -149,10 +149,10 @@ export async function realWorld(roster: (dir: string, workspace: string) => Agen
     get store() {
       return store;
     },
-    general: await channels.syncGeneral(entries.map((e) => e.name)),
+    general: await channels.directory.syncGeneral(entries.map((e) => e.name)),
     async send(text, agent) {
       const before = events.of("message:started").length;
-      const { messageId: requestId } = await channels.send(world.general.id, text);
+      const { messageId: requestId } = await channels.messages.send(world.general.id, text);
       const started = await waitFor(
         () => events.of("message:started").slice(before).find((m) => m.author.kind === "agent" && (agent === undefined || m.author.agentName === agent)),
         30_000,
@@ -215,14 +215,14 @@ export function currentMode(state: SessionStateView | undefined): string | undef
  */
 export async function setMode(world: RealWorld, agent: string, modeId: string): Promise<SessionStateView> {
   // The session is opened by the first change, so its state (and whether it has a mode option) is known after it.
-  let state = (await world.channels.sessionStates(world.general.id, [agent]))[agent];
+  let state = (await world.channels.sessions.sessionStates(world.general.id, [agent]))[agent];
   if (!state) {
-    state = await world.channels.configure(world.general.id, agent, { kind: "mode", modeId }).catch(() => undefined);
-    state ??= (await world.channels.sessionStates(world.general.id, [agent]))[agent];
+    state = await world.channels.sessions.configure(world.general.id, agent, { kind: "mode", modeId }).catch(() => undefined);
+    state ??= (await world.channels.sessions.sessionStates(world.general.id, [agent]))[agent];
   }
   if (currentMode(state) !== modeId) {
     const option = state?.configOptions?.find((o) => o.category === "mode" && o.type === "select");
-    state = await world.channels.configure(world.general.id, agent, option ? { kind: "config", configId: option.id, value: modeId } : { kind: "mode", modeId });
+    state = await world.channels.sessions.configure(world.general.id, agent, option ? { kind: "config", configId: option.id, value: modeId } : { kind: "mode", modeId });
   }
   if (currentMode(state) !== modeId) throw new Error(`@${agent}'s mode is ${currentMode(state)}, not ${modeId}`);
   return state!;

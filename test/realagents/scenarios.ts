@@ -19,11 +19,11 @@ export async function modeSurvivesReloadAndRetryAsksAgain(world: RealWorld, agen
   const id = await world.send(`@${agent} create the file script:permission`);
   await world.permission(id);
   await world.reload(); // nobody answered: the turn is interrupted, its request cancelled
-  const shown = (await world.channels.sessionStates(world.general.id, [agent]))[agent];
+  const shown = (await world.channels.sessions.sessionStates(world.general.id, [agent]))[agent];
   assert.equal(currentMode(shown), modeId, "the header shows the mode the user set");
 
   const mark = world.mark();
-  assert.equal(await world.channels.retry(world.general.id, id), true);
+  assert.equal(await world.channels.turns.retry(world.general.id, id), true);
   const since = () => world.events.events.slice(mark);
   // Either the Retry asks again (right) or it settles having done the write without asking (wrong).
   const outcome = await waitFor<{ asked?: PermissionPart; settled?: MessageView }>(() => {
@@ -47,6 +47,6 @@ export async function modeSurvivesReloadAndRetryAsksAgain(world: RealWorld, agen
     "the live session state",
   );
   assert.equal(currentMode(live), modeId, "the mode in force after session/load is the user's");
-  await world.channels.answerPermission(outcome.asked.requestId, outcome.asked.options.find((o) => o.kind === "reject_once")!.optionId);
+  await world.channels.turns.answerPermission(outcome.asked.requestId, outcome.asked.options.find((o) => o.kind === "reject_once")!.optionId);
   await world.settled(id, 90_000, mark);
 }

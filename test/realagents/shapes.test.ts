@@ -29,7 +29,7 @@ test("gemini: an edit and a command announced by their permission requests get t
         const p = d.part;
         if (d.messageId !== id || p?.type !== "permission" || p.outcome !== undefined || answered.has(p.requestId)) continue;
         answered.add(p.requestId);
-        void world.channels.answerPermission(p.requestId, p.options.find((o) => o.kind === "allow_once")!.optionId);
+        void world.channels.turns.answerPermission(p.requestId, p.options.find((o) => o.kind === "allow_once")!.optionId);
       }
     }, 20);
     const answer = await world.settled(id).finally(() => clearInterval(timer));

@@ -36,7 +36,7 @@ async function withBoth(body: (world: RealWorld) => Promise<void>): Promise<void
 test("one message to @claude and @codex runs both turns at once; both answers complete", TIMEOUT, async () => {
   await withBoth(async (world) => {
     const mark = world.mark();
-    await world.channels.send(world.general.id, "@claude @codex say hello script:slow chunks=8 delay=100");
+    await world.channels.messages.send(world.general.id, "@claude @codex say hello script:slow chunks=8 delay=100");
     const started = await waitFor(() => {
       const answers = world.events.events.slice(mark).filter((e) => e.name === "message:started").map((e) => e.payload as { id: string; author: { agentName?: string } });
       return answers.length === 2 ? answers : undefined;

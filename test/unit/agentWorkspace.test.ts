@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import test from "node:test";
 import { AgentManager } from "../../src/agents/AgentManager";
-import { ChannelService } from "../../src/channels/ChannelService";
+import { composeChannels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
 import type { MessageView } from "../../src/protocol";
 import { Store } from "../../src/store/Store";
@@ -50,11 +50,11 @@ async function setup(steps: (folder: string) => object[], withWorkspace = true) 
   });
   agents.setRoster([{ name: "a", command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_SCRIPT: JSON.stringify({ prompt: steps(folder) }) } } as never]);
   const store = await Store.open(path.join(dir, "store"));
-  const channels = new ChannelService(store, agents, events);
-  const general = await channels.syncGeneral(["a"]);
+  const channels = composeChannels({ store, agents, emitter: events });
+  const general = await channels.directory.syncGeneral(["a"]);
   const answer = async (text = "@a go"): Promise<MessageView> => {
     const before = events.of("message:finished").filter((m) => m.author.kind === "agent").length;
-    await channels.send(general.id, text);
+    await channels.messages.send(general.id, text);
     return waitFor(() => events.of("message:finished").filter((m) => m.author.kind === "agent")[before], 15_000, "the answer");
   };
   return {
@@ -177,7 +177,7 @@ test("files the agent changed during a turn are listed on its answer, and each d
     // The editor's watcher: the agent's write, and a file its own tool created.
     for (let i = 0; i < 100 && readFileSync(main, "utf8") !== "export const v = 2;\n"; i++) await new Promise((r) => setTimeout(r, 20));
     writeFileSync(path.join(s.folder, "NOTES.md"), "made by a tool\n");
-    await s.channels.filesChanged([
+    await s.channels.files.filesChanged([
       { path: main, kind: "changed" },
       { path: path.join(s.folder, "NOTES.md"), kind: "created" },
       { path: path.join(s.folder, "node_modules", "x.js"), kind: "created" },
@@ -186,10 +186,10 @@ test("files the agent changed during a turn are listed on its answer, and each d
     const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
     assert.ok(withFiles?.type === "files");
     assert.deepEqual(withFiles.files.map((f) => [path.basename(f.path), f.kind, f.beforeKnown]), [["NOTES.md", "created", true], ["main.ts", "modified", true]], "sorted by path; node_modules never listed");
-    assert.deepEqual(await s.channels.fileDiff(answer.id, main), { path: main, oldText: "export const v = 1;\n", newText: "export const v = 2;\n" });
-    assert.deepEqual(await s.channels.fileDiff(answer.id, path.join(s.folder, "NOTES.md")), { path: path.join(s.folder, "NOTES.md"), oldText: null, newText: "made by a tool\n" });
-    assert.equal(await s.channels.fileDiff(answer.id, path.join(s.folder, "other.ts")), undefined);
-    const reopened = (await s.channels.open("general")).messages.find((m) => m.id === answer.id)!;
+    assert.deepEqual(await s.channels.files.fileDiff(answer.id, main), { path: main, oldText: "export const v = 1;\n", newText: "export const v = 2;\n" });
+    assert.deepEqual(await s.channels.files.fileDiff(answer.id, path.join(s.folder, "NOTES.md")), { path: path.join(s.folder, "NOTES.md"), oldText: null, newText: "made by a tool\n" });
+    assert.equal(await s.channels.files.fileDiff(answer.id, path.join(s.folder, "other.ts")), undefined);
+    const reopened = (await s.channels.messages.open("general")).messages.find((m) => m.id === answer.id)!;
     assert.ok(reopened.parts.some((p) => p.type === "files"), "kept in the store");
   } finally {
     await s.teardown();
@@ -212,7 +212,7 @@ test("an edit made on disk or through ACP just before the agent ends its turn is
     const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
     assert.ok(withFiles?.type === "files");
     assert.deepEqual(withFiles.files.map((f) => [path.basename(f.path), f.kind, f.beforeKnown]), [["README.md", "modified", true], ["new.ts", "created", true], ["open.ts", "modified", true]]);
-    assert.deepEqual(await s.channels.fileDiff(answer.id, path.join(s.folder, "README.md")), { path: path.join(s.folder, "README.md"), oldText: "# p\n", newText: "# p\nappended\n" });
+    assert.deepEqual(await s.channels.files.fileDiff(answer.id, path.join(s.folder, "README.md")), { path: path.join(s.folder, "README.md"), oldText: "# p\n", newText: "# p\nappended\n" });
   } finally {
     await s.teardown();
   }
@@ -227,7 +227,7 @@ test("a file the user saves in the editor while the agent works is not listed as
     // The agent's first words: its prompt has started, so the turn's snapshot is taken.
     await waitFor(() => s.events.of("message:delta").find((d) => d.appendText?.includes("working")), 5_000, "the agent working");
     writeFileSync(path.join(s.folder, "README.md"), "# p, edited by me\n");
-    s.channels.documentSaved(path.join(s.folder, "README.md"), "# p, edited by me\n");
+    s.channels.files.documentSaved(path.join(s.folder, "README.md"), "# p, edited by me\n");
     const answer = await answering;
     const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
     assert.ok(withFiles?.type === "files");

@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { SidekicksApp, type EditorPort } from "../../src/app/SidekicksApp";
+import { createSidekicks } from "../../src/app/compose";
+import type { EditorPort, SidekicksApp } from "../../src/app/SidekicksApp";
 import type { ChannelSummary, MessageView } from "../../src/protocol";
 import { FAKE_AGENT, tempDir, until } from "./helpers";
 import { createTestApp } from "./appHarness";
@@ -101,11 +102,11 @@ test("a direct conversation answers a message without a mention; the list shows 
 
 test("two windows, one store: the second says the history is open elsewhere, writes nothing, and opens it once the first lets go", async () => {
   const s = await setup();
-  const storageDir = (s.app as unknown as { options: { storageDir: string } }).options.storageDir;
-  const configPath = (s.app as unknown as { options: { configPath: string } }).options.configPath;
+  const storageDir = s.app.storageDir;
+  const configPath = s.app.configStatus.path;
   const logs: string[] = [];
   const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: (_l, line) => logs.push(line), showProblems: () => undefined };
-  const second = await SidekicksApp.create({ configPath, storageDir, editor, lockedRetryMs: 50, launch: { workspaceFolder: path.dirname(configPath), nodePath: process.execPath, demoAgentPath: "", env: process.env } });
+  const second = await createSidekicks({ configPath, storageDir, editor, lockedRetryMs: 50, launch: { workspaceFolder: path.dirname(configPath), nodePath: process.execPath, demoAgentPath: "", env: process.env } });
   const reloads: string[] = [];
   const off = second.connectWebview((name) => {
     if (name === "channel/reload") reloads.push(name);
@@ -199,7 +200,7 @@ test("a message still queued when the window closes runs when it opens again, it
   writeFileSync(configPath, `version: 1\nagents:\n  - name: worker\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FAKE_AGENT)}]\n    env:\n      FAKE_AGENT_SCRIPT: ${JSON.stringify(script)}\n`);
   const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
   const options = { configPath, storageDir: path.join(dir, "store"), editor, launch: { workspaceFolder: dir, nodePath: process.execPath, demoAgentPath: "", env: process.env } };
-  const first = await SidekicksApp.create(options);
+  const first = await createSidekicks(options);
   let second: SidekicksApp | undefined;
   try {
     const handlers = first.webviewHandlers();
@@ -208,7 +209,7 @@ test("a message still queued when the window closes runs when it opens again, it
     const { messageId } = await handlers["channel/send"]({ channelId: general.channel.id, text: "@worker second, queued" });
     await new Promise((r) => setTimeout(r, 300));
     await first.dispose(); // the window closes (reload)
-    second = await SidekicksApp.create(options);
+    second = await createSidekicks(options);
     const finished: MessageView[] = [];
     const off = second.connectWebview((name, payload) => {
       if (name === "message/finished") finished.push(payload as MessageView);
@@ -231,7 +232,7 @@ test("a message still queued when the window closes runs when it opens again, it
 test("deleting sidekicks.yaml takes its agents away (the banner says there is none), and restoring it brings them back", async () => {
   const s = await setup();
   try {
-    const configPath = (s.app as unknown as { options: { configPath: string } }).options.configPath;
+    const configPath = s.app.configStatus.path;
     const { rmSync, readFileSync } = await import("node:fs");
     const roster = readFileSync(configPath, "utf8");
     rmSync(configPath);

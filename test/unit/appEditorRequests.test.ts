@@ -2,13 +2,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { SidekicksApp, type EditorPort } from "../../src/app/SidekicksApp";
+import { createSidekicks } from "../../src/app/compose";
+import type { EditorPort } from "../../src/app/SidekicksApp";
 import { tempDir } from "./helpers";
 
 async function openApp(editor: Partial<EditorPort>) {
   const { dir, cleanup } = tempDir();
   const logs: string[] = [];
-  const app = await SidekicksApp.create({
+  const app = await createSidekicks({
     configPath: path.join(dir, "sidekicks.yaml"),
     storageDir: path.join(dir, "store"),
     editor: { isTrusted: () => true, runCommand: async () => undefined, log: (_level, line) => logs.push(line), showProblems: () => undefined, ...editor },

@@ -1,17 +1,17 @@
 /** The app without an editor, for the tests of `SidekicksApp` (its requests and events as a webview sees them). */
 import path from "node:path";
-import { SidekicksApp } from "../../src/app/SidekicksApp";
-import type { EditorPort } from "../../src/app/SidekicksApp";
+import { createSidekicks } from "../../src/app/compose";
+import type { EditorPort, SidekicksApp } from "../../src/app/SidekicksApp";
 
 /** An editor that trusts the workspace and ignores commands, logs and problems. */
 export const quietEditor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined };
 
 /**
- * `SidekicksApp.create` over the roster `configPath`, with its store in `<dir>/store` and agents started in
+ * `createSidekicks` over the roster `configPath`, with its store in `<dir>/store` and agents started in
  * `workspaceFolder` (default `dir`; the repository when agents run through `--import tsx`).
  */
 export function createTestApp(dir: string, configPath: string, workspaceFolder = dir): Promise<SidekicksApp> {
-  return SidekicksApp.create({
+  return createSidekicks({
     configPath,
     storageDir: path.join(dir, "store"),
     editor: quietEditor,

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AgentManager } from "../../src/agents/AgentManager";
-import { ChannelService } from "../../src/channels/ChannelService";
+import { composeChannels } from "../../src/app/compose";
 import { SidekicksError } from "../../src/errors";
 import { Recorder } from "../../src/events/events";
 import type { MessageView } from "../../src/protocol";
@@ -23,8 +23,8 @@ async function setup(scripts: Record<string, object>, cancelGraceMs?: number) {
   );
   const store = await Store.open(dir);
   const logs: string[] = [];
-  const channels = new ChannelService(store, agents, events, (l) => logs.push(l), Date.now, cancelGraceMs);
-  const general = await channels.syncGeneral(agents.names());
+  const channels = composeChannels({ store, agents, emitter: events, log: (l) => logs.push(l), cancelGraceMs });
+  const general = await channels.directory.syncGeneral(agents.names());
   const finished = (predicate: (m: MessageView) => boolean, timeoutMs = 5000) =>
     waitFor(() => events.of("message:finished").find(predicate), timeoutMs, "a finished message");
   const state = { dir, events, agents, store, channels, general, finished, logs, teardown: async () => {} };
@@ -42,7 +42,7 @@ const agentText = (m: MessageView) => m.parts.map((p) => (p.type === "text" ? p.
 test("@name routes to that member; the streamed answer is committed and shows again after the store reopens", async () => {
   const s = await setup({ demo: { prompt: [{ chunk: "Hello" }, { chunk: ", " }, { echo: true }] } });
   try {
-    await s.channels.send(s.general.id, "@demo hello");
+    await s.channels.messages.send(s.general.id, "@demo hello");
     const answer = await s.finished((m) => m.author.kind === "agent");
     assert.equal(agentText(answer), "Hello, You said: hello");
     assert.equal(answer.stopReason, "end_turn");
@@ -53,8 +53,8 @@ test("@name routes to that member; the streamed answer is committed and shows ag
     await s.channels.close();
     await s.store.close();
     s.store = await Store.open(s.dir);
-    s.channels = new ChannelService(s.store, s.agents, new Recorder());
-    const { messages } = await s.channels.open("general");
+    s.channels = composeChannels({ store: s.store, agents: s.agents, emitter: new Recorder() });
+    const { messages } = await s.channels.messages.open("general");
     assert.deepEqual(messages.map((m) => [m.author.kind, agentText(m)]), [["user", "@demo hello"], ["agent", "Hello, You said: hello"]]);
     const member = (await s.store.members(s.general.id))[0];
     const question = messages.find((m) => m.author.kind === "user");
@@ -69,7 +69,7 @@ test("field case 7: an agent dying mid-turn saves the partial text, fails its to
     demo: { prompt: [{ chunk: "Working on it" }, { toolCall: { toolCallId: "t9", title: "Run tests", status: "in_progress" } }, { stderr: "panic: boom" }, { sleep: 30 }, { exit: 143 }] },
   });
   try {
-    await s.channels.send(s.general.id, "@demo go");
+    await s.channels.messages.send(s.general.id, "@demo go");
     const answer = await s.finished((m) => m.author.kind === "agent");
     assert.equal(answer.status, "error");
     assert.equal(agentText(answer), "Working on it");
@@ -87,7 +87,7 @@ test("field case 7: an agent dying mid-turn saves the partial text, fails its to
 test("field case 2: a tool_call_update for an unknown id creates nothing and logs one warning", async () => {
   const s = await setup({ demo: { prompt: [{ toolCallUpdate: { toolCallId: "nope_1", status: "completed" } }, { chunk: "done" }] } });
   try {
-    await s.channels.send(s.general.id, "@demo go");
+    await s.channels.messages.send(s.general.id, "@demo go");
     const answer = await s.finished((m) => m.author.kind === "agent");
     assert.deepEqual(answer.parts, [{ type: "text", text: "done" }]);
     assert.equal(s.logs.filter((l) => l.includes("nope_1")).length, 1);
@@ -99,14 +99,14 @@ test("field case 2: a tool_call_update for an unknown id creates nothing and log
 test("a permission request is shown as a part and the user's choice reaches the agent", async () => {
   const s = await setup({ demo: { prompt: [{ permission: { toolCallId: "t1", title: "Edit config.json" } }] } });
   try {
-    await s.channels.send(s.general.id, "@demo edit");
+    await s.channels.messages.send(s.general.id, "@demo edit");
     const requestId = await waitFor(() => {
       const delta = s.events.of("message:delta").find((d) => d.part?.type === "permission");
       return delta?.part?.type === "permission" ? delta.part.requestId : undefined;
     }, 5000, "the permission request");
-    assert.equal(await s.channels.answerPermission(requestId, "not-an-option"), false);
-    assert.equal(await s.channels.answerPermission(requestId, "ok"), true);
-    assert.equal(await s.channels.answerPermission(requestId, "ok"), false, "answered once only");
+    assert.equal(await s.channels.turns.answerPermission(requestId, "not-an-option"), false);
+    assert.equal(await s.channels.turns.answerPermission(requestId, "ok"), true);
+    assert.equal(await s.channels.turns.answerPermission(requestId, "ok"), false, "answered once only");
     const answer = await s.finished((m) => m.author.kind === "agent");
     const permission = answer.parts.find((p) => p.type === "permission");
     assert.equal(permission?.type === "permission" && permission.outcome, "ok");
@@ -119,7 +119,7 @@ test("a permission request is shown as a part and the user's choice reaches the 
 test("several mentions start parallel turns that stream into separate messages", async () => {
   const s = await setup({ a: { prompt: [{ chunk: "from a, " }, { sleep: 1500 }, { chunk: "done" }] }, b: { prompt: [{ chunk: "from b" }] } });
   try {
-    await s.channels.send(s.general.id, "@a @b compare");
+    await s.channels.messages.send(s.general.id, "@a @b compare");
     const a = await s.finished((m) => m.author.agentName === "a");
     const b = await s.finished((m) => m.author.agentName === "b");
     assert.equal(agentText(a), "from a, done");
@@ -137,13 +137,13 @@ test("several mentions start parallel turns that stream into separate messages",
 test("an unknown @name is refused with the member list and nothing is stored", async () => {
   const s = await setup({ demo: {} });
   try {
-    await assert.rejects(s.channels.send(s.general.id, "@nobody hi"), (err: unknown) => {
+    await assert.rejects(s.channels.messages.send(s.general.id, "@nobody hi"), (err: unknown) => {
       assert.ok(err instanceof SidekicksError);
       assert.equal(err.code, "channel/unknownMember");
       assert.match(err.message, /No member named @nobody .* Members: @demo/);
       return true;
     });
-    assert.deepEqual((await s.channels.open("general")).messages, []);
+    assert.deepEqual((await s.channels.messages.open("general")).messages, []);
   } finally {
     await s.teardown();
   }
@@ -153,7 +153,7 @@ test("a command that does not exist ends the turn with a clear agent/spawn error
   const s = await setup({ demo: {} });
   try {
     s.agents.setRoster([{ name: "demo", command: "no-such-agent-binary", args: [], env: {} }]);
-    await s.channels.send(s.general.id, "@demo hi");
+    await s.channels.messages.send(s.general.id, "@demo hi");
     const answer = await s.finished((m) => m.author.kind === "agent");
     assert.equal(answer.error?.code, "agent/spawn");
     assert.match(answer.error?.message ?? "", /command not found: "no-such-agent-binary"/);
@@ -165,14 +165,14 @@ test("a command that does not exist ends the turn with a clear agent/spawn error
 test("field case 1: a chunk after the prompt result joins the finished message; no phantom turn", async () => {
   const s = await setup({ demo: { prompt: [{ chunk: "Hello" }, { lateChunk: ", world." }] } });
   try {
-    await s.channels.send(s.general.id, "@demo hi");
+    await s.channels.messages.send(s.general.id, "@demo hi");
     // The late chunk may land before or after the settling commit: either way the one message ends up whole.
     const late = await s.finished((m) => m.author.kind === "agent" && agentText(m) === "Hello, world.");
     const agentIds = new Set(s.events.of("message:finished").filter((m) => m.author.kind === "agent").map((m) => m.id));
     assert.deepEqual([...agentIds], [late.id], "the same message, not a new one");
     assert.equal(new Set(s.events.of("message:started").map((m) => m.id)).size, 1, "no phantom turn");
     assert.equal(s.agents.state("demo"), "ready");
-    const stored = (await s.channels.open("general")).messages.filter((m) => m.author.kind === "agent");
+    const stored = (await s.channels.messages.open("general")).messages.filter((m) => m.author.kind === "agent");
     assert.deepEqual(stored.map(agentText), ["Hello, world."]);
     assert.ok(s.logs.some((l) => l.includes("after the prompt ended")));
   } finally {
@@ -184,15 +184,15 @@ test("field case 1: a chunk after the prompt result joins the finished message; 
 test("Stop sends session/cancel; the answer keeps its text and settles cancelled", async () => {
   const s = await setup({ demo: { prompt: [{ chunk: "Working" }, { sleep: 300 }, { chunk: " never sent" }] } });
   try {
-    await s.channels.send(s.general.id, "@demo go");
+    await s.channels.messages.send(s.general.id, "@demo go");
     const started = await waitFor(() => s.events.of("message:started").find((m) => m.status === "streaming"));
     await waitFor(() => s.events.of("message:delta").find((d) => d.messageId === started.id));
-    assert.equal(await s.channels.cancel(started.id), true);
+    assert.equal(await s.channels.turns.cancel(started.id), true);
     const answer = await s.finished((m) => m.id === started.id);
     assert.equal(answer.stopReason, "cancelled");
     assert.equal(answer.status, "done");
     assert.equal(agentText(answer), "Working");
-    assert.equal(await s.channels.cancel(started.id), false, "nothing left to stop");
+    assert.equal(await s.channels.turns.cancel(started.id), false, "nothing left to stop");
   } finally {
     await s.teardown();
   }
@@ -203,9 +203,9 @@ test("field case 4: Stop answers the pending permission cancelled, and one asked
     demo: { honorCancel: false, prompt: [{ permission: { toolCallId: "t2" } }, { permission: { toolCallId: "t3" } }, { chunk: " after" }] },
   });
   try {
-    await s.channels.send(s.general.id, "@demo edit");
+    await s.channels.messages.send(s.general.id, "@demo edit");
     const delta = await waitFor(() => s.events.of("message:delta").find((d) => d.part?.type === "permission"));
-    await s.channels.cancel(delta.messageId);
+    await s.channels.turns.cancel(delta.messageId);
     const answer = await s.finished((m) => m.id === delta.messageId);
     assert.equal(answer.stopReason, "cancelled");
     const permissions = answer.parts.filter((p) => p.type === "permission");
@@ -220,10 +220,10 @@ test("field case 4: Stop answers the pending permission cancelled, and one asked
 test("Stop does not wait forever for an agent that ignores session/cancel", async () => {
   const s = await setup({ demo: { ignoreCancel: true, prompt: [{ chunk: "Busy" }, { sleep: 20_000 }] } }, 300);
   try {
-    await s.channels.send(s.general.id, "@demo go");
+    await s.channels.messages.send(s.general.id, "@demo go");
     const delta = await waitFor(() => s.events.of("message:delta").find((d) => d.appendText));
     const stoppedAt = Date.now();
-    await s.channels.cancel(delta.messageId);
+    await s.channels.turns.cancel(delta.messageId);
     const answer = await s.finished((m) => m.id === delta.messageId);
     assert.equal(answer.stopReason, "cancelled");
     assert.ok(Date.now() - stoppedAt < 3000, "settled after the grace period, not the agent's 20 s");
@@ -235,18 +235,18 @@ test("Stop does not wait forever for an agent that ignores session/cancel", asyn
 test("a message for a busy agent is shown queued, runs when the agent is free, and can be cancelled before it runs", async () => {
   const s = await setup({ demo: { prompt: [{ sleep: 400 }, { echo: true }] } });
   try {
-    await s.channels.send(s.general.id, "@demo first");
-    await s.channels.send(s.general.id, "@demo second");
-    await s.channels.send(s.general.id, "@demo third");
+    await s.channels.messages.send(s.general.id, "@demo first");
+    await s.channels.messages.send(s.general.id, "@demo second");
+    await s.channels.messages.send(s.general.id, "@demo third");
     const queued = s.events.of("message:started").filter((m) => m.status === "queued");
     assert.equal(queued.length, 2, "second and third wait");
-    assert.equal(await s.channels.cancel(queued[1]!.id), true);
+    assert.equal(await s.channels.turns.cancel(queued[1]!.id), true);
     const second = await s.finished((m) => m.id === queued[0]!.id);
     assert.equal(agentText(second), "You said: second");
     const third = await s.finished((m) => m.id === queued[1]!.id);
     assert.equal(third.stopReason, "cancelled");
     assert.deepEqual(third.parts, [], "the cancelled one never reached the agent");
-    const answers = (await s.channels.open("general")).messages.filter((m) => m.author.kind === "agent").map(agentText);
+    const answers = (await s.channels.messages.open("general")).messages.filter((m) => m.author.kind === "agent").map(agentText);
     assert.deepEqual(answers, ["You said: first", "You said: second", ""]);
   } finally {
     await s.teardown();
@@ -256,15 +256,15 @@ test("a message for a busy agent is shown queued, runs when the agent is free, a
 test("closing mid-answer: the running answer is interrupted with what arrived; the queued one stays queued and runs after reopening", async () => {
   const s = await setup({ demo: { prompt: [{ chunk: "Working" }, { sleep: 2000 }] } });
   try {
-    await s.channels.send(s.general.id, "@demo first");
-    await s.channels.send(s.general.id, "@demo second");
+    await s.channels.messages.send(s.general.id, "@demo first");
+    await s.channels.messages.send(s.general.id, "@demo second");
     await waitFor(() => s.events.of("message:delta").find((d) => d.appendText));
     await s.channels.close();
     await s.store.close();
     s.store = await Store.open(s.dir);
     const events = new Recorder();
-    s.channels = new ChannelService(s.store, s.agents, events);
-    const opened = (await s.channels.open("general")).messages.filter((m) => m.author.kind === "agent");
+    s.channels = composeChannels({ store: s.store, agents: s.agents, emitter: events });
+    const opened = (await s.channels.messages.open("general")).messages.filter((m) => m.author.kind === "agent");
     assert.deepEqual(opened.map((m) => [agentText(m), m.error?.code, m.retryable ?? false]), [["Working", "turn/interrupted", true], ["", undefined, false]]);
     assert.equal(opened[1]!.status, "streaming", "the queued message was never claimed: it is dispatched at activation");
     const second = await waitFor(() => events.of("message:finished").find((m) => m.id === opened[1]!.id), 10_000, "the queued answer");
@@ -278,13 +278,13 @@ test("closing mid-answer: the running answer is interrupted with what arrived; t
 test("the user message records who it went to; the default agent is remembered across a reopen", async () => {
   const s = await setup({ a: {}, b: {} });
   try {
-    await s.channels.send(s.general.id, "@b hello");
+    await s.channels.messages.send(s.general.id, "@b hello");
     const user = s.events.of("message:finished").find((m) => m.author.kind === "user");
     assert.deepEqual(user?.to, ["b"]);
     await s.finished((m) => m.author.agentName === "b");
     await s.channels.close();
-    s.channels = new ChannelService(s.store, s.agents, s.events);
-    await s.channels.send(s.general.id, "and again, no mention");
+    s.channels = composeChannels({ store: s.store, agents: s.agents, emitter: s.events });
+    await s.channels.messages.send(s.general.id, "and again, no mention");
     const second = s.events.of("message:finished").filter((m) => m.author.kind === "user")[1];
     assert.deepEqual(second?.to, ["b"], "routed to b, the agent addressed last, read back from the store");
   } finally {
@@ -295,7 +295,7 @@ test("the user message records who it went to; the default agent is remembered a
 test("stopping a busy agent (Agents view) ends its answer as cancelled, not as a crash", async () => {
   const s = await setup({ demo: { prompt: [{ chunk: "Working" }, { sleep: 5000 }] } });
   try {
-    await s.channels.send(s.general.id, "@demo go");
+    await s.channels.messages.send(s.general.id, "@demo go");
     const delta = await waitFor(() => s.events.of("message:delta").find((d) => d.appendText));
     await s.agents.stop("demo");
     const answer = await s.finished((m) => m.id === delta.messageId);
@@ -317,24 +317,24 @@ test("a long history scrolls back page by page: 120 messages open as the latest 
     await s.store.commit({ messages: written });
     const texts = (ms: readonly MessageView[]) => ms.map((m) => (m.parts[0]?.type === "text" ? m.parts[0].text : ""));
 
-    const latest = await s.channels.open("general");
+    const latest = await s.channels.messages.open("general");
     assert.deepEqual(texts(latest.messages), written.slice(70).map((_, i) => `message ${70 + i}`));
     assert.equal(latest.more, true, "older messages are announced");
 
-    const middle = await s.channels.older(s.general.id, latest.messages[0]!.id);
+    const middle = await s.channels.messages.older(s.general.id, latest.messages[0]!.id);
     assert.deepEqual(texts(middle.messages), written.slice(20, 70).map((_, i) => `message ${20 + i}`));
     assert.equal(middle.more, true);
 
-    const first = await s.channels.older(s.general.id, middle.messages[0]!.id);
+    const first = await s.channels.messages.older(s.general.id, middle.messages[0]!.id);
     assert.deepEqual(texts(first.messages), written.slice(0, 20).map((_, i) => `message ${i}`));
     assert.equal(first.more, false, "the start of the channel is reached");
 
-    const none = await s.channels.older(s.general.id, first.messages[0]!.id);
+    const none = await s.channels.messages.older(s.general.id, first.messages[0]!.id);
     assert.deepEqual(none, { messages: [], more: false });
 
-    const small = await s.channels.older(s.general.id, latest.messages[0]!.id, 5);
+    const small = await s.channels.messages.older(s.general.id, latest.messages[0]!.id, 5);
     assert.deepEqual(texts(small.messages), ["message 65", "message 66", "message 67", "message 68", "message 69"]);
-    await assert.rejects(s.channels.older("no-such-channel", latest.messages[0]!.id), (e: unknown) => e instanceof SidekicksError && e.code === "channel/noRecipient");
+    await assert.rejects(s.channels.messages.older("no-such-channel", latest.messages[0]!.id), (e: unknown) => e instanceof SidekicksError && e.code === "channel/noRecipient");
   } finally {
     await s.teardown();
   }

@@ -15,10 +15,10 @@ const noAt = (s: string) => s.replaceAll("@", "＠");
 test("re-injection: across three agents and interleaved messages, each receives exactly what it had not seen, once, in order", async () => {
   const s = await channelSetup([fakeAgent("a", quiet), fakeAgent("b", quiet), fakeAgent("c", quiet)]);
   try {
-    const history = async () => (await s.channels.open("general")).messages;
+    const history = async () => (await s.channels.messages.open("general")).messages;
     /** Sends `text`, waits for the answers of `agents`, and returns what each agent received (its echo). */
     const say = async (text: string, agents: string[]) => {
-      const { messageId } = await s.channels.send(s.general.id, text);
+      const { messageId } = await s.channels.messages.send(s.general.id, text);
       const answers = await Promise.all(agents.map((agent) => s.finished((m) => m.author.agentName === agent && m.id > messageId)));
       return answers.map((m) => textOf(m).replace(/^You said: /, ""));
     };
@@ -66,13 +66,13 @@ test("re-injection: across three agents and interleaved messages, each receives 
 test("a failed turn does not count as seen: the context comes again with the next message", async () => {
   const s = await channelSetup([fakeAgent("a", echo), fakeAgent("b", { prompt: [{ echoWithoutMentions: true }, { exit: 1 }] })]);
   try {
-    const first = await s.channels.send(s.general.id, "@a one");
+    const first = await s.channels.messages.send(s.general.id, "@a one");
     await s.finished((m) => m.author.agentName === "a" && m.id > first.messageId);
-    const second = await s.channels.send(s.general.id, "@b two");
+    const second = await s.channels.messages.send(s.general.id, "@b two");
     const failed = await s.finished((m) => m.author.agentName === "b" && m.id > second.messageId);
     assert.equal(failed.status, "error");
     assert.match(textOf(failed), /＠a one[\s\S]*two$/);
-    const third = await s.channels.send(s.general.id, "@b three");
+    const third = await s.channels.messages.send(s.general.id, "@b three");
     const retried = await s.finished((m) => m.author.agentName === "b" && m.id > third.messageId);
     assert.match(textOf(retried), /user:\n＠a one\n[\s\S]*user:\n＠b two\n[\s\S]*three$/);
   } finally {
@@ -92,7 +92,7 @@ test("commands: announced commands are stored per agent, survive a reopen, and a
   };
   const s = await channelSetup([fakeAgent("garfield", { prompt: [announce, { echo: true }] }), fakeAgent("odie", echo)]);
   try {
-    const first = await s.channels.send(s.general.id, "@garfield hello");
+    const first = await s.channels.messages.send(s.general.id, "@garfield hello");
     await s.finished((m) => m.author.agentName === "garfield" && m.id > first.messageId);
     const announced = s.events.of("agent:commands");
     assert.deepEqual(announced.at(-1), {
@@ -108,13 +108,13 @@ test("commands: announced commands are stored per agent, survive a reopen, and a
       ["idioms", "lasagna"],
       "known after a reload, before the agent runs again",
     );
-    await assert.rejects(s.channels.send(s.general.id, "@garfield /idiom Il pleut"), (err: unknown) => {
+    await assert.rejects(s.channels.messages.send(s.general.id, "@garfield /idiom Il pleut"), (err: unknown) => {
       assert.ok(err instanceof SidekicksError);
       assert.equal(err.code, "channel/unknownCommand");
       assert.equal(err.message, "garfield has no command /idiom — did you mean /idioms?");
       return true;
     });
-    const call = await s.channels.send(s.general.id, "/garfield:idioms Il pleut");
+    const call = await s.channels.messages.send(s.general.id, "/garfield:idioms Il pleut");
     const answer = await s.finished((m) => m.author.agentName === "garfield" && m.id > call.messageId);
     assert.equal(textOf(answer), "You said: /idioms Il pleut", "a command goes first, without context before it");
   } finally {
@@ -125,7 +125,7 @@ test("commands: announced commands are stored per agent, survive a reopen, and a
 test("the demo agent announces /idioms and explains a French idiom, offline", async () => {
   const s = await channelSetup([demoAgent("garfield"), demoAgent("odie")]);
   try {
-    const sent = await s.channels.send(s.general.id, "@garfield /idioms Il pleut");
+    const sent = await s.channels.messages.send(s.general.id, "@garfield /idioms Il pleut");
     const answer = await s.finished((m) => m.author.agentName === "garfield" && m.id > sent.messageId, 20_000);
     assert.equal(answer.status, "done");
     assert.match(textOf(answer), /\*\*Il pleut des cordes\*\* — literally “It is raining ropes”[\s\S]*raining cats and dogs/);
@@ -151,13 +151,13 @@ test("a late joiner catches up beyond the latest page, and a long history is bou
         createdAt: at,
       }));
     await s.store.commit({ messages: notes(120, 10, Date.now() - 10_000) });
-    const first = await s.channels.send(s.general.id, "@a hi");
+    const first = await s.channels.messages.send(s.general.id, "@a hi");
     const caughtUp = textOf(await s.finished((m) => m.author.agentName === "a" && m.id > first.messageId));
     assert.equal([...caughtUp.matchAll(/^user:\nnote \d+/gm)].length, 120, "all 120 earlier notes, not just the latest page");
     assert.doesNotMatch(caughtUp, /left out/);
 
     await s.store.commit({ messages: notes(100, 1000, Date.now() - 1) }); // after "@a hi": its turn took longer than 1 ms
-    const second = await s.channels.send(s.general.id, "@a again");
+    const second = await s.channels.messages.send(s.general.id, "@a again");
     const bounded = textOf(await s.finished((m) => m.author.agentName === "a" && m.id > second.messageId));
     assert.ok(Buffer.byteLength(bounded) < 33 * 1024, `${Buffer.byteLength(bounded)} bytes`);
     const kept = [...bounded.matchAll(/^user:\nnote (\d+)/gm)].map((m) => Number(m[1]));
@@ -173,7 +173,7 @@ test("an agent whose session is new (stopped, crashed, reloaded) gets the channe
   const s = await channelSetup([fakeAgent("a", quiet), fakeAgent("b", quiet)]);
   try {
     const ask = async (text: string, agent: string) => {
-      const { messageId } = await s.channels.send(s.general.id, text);
+      const { messageId } = await s.channels.messages.send(s.general.id, text);
       return textOf(await s.finished((m) => m.author.agentName === agent && m.id > messageId)).replace(/^You said: /, "");
     };
     assert.equal(await ask("@a one", "a"), "one");
@@ -194,10 +194,10 @@ test("an agent whose session is new (stopped, crashed, reloaded) gets the channe
 test("an agent that accepts embedded context gets the channel messages as a resource after its request, never as the request's text (so they cannot become its session title)", async () => {
   const s = await channelSetup([fakeAgent("a", { prompt: [{ chunk: "I'll look." }, { toolCall: { toolCallId: "t1", title: "Read a.ts", status: "completed" } }, { chunk: "Done." }] }), fakeAgent("b", { embeddedContext: true, prompt: [{ blocks: true }] }), fakeAgent("c", { prompt: [{ blocks: true }] })]);
   try {
-    const { messageId } = await s.channels.send(s.general.id, "@a look");
+    const { messageId } = await s.channels.messages.send(s.general.id, "@a look");
     await s.finished((m) => m.author.agentName === "a" && m.id > messageId);
     const ask = async (agent: string) => {
-      const sent = await s.channels.send(s.general.id, `@${agent} summarise`);
+      const sent = await s.channels.messages.send(s.general.id, `@${agent} summarise`);
       return JSON.parse(textOf(await s.finished((m) => m.author.agentName === agent && m.id > sent.messageId)));
     };
     const resource = await ask("b");

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { monotonicFactory } from "ulid";
 import { ChannelDirectory } from "../../src/channels/ChannelDirectory";
-import { ChannelService } from "../../src/channels/ChannelService";
+import { composeChannels } from "../../src/app/compose";
 import { SidekicksError } from "../../src/errors";
 import { Recorder } from "../../src/events/events";
 import type { AgentState, MessageView } from "../../src/protocol";
@@ -16,8 +16,8 @@ async function setup(roster = ["demo", "garfield", "odie"]) {
   const events = new Recorder();
   const agents = { names: () => roster, state: (): AgentState => "stopped", session: () => Promise.reject(new Error("no agents here")) };
   let store = await Store.open(dir);
-  const channels = new ChannelService(store, agents, events);
-  const general = await channels.syncGeneral(roster);
+  const channels = composeChannels({ store, agents, emitter: events });
+  const general = await channels.directory.syncGeneral(roster);
   let directory = new ChannelDirectory(store, agents, events);
   const ulid = monotonicFactory();
   const say = async (channelId: string, author: MessageRecord["author"], text: string) => {

@@ -3,7 +3,7 @@ import * as esbuild from "esbuild";
 import { AgentManager } from "../../src/agents/AgentManager";
 import type { WorkspaceHost } from "../../src/agents/AgentWorkspaces";
 import type { AgentConfig } from "../../src/config/roster";
-import { ChannelService } from "../../src/channels/ChannelService";
+import { composeChannels, type Channels } from "../../src/app/compose";
 import { Recorder, type SidekicksEventName, type SidekicksEvents } from "../../src/events/events";
 import type { MessageView } from "../../src/protocol";
 import { Store } from "../../src/store/Store";
@@ -11,7 +11,7 @@ import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 
 /** A recorder that also stores announced commands, as `SidekicksApp` does. */
 class AppLikeRecorder extends Recorder {
-  channels: ChannelService | undefined;
+  channels: Channels | undefined;
 
   override emit<E extends SidekicksEventName>(name: E, payload: SidekicksEvents[E]): void {
     super.emit(name, payload);
@@ -70,9 +70,9 @@ export async function channelSetup(roster: AgentConfig[], options: ChannelSetupO
   });
   agents.setRoster(roster);
   let store = await Store.open(dir);
-  let channels = new ChannelService(store, agents, events);
+  let channels = composeChannels({ store, agents, emitter: events });
   events.channels = channels;
-  const general = await channels.syncGeneral(agents.names());
+  const general = await channels.directory.syncGeneral(agents.names());
   /** Resolves with the first finished message matching `predicate` (polls the recorded events). */
   const finished = (predicate: (m: MessageView) => boolean, timeoutMs = 10_000) =>
     waitFor(() => events.of("message:finished").find(predicate), timeoutMs, "a finished message");
@@ -92,7 +92,7 @@ export async function channelSetup(roster: AgentConfig[], options: ChannelSetupO
       await channels.close();
       await store.close();
       store = await Store.open(dir);
-      channels = new ChannelService(store, agents, events);
+      channels = composeChannels({ store, agents, emitter: events });
       events.channels = channels;
     },
     async teardown() {

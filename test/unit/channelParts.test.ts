@@ -53,7 +53,7 @@ const plain = (m: MessageView) => JSON.parse(JSON.stringify(m.parts));
 test("thoughts, a plan and a tool call's diff and locations become parts, streamed, committed and reopened alike", async () => {
   const s = await channelSetup([fakeAgent("demo", SCRIPT)]);
   try {
-    await s.channels.send(s.general.id, "@demo fix the test");
+    await s.channels.messages.send(s.general.id, "@demo fix the test");
     const answer = await s.finished((m) => m.author.kind === "agent");
     assert.deepEqual(plain(answer), EXPECTED);
     // The deltas the view got: thoughts and plans as whole parts, the unknown tool call nowhere.
@@ -65,7 +65,7 @@ test("thoughts, a plan and a tool call's diff and locations become parts, stream
     assert.equal(deltas.filter((d) => d.part?.type === "plan").length, 2);
     assert.equal(deltas.some((d) => d.part?.type === "toolCall" && d.part.toolCallId === "nope_1"), false);
     await s.reopen();
-    const { messages } = await s.channels.open("general");
+    const { messages } = await s.channels.messages.open("general");
     assert.deepEqual(plain(messages.find((m) => m.id === answer.id)!), EXPECTED);
   } finally {
     await s.teardown();
@@ -88,7 +88,7 @@ test("field case 26: codex-acp's own terminal (never created by us) shows its _m
     }),
   ]);
   try {
-    await s.channels.send(s.general.id, "@codex run the tests");
+    await s.channels.messages.send(s.general.id, "@codex run the tests");
     const answer = await s.finished((m) => m.author.kind === "agent");
     const capabilities = JSON.parse((answer.parts.find((p) => p.type === "text") as { text: string }).text.split("See [")[0]!);
     assert.deepEqual(capabilities._meta, { terminal_output_delta: true }, "we ask for output chunks to append");
@@ -99,7 +99,7 @@ test("field case 26: codex-acp's own terminal (never created by us) shows its _m
     };
     check(answer.parts);
     await s.reopen();
-    const { messages } = await s.channels.open("general");
+    const { messages } = await s.channels.messages.open("general");
     check(messages.find((m) => m.id === answer.id)!.parts);
   } finally {
     await s.teardown();
@@ -118,12 +118,12 @@ test("a tool call announced only by its permission request (Gemini CLI) gets a c
     }),
   ]);
   try {
-    await s.channels.send(s.general.id, "@gemini edit the notes");
+    await s.channels.messages.send(s.general.id, "@gemini edit the notes");
     const asked = await waitFor(() => s.events.of("message:delta").find((d) => d.part?.type === "permission" && !d.part.outcome)?.part, 10_000, "the request");
     const shown = s.events.of("message:delta").find((d) => d.part?.type === "toolCall")?.part;
     assert.ok(shown?.type === "toolCall" && shown.toolCallId === "edit-1" && shown.kind === "edit" && shown.status === "pending", "the card is shown with the request");
     assert.ok(asked.type === "permission");
-    await s.channels.answerPermission(asked.requestId, "ok");
+    await s.channels.turns.answerPermission(asked.requestId, "ok");
     const answer = await s.finished((m) => m.author.kind === "agent");
     const tool = answer.parts.find((p) => p.type === "toolCall");
     assert.ok(tool?.type === "toolCall");

@@ -15,19 +15,19 @@ for (const loadSession of [true, false]) {
     const sessionsFile = path.join(dir, "sessions.json");
     const s = await channelSetup([fakeAgent("a", { loadSession, sessionsFile, prompt: [{ recall: true }, { chunk: " | " }, { echo: true }] })]);
     try {
-      await s.channels.send(s.general.id, "@a first message");
+      await s.channels.messages.send(s.general.id, "@a first message");
       const first = await s.finished((m) => m.author.kind === "agent");
       assert.match(textOf(first), /^I remember nothing/);
       await s.agents.stopAll(); // the agent process ends, as after a window reload
       await s.reopen();
       const before = s.events.of("message:finished").length;
-      await s.channels.send(s.general.id, "@a second message");
+      await s.channels.messages.send(s.general.id, "@a second message");
       const second = await s.finished((m) => m.author.kind === "agent" && s.events.of("message:finished").indexOf(m) >= before);
       const said = textOf(second);
       if (loadSession) {
         assert.match(said, /^I remember: .*first message/, "the resumed session remembers the first exchange");
         assert.doesNotMatch(said, /Your session was restarted/, "the channel is not repeated to an agent that remembers");
-        const agentMessages = (await s.channels.open("general")).messages.filter((m) => m.author.kind === "agent");
+        const agentMessages = (await s.channels.messages.open("general")).messages.filter((m) => m.author.kind === "agent");
         assert.equal(agentMessages.length, 2, "the replayed history was not shown as new messages");
       } else {
         assert.match(said, /^I remember nothing/);

@@ -11,7 +11,7 @@ import path from "node:path";
 import test from "node:test";
 import { AgentManager } from "../../src/agents/AgentManager";
 import type { AgentConfig } from "../../src/config/roster";
-import { ChannelService } from "../../src/channels/ChannelService";
+import { composeChannels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
 import type { MessageView } from "../../src/protocol";
 import { Store } from "../../src/store/Store";
@@ -45,10 +45,10 @@ async function setup(steps: object[], options: { container?: string; stopped?: b
   } as AgentConfig;
   agents.setRoster([agent]);
   const store = await Store.open(path.join(dir, "store"));
-  const channels = new ChannelService(store, agents, events);
-  const general = await channels.syncGeneral(["boxed"]);
+  const channels = composeChannels({ store, agents, emitter: events });
+  const general = await channels.directory.syncGeneral(["boxed"]);
   const answer = async (): Promise<MessageView> => {
-    await channels.send(general.id, "@boxed go");
+    await channels.messages.send(general.id, "@boxed go");
     return waitFor(() => events.of("message:finished").find((m) => m.author.kind === "agent"), 15_000, "the answer");
   };
   return {

@@ -11,7 +11,7 @@ test("the demo agent shows a fenced code block when asked for code, and its hell
   const s = await channelSetup([demoAgent("demo")]);
   try {
     const ask = async (text: string) => {
-      const { messageId } = await s.channels.send(s.general.id, text);
+      const { messageId } = await s.channels.messages.send(s.general.id, text);
       const answer = await s.finished((m) => m.author.agentName === "demo" && m.id > messageId, 20_000);
       assert.equal(answer.status, "done");
       return textOf(answer);

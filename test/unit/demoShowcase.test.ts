@@ -52,7 +52,7 @@ const permissionAsked = (s: Awaited<ReturnType<typeof setup>>) =>
 test("the demo's delegation prompt: garfield's final answer mentions odie, and odie answers in a child turn linked to it", async () => {
   const s = await setup();
   try {
-    const { messageId } = await s.channels.send(s.general.id, "@garfield delegate to odie");
+    const { messageId } = await s.channels.messages.send(s.general.id, "@garfield delegate to odie");
     const parent = await s.finished((m) => m.author.agentName === "garfield", 20_000);
     assert.equal(parent.status, "done");
     assert.match(textOf(parent), /I am handing this to odie/);
@@ -64,7 +64,7 @@ test("the demo's delegation prompt: garfield's final answer mentions odie, and o
     assert.match(textOf(child), /garfield handed this to me:\n\n> say hello\./);
     assert.doesNotMatch(textOf(child), /over to you/, "odie does not hand it on again");
 
-    const { messages } = await s.channels.open("general");
+    const { messages } = await s.channels.messages.open("general");
     assert.deepEqual(
       messages.map((m: MessageView) => [m.author.agentName ?? m.author.kind, m.delegatedBy ?? null]),
       [["user", null], ["garfield", null], ["odie", "garfield"]],
@@ -80,11 +80,11 @@ test("the demo's edit prompt: allowed, it changes demo-notes.md through fs/write
   const s = await setup();
   const notes = path.join(s.folder, "demo-notes.md");
   try {
-    await s.channels.send(s.general.id, "@garfield edit a file");
+    await s.channels.messages.send(s.general.id, "@garfield edit a file");
     // The Ask mode (the demo's default): a permission card first, with the change it would make.
     const requestId = await permissionAsked(s);
     assert.equal(readFileSync(notes, "utf8"), NOTES, "nothing written before the user allowed it");
-    assert.equal(await s.channels.answerPermission(requestId, "allow"), true);
+    assert.equal(await s.channels.turns.answerPermission(requestId, "allow"), true);
     const answer = await waitFor(
       () => s.events.of("message:finished").find((m) => m.author.agentName === "garfield" && m.parts.some((p) => p.type === "files")),
       20_000,
@@ -98,7 +98,7 @@ test("the demo's edit prompt: allowed, it changes demo-notes.md through fs/write
     const files = answer.parts.find((p) => p.type === "files");
     assert.ok(files?.type === "files");
     assert.deepEqual(files.files.map((f) => [path.basename(f.path), f.kind, f.beforeKnown]), [["demo-notes.md", "modified", true]]);
-    assert.deepEqual(await s.channels.fileDiff(answer.id, notes), { path: notes, oldText: NOTES, newText: edited }, "its diff: the text before the turn against now");
+    assert.deepEqual(await s.channels.files.fileDiff(answer.id, notes), { path: notes, oldText: NOTES, newText: edited }, "its diff: the text before the turn against now");
     const tool = answer.parts.find((p) => p.type === "toolCall");
     assert.ok(tool?.type === "toolCall");
     assert.deepEqual([tool.title, tool.kind, tool.status], ["Edit demo-notes.md", "edit", "completed"]);
@@ -112,8 +112,8 @@ test("the demo's edit prompt: rejected, nothing is written and no file is listed
   const s = await setup();
   const notes = path.join(s.folder, "demo-notes.md");
   try {
-    await s.channels.send(s.general.id, "@odie edit a file");
-    assert.equal(await s.channels.answerPermission(await permissionAsked(s), "reject"), true);
+    await s.channels.messages.send(s.general.id, "@odie edit a file");
+    assert.equal(await s.channels.turns.answerPermission(await permissionAsked(s), "reject"), true);
     const answer = await s.finished((m) => m.author.agentName === "odie", 20_000);
     assert.match(textOf(answer), /No edit made: `demo-notes\.md` is as it was\./);
     assert.equal(readFileSync(notes, "utf8"), NOTES);
@@ -127,11 +127,11 @@ test("delegation and an edit together: garfield hands odie the edit, and odie's 
   const s = await setup();
   const notes = path.join(s.folder, "demo-notes.md");
   try {
-    await s.channels.send(s.general.id, "@garfield delegate to odie: edit a file");
+    await s.channels.messages.send(s.general.id, "@garfield delegate to odie: edit a file");
     const parent = await s.finished((m) => m.author.agentName === "garfield", 20_000);
     assert.match(textOf(parent), /^@odie, over to you: edit a file$/m);
     assert.equal(parent.parts.some((p) => p.type === "toolCall"), false, "garfield only hands it on");
-    assert.equal(await s.channels.answerPermission(await permissionAsked(s), "allow"), true);
+    assert.equal(await s.channels.turns.answerPermission(await permissionAsked(s), "allow"), true);
     const child = await waitFor(
       () => s.events.of("message:finished").find((m) => m.author.agentName === "odie" && m.parts.some((p) => p.type === "files")),
       20_000,
@@ -148,10 +148,10 @@ test("the demo's edit prompt in the Code mode: no permission asked, the file is 
   const s = await setup();
   const notes = path.join(s.folder, "demo-notes.md");
   try {
-    await s.channels.send(s.general.id, "@garfield hello");
+    await s.channels.messages.send(s.general.id, "@garfield hello");
     await s.finished((m) => m.author.agentName === "garfield", 20_000);
-    await s.channels.configure(s.general.id, "garfield", { kind: "mode", modeId: "code" });
-    await s.channels.send(s.general.id, "@garfield edit a file");
+    await s.channels.sessions.configure(s.general.id, "garfield", { kind: "mode", modeId: "code" });
+    await s.channels.messages.send(s.general.id, "@garfield edit a file");
     const answer = await waitFor(
       () => s.events.of("message:finished").find((m) => m.author.agentName === "garfield" && m.parts.some((p) => p.type === "files")),
       20_000,

@@ -71,7 +71,7 @@ test("after a crash: the interrupted answer shows what Sidekicks did for the age
     await s.store.commit({ messages: [answer], turns: [turn], intents });
     await s.reopen();
     await s.channels.ready;
-    const shown = (await s.channels.open("general")).messages.find((m) => m.id === answer.id)!;
+    const shown = (await s.channels.messages.open("general")).messages.find((m) => m.id === answer.id)!;
     assert.equal(shown.outcome, "interrupted");
     const cards = shown.parts.filter((p) => p.type === "toolCall").map((p) => (p.type === "toolCall" ? [p.title, p.status, p.outcomeUnknown ?? false] : []));
     assert.deepEqual(cards, [
@@ -82,7 +82,7 @@ test("after a crash: the interrupted answer shows what Sidekicks did for the age
     assert.deepEqual(await s.store.openIntents(), [], "every intent settled by recovery");
     assert.equal(await readFile(notDone, "utf8"), "old\n", "nothing was re-run or re-written");
 
-    assert.equal(await s.channels.retryMessage(answer.id), true);
+    assert.equal(await s.channels.turns.retryMessage(answer.id), true);
     const retried = await s.finished((m) => m.id === answer.id && m.outcome === "completed");
     assert.match(textOf(retried), /Sidekicks, for you: write .*done\.ts: applied.*Sidekicks, for you: write .*not done\.ts: not applied.*Sidekicks, for you: run npm run migrate: outcome uncertain/s);
   } finally {

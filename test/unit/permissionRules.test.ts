@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import type { AgentConfig } from "../../src/config/roster";
-import { ChannelService } from "../../src/channels/ChannelService";
+import { composeChannels, type Channels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
 import type { PermissionOption, PermissionPart } from "../../src/protocol";
 import { describeRemembered, legacyKey } from "../../src/turns/permissionMemory";
@@ -32,12 +32,12 @@ const bash = (toolCallId: string, command: string, options = claudeBash(command)
 const PYTHON = "python3 -c 'import os; print(os.getcwd())'";
 
 /** A channel service over the harness's store with `policy` for every agent, and its own recorder. */
-async function withPolicy(roster: AgentConfig[], policy: PermissionPolicy, run: (channels: ChannelService, events: Recorder, generalId: string) => Promise<void>) {
+async function withPolicy(roster: AgentConfig[], policy: PermissionPolicy, run: (channels: Channels, events: Recorder, generalId: string) => Promise<void>) {
   const s = await channelSetup(roster);
   try {
     await s.channels.close();
     const events = new Recorder();
-    const channels = new ChannelService(s.store, s.agents, events, () => undefined, Date.now, undefined, { policyOf: () => policy });
+    const channels = composeChannels({ store: s.store, agents: s.agents, emitter: events, log: () => undefined, policyOf: () => policy });
     try {
       await run(channels, events, s.general.id);
     } finally {
@@ -64,10 +64,10 @@ const answer = (events: Recorder, n: number) => waitFor(() => events.of("message
 test("Claude's “Yes, and don't ask again for `exit 3` commands” answers that request only: the next, unrelated command is shown and waits", async () => {
   const claude = fakeAgent("claude", { prompt: [...bash("toolu_1", "exit 3"), ...bash("toolu_2", PYTHON)] });
   await withPolicy([claude], "ask", async (channels, events, general) => {
-    await channels.send(general, "@claude run exit 3, then check the folder");
+    await channels.messages.send(general, "@claude run exit 3, then check the folder");
     const first = await shown(events, "toolu_1");
     assert.equal(first.title, "exit 3");
-    assert.equal(await channels.answerPermission(first.requestId, "allow-with-updates"), true, "the user chose the agent's own allow_always option");
+    assert.equal(await channels.turns.answerPermission(first.requestId, "allow-with-updates"), true, "the user chose the agent's own allow_always option");
 
     const second = await shown(events, "toolu_2");
     assert.equal(second.title, PYTHON);
@@ -78,7 +78,7 @@ test("Claude's “Yes, and don't ask again for `exit 3` commands” answers that
     assert.deepEqual(streamed(events).match(/\[chose [^\]]+\]/g), ["[chose allow-with-updates]"], "the agent got the option the user chose for the first request, and nothing for the second");
     assert.deepEqual(await channels.permissions.list(["claude"]), [], "choosing the agent's option made no Sidekicks rule");
 
-    assert.equal(await channels.answerPermission(second.requestId, "reject"), true);
+    assert.equal(await channels.turns.answerPermission(second.requestId, "reject"), true);
     const done = await answer(events, 0);
     const parts = done.parts.filter((p): p is PermissionPart => p.type === "permission");
     assert.deepEqual(parts.map((p) => [p.title, p.outcome, p.auto]), [["exit 3", "allow-with-updates", undefined], [PYTHON, "reject", undefined]]);
@@ -90,7 +90,7 @@ test("allow-all answers with the one-time option even when the agent lists its �
   const onlyAlways: PermissionOption[] = [claudeBash("rm -rf build")[1]!, claudeBash("rm -rf build")[2]!];
   const claude = fakeAgent("claude", { prompt: [...bash("toolu_1", "ls", alwaysFirst), ...bash("toolu_2", "rm -rf build", onlyAlways)] });
   await withPolicy([claude], "allow-all", async (channels, events, general) => {
-    await channels.send(general, "@claude list, then clean");
+    await channels.messages.send(general, "@claude list, then clean");
     const first = await shown(events, "toolu_1");
     assert.equal(first.outcome, "allow-once", "the policy chose allow_once, not the agent's allow_always listed first");
     assert.match(first.auto ?? "", /allow-all/, "the card says the policy answered");
@@ -98,7 +98,7 @@ test("allow-all answers with the one-time option even when the agent lists its �
     assert.equal(second.outcome, undefined, "no one-time option: the user is asked");
     assert.match(second.notice ?? "", /never chooses an agent's “always” option for you/);
     assert.deepEqual(streamed(events).match(/\[chose [^\]]+\]/g), ["[chose allow-once]"]);
-    assert.equal(await channels.answerPermission(second.requestId, "reject"), true);
+    assert.equal(await channels.turns.answerPermission(second.requestId, "reject"), true);
     await answer(events, 0);
   });
 });
@@ -108,10 +108,10 @@ test("a Sidekicks rule made on a card matches the same request again and not a d
   const s = await channelSetup([claude]);
   try {
     const { events } = s;
-    await s.channels.send(s.general.id, "@claude test twice");
+    await s.channels.messages.send(s.general.id, "@claude test twice");
     const first = await shown(events, "toolu_1");
-    assert.equal(await s.channels.answerPermission(first.requestId, "allow-with-updates", true), false, "no Sidekicks rule from the agent's own “always” option");
-    assert.equal(await s.channels.answerPermission(first.requestId, "allow-once", true), true, "“Always allow this request”: the one-time option, and a rule");
+    assert.equal(await s.channels.turns.answerPermission(first.requestId, "allow-with-updates", true), false, "no Sidekicks rule from the agent's own “always” option");
+    assert.equal(await s.channels.turns.answerPermission(first.requestId, "allow-once", true), true, "“Always allow this request”: the one-time option, and a rule");
     const made = cards(events, "toolu_1").at(-1)!;
     assert.equal(made.outcome, "allow-once");
     assert.match(made.notice ?? "", /Sidekicks remembers: always allow @claude's request “npm test” \(tool kind execute\)/);
@@ -121,10 +121,10 @@ test("a Sidekicks rule made on a card matches the same request again and not a d
     assert.match(again.auto ?? "", /Allowed by your Sidekicks rule: always allow @claude's request “npm test” \(tool kind execute\)/, "the card says which rule answered and what it matches");
     const longer = await shown(events, "toolu_3");
     assert.equal(longer.outcome, undefined, "a longer command is another request: asked");
-    assert.equal(await s.channels.answerPermission(longer.requestId, "reject"), true);
+    assert.equal(await s.channels.turns.answerPermission(longer.requestId, "reject"), true);
     const other = await shown(events, "toolu_4");
     assert.equal(other.outcome, undefined, "an unrelated command: asked");
-    assert.equal(await s.channels.answerPermission(other.requestId, "reject"), true);
+    assert.equal(await s.channels.turns.answerPermission(other.requestId, "reject"), true);
     await answer(events, 0);
     assert.deepEqual(streamed(events).match(/\[chose [^\]]+\]/g), ["[chose allow-once]", "[chose allow-once]", "[chose reject]", "[chose reject]"]);
 
@@ -135,7 +135,7 @@ test("a Sidekicks rule made on a card matches the same request again and not a d
     assert.equal(await s.channels.permissions.forget(listed[0]!), true);
     assert.deepEqual(await s.channels.permissions.list(["claude"]), [], "revoked");
 
-    await s.channels.send(s.general.id, "@claude test again");
+    await s.channels.messages.send(s.general.id, "@claude test again");
     const asked = await waitFor(() => cards(events, "toolu_1").find((c) => c.requestId !== first.requestId), 10_000, "the request of the second turn");
     assert.equal(asked.outcome, undefined, "revoked: the same request is asked again");
     assert.equal(asked.auto, undefined);
@@ -162,16 +162,16 @@ test("Codex titles every file change the same: a Sidekicks rule on one matches t
   const s = await channelSetup([codex]);
   try {
     const { events } = s;
-    await s.channels.send(s.general.id, "@codex edit");
+    await s.channels.messages.send(s.general.id, "@codex edit");
     const first = await shown(events, "e1");
     assert.deepEqual(first.paths, ["/w/src/a.ts"], "the card knows the files the request is about");
-    assert.equal(await s.channels.answerPermission(first.requestId, "allow_once", true), true);
+    assert.equal(await s.channels.turns.answerPermission(first.requestId, "allow_once", true), true);
     const again = await shown(events, "e2");
     assert.equal(again.outcome, "allow_once", "the same files: answered by the rule");
     assert.match(again.auto ?? "", /always allow @codex's request “Edit files” on \/w\/src\/a.ts \(tool kind edit\)/);
     const other = await shown(events, "e3");
     assert.equal(other.outcome, undefined, "another file: asked");
-    assert.equal(await s.channels.answerPermission(other.requestId, "cancel"), true);
+    assert.equal(await s.channels.turns.answerPermission(other.requestId, "cancel"), true);
     await answer(events, 0);
     assert.deepEqual(await s.channels.permissions.list(["codex"]), [{ agent: "codex", toolKind: "edit", title: "Edit files", paths: ["/w/src/a.ts"], decision: "allow", legacy: false }]);
   } finally {
@@ -193,14 +193,14 @@ test("rules an older version kept per tool kind are listed as broad and never an
     assert.match(describeRemembered(listed[1]!).label, /always allow every execute tool of @claude/);
     assert.match(describeRemembered(listed[1]!).description, /broad, from an older version: no longer applied/);
 
-    await s.channels.send(s.general.id, "@claude go");
+    await s.channels.messages.send(s.general.id, "@claude go");
     const run = await shown(events, "toolu_1");
     assert.equal(run.outcome, undefined, "the broad allow no longer answers");
     assert.match(run.notice ?? "", /older version of Sidekicks \(always allow every execute tool of @claude\) no longer answers/);
-    assert.equal(await s.channels.answerPermission(run.requestId, "allow-once"), true);
+    assert.equal(await s.channels.turns.answerPermission(run.requestId, "allow-once"), true);
     const edit = await shown(events, "e1");
     assert.equal(edit.outcome, undefined, "the broad reject no longer answers either: the user decides");
-    assert.equal(await s.channels.answerPermission(edit.requestId, "reject"), true);
+    assert.equal(await s.channels.turns.answerPermission(edit.requestId, "reject"), true);
     await answer(events, 0);
 
     assert.equal(await s.channels.permissions.forget({ agent: "claude", toolKind: "execute", legacy: true }), true, "a broad rule can be forgotten");

@@ -17,16 +17,16 @@ test("Stop, then Run again: attempt 2 in the same message, told what the stopped
     }),
   ]);
   try {
-    await s.channels.send(s.general.id, "@a run the tests");
+    await s.channels.messages.send(s.general.id, "@a run the tests");
     const answerId = (await waitFor(() => s.events.of("message:started").find((m) => m.author.kind === "agent"))).id;
     await waitFor(() => s.events.of("message:delta").find((d) => d.messageId === answerId && d.part?.type === "toolCall"));
-    assert.equal(await s.channels.cancel(answerId), true);
+    assert.equal(await s.channels.turns.cancel(answerId), true);
     const stopped = await s.finished((m) => m.id === answerId);
     assert.deepEqual([stopped.outcome, stopped.retryable], ["cancelled", true], "stopped, and offered to run again");
     const card = stopped.parts.find((p) => p.type === "toolCall");
     assert.ok(card?.type === "toolCall" && card.cancelled, "the tool call it was running says cancelled");
 
-    assert.equal(await s.channels.retryMessage(answerId), true);
+    assert.equal(await s.channels.turns.retryMessage(answerId), true);
     const again = await s.finished((m) => m.id === answerId && m.outcome === "completed");
     assert.equal(again.attempt, 2);
     const before = textOf(stopped);
@@ -39,7 +39,7 @@ test("Stop, then Run again: attempt 2 in the same message, told what the stopped
     assert.match(after, /run the tests Done\.$/, "then the request itself, answered in full");
 
     await s.reopen();
-    const shown = (await s.channels.open("general")).messages.find((m) => m.id === answerId)!;
+    const shown = (await s.channels.messages.open("general")).messages.find((m) => m.id === answerId)!;
     assert.deepEqual([shown.outcome, shown.attempt, shown.retryable], ["completed", 2, undefined]);
     assert.equal(textOf(shown), textOf(again));
   } finally {
@@ -52,14 +52,14 @@ test("a queued message removed from the queue never reached the agent; Run again
   const gate = path.join(dir, "gate");
   const s = await channelSetup([fakeAgent("a", { prompt: [{ echo: true }, { untilFile: { path: gate, includes: "go" } }] })]);
   try {
-    await s.channels.send(s.general.id, "@a first");
-    await s.channels.send(s.general.id, "@a second");
+    await s.channels.messages.send(s.general.id, "@a first");
+    await s.channels.messages.send(s.general.id, "@a second");
     const queued = await waitFor(() => s.events.of("message:started").find((m) => m.status === "queued"));
-    assert.equal(await s.channels.cancel(queued.id), true);
+    assert.equal(await s.channels.turns.cancel(queued.id), true);
     const removed = await s.finished((m) => m.id === queued.id);
     assert.deepEqual([removed.outcome, removed.retryable, removed.parts.length], ["cancelled", true, 0]);
 
-    assert.equal(await s.channels.retryMessage(queued.id), true);
+    assert.equal(await s.channels.turns.retryMessage(queued.id), true);
     await waitFor(() => s.events.of("message:started").filter((m) => m.id === queued.id && m.status === "queued").length === 2 || undefined, 5000, "queued again");
     writeFileSync(gate, "go");
     const first = await s.finished((m) => m.author.kind === "agent" && m.id !== queued.id && m.outcome === "completed");

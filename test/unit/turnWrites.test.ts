@@ -26,7 +26,7 @@ test("a session/update that arrives after the turn settled keeps the answer's fi
     { workspaceFolder: folder },
   );
   try {
-    await s.channels.send(s.general.id, "@a edit the notes");
+    await s.channels.messages.send(s.general.id, "@a edit the notes");
     const carded = await s.finished((m) => m.author.kind === "agent" && filesOf(m) !== undefined);
     // The agent's late chunk (field case 1) comes only once the card is on screen.
     writeFileSync(trigger, "go");
@@ -34,10 +34,10 @@ test("a session/update that arrives after the turn settled keeps the answer's fi
     const card = filesOf(late);
     assert.ok(card?.type === "files", "the answer still shows its files changed card after the late text");
     assert.deepEqual(card.files.map((f) => [path.basename(f.path), f.kind]), [["notes.md", "modified"]]);
-    const stored = (await s.channels.open("general")).messages.find((m) => m.id === carded.id);
+    const stored = (await s.channels.messages.open("general")).messages.find((m) => m.id === carded.id);
     assert.equal(textOf(stored!), "Done (late)", "the late text is kept");
     assert.ok(filesOf(stored), "and the card too, after a reload");
-    assert.deepEqual(await s.channels.fileDiff(carded.id, notes), { path: notes, oldText: "# notes\n", newText: "# notes\nedited\n" });
+    assert.deepEqual(await s.channels.files.fileDiff(carded.id, notes), { path: notes, oldText: "# notes\n", newText: "# notes\nedited\n" });
   } finally {
     await s.teardown();
     cleanup();

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import test from "node:test";
-import { ChannelService } from "../../src/channels/ChannelService";
+import { composeChannels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
 import type { MessageView } from "../../src/protocol";
 import type { MessageRecord, TurnRecord } from "../../src/store/records";
@@ -25,7 +25,7 @@ test("after a crash mid-answer the message shows its checkpoint, interrupted and
     await s.store.commit({ messages: [user, answer], turns: [turn] });
     await s.reopen();
     await s.channels.ready;
-    const opened = (await s.channels.open("general")).messages.find((m) => m.id === answer.id)!;
+    const opened = (await s.channels.messages.open("general")).messages.find((m) => m.id === answer.id)!;
     assert.equal(opened.outcome, "interrupted");
     assert.equal(opened.retryable, true);
     assert.equal(textOf(opened), "Halfway through", "the checkpoint is kept");
@@ -33,14 +33,14 @@ test("after a crash mid-answer the message shows its checkpoint, interrupted and
     assert.ok(tool.type === "toolCall" && tool.outcomeUnknown, "the agent's own tool call shows outcome unknown");
     assert.deepEqual(await s.store.openTurns(), [], "nothing stays running");
 
-    assert.equal(await s.channels.retryMessage(answer.id), true);
+    assert.equal(await s.channels.turns.retryMessage(answer.id), true);
     const retried = await s.finished((m) => m.id === answer.id && m.outcome === "completed");
     assert.equal(retried.attempt, 2);
     assert.equal(retried.parts[2]!.type, "retry");
     const said = textOf(retried);
     assert.match(said, /^Halfway through/, "earlier text kept above the divider");
     assert.match(said, /attempt 2 of this request.*Edit main\.ts.*outcome unknown.*Halfway through.*refactor/s, "the agent was told what attempt 1 did, then the request");
-    assert.equal(await s.channels.retryMessage(answer.id), false, "a completed answer is not retried");
+    assert.equal(await s.channels.turns.retryMessage(answer.id), false, "a completed answer is not retried");
     assert.equal((await s.store.turn(turn.id))?.attempt, 2);
   } finally {
     await s.teardown();
@@ -64,13 +64,13 @@ test("fencing: a write from an attempt that no longer owns the turn is refused a
 test("Send now: the queued message runs at once; the agent's running answer is stopped as cancelled", async () => {
   const s = await channelSetup([fakeAgent("a", { prompt: [{ chunk: "Working" }, { untilCancelled: true }] })]);
   try {
-    await s.channels.send(s.general.id, "@a first");
-    await s.channels.send(s.general.id, "@a second");
-    await s.channels.send(s.general.id, "@a urgent");
+    await s.channels.messages.send(s.general.id, "@a first");
+    await s.channels.messages.send(s.general.id, "@a second");
+    await s.channels.messages.send(s.general.id, "@a urgent");
     const queued = s.events.of("message:started").filter((m) => m.status === "queued");
     assert.equal(queued.length, 2);
     await waitFor(() => s.events.of("message:delta").find((d) => d.appendText === "Working"));
-    assert.equal(await s.channels.sendNow(queued[1]!.id), true);
+    assert.equal(await s.channels.turns.sendNow(queued[1]!.id), true);
     const first = await s.finished((m) => m.author.kind === "agent");
     assert.equal(first.outcome, "cancelled");
     // The next answer to start streaming after the cancelled one (waiting for it, not reading whatever is last now).
@@ -90,9 +90,9 @@ test("panel: the moderator wakes once after every turn of the round settled, wit
   try {
     await s.channels.close();
     const events = new Recorder();
-    const channels = new ChannelService(s.store, s.agents, events, () => undefined, Date.now, undefined, { moderatorOf: (c) => (c.name === "general" ? "mod" : undefined) });
+    const channels = composeChannels({ store: s.store, agents: s.agents, emitter: events, log: () => undefined, moderatorOf: (c) => (c.name === "general" ? "mod" : undefined) });
     try {
-      await channels.send(s.general.id, "@a @b should we ship?");
+      await channels.messages.send(s.general.id, "@a @b should we ship?");
       const summary = await waitFor(() => events.of("message:finished").find((m) => m.author.agentName === "mod"), 15_000, "the moderator's answer");
       const said = textOf(summary);
       assert.match(said, /A thinks yes/);
@@ -104,7 +104,7 @@ test("panel: the moderator wakes once after every turn of the round settled, wit
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(events.of("message:finished").filter((m) => m.author.agentName === "mod").length, 1, "woken once, not again by its own answer");
 
-      await channels.send(s.general.id, "@mod just you");
+      await channels.messages.send(s.general.id, "@mod just you");
       await waitFor(() => events.of("message:finished").filter((m) => m.author.agentName === "mod").length === 2 || undefined);
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(events.of("message:finished").filter((m) => m.author.kind === "system").length, 1, "a round addressed to the moderator alone wakes nothing");
@@ -126,7 +126,7 @@ test("a turn with three tool calls streamed over about 3 s writes a handful of b
   const s = await channelSetup([fakeAgent("a", { prompt: steps })]);
   try {
     const before = s.store.batches;
-    await s.channels.send(s.general.id, "@a go");
+    await s.channels.messages.send(s.general.id, "@a go");
     const done = await s.finished((m: MessageView) => m.author.kind === "agent", 20_000);
     assert.equal(done.outcome, "completed");
     const writes = s.store.batches - before;

@@ -1,0 +1,36 @@
+import type { ConfigProblem } from "../config/roster";
+import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../protocol";
+import type { DocumentPort } from "../workspace/fsAccess";
+import type { Terminal } from "../workspace/terminals";
+
+/** Turns an image file's absolute path into a URI a webview may load (`Webview.asWebviewUri`), or `undefined`. */
+export type IconUri = (file: string) => string | undefined;
+
+/** What the app needs from the editor, implemented in `src/vscode/` (a port: the app never imports `vscode`). */
+export interface EditorPort {
+  /** Workspace Trust: false means no agent from the workspace's config may start. */
+  isTrusted(): boolean;
+  /** Runs an editor command the webview offers as a button. */
+  runCommand(command: WebviewRequests["command/run"][0]["command"]): Promise<void>;
+  /** Writes a line to the Sidekicks log. */
+  log(level: "debug" | "info" | "warn" | "error", line: string): void;
+  /** Shows the config problems where the editor shows problems (an empty list clears them). */
+  showProblems(file: string, problems: ConfigProblem[]): void;
+  /** The editor's open documents, for agents' `fs/*` (unsaved buffers, undoable edits); absent: the disk only. */
+  documents?: DocumentPort;
+  /** Shows an agent's command as an editor terminal. */
+  showTerminal?(agent: string, terminal: Terminal): void;
+  /** Brings the editor terminal of an agent's terminal to the front; false when it is gone. */
+  revealTerminal?(terminalId: string): boolean;
+  /** Opens a tool call's diff in the diff editor (virtual documents: `oldText` null is an empty left side). */
+  openDiff?(diff: ToolCallDiff): Promise<boolean>;
+  /** Opens a file at a 1-based line (the first line when absent); false when the file cannot be opened. */
+  openLocation?(location: ToolCallLocation): Promise<boolean>;
+  /** Inserts text at the cursor(s) of the active text editor, replacing a selection; false when no editor is open. */
+  insertText?(text: string): Promise<boolean>;
+  /**
+   * Opens a link from agent text: `http(s):`/`mailto:` externally, file links and relative paths in the editor;
+   * false for anything else (refused, and logged), which never opens.
+   */
+  openLink?(href: string): Promise<boolean>;
+}

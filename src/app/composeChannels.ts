@@ -1,0 +1,130 @@
+import { monotonicFactory } from "ulid";
+import type { Emitter } from "../events/events";
+import type { Store } from "../store/Store";
+import type { ChannelRecord } from "../store/records";
+import { CANCEL_GRACE_MS } from "../turns/reducer";
+import { IntentLog } from "../turns/intents";
+import { PermissionMemory } from "../turns/permissionMemory";
+import type { PermissionPolicy } from "../turns/permissionPolicy";
+import { TurnExecutor } from "../turns/TurnExecutor";
+import { TurnFiles } from "../workspace/turnFiles";
+import type { ChannelClock } from "../channels/admission";
+import { AgentCommands } from "../channels/AgentCommands";
+import type { AgentSource } from "../channels/AgentSource";
+import { ChangedFiles } from "../channels/ChangedFiles";
+import { ChannelDirectory } from "../channels/ChannelDirectory";
+import { ChannelMessages } from "../channels/ChannelMessages";
+import { FollowUps } from "../channels/FollowUps";
+import { SessionSettings, withStoredChoices } from "../channels/SessionSettings";
+import { TurnService } from "../channels/TurnService";
+import { unseenContext } from "../channels/unseenContext";
+
+/** What {@link composeChannels} builds the channels over, by name. */
+export interface ChannelsOptions {
+  /** The open history store. */
+  store: Store;
+  /** The agent manager (or a test's stand-in). */
+  agents: AgentSource;
+  emitter: Emitter;
+  /** Where warnings and debug lines go (default: nowhere). */
+  log?: (line: string) => void;
+  /** Milliseconds since the epoch (default `Date.now`). */
+  now?: () => number;
+  /** How long Stop waits for the agent's `cancelled` answer before settling anyway, in ms (default {@link CANCEL_GRACE_MS}). */
+  cancelGraceMs?: number;
+  /** This activation's owner id for turn attempts (default: a new ULID). */
+  owner?: string;
+  /** The moderator of a channel (from the roster's `channels[].moderator`), if it has one. */
+  moderatorOf?: (channel: ChannelRecord) => string | undefined;
+  /** An agent's `permissions` policy (from the roster; default `ask`). */
+  policyOf?: (agent: string) => PermissionPolicy | undefined;
+  /** Period of the checkpoint/heartbeat tick, in ms (tests shorten it). */
+  tickMs?: number;
+}
+
+/**
+ * The channels over one open store (ADR 0003 `internal/channels`), one unit per job. Built by
+ * {@link composeChannels}; closed with {@link close} before the store closes.
+ */
+export interface Channels {
+  /** Resolves when the sweeper has recovered what the previous activation left open (`TurnService.recover`). */
+  readonly ready: Promise<void>;
+  /** Sending, opening a channel at its latest page, paging back. */
+  readonly messages: ChannelMessages;
+  /** Stop, Retry / Run again, Send now, permission answers. */
+  readonly turns: TurnService;
+  /** The turns' "files changed" and their diffs. */
+  readonly files: ChangedFiles;
+  /** The members' session settings (modes, options, models), kept for after a reload. */
+  readonly sessions: SessionSettings;
+  /** Channels, memberships, `#general`, direct conversations, unread counts. */
+  readonly directory: ChannelDirectory;
+  /** The commands each agent announced, stored per agent. */
+  readonly commands: AgentCommands;
+  /** Tool intents: effects run for agents, recorded around the effect (brief, "Tool intents"). */
+  readonly intents: IntentLog;
+  /** The user's Sidekicks permission rules per agent (ADR 0005). */
+  readonly permissions: PermissionMemory;
+  /**
+   * Stops accepting work: running attempts are settled `interrupted` with everything they received; queued turns
+   * stay in the store and run at the next activation (`TurnService.close`).
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the channel units over `options.store` and the one turn executor they share, wires the executor's ports to
+ * them (context before a prompt, the stored session choices, delegation and the moderator after a settlement), and starts
+ * the sweeper (`ready`).
+ */
+export function composeChannels(options: ChannelsOptions): Channels {
+  const { store, agents, emitter } = options;
+  const log = options.log ?? (() => undefined);
+  const now = options.now ?? Date.now;
+  const ulid = monotonicFactory();
+  const clock: ChannelClock = { ulid: (at) => ulid(at), now: () => now() };
+  // Every unit waits for the sweeper, which starts once they all exist (`recovered`, below). Like the executor's ports,
+  // which call units built after it (they need the executor), this reads its constant only when called.
+  const ready = (): Promise<void> => recovered;
+  const turnFiles = new TurnFiles([store.dir]);
+  const commands = new AgentCommands(store);
+  const intents = new IntentLog(store, () => ulid(), () => now());
+  const permissions = new PermissionMemory(store);
+  const executor = new TurnExecutor(
+    {
+      store,
+      // A session opened for a turn knows the choices stored before (after a reload): they are restored.
+      agents: withStoredChoices(agents, (channelId, agent) => sessions.sessionStates(channelId, [agent])),
+      emitter,
+      log: (level, line) => log(level === "debug" ? line : `${level}: ${line}`),
+      now: () => now(),
+      context: (turn, fresh) => unseenContext(store, turn.channelId, turn.agent, turn.requestMessageId, fresh),
+      settled: (turn, message) => followUps.delegate(turn, message),
+      roundSettled: (channelId, root, answers) => followUps.wakeModerator(channelId, root, answers),
+      policyOf: (agent) => options.policyOf?.(agent) ?? "ask",
+      permissions,
+      intents,
+      files: turnFiles,
+    },
+    { owner: options.owner ?? ulid(), cancelGraceMs: options.cancelGraceMs ?? CANCEL_GRACE_MS, tickMs: options.tickMs },
+  );
+  const followUps: FollowUps = new FollowUps({ store, executor, clock, moderatorOf: options.moderatorOf });
+  const sessions: SessionSettings = new SessionSettings({ store, agents, executor, ready });
+  const files = new ChangedFiles({ store, files: turnFiles });
+  const directory = new ChannelDirectory(store, agents, emitter, () => now());
+  const messages = new ChannelMessages({ store, executor, commands, clock, view: (channel) => directory.view(channel), ready });
+  const turns = new TurnService({ store, executor, intents, now: () => now(), ready });
+  const recovered = turns.recover();
+  return {
+    ready: recovered,
+    messages,
+    turns,
+    files,
+    sessions,
+    directory,
+    commands,
+    intents,
+    permissions,
+    close: () => turns.close(),
+  };
+}

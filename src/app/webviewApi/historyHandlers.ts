@@ -1,0 +1,34 @@
+import * as l10n from "@vscode/l10n";
+import { GENERAL } from "../../channels/ChannelDirectory";
+import { SidekicksError } from "../../errors";
+import type { WebviewRequestHandlers } from "../WebviewBridge";
+import { withLooks } from "./looks";
+import { text, type WebviewApiPorts } from "./ports";
+
+/**
+ * A channel's messages as the view asks for them: `channel/open` (the latest page, the members' commands and session
+ * states, the roster's state), `channel/older` (paging back) and `channel/send`.
+ */
+export function historyHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHandlers, "channel/open" | "channel/older" | "channel/send"> {
+  const { history } = ports;
+  return {
+    "channel/open": async ({ name, id }) => {
+      const channels = history.require();
+      // A channel deleted meanwhile (the view remembered it, or a command deleted it) opens #general instead.
+      const target = await channels.directory.resolve(typeof id === "string" ? { id } : { name: name ?? GENERAL }).catch(() => undefined);
+      const { channel, messages, more } = await channels.messages.open(target?.name ?? GENERAL);
+      ports.shown.id = channel.id;
+      const commands = await channels.commands.ofAll(channel.members.map((m) => m.name));
+      const sessions = await channels.sessions.sessionStates(channel.id, channel.members.map((m) => m.name));
+      return { channel: withLooks(channel, ports.roster.roster, ports.iconUri), messages, config: ports.roster.config, commands, sessions, more };
+    },
+    "channel/older": async ({ channelId, beforeId, limit }) =>
+      history.require().messages.older(text(channelId, "channel id"), text(beforeId, "message id"), typeof limit === "number" ? limit : undefined),
+    "channel/send": async ({ channelId, text }) => {
+      if (typeof channelId !== "string" || typeof text !== "string" || text.trim() === "") {
+        throw new SidekicksError("channel/noRecipient", l10n.t("Nothing to send."));
+      }
+      return history.require().messages.send(channelId, text);
+    },
+  };
+}

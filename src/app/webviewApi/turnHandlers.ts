@@ -1,0 +1,24 @@
+import type { WebviewRequestHandlers } from "../WebviewBridge";
+import { text, type WebviewApiPorts } from "./ports";
+
+type TurnMethods = "turn/cancel" | "turn/retry" | "turn/sendNow" | "turn/fileDiff" | "permission/answer";
+
+/**
+ * What the user does to an answer from its card: Stop, Retry / Run again, Send now, a permission answer, and a changed
+ * file's diff. Stop and a permission answer with no history open answer `false` instead of throwing.
+ */
+export function turnHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHandlers, TurnMethods> {
+  const { history, editor } = ports;
+  return {
+    "turn/cancel": async ({ messageId }) => ({ cancelled: (await history.current?.turns.cancel(messageId)) ?? false }),
+    "turn/retry": async ({ messageId }) => ({ retried: await history.require().turns.retryMessage(text(messageId, "message id")) }),
+    "turn/sendNow": async ({ messageId }) => ({ sent: await history.require().turns.sendNow(text(messageId, "message id")) }),
+    "turn/fileDiff": async ({ messageId, path }) => {
+      const diff = await history.require().files.fileDiff(text(messageId, "message id"), text(path, "path"));
+      return { opened: diff ? ((await editor.openDiff?.(diff)) ?? false) : false };
+    },
+    "permission/answer": async ({ requestId, optionId, remember }) => ({
+      accepted: (await history.current?.turns.answerPermission(text(requestId, "request id"), text(optionId, "option id"), remember === true)) ?? false,
+    }),
+  };
+}

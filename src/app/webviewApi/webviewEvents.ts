@@ -1,0 +1,30 @@
+import { GENERAL } from "../../channels/ChannelDirectory";
+import type { Roster } from "../../config/roster";
+import type { EventBus } from "../../events/events";
+import type { HostEventName, HostEvents } from "../../protocol";
+import type { IconUri } from "../EditorPort";
+import { withLooks } from "./looks";
+
+/** Where a webview's events go (the bridge's `event`). */
+export type WebviewSink = <E extends HostEventName>(name: E, payload: HostEvents[E]) => void;
+
+/**
+ * Subscribes a webview sink to the domain events, mapped to the protocol's event names (a channel's view with its
+ * members' roster looks). Returns an unsubscribe.
+ */
+export function connectWebview(events: EventBus, roster: () => Roster | undefined, sink: WebviewSink, iconUri?: IconUri): () => void {
+  const offs = [
+    events.on("config:changed", (p) => sink("config/changed", p)),
+    events.on("channel:changed", (p) => sink("channel/changed", withLooks(p, roster(), iconUri))),
+    events.on("agent:state", (p) => sink("agent/state", { agent: p.agent, state: p.state })),
+    events.on("channels:changed", (channels) => sink("channels/changed", { channels })),
+    events.on("message:started", (p) => sink("message/started", p)),
+    events.on("message:delta", (p) => sink("message/delta", p)),
+    events.on("message:finished", (p) => sink("message/finished", p)),
+    events.on("agent:commands", (p) => sink("commands/changed", p)),
+    events.on("session:state", (p) => sink("session/state", p)),
+    events.on("store:opened", () => sink("channel/reload", { name: GENERAL })),
+    events.on("terminal:output", (p) => sink("terminal/output", p)),
+  ];
+  return () => offs.forEach((off) => off());
+}

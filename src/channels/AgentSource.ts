@@ -1,0 +1,14 @@
+import type { AgentState, SessionChange, SessionStateView } from "../protocol";
+import type { SessionSource } from "../turns/TurnExecutor";
+
+/** What channels need of the agent manager (ADR 0003 Amendment 3, `AgentSource`). */
+export interface AgentSource extends SessionSource {
+  names(): string[];
+  state(name: string): AgentState;
+  /** The session state of `agent` for `owner` in this activation (AgentManager.sessionState). */
+  sessionState?(agent: string, owner: string): SessionStateView | undefined;
+  /** Remembers a state an earlier activation stored (AgentManager.seedSessionState). */
+  seedSessionState?(state: SessionStateView): void;
+  /** Changes a session setting, opening or resuming the session first (AgentManager.configure). */
+  configure?(agent: string, owner: string, change: SessionChange, options?: { resumeSessionId?: string }): Promise<{ state: SessionStateView; sessionId: string }>;
+}

@@ -1,0 +1,133 @@
+import * as l10n from "@vscode/l10n";
+import { SidekicksError } from "../errors";
+import type { ChannelView, MessageView } from "../protocol";
+import type { Store } from "../store/Store";
+import type { ChannelRecord, MessageRecord } from "../store/records";
+import { statusOf } from "../turns/reducer";
+import type { TurnExecutor } from "../turns/TurnExecutor";
+import { toView } from "../turns/view";
+import { newAdmission, type ChannelClock } from "./admission";
+import type { AgentCommands } from "./AgentCommands";
+import { routeMessage } from "./mentions";
+
+/** How many messages `open` returns (the latest page). */
+export const PAGE_SIZE = 50;
+
+/** The largest page `older` returns, in messages. */
+export const OLDER_PAGE_MAX = 500;
+
+/** What {@link ChannelMessages} works with. */
+export interface ChannelMessagesPorts {
+  store: Store;
+  /** The turn executor: admits the turns of a message, and holds the open turns shown over their stored answers. */
+  executor: TurnExecutor;
+  /** The commands each agent announced (`/cmd` routing). */
+  commands: AgentCommands;
+  clock: ChannelClock;
+  /** A channel's header: its members in roster order with their states (`ChannelDirectory.view`). */
+  view(channel: ChannelRecord): Promise<ChannelView>;
+  /** Resolves once the channels recovered what the previous activation left open. */
+  ready(): Promise<void>;
+}
+
+/**
+ * A channel's messages (ADR 0003 `internal/channels`): sending one (routing it to the members it mentions and
+ * admitting one durable turn per recipient in the same batch as the message), opening a channel at its latest page
+ * with open answers overlaid, and paging back through older messages.
+ */
+export class ChannelMessages {
+  private readonly lastAddressed = new Map<string, string>();
+
+  constructor(private readonly ports: ChannelMessagesPorts) {}
+
+  /**
+   * The channel named `name` with its latest page of messages, oldest first. Answers whose turn is open show what
+   * has streamed so far, `queued` or `streaming`.
+   */
+  async open(name: string): Promise<{ channel: ChannelView; messages: MessageView[]; more: boolean }> {
+    const { store } = this.ports;
+    await this.ports.ready();
+    const channel = await store.channelByName(name);
+    if (!channel) throw new SidekicksError("channel/noRecipient", l10n.t("There is no channel #{0}.", name));
+    // One record more than the page tells whether older messages exist without a second scan.
+    const stored = await store.latestMessages(channel.id, PAGE_SIZE + 1);
+    const more = stored.length > PAGE_SIZE;
+    return { channel: await this.ports.view(channel), messages: this.views(more ? stored.slice(1) : stored), more };
+  }
+
+  /**
+   * The page of messages just before `beforeId` in channel `channelId` (at most `limit`, capped at
+   * {@link OLDER_PAGE_MAX}), oldest first, and whether still older ones exist: the history scrolls back page by page
+   * instead of the view holding all of it.
+   * @throws SidekicksError `channel/noRecipient` when the channel does not exist
+   */
+  async older(channelId: string, beforeId: string, limit = PAGE_SIZE): Promise<{ messages: MessageView[]; more: boolean }> {
+    const { store } = this.ports;
+    await this.ports.ready();
+    if (!(await store.channelById(channelId))) throw new SidekicksError("channel/noRecipient", l10n.t("That channel no longer exists."));
+    const size = Math.max(1, Math.min(Math.floor(limit), OLDER_PAGE_MAX));
+    const stored = await store.messagesBefore(channelId, beforeId, size + 1);
+    const more = stored.length > size;
+    return { messages: this.views(more ? stored.slice(1) : stored), more };
+  }
+
+  /** Stored messages as views; answers whose turn is open show what has streamed so far, `queued` or `streaming`. */
+  private views(stored: readonly MessageRecord[]): MessageView[] {
+    const live = this.ports.executor.state.turns;
+    return stored.map((m) => {
+      const t = m.turnId ? live[m.turnId] : undefined;
+      return t ? toView(t.message, statusOf(t)) : toView(m);
+    });
+  }
+
+  /**
+   * Admits a user message: the message, one turn per recipient and their (empty) answers are written in one
+   * batch before anything is sent; turns for idle agents start at once, the others wait queued.
+   * @returns the stored message's id
+   * @throws SidekicksError `channel/unknownMember` and `channel/unknownCommand` (with the closest match),
+   *   `channel/noRecipient`
+   */
+  async send(channelId: string, text: string): Promise<{ messageId: string }> {
+    const { store, clock } = this.ports;
+    await this.ports.ready();
+    const members = (await store.members(channelId)).map((m) => m.agentName);
+    const known = await this.ports.commands.ofAll(members);
+    const route = routeMessage(text, members, await this.lastAddressedIn(channelId), (agent) => known[agent]?.map((c) => c.name));
+    const list = members.map((m) => `@${m}`).join(", ") || l10n.t("none yet");
+    if (route.kind === "error") throw new SidekicksError(route.code, route.message);
+    if (route.kind === "none") {
+      throw new SidekicksError(
+        "channel/noRecipient",
+        members.length === 0
+          ? l10n.t("No agent in this channel yet: add a member (the + member button, or Sidekicks: Add member…); agents themselves are declared in sidekicks.yaml.")
+          : l10n.t("Say who this is for: start with @name. Members: {0}.", list),
+      );
+    }
+    const at = clock.now();
+    const userMessage: MessageRecord = {
+      version: 1,
+      id: clock.ulid(at),
+      channelId,
+      author: { kind: "user" },
+      parts: [{ type: "text", text }],
+      createdAt: at,
+      to: route.agents,
+    };
+    this.lastAddressed.set(channelId, route.agents[route.agents.length - 1]!);
+    const turns = route.agents.map((agent) =>
+      newAdmission(clock, channelId, agent, { prompt: route.prompt, requestMessageId: userMessage.id, rootMessageId: userMessage.id, command: route.command }),
+    );
+    await this.ports.executor.submit({ type: "admit", at, message: userMessage, turns });
+    return { messageId: userMessage.id };
+  }
+
+  /** The agent addressed last in a channel: remembered, else read from the latest routed user message. */
+  private async lastAddressedIn(channelId: string): Promise<string | undefined> {
+    if (!this.lastAddressed.has(channelId)) {
+      const recent = await this.ports.store.latestMessages(channelId, PAGE_SIZE);
+      const last = recent.reverse().find((m) => m.author.kind === "user" && m.to && m.to.length > 0);
+      if (last?.to) this.lastAddressed.set(channelId, last.to[last.to.length - 1]!);
+    }
+    return this.lastAddressed.get(channelId);
+  }
+}

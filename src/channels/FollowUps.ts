@@ -1,0 +1,89 @@
+import * as l10n from "@vscode/l10n";
+import type { Store } from "../store/Store";
+import type { ChannelRecord, MessageRecord, TurnRecord } from "../store/records";
+import type { RoundAnswer } from "../turns/reducer";
+import type { TurnExecutor } from "../turns/TurnExecutor";
+import { newAdmission, type ChannelClock } from "./admission";
+import { MAX_DELEGATIONS, planDelegation } from "./delegation";
+import { moderatorPrompt, shouldWakeModerator } from "./panel";
+
+/** What {@link FollowUps} works with. */
+export interface FollowUpsPorts {
+  store: Store;
+  executor: TurnExecutor;
+  clock: ChannelClock;
+  /** The moderator of a channel (from the roster's `channels[].moderator`), if it has one. */
+  moderatorOf?: (channel: ChannelRecord) => string | undefined;
+}
+
+/**
+ * The turns a settled turn or round starts by itself (brief, "Multi-agent work"): delegation, when an agent's final
+ * answer @mentions other members, and the panel's moderator, when a round's last turn settled. The executor calls
+ * {@link delegate} and {@link wakeModerator} (its `settled` and `roundSettled` ports).
+ */
+export class FollowUps {
+  /** Delegations each user message may still cause (its id → count), for the most recent ones. */
+  private readonly delegationsLeft = new Map<string, number>();
+
+  constructor(private readonly ports: FollowUpsPorts) {}
+
+  /**
+   * An agent's final answer that @mentions other members delegates to them: one child turn each, linked to the
+   * answer (`delegatedBy`, `parentMessageId`, `parentTurnId`), within {@link MAX_DELEGATIONS} per user message and
+   * never straight back to the agent that delegated. What is refused is said in a system message.
+   */
+  async delegate(turn: TurnRecord, answer: MessageRecord): Promise<void> {
+    const { store, clock } = this.ports;
+    const from = answer.author.agentName;
+    if (turn.outcome !== "completed" || answer.stopReason !== "end_turn" || turn.role === "moderator") return;
+    const text = answer.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+    if (!from || !text.includes("@")) return;
+    const members = (await store.members(answer.channelId)).map((m) => m.agentName);
+    const remaining = this.delegationsLeft.get(turn.rootMessageId) ?? MAX_DELEGATIONS;
+    const root = await store.message(answer.channelId, turn.rootMessageId);
+    const plan = planDelegation({ from, text, delegatedBy: answer.delegatedBy, addressed: root?.author.kind === "user" ? root.to : undefined }, members, remaining);
+    if (plan.to.length === 0 && plan.refused.length === 0) return;
+    this.delegationsLeft.set(turn.rootMessageId, remaining - plan.to.length);
+    if (this.delegationsLeft.size > 1_000) this.delegationsLeft.delete(this.delegationsLeft.keys().next().value!);
+    const at = clock.now();
+    const note: MessageRecord | undefined =
+      plan.refused.length > 0 ? { version: 1, id: clock.ulid(at), channelId: answer.channelId, author: { kind: "system" }, parts: [{ type: "text", text: plan.refused.join("\n\n") }], createdAt: at } : undefined;
+    const turns = plan.to.map((agent) =>
+      newAdmission(clock, answer.channelId, agent, {
+        prompt: `@${from} delegated this to you:\n\n${text}`,
+        requestMessageId: answer.id,
+        rootMessageId: turn.rootMessageId,
+        parentTurnId: turn.id,
+        delegatedBy: from,
+        parentMessageId: answer.id,
+      }),
+    );
+    await this.ports.executor.submit({ type: "admit", at, message: note, turns });
+  }
+
+  /**
+   * The panel (brief, "A channel may name a moderator that is woken once every turn of a round has settled"): when
+   * the round's last turn settles, the moderator gets a turn of its own. A system message marks the wake-up; the
+   * round's messages reach the moderator as re-injected context (what it has not seen, up to that mark).
+   */
+  async wakeModerator(channelId: string, rootMessageId: string, answers: RoundAnswer[]): Promise<void> {
+    const { store, clock } = this.ports;
+    const channel = await store.channelById(channelId);
+    const moderator = channel ? this.ports.moderatorOf?.(channel) : undefined;
+    if (!moderator) return;
+    const members = (await store.members(channelId)).map((m) => m.agentName);
+    if (!members.includes(moderator) || !shouldWakeModerator(moderator, answers)) return;
+    const at = clock.now();
+    const others = answers.filter((a) => a.agent !== moderator).map((a) => `@${a.agent}`);
+    const mark: MessageRecord = {
+      version: 1,
+      id: clock.ulid(at),
+      channelId,
+      author: { kind: "system" },
+      parts: [{ type: "text", text: l10n.t("Round complete ({0}): @{1}, the moderator, sums up.", [...new Set(others)].join(", "), moderator) }],
+      createdAt: at,
+    };
+    const turn = newAdmission(clock, channelId, moderator, { prompt: moderatorPrompt(answers, moderator), requestMessageId: mark.id, rootMessageId, role: "moderator" });
+    await this.ports.executor.submit({ type: "admit", at, message: mark, turns: [turn] });
+  }
+}
