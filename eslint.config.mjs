@@ -1,4 +1,5 @@
 import tseslint from "typescript-eslint";
+import { packageMapConfig } from "./eslint.packages.mjs";
 
 export default tseslint.config(
   // The `.mjs` of the webview tests, the scripts and the real-editor harnesses are linted like the TypeScript (and
@@ -24,4 +25,6 @@ export default tseslint.config(
       ],
     },
   },
+  // The package map (scripts/packageMap.mjs): an import of src/ or webview/ it does not allow fails lint.
+  packageMapConfig,
 );

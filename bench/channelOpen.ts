@@ -11,7 +11,7 @@ import { composeChannels } from "../src/app/compose";
 import type { AgentSource } from "../src/channels/AgentSource";
 import { WebviewBridge } from "../src/app/WebviewBridge";
 import { EventBus } from "../src/events/events";
-import { PROTOCOL_VERSION, type HostToWebview } from "../src/protocol";
+import { PROTOCOL_VERSION, type HostToWebview } from "../src/shared/protocol";
 import { Store } from "../src/store/Store";
 import type { MessageRecord } from "../src/store/records";
 import { tempDir, stubHandlers } from "../test/unit/helpers";

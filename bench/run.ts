@@ -37,7 +37,7 @@ import { AgentManager } from "../src/agents/AgentManager";
 import { composeChannels } from "../src/app/compose";
 import type { AgentSource } from "../src/channels/AgentSource";
 import { WebviewBridge } from "../src/app/WebviewBridge";
-import { PROTOCOL_VERSION } from "../src/protocol";
+import { PROTOCOL_VERSION } from "../src/shared/protocol";
 import { EventBus } from "../src/events/events";
 import { Store } from "../src/store/Store";
 import { FAKE_AGENT, tempDir, stubHandlers } from "../test/unit/helpers";

@@ -8,7 +8,7 @@ import { startSidekicks } from "./app/compose";
 import type { SidekicksApp } from "./app/SidekicksApp";
 import { resolveConfigLocation } from "./config/location";
 import { CONFIG_TEMPLATE } from "./config/template";
-import type { HostRequestMethod, HostRequests } from "./protocol";
+import type { HostRequestMethod, HostRequests } from "./shared/protocol";
 import { registerAgentUi, type AgentItemSnapshot } from "./vscode/agentCommands";
 import { registerChannelCommands } from "./vscode/channelCommands";
 import { ChannelPanels, registerPanelCommand, type PanelSnapshot } from "./vscode/ChannelPanels";

@@ -1,8 +1,8 @@
 /**
  * Terminal escape sequences are stripped before rendering, never shown as literal text (field case 12; the rule is
- * `src/terminalText.ts`, shared with the host); bidi controls are shown as visible markers.
+ * `src/shared/terminalText.ts`, shared with the host); bidi controls are shown as visible markers.
  */
-import { stripTerminalEscapes } from "../src/terminalText";
+import { stripTerminalEscapes } from "../src/shared/terminalText";
 
 /** Returns `text` without terminal escape sequences, with bidi controls shown (unchanged, and cheap, when it holds neither). */
 export function stripAnsi(text: string): string {

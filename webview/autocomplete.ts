@@ -2,8 +2,8 @@
  * Composer autocomplete: which `@members` and `/commands` (with `/agent:cmd`) to offer for the text before the
  * caret. Pure, so it is tested without a browser; the Composer renders the list.
  */
-import { findMentions } from "../src/channels/mentions";
-import type { AgentCommand } from "../src/protocol";
+import { findMentions } from "../src/shared/mentions";
+import type { AgentCommand } from "../src/shared/protocol";
 
 /** One suggestion: what the list shows and what accepting it writes over `text.slice(from, caret)`. */
 export interface Suggestion {

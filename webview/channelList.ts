@@ -3,7 +3,7 @@
  * (`channels/list`, then `channels/changed` events), and the actions the switcher and the header take (create, direct,
  * rename, delete, members, mark read).
  */
-import type { ChannelSummary } from "../src/protocol";
+import type { ChannelSummary } from "../src/shared/protocol";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";
 

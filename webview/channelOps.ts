@@ -4,7 +4,7 @@
  * an answer settles.
  */
 import * as l10n from "@vscode/l10n";
-import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, SessionStateView } from "../src/protocol";
+import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, SessionStateView } from "../src/shared/protocol";
 import { stripAnsi } from "./ansi";
 import { markdownPlainText } from "./markdown";
 import { applyDelta, type Draft, materialize, upsertMessage } from "./messageDrafts";

@@ -7,7 +7,7 @@
  * so the renderer can skip everything else.
  */
 import * as l10n from "@vscode/l10n";
-import type { ChannelView, HostEvents, SessionChange } from "../src/protocol";
+import type { ChannelView, HostEvents, SessionChange } from "../src/shared/protocol";
 import { applyOps, isAway, type Op, openedUnread, type Presence } from "./channelOps";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";

@@ -1,10 +1,10 @@
 /**
  * What agent output in the view can ask of the editor (issue 6): open a tool call's diff or location, insert a code
- * block at the cursor, open a link. Each is one host request (`editor/*` in `src/protocol.ts`); the view never
+ * block at the cursor, open a link. Each is one host request (`editor/*` in `src/shared/protocol`); the view never
  * navigates or touches files itself. Components reach them through {@link EditorContext}.
  */
 import { createContext } from "preact";
-import type { ToolCallDiff, ToolCallLocation } from "../src/protocol";
+import type { ToolCallDiff, ToolCallLocation } from "../src/shared/protocol";
 import type { HostConnection } from "./host";
 
 /** Editor actions; each resolves whether the host did it (false when it refused, failed or did not answer). */

@@ -1,5 +1,5 @@
 /**
- * The webview's side of the typed host⇄webview protocol (`src/protocol.ts`).
+ * The webview's side of the typed host⇄webview protocol (`src/shared/protocol`).
  *
  * `HostConnection` posts `ready`, sends typed requests matched by `id`, dispatches typed host events, and answers
  * the host's own requests with exactly one `response` each. It only talks to a `HostPort`, so tests (and any
@@ -17,7 +17,7 @@ import {
   type WebviewRequestMethod,
   type WebviewRequests,
   type WebviewToHost,
-} from "../src/protocol";
+} from "../src/shared/protocol";
 
 /** The transport under a connection: post to the host, receive what the host posts. */
 export interface HostPort {

@@ -5,7 +5,7 @@
  * that calls `l10n.t`.
  */
 import * as l10n from "@vscode/l10n";
-import { L10N_ELEMENT_ID } from "../src/vscode/webviewDocument";
+import { L10N_ELEMENT_ID } from "../src/shared/webviewDocument";
 
 /** Reads the page's l10n bundle and configures `@vscode/l10n` with it; returns whether a bundle was found. */
 export function configureL10n(doc: Document): boolean {

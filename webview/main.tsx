@@ -9,7 +9,7 @@ import { render } from "preact";
 import { ChannelList } from "./channelList";
 import { ChannelStore, type PersistedState, storeStats } from "./channelStore";
 import { type AppActions, App } from "./components/App";
-import type { ChannelSummary } from "../src/protocol";
+import type { ChannelSummary } from "../src/shared/protocol";
 import { hostEditorActions } from "./editorActions";
 import { TerminalOutputs } from "./terminalOutputs";
 import { HostConnection, vsCodePort } from "./host";

@@ -4,7 +4,7 @@
  * Within one frame, a message's deltas go to a `Draft` (a copy of its parts plus the text still to append); the
  * draft is materialized once at the end, so N text chunks cost one string join, not N copies of the message.
  */
-import type { HostEvents, MessageView, Part } from "../src/protocol";
+import type { HostEvents, MessageView, Part } from "../src/shared/protocol";
 
 /** A message being changed during one flush. */
 export interface Draft {

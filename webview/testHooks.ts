@@ -1,5 +1,5 @@
 /**
- * Answers the host's `test/*` requests (`HostRequests` in `src/protocol.ts`) against the real DOM, so integration
+ * Answers the host's `test/*` requests (`HostRequests` in `src/shared/protocol`) against the real DOM, so integration
  * tests drive the webview exactly as a user would. The host only sends them in development and test modes.
  */
 import type { HostRequestHandlers } from "./host";

@@ -2,7 +2,7 @@
  * The shapes of the channel view's state (`ChannelStore`'s `ViewState`) and what it persists across reloads: types the
  * store, the ops it applies and the components share.
  */
-import type { AgentCommand, ChannelView, ConfigStatus, MessageView, SessionStateView, WebviewRequests } from "../src/protocol";
+import type { AgentCommand, ChannelView, ConfigStatus, MessageView, SessionStateView, WebviewRequests } from "../src/shared/protocol";
 
 /** Everything the UI renders. */
 export interface ViewState {

@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import * as acp from "@agentclientprotocol/sdk";
-import { SidekicksError } from "../errors";
-import { stripTerminalEscapes } from "../terminalText";
+import { SidekicksError } from "../shared/errors";
+import { stripTerminalEscapes } from "../shared/terminalText";
 import { AgentProcess } from "./agentProcess";
 import { AuthRequiredError, describeAuthMethod, parseAuthMethods } from "./auth";
 import { connectClient, SessionTable, type Served } from "./clientSide";

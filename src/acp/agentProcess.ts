@@ -7,8 +7,8 @@
 import * as l10n from "@vscode/l10n";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { SidekicksError } from "../errors";
-import { stripTerminalEscapes } from "../terminalText";
+import { SidekicksError } from "../shared/errors";
+import { stripTerminalEscapes } from "../shared/terminalText";
 import { StderrTail } from "./StderrTail";
 import type { AgentLaunch, ExitInfo } from "./types";
 

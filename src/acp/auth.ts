@@ -1,5 +1,5 @@
 import * as l10n from "@vscode/l10n";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import type { AuthMethodInfo, AuthRequired } from "./types";
 
 /**

@@ -6,7 +6,7 @@
  * becomes a JSON-RPC error carrying its sentence). SDK types stay in this folder.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { asSidekicksError } from "../errors";
+import { asSidekicksError } from "../shared/errors";
 import type { AgentProcess } from "./agentProcess";
 import { stdioStream } from "./stdioStream";
 import type { AcpClientHandlers, ClientRequest, SessionSetup } from "./types";

@@ -1,7 +1,7 @@
 import type { AcpClient } from "../acp/AcpClient";
 import type { AgentUpdate, ClientRequest, PermissionAnswer, PermissionRequest, PromptInput } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
-import type { AgentState, ErrorInfo } from "../protocol";
+import type { AgentState, ErrorInfo } from "../shared/protocol";
 import type { TimerHandle } from "./Clock";
 import type { AgentPlace } from "./runtimes";
 

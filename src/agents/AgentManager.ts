@@ -1,9 +1,9 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentInfo, AuthRequired } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
-import type { AgentState, SessionChange, SessionStateView } from "../protocol";
+import type { AgentState, SessionChange, SessionStateView } from "../shared/protocol";
 import { holdsSlot, isIdle, newEntry, type AgentEntry, type AgentSession, type AgentSummary, type SessionSink } from "./AgentEntry";
 import { AgentProcesses } from "./AgentProcesses";
 import { AgentSessions, type SessionOptions } from "./AgentSessions";

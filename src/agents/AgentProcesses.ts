@@ -1,9 +1,9 @@
 import * as l10n from "@vscode/l10n";
 import { AcpClient } from "../acp/AcpClient";
 import type { ClientRequest, ExitInfo } from "../acp/types";
-import { asSidekicksError, SidekicksError } from "../errors";
+import { asSidekicksError, SidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
-import type { AgentState, ErrorInfo } from "../protocol";
+import type { AgentState, ErrorInfo } from "../shared/protocol";
 import { formatDuration, holdsSlot, isIdle, type AgentEntry } from "./AgentEntry";
 import { terminalsAvailable } from "../workspace/terminals";
 import type { AgentWorkspaces } from "./AgentWorkspaces";

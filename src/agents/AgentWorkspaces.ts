@@ -1,6 +1,6 @@
 import type { ClientRequest } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import { Confinement } from "../workspace/confinement";
 import { type DocumentPort, WorkspaceFiles } from "../workspace/fsAccess";
 import { type Terminal, TerminalManager } from "../workspace/terminals";

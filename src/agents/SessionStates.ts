@@ -1,6 +1,6 @@
 import type { SessionSetup } from "../acp/types";
 import type { Emitter } from "../events/events";
-import type { SessionChange, SessionStateView } from "../protocol";
+import type { SessionChange, SessionStateView } from "../shared/protocol";
 import { describeSetting, followReported, recordChoice, type RestoreOutcome } from "./sessionChoices";
 import { applyAccepted, applySessionUpdate, openedState, type SessionStateUpdate } from "./sessionState";
 

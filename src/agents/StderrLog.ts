@@ -1,4 +1,4 @@
-import { stripTerminalEscapes } from "../terminalText";
+import { stripTerminalEscapes } from "../shared/terminalText";
 import type { Clock, TimerHandle } from "./Clock";
 
 /** Stderr lines an agent's log takes per window before it counts instead (field case 8). */

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentConfig } from "../config/roster";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 
 /** How many agent processes may run at once, and when an idle one stops (sidekicks.yaml `limits`). */
 export interface AgentLimits {

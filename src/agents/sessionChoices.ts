@@ -6,7 +6,7 @@
  * prompt. Pure, except {@link restoreChoices}, which asks the agent.
  */
 import type { AcpClient } from "../acp/AcpClient";
-import type { SessionChange, SessionChoices, SessionStateView } from "../protocol";
+import type { SessionChange, SessionChoices, SessionStateView } from "../shared/protocol";
 import type { SessionStateUpdate } from "./sessionState";
 
 /** The choices with `change` recorded (the agent accepted it). */

@@ -1,8 +1,8 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, SessionSetup } from "../acp/types";
-import { startsWithPreamble } from "../preamble";
+import { startsWithPreamble } from "../shared/preamble";
 import { asChoices } from "./sessionChoices";
-import type { SessionChange, SessionStateView } from "../protocol";
+import type { SessionChange, SessionStateView } from "../shared/protocol";
 
 /** The `AgentUpdate` kinds that describe a session's settings and meters rather than a prompt turn's answer. */
 export type SessionStateUpdate = Extract<AgentUpdate, { kind: "mode" | "configOptions" | "usage" | "sessionInfo" }>;

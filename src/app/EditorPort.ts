@@ -1,5 +1,5 @@
 import type { ConfigProblem } from "../config/roster";
-import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../protocol";
+import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../shared/protocol";
 import type { DocumentPort } from "../workspace/fsAccess";
 import type { Terminal } from "../workspace/terminals";
 

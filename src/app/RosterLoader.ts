@@ -3,7 +3,7 @@ import type { AgentManager } from "../agents/AgentManager";
 import type { ChannelRecord } from "../store/records";
 import { formatProblem, parseRoster, type ConfigProblem, type Roster } from "../config/roster";
 import type { EventBus } from "../events/events";
-import type { ConfigStatus } from "../protocol";
+import type { ConfigStatus } from "../shared/protocol";
 import type { PermissionPolicy } from "../turns/permissionPolicy";
 import type { EditorPort } from "./EditorPort";
 

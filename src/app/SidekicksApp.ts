@@ -1,8 +1,8 @@
 import type { AgentManager, AgentSummary } from "../agents/AgentManager";
 import { GENERAL, type ChannelDirectory } from "../channels/ChannelDirectory";
-import type { SidekicksError } from "../errors";
+import type { SidekicksError } from "../shared/errors";
 import type { EventBus } from "../events/events";
-import type { ConfigStatus } from "../protocol";
+import type { ConfigStatus } from "../shared/protocol";
 import type { PermissionMemory } from "../turns/permissionMemory";
 import type { AgentTerminalOutputs } from "./AgentTerminalOutputs";
 import type { EditorPort, IconUri } from "./EditorPort";
@@ -149,7 +149,7 @@ export class SidekicksApp {
   }
 
   /**
-   * Handlers for the webview's requests (`src/protocol.ts`, `WebviewRequests`; `webviewApi/`). A webview that loads
+   * Handlers for the webview's requests (`src/shared/protocol`, `WebviewRequests`; `webviewApi/`). A webview that loads
    * while the app is starting waits for it.
    * @param iconUri turns a roster icon file into a URI the webview may load (the editor's `asWebviewUri`)
    */

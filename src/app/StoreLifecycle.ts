@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentManager } from "../agents/AgentManager";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import type { EventBus } from "../events/events";
 import { Store } from "../store/Store";
 import type { Channels } from "./composeChannels";

@@ -10,8 +10,8 @@ import {
   type TextPart,
   type WebviewRequestMethod,
   type WebviewRequests,
-} from "../protocol";
-import { asSidekicksError } from "../errors";
+} from "../shared/protocol";
+import { asSidekicksError } from "../shared/errors";
 
 /** One handler per webview request: the compiler makes the map complete. */
 export type WebviewRequestHandlers = {
@@ -27,7 +27,7 @@ export const HOST_REQUEST_TIMEOUT_MS = 10_000;
 type Delta = HostEvents["message/delta"];
 
 /**
- * The host side of the webview protocol (`src/protocol.ts`) for one webview: holds events back until the webview
+ * The host side of the webview protocol (`src/shared/protocol`) for one webview: holds events back until the webview
  * says `ready`, answers every request exactly once, validates what the webview sends, and coalesces streamed deltas
  * so that a burst of chunks costs one post per frame instead of one per chunk (order with other events is kept).
  *

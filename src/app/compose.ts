@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import { AgentManager } from "../agents/AgentManager";
 import type { LaunchContext } from "../agents/launch";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import { EventBus } from "../events/events";
 import { AgentTerminalOutputs } from "./AgentTerminalOutputs";
 import { composeChannels } from "./composeChannels";

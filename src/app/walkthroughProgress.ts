@@ -3,7 +3,7 @@
  * onContext:<key>` in package.json): a step is checked when what it asks for has happened, however the user did it
  * (wrote sidekicks.yaml by hand, typed `@demo hello` in the view…), not only when its button's command ran.
  */
-import type { ConfigStatus, MessageView } from "../protocol";
+import type { ConfigStatus, MessageView } from "../shared/protocol";
 
 /** The context keys the host sets, each `true` once its step is done. */
 export const WALKTHROUGH_KEYS = {

@@ -1,4 +1,4 @@
-import type { AgentCommand } from "../protocol";
+import type { AgentCommand } from "../shared/protocol";
 import type { Store } from "../store/Store";
 
 /** Store key of an agent's announced commands, under `value/` (ADR 0003 `value/<key>`). */

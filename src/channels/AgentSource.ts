@@ -1,4 +1,4 @@
-import type { AgentState, SessionChange, SessionStateView } from "../protocol";
+import type { AgentState, SessionChange, SessionStateView } from "../shared/protocol";
 import type { SessionSource } from "../turns/TurnExecutor";
 
 /** What channels need of the agent manager (ADR 0003 Amendment 3, `AgentSource`). */

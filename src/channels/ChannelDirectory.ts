@@ -1,8 +1,8 @@
 import * as l10n from "@vscode/l10n";
 import { monotonicFactory } from "ulid";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
-import { UNREAD_CAP, type AgentState, type ChannelSummary, type ChannelView, type MessageView } from "../protocol";
+import { UNREAD_CAP, type AgentState, type ChannelSummary, type ChannelView, type MessageView } from "../shared/protocol";
 import type { Store } from "../store/Store";
 import type { ChannelRecord, MembershipRecord } from "../store/records";
 
@@ -25,7 +25,7 @@ export const GENERAL = "general";
 /** A channel by id or by name (`general`, or `@agent` for a direct conversation). */
 export type ChannelRef = { id?: string; name?: string };
 
-import { CHANNEL_NAME } from "./channelName";
+import { CHANNEL_NAME } from "../shared/channelName";
 
 export { CHANNEL_NAME };
 

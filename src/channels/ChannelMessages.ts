@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
-import { SidekicksError } from "../errors";
-import type { ChannelView, MessageView } from "../protocol";
+import { SidekicksError } from "../shared/errors";
+import type { ChannelView, MessageView } from "../shared/protocol";
 import type { Store } from "../store/Store";
 import type { ChannelRecord, MessageRecord } from "../store/records";
 import { statusOf } from "../turns/reducer";
@@ -8,7 +8,7 @@ import type { TurnExecutor } from "../turns/TurnExecutor";
 import { toView } from "../turns/view";
 import { newAdmission, type ChannelClock } from "./admission";
 import type { AgentCommands } from "./AgentCommands";
-import { routeMessage } from "./mentions";
+import { routeMessage } from "../shared/mentions";
 
 /** How many messages `open` returns (the latest page). */
 export const PAGE_SIZE = 50;

@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import { asSessionState } from "../agents/sessionState";
-import { SidekicksError } from "../errors";
-import type { SessionChange, SessionStateView } from "../protocol";
+import { SidekicksError } from "../shared/errors";
+import type { SessionChange, SessionStateView } from "../shared/protocol";
 import type { Store } from "../store/Store";
 import type { SessionSource, TurnExecutor } from "../turns/TurnExecutor";
 import type { AgentSource } from "./AgentSource";

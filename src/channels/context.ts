@@ -3,7 +3,7 @@
  * has not seen yet"; ADR 0003 `Membership.lastSeenMessageId`). Pure: which messages an agent has not seen, and how
  * they are written before the prompt within a byte budget.
  */
-import { CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../preamble";
+import { CONTEXT_FOOTER, CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../shared/preamble";
 import type { MessageRecord } from "../store/records";
 import { agentTerminalText } from "../turns/agentTerminals";
 
@@ -41,12 +41,7 @@ export interface ContextFormat {
 
 const HEADER = CONTEXT_HEADER;
 const HEADER_NEW_SESSION = CONTEXT_HEADER_NEW_SESSION;
-/**
- * The line that ends the re-injected block. The user's own text is outside the block: after it when the block is
- * written before the prompt's text, or the prompt's text itself when the block goes as an embedded resource (ACP
- * `promptCapabilities.embeddedContext`). The demo agent splits on it.
- */
-export const CONTEXT_FOOTER = "[End of channel messages. The message for you is outside this block.]";
+export { CONTEXT_FOOTER };
 const FOOTER = CONTEXT_FOOTER;
 
 /**

@@ -5,7 +5,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import { withoutInjectedContext } from "./context";
-import { findMentions } from "./mentions";
+import { findMentions } from "../shared/mentions";
 
 /** How many delegations one user message may cause in all (issue 4: default 3). */
 export const MAX_DELEGATIONS = 3;

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import path from "node:path";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 
 /** Where the roster is looked for in a workspace folder when `sidekicks.configPath` is empty, in order. */
 export const DEFAULT_CONFIG_FILES = ["sidekicks.yaml", ".vscode/sidekicks.yaml"] as const;

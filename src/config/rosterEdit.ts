@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { isAlias, isCollection, isMap, isSeq, parseDocument, visit, type Document, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import { displayPath } from "./schemaFindings";
 import { findPair, isMergePair, type DataPath } from "./yamlNodes";
 import { appendItem, deleteItem, deletePair, insertPair, replaceItem, replacePairValue } from "./yamlSplice";

@@ -2,7 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 
 /** Reads and writes whole text files; `src/vscode/` implements it with `vscode.workspace.fs`, tests with Node's fs. */
 export interface TextFiles {

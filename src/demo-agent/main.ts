@@ -24,8 +24,7 @@
  */
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-import { CONTEXT_FOOTER } from "../channels/context";
-import { RETRY_NOTE_END } from "../turns/answer";
+import { CONTEXT_FOOTER, RETRY_NOTE_END } from "../shared/preamble";
 import { editNotes } from "./fileEdit";
 import { delegatedPrompt, delegationAsked, handOffLine } from "./handOff";
 import { DEMO_COMMANDS, explainIdiom } from "./idioms";

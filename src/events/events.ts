@@ -1,4 +1,4 @@
-import type { AgentCommand, AgentState, ChannelSummary, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part, SessionStateView } from "../protocol";
+import type { AgentCommand, AgentState, ChannelSummary, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part, SessionStateView } from "../shared/protocol";
 
 /** One permission request waiting for the user. */
 export interface PendingPermission {

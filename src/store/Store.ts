@@ -2,7 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { ClassicLevel } from "classic-level";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import { migrate } from "./migrations";
 import {
   STORE_SCHEMA_VERSION,

@@ -1,4 +1,4 @@
-import type { Author, ErrorInfo, Part, TurnOutcome } from "../protocol";
+import type { Author, ErrorInfo, Part, TurnOutcome } from "../shared/protocol";
 
 /** Schema version of the store, written under key `v` (ADR 0003, "Pebble keys"). */
 export const STORE_SCHEMA_VERSION = 3;

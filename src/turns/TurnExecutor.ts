@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { PermissionAnswer } from "../acp/types";
 import type { AgentSession, SessionSink } from "../agents/AgentManager";
-import { asSidekicksError } from "../errors";
+import { asSidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { MembershipRecord, MessageRecord, TurnRecord } from "../store/records";

@@ -3,7 +3,7 @@
  * never created: field case 26), kept on the tool call's part. Pure; nothing here mutates its input.
  */
 import type { AgentTerminalReport } from "../acp/types";
-import type { AgentTerminalOutput, ToolCallPart } from "../protocol";
+import type { AgentTerminalOutput, ToolCallPart } from "../shared/protocol";
 
 /**
  * How much output one agent terminal keeps, in UTF-16 code units (the end is kept, as a terminal shows it; the start

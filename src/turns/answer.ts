@@ -4,8 +4,8 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
-import type { NoticePart, Part, PermissionPart, PlanPart, ThoughtPart, ToolCallPart } from "../protocol";
-import { RETRY_NOTE_START } from "../preamble";
+import type { NoticePart, Part, PermissionPart, PlanPart, ThoughtPart, ToolCallPart } from "../shared/protocol";
+import { RETRY_NOTE_END, RETRY_NOTE_START } from "../shared/preamble";
 import type { MessageRecord } from "../store/records";
 import { withAgentTerminal } from "./agentTerminals";
 
@@ -213,8 +213,7 @@ export function closeOpenParts(message: MessageRecord, how: "failed" | "cancelle
   return changed ? { ...message, parts } : message;
 }
 
-/** The line that ends a retry note; what follows is the request itself (the demo agent splits on it). */
-export const RETRY_NOTE_END = "Check before repeating anything with side effects.]";
+export { RETRY_NOTE_END };
 
 /** How much of the earlier attempt's text a retry quotes back to the agent, in characters. */
 export const RETRY_TEXT_LIMIT = 2_000;

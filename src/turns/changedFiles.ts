@@ -4,7 +4,7 @@
  * reducer's `filesChanged` input writes what these return (`reduceUpdates.ts`), `src/channels/ChangedFiles.fileDiff`
  * reads it.
  */
-import type { FilesPart } from "../protocol";
+import type { FilesPart } from "../shared/protocol";
 import type { MessageRecord } from "../store/records";
 import type { ChangedFile } from "../workspace/turnFiles";
 

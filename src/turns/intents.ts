@@ -8,7 +8,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import { createHash } from "node:crypto";
-import type { ToolCallPart } from "../protocol";
+import type { ToolCallPart } from "../shared/protocol";
 import type { Store } from "../store/Store";
 import type { IntentRecord, IntentResult } from "../store/records";
 

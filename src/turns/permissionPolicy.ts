@@ -10,7 +10,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { PermissionRequest } from "../acp/types";
-import type { PermissionPart, ToolCallPart } from "../protocol";
+import type { PermissionPart, ToolCallPart } from "../shared/protocol";
 import type { MessageRecord } from "../store/records";
 import { addPermission } from "./answer";
 

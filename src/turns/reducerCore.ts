@@ -4,7 +4,7 @@
  * accumulates one input's next state and effects, claims, checkpoints, fencing and settlement. Pure; internal to
  * `src/turns/`.
  */
-import type { ErrorInfo, TurnOutcome } from "../protocol";
+import type { ErrorInfo, TurnOutcome } from "../shared/protocol";
 import type { IntentRecord, TurnRecord } from "../store/records";
 import { closeOpenParts } from "./answer";
 import { isActive, laneOf, type EngineEffect, type EngineState, type LiveTurn, type Round, type RoundAnswer } from "./reducerState";

@@ -5,7 +5,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
-import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../protocol";
+import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../shared/protocol";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
 import type { ChangedFile } from "../workspace/turnFiles";
 import type { AgentRules, PermissionPolicy, PermissionRule } from "./permissionPolicy";

@@ -3,7 +3,7 @@
  * can Retry an `interrupted` or `failed` turn and Run again a `cancelled` one — an answer they stopped, or a queued
  * message they removed from the queue. Pure: the reducer's `retry` input uses it and writes what it returns.
  */
-import type { Part } from "../protocol";
+import type { Part } from "../shared/protocol";
 import type { MessageRecord, TurnRecord } from "../store/records";
 import { describeEarlierAttempt } from "./answer";
 import { RETRYABLE_OUTCOMES } from "./view";

@@ -1,4 +1,4 @@
-import type { MessageView } from "../protocol";
+import type { MessageView } from "../shared/protocol";
 import type { MessageRecord } from "../store/records";
 
 /**

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { AgentSummary } from "../agents/AgentManager";
-import { describeAgent } from "../agents/stateLabel";
-import type { AgentState } from "../protocol";
+import { describeAgent } from "../shared/stateLabel";
+import type { AgentState } from "../shared/protocol";
 
 /** What the tree reads: the app's agent summaries (undefined before the app is up). */
 export type AgentSummarySource = () => AgentSummary[] | undefined;

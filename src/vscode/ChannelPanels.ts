@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { WebviewBridge } from "../app/WebviewBridge";
 import type { SidekicksApp } from "../app/SidekicksApp";
-import type { ChannelSummary, HostEvents, HostRequestMethod, HostRequests } from "../protocol";
+import type { ChannelSummary, HostEvents, HostRequestMethod, HostRequests } from "../shared/protocol";
 import { permissionTab } from "./permissionTab";
 import { connectWebview } from "./webviewConnection";
 

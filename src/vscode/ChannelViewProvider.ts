@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { WebviewBridge } from "../app/WebviewBridge";
 import type { SidekicksApp } from "../app/SidekicksApp";
-import type { HostEventName, HostEvents, HostRequestMethod, HostRequests } from "../protocol";
+import type { HostEventName, HostEvents, HostRequestMethod, HostRequests } from "../shared/protocol";
 import { ShownChannel } from "./shownChannel";
 import { connectWebview } from "./webviewConnection";
 

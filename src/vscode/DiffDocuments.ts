@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ToolCallDiff } from "../protocol";
+import type { ToolCallDiff } from "../shared/protocol";
 
 /** The URI scheme of the read-only documents that show both sides of an agent's diff. */
 export const DIFF_SCHEME = "sidekicks-diff";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import * as vscode from "vscode";
-import type { ToolCallLocation } from "../protocol";
+import type { ToolCallLocation } from "../shared/protocol";
 import { insertionAt } from "./codeInsertion";
 import { linkTarget, resolveLinkPath } from "./linkTarget";
 

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { EditorPort } from "../app/SidekicksApp";
 import type { ConfigProblem } from "../config/roster";
-import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../protocol";
+import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../shared/protocol";
 import type { Terminal } from "../workspace/terminals";
 import { editorDocuments, showAgentTerminal } from "./AgentTerminals";
 import { DiffDocuments } from "./DiffDocuments";

@@ -2,9 +2,9 @@ import * as vscode from "vscode";
 import { AuthRequiredError, describeAuthMethod } from "../acp/auth";
 import type { AuthMethodInfo, AuthRequired } from "../acp/types";
 import type { AgentSummary } from "../agents/AgentManager";
-import { describeAgent } from "../agents/stateLabel";
+import { describeAgent } from "../shared/stateLabel";
 import type { SidekicksApp } from "../app/SidekicksApp";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import { AgentLogs } from "./AgentLogs";
 import { AgentsTreeProvider } from "./AgentsTreeProvider";
 

@@ -1,9 +1,9 @@
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import type { ChannelDirectory } from "../channels/ChannelDirectory";
-import { channelNameInputProblem, normaliseChannelName } from "../channels/channelName";
+import { channelNameInputProblem, normaliseChannelName } from "../shared/channelName";
 import { GENERAL } from "../channels/ChannelDirectory";
-import type { ChannelSummary } from "../protocol";
+import type { ChannelSummary } from "../shared/protocol";
 import { describeRemembered } from "../turns/permissionMemory";
 
 /** Shows a channel in the view (`channel/reload {name}`, held until the view is loaded). */

@@ -8,7 +8,7 @@ import { parseRoster, type PermissionPolicy } from "../config/roster";
 import { addAgent, agentData, agentNames, setAgentField, type EditableAgentField } from "../config/rosterEdit";
 import { readRosterSnapshot, saveRoster, type RosterSnapshot, type TextFiles } from "../config/rosterFile";
 import { PATTERNS } from "../config/spec";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 
 /** What the roster commands need from the extension. */
 export interface RosterCommandsHost {

@@ -3,7 +3,7 @@
  * rename (`channels:changed`) keeps its current name. `Sidekicks: Open Channel in Editor` opens the side view's channel
  * by this name. Pure (no `vscode` import), so it is unit-tested.
  */
-import type { ChannelSummary } from "../protocol";
+import type { ChannelSummary } from "../shared/protocol";
 
 export class ShownChannel {
   private shown: Pick<ChannelSummary, "id" | "name"> | undefined;

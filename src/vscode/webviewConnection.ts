@@ -2,7 +2,7 @@ import path from "node:path";
 import * as vscode from "vscode";
 import { WebviewBridge, type WebviewRequestHandlers } from "../app/WebviewBridge";
 import type { SidekicksApp } from "../app/SidekicksApp";
-import type { ChannelView, HostEventName, HostEvents } from "../protocol";
+import type { ChannelView, HostEventName, HostEvents } from "../shared/protocol";
 import { webviewHtml } from "./webviewHtml";
 
 /** A webview wired to the app by {@link connectWebview}. */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
-import { webviewDocument } from "./webviewDocument";
+import { webviewDocument } from "../shared/webviewDocument";
 
 /**
  * The webview's HTML: a strict CSP (`default-src 'none'`) with a per-load nonce from `crypto.randomBytes`, the

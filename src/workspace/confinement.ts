@@ -26,7 +26,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 
 /** Why a path was refused; stable, for tests and logs. The words for people are in `reason`. */
 export type RefusalKind = "invalid" | "relative" | "dotdot" | "outside" | "symlink";

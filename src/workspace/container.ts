@@ -11,7 +11,7 @@
  */
 import path from "node:path";
 import type { AgentRuntime } from "../config/roster";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import type { PlannedCommand, SpawnPlan, SpawnPlanner } from "./spawnPlanner";
 
 /** The roster's container runtime (`agents[].runtime` with `type: container`). */

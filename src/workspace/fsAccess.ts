@@ -7,7 +7,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import type { Confinement } from "./confinement";
 
 /** The editor's open documents, as file access needs them. Implemented in src/vscode/ over `workspace.textDocuments`. */

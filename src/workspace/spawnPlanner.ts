@@ -5,7 +5,7 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import type { Confinement } from "./confinement";
 
 /** What the planner gets: the request with `env` as a map of the requested variables only. */

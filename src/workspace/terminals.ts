@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import type * as Pty from "node-pty";
-import { SidekicksError } from "../errors";
+import { SidekicksError } from "../shared/errors";
 import type { Confinement } from "./confinement";
 import { OutputBuffer } from "./outputBuffer";
 import { localPlanner, type PlannedCommand, type SpawnPlan, type SpawnPlanner } from "./spawnPlanner";

@@ -17,7 +17,7 @@ import { AgentManager } from "../../src/agents/AgentManager";
 import { composeChannels, type Channels } from "../../src/app/compose";
 import type { AgentConfig } from "../../src/config/roster";
 import type { Emitter, SidekicksEventName, SidekicksEvents } from "../../src/events/events";
-import type { MessageView } from "../../src/protocol";
+import type { MessageView } from "../../src/shared/protocol";
 import { Store, type StoreChanges } from "../../src/store/Store";
 import { CLOCK_SPEEDUP, SCENARIOS, classifyCommit, hashText, type CommitLike, type JournalLine, type KillPlan } from "./scenario";
 

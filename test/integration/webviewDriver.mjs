@@ -48,7 +48,7 @@ async function webviewFrame(page) {
 }
 
 /**
- * The development test API's webview requests (`test/*` in src/protocol.ts), done from outside as a user would:
+ * The development test API's webview requests (`test/*` in src/shared/protocol), done from outside as a user would:
  * `test/text` (innerText, or null), `test/attribute` (or null), `test/click` (a real click when the element exists),
  * `test/compose` (types into the composer, presses Enter; `sent` once the composer is cleared, which it is only when
  * the host accepted the message).

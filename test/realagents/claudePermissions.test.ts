@@ -16,7 +16,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { PermissionPart } from "../../src/protocol";
+import type { PermissionPart } from "../../src/shared/protocol";
 import { realAgentConfig, realWorld, setMode, startModelServer, toolCalls, type ModelServer, type RealWorld } from "./harness";
 
 let server: ModelServer;

@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { PermissionPart, ToolCallPart } from "../../src/protocol";
+import type { PermissionPart, ToolCallPart } from "../../src/shared/protocol";
 import { waitFor } from "../unit/helpers";
 import { modeSurvivesReloadAndRetryAsksAgain } from "./scenarios";
 import { processesWith, realAgentConfig, setMode, shownOutput, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";

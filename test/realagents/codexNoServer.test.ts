@@ -11,7 +11,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { MessageView } from "../../src/protocol";
+import type { MessageView } from "../../src/shared/protocol";
 import { waitFor } from "../unit/helpers";
 import { ABSENT_URL, realAgentConfig, realWorld } from "./harness";
 

@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { PermissionPart } from "../../src/protocol";
+import type { PermissionPart } from "../../src/shared/protocol";
 import { waitFor } from "../unit/helpers";
 import { processesWith, realAgentConfig, realWorld, startModelServer, textOf, toolCalls, type ModelServer, type RealWorld } from "./harness";
 

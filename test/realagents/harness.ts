@@ -16,7 +16,7 @@ import { AgentManager } from "../../src/agents/AgentManager";
 import { composeChannels, type Channels } from "../../src/app/compose";
 import type { AgentConfig } from "../../src/config/roster";
 import { Recorder, type SidekicksEventName, type SidekicksEvents } from "../../src/events/events";
-import type { MessageView, Part, PermissionPart, SessionStateView, ToolCallPart } from "../../src/protocol";
+import type { MessageView, Part, PermissionPart, SessionStateView, ToolCallPart } from "../../src/shared/protocol";
 import { Store } from "../../src/store/Store";
 import type { ChannelRecord } from "../../src/store/records";
 import { tempDir, waitFor } from "../unit/helpers";

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { MessageView, PermissionPart, SessionStateView } from "../../src/protocol";
+import type { MessageView, PermissionPart, SessionStateView } from "../../src/shared/protocol";
 import { waitFor } from "../unit/helpers";
 import { currentMode, setMode, type RealAgent, type RealWorld } from "./harness";
 

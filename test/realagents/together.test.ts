@@ -6,7 +6,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import type { SessionStateView } from "../../src/protocol";
+import type { SessionStateView } from "../../src/shared/protocol";
 import { waitFor } from "../unit/helpers";
 import { realAgentConfig, realWorld, startModelServer, textOf, type ModelServer, type RealWorld } from "./harness";
 

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AcpClient } from "../../src/acp/AcpClient";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 import { fakeAgentLaunch, recordingHandlers } from "./helpers";
 
 const opts = { agentName: "fake" };

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 import { exists, fakeAgent, gone, harness, textSink } from "./agentManagerHarness";
 
 const busyScript = { prompt: [{ chunk: "working" }, { untilCancelled: true }] };

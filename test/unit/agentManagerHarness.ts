@@ -8,7 +8,7 @@ import { ManualClock } from "../../src/agents/Clock";
 import type { AgentLimits } from "../../src/agents/policy";
 import type { AgentConfig } from "../../src/config/roster";
 import type { Emitter, SidekicksEventName, SidekicksEvents } from "../../src/events/events";
-import type { AgentState } from "../../src/protocol";
+import type { AgentState } from "../../src/shared/protocol";
 import { FAKE_AGENT, until } from "./helpers";
 
 /** Records events in order; {@link waitFor} resolves on a matching event, past or future. */

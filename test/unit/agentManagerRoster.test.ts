@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { AuthRequiredError } from "../../src/acp/auth";
 import type { AuthRequired } from "../../src/acp/types";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 import { fakeAgent, gone, harness, textSink } from "./agentManagerHarness";
 import { tempDir } from "./helpers";
 

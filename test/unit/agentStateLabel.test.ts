@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import * as l10n from "@vscode/l10n";
-import { agentStateLabel, describeAgent } from "../../src/agents/stateLabel";
-import type { AgentState } from "../../src/protocol";
+import { agentStateLabel, describeAgent } from "../../src/shared/stateLabel";
+import type { AgentState } from "../../src/shared/protocol";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const STATES: AgentState[] = ["stopped", "starting", "ready", "busy", "error"];

@@ -10,7 +10,7 @@ import test from "node:test";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentUpdate } from "../../src/acp/types";
 import { toAgentUpdate } from "../../src/acp/updates";
-import type { ToolCallPart } from "../../src/protocol";
+import type { ToolCallPart } from "../../src/shared/protocol";
 import type { MessageRecord } from "../../src/store/records";
 import { withAgentTerminal } from "../../src/turns/agentTerminals";
 import { applyUpdate } from "../../src/turns/answer";

@@ -11,7 +11,7 @@ import test from "node:test";
 import { AgentManager } from "../../src/agents/AgentManager";
 import { composeChannels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
-import type { MessageView } from "../../src/protocol";
+import type { MessageView } from "../../src/shared/protocol";
 import { Store } from "../../src/store/Store";
 import type { Terminal } from "../../src/workspace/terminals";
 import { hashText } from "../../src/turns/intents";

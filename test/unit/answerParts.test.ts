@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 import type { AgentUpdate } from "../../src/acp/types";
 import { DELTA_FLUSH_MS, WebviewBridge } from "../../src/app/WebviewBridge";
-import { PROTOCOL_VERSION, type HostEvents, type HostToWebview, type Part, type ToolCallPart } from "../../src/protocol";
+import { PROTOCOL_VERSION, type HostEvents, type HostToWebview, type Part, type ToolCallPart } from "../../src/shared/protocol";
 import type { MessageRecord } from "../../src/store/records";
 import { applyUpdate } from "../../src/turns/answer";
 import { stubHandlers } from "./helpers";

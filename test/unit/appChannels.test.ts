@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { createSidekicks } from "../../src/app/compose";
 import type { EditorPort, SidekicksApp } from "../../src/app/SidekicksApp";
-import type { ChannelSummary, MessageView } from "../../src/protocol";
+import type { ChannelSummary, MessageView } from "../../src/shared/protocol";
 import { FAKE_AGENT, tempDir, until } from "./helpers";
 import { createTestApp } from "./appHarness";
 

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import type { HostEvents, MessageView } from "../../src/protocol";
+import type { HostEvents, MessageView } from "../../src/shared/protocol";
 import { tempDir, waitFor } from "./helpers";
 import { createTestApp } from "./appHarness";
 

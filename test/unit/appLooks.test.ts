@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ChannelView } from "../../src/protocol";
+import type { ChannelView } from "../../src/shared/protocol";
 import { tempDir } from "./helpers";
 import { createTestApp } from "./appHarness";
 

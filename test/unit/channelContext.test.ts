@@ -2,8 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { monotonicFactory } from "ulid";
 import { formatContext } from "../../src/channels/context";
-import { SidekicksError } from "../../src/errors";
-import type { MessageView } from "../../src/protocol";
+import { SidekicksError } from "../../src/shared/errors";
+import type { MessageView } from "../../src/shared/protocol";
 import type { MessageRecord } from "../../src/store/records";
 import { channelSetup, demoAgent, fakeAgent, textOf } from "./channelHarness";
 

@@ -5,7 +5,7 @@ import type { WorkspaceHost } from "../../src/agents/AgentWorkspaces";
 import type { AgentConfig } from "../../src/config/roster";
 import { composeChannels, type Channels } from "../../src/app/compose";
 import { Recorder, type SidekicksEventName, type SidekicksEvents } from "../../src/events/events";
-import type { MessageView } from "../../src/protocol";
+import type { MessageView } from "../../src/shared/protocol";
 import { Store } from "../../src/store/Store";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 

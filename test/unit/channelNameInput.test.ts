@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { channelNameInputProblem } from "../../src/channels/channelName";
+import { channelNameInputProblem } from "../../src/shared/channelName";
 
 const channels = [
   { id: "c1", name: "general", kind: "channel" },

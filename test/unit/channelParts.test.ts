@@ -2,7 +2,7 @@
 // call with a diff and locations; the answer shows them as parts, streamed and committed, and the same after reopening.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { MessageView } from "../../src/protocol";
+import type { MessageView } from "../../src/shared/protocol";
 import { channelSetup, fakeAgent } from "./channelHarness";
 import { waitFor } from "./helpers";
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { parseRoster } from "../../src/config/roster";
 import { addAgent, editRoster, removeAgent, setAgentField } from "../../src/config/rosterEdit";
 import { CONFIG_TEMPLATE } from "../../src/config/template";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 
 const FILE = "/project/sidekicks.yaml";
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { joinArgs, splitArgs } from "../../src/config/args";
 import { setAgentField } from "../../src/config/rosterEdit";
 import { hashText, readRosterSnapshot, saveRoster } from "../../src/config/rosterFile";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 
 const ROSTER = "# mine\nagents:\n  - name: a\n    command: x   # the agent\n";
 

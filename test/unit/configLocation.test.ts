@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolveConfigLocation } from "../../src/config/location";
 import { RECENT_CONFIGS_LIMIT, RecentConfigs, type MementoLike } from "../../src/config/recentConfigs";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 
 const FOLDER = "/work/project";
 const existing = (...files: string[]) => (file: string) => files.includes(file);

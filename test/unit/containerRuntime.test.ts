@@ -13,7 +13,7 @@ import { AgentManager } from "../../src/agents/AgentManager";
 import type { AgentConfig } from "../../src/config/roster";
 import { composeChannels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
-import type { MessageView } from "../../src/protocol";
+import type { MessageView } from "../../src/shared/protocol";
 import { Store } from "../../src/store/Store";
 import { textOf } from "./channelHarness";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";

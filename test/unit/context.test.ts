@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { formatContext, unseenMessages } from "../../src/channels/context";
-import type { Part } from "../../src/protocol";
+import type { Part } from "../../src/shared/protocol";
 import type { MessageRecord } from "../../src/store/records";
 
 let seq = 0;

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AgentConfig } from "../../src/config/roster";
-import type { MessageView } from "../../src/protocol";
+import type { MessageView } from "../../src/shared/protocol";
 import { channelSetup, demoAgentBundle, textOf } from "./channelHarness";
 import { tempDir, waitFor } from "./helpers";
 

@@ -1,5 +1,5 @@
 import type { WebviewRequestHandlers } from "../../src/app/WebviewBridge";
-import type { WebviewRequestMethod } from "../../src/protocol";
+import type { WebviewRequestMethod } from "../../src/shared/protocol";
 import path from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";

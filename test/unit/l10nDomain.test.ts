@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import * as l10n from "@vscode/l10n";
-import { routeMessage } from "../../src/channels/mentions";
+import { routeMessage } from "../../src/shared/mentions";
 import { limitError } from "../../src/agents/policy";
 import { parseRoster } from "../../src/config/roster";
 

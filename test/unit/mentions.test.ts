@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closestMatch, findMentions, parseCommand, routeMessage, type Route } from "../../src/channels/mentions";
+import { closestMatch, findMentions, parseCommand, routeMessage, type Route } from "../../src/shared/mentions";
 
 const names = (text: string) => findMentions(text).map((m) => m.name);
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 import { composeChannels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
-import type { PermissionOption } from "../../src/protocol";
+import type { PermissionOption } from "../../src/shared/protocol";
 import { decide, NO_RULES, ruleFor, type AgentRules, type PermissionPolicy } from "../../src/turns/permissionPolicy";
 import { channelSetup, fakeAgent, textOf } from "./channelHarness";
 import { waitFor } from "./helpers";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import type { PermissionRequest } from "../../src/acp/types";
-import type { PermissionOption, PermissionPart } from "../../src/protocol";
+import type { PermissionOption, PermissionPart } from "../../src/shared/protocol";
 import type { AgentRules, PermissionPolicy } from "../../src/turns/permissionPolicy";
 import { of, run, running, T0 } from "./reducerHarness";
 

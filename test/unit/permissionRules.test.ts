@@ -9,7 +9,7 @@ import test from "node:test";
 import type { AgentConfig } from "../../src/config/roster";
 import { composeChannels, type Channels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
-import type { PermissionOption, PermissionPart } from "../../src/protocol";
+import type { PermissionOption, PermissionPart } from "../../src/shared/protocol";
 import { describeRemembered, legacyKey } from "../../src/turns/permissionMemory";
 import type { PermissionPolicy } from "../../src/turns/permissionPolicy";
 import { channelSetup, fakeAgent } from "./channelHarness";

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { MessageView, SessionStateView } from "../../src/protocol";
+import type { MessageView, SessionStateView } from "../../src/shared/protocol";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 import { createTestApp } from "./appHarness";
 import { textOf } from "./channelHarness";

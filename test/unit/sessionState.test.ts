@@ -64,7 +64,7 @@ test("a state stored with both (by an older version) is read back with one contr
 });
 
 test("a session title made from Sidekicks' own preamble (the channel context, a retry note) is not shown; the user's subject is", async () => {
-  const { startsWithPreamble } = await import("../../src/preamble");
+  const { startsWithPreamble } = await import("../../src/shared/preamble");
   let state = openedState(undefined, "C1", "claude", CLAUDE, false);
   state = applySessionUpdate(state, { kind: "sessionInfo", title: "Fix the flaky date test" });
   // Claude Code's fallback title is the raw first prompt, whitespace collapsed and cut at 256 characters.

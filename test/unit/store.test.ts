@@ -4,7 +4,7 @@ import { ClassicLevel } from "classic-level";
 import { monotonicFactory } from "ulid";
 import { Store } from "../../src/store/Store";
 import { keys, type MessageRecord } from "../../src/store/records";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 import { tempDir } from "./helpers";
 
 const message = (id: string, text: string): MessageRecord => ({

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import type { AgentUpdate } from "../../src/acp/types";
-import type { Part } from "../../src/protocol";
+import type { Part } from "../../src/shared/protocol";
 import type { MessageRecord, TurnRecord } from "../../src/store/records";
 import { run } from "./reducerHarness";
 import { CHECKPOINT_MS, HEARTBEAT_MS, initialState, type Admission, type EngineEffect, type EngineState } from "../../src/turns/reducer";

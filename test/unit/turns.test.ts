@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 import { composeChannels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
-import type { MessageView } from "../../src/protocol";
+import type { MessageView } from "../../src/shared/protocol";
 import type { MessageRecord, TurnRecord } from "../../src/store/records";
 import { channelSetup, fakeAgent, textOf } from "./channelHarness";
 import { waitFor } from "./helpers";

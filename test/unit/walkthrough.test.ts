@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { WALKTHROUGH_KEYS, WalkthroughProgress } from "../../src/app/walkthroughProgress";
-import type { MessageView } from "../../src/protocol";
+import type { MessageView } from "../../src/shared/protocol";
 
 const root = path.resolve(import.meta.dirname, "../..");
 type Step = { id: string; completionEvents?: string[] };

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DELTA_FLUSH_MS, WebviewBridge, type WebviewRequestHandlers } from "../../src/app/WebviewBridge";
-import { SidekicksError } from "../../src/errors";
-import { PROTOCOL_VERSION, type HostToWebview, type MessageView, type Part } from "../../src/protocol";
+import { SidekicksError } from "../../src/shared/errors";
+import { PROTOCOL_VERSION, type HostToWebview, type MessageView, type Part } from "../../src/shared/protocol";
 import { stubHandlers } from "./helpers";
 
 const handlers = (overrides: Partial<WebviewRequestHandlers> = {}): WebviewRequestHandlers =>

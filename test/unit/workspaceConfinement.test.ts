@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 import { Confinement, type RefusalKind } from "../../src/workspace/confinement";
 import { tempDir } from "./helpers";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 import { Confinement } from "../../src/workspace/confinement";
 import { ContainerPaths } from "../../src/workspace/container";
 import { sliceLines, WorkspaceFiles, type DocumentPort } from "../../src/workspace/fsAccess";

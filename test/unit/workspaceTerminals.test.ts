@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, describe, it } from "node:test";
-import { SidekicksError } from "../../src/errors";
+import { SidekicksError } from "../../src/shared/errors";
 import { Confinement } from "../../src/workspace/confinement";
 import { cutIndex, escapeEnd, OutputBuffer, utf8Bytes } from "../../src/workspace/outputBuffer";
 import { envMap, exitStatusOf, Terminal, TerminalManager } from "../../src/workspace/terminals";

@@ -100,7 +100,7 @@ describe("history accessibility", () => {
 
   it("marks an agent's author line with its roster icon and colour (theme colour id or #rrggbb)", async () => {
     const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-    /** @type {import("../../src/protocol").MemberView[]} */
+    /** @type {import("../../src/shared/protocol").MemberView[]} */
     const members = [
       { name: "demo", state: "ready", icon: { codicon: "sparkle" }, color: "#ff0000" },
       { name: "odie", state: "ready", icon: { uri: png }, color: "charts.blue" },

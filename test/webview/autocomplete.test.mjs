@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { frames, openResult, openView, withBrowser } from "./harness.mjs";
 
-/** @type {import("../../src/protocol").MemberView[]} */
+/** @type {import("../../src/shared/protocol").MemberView[]} */
 const members = [
   { name: "garfield", state: "ready" },
   { name: "odie", state: "stopped" },
@@ -93,7 +93,7 @@ describe("composer autocomplete", () => {
   });
 
   it("does not offer again an agent the draft already mentions, wherever it is mentioned", async () => {
-    /** @type {import("../../src/protocol").MemberView[]} */
+    /** @type {import("../../src/shared/protocol").MemberView[]} */
     const trio = [...members, { name: "garfunkel", state: "ready" }];
     const { page } = await openView(env.browser, env.server.origin, { open: { ...openResult({ members: trio }), commands }, width: 300 });
     await page.click("#composer textarea");

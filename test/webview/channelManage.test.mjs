@@ -13,8 +13,8 @@ const outDir = path.join(root, "test-results");
 
 /**
  * A `ChannelSummary` for the fake host's `channels/list`.
- * @param {Partial<import("../../src/protocol").ChannelSummary> & { name: string }} fields
- * @returns {import("../../src/protocol").ChannelSummary}
+ * @param {Partial<import("../../src/shared/protocol").ChannelSummary> & { name: string }} fields
+ * @returns {import("../../src/shared/protocol").ChannelSummary}
  */
 const summary = ({ name, kind = "channel", members = ["demo"], unread = 0, busy = false }) => ({ id: `ch-${name}`, name, kind, members, unread, busy });
 
@@ -24,12 +24,12 @@ const LIST = [
   summary({ name: "docs" }),
   summary({ name: "@odie", kind: "direct", members: ["odie"] }),
 ];
-/** @type {import("../../src/protocol").MemberView[]} */
+/** @type {import("../../src/shared/protocol").MemberView[]} */
 const members = [{ name: "demo", state: "ready" }];
 
-/** The host's own channel-name rule, read from its source (`CHANNEL_NAME` in src/channels/channelName.ts). */
+/** The host's own channel-name rule, read from its source (`CHANNEL_NAME` in src/shared/channelName.ts). */
 function hostNameRule() {
-  const source = readFileSync(path.join(root, "src/channels/channelName.ts"), "utf8");
+  const source = readFileSync(path.join(root, "src/shared/channelName.ts"), "utf8");
   const literal = /export const CHANNEL_NAME = \/(.+)\/([a-z]*);/.exec(source);
   assert.ok(literal, "the host still declares CHANNEL_NAME as a regular expression literal");
   return new RegExp(literal[1], literal[2]);
@@ -46,7 +46,7 @@ async function shoot(page, name) {
  * Opens #design (or `name`) with the list above.
  * @param {import("playwright-core").Browser} browser
  * @param {string} origin
- * @param {{ name?: string, channels?: import("../../src/protocol").ChannelSummary[], theme?: import("./harness.mjs").Theme }} [options]
+ * @param {{ name?: string, channels?: import("../../src/shared/protocol").ChannelSummary[], theme?: import("./harness.mjs").Theme }} [options]
  */
 function openDesign(browser, origin, { name = "design", channels = LIST, theme = "dark" } = {}) {
   return openView(browser, origin, { open: openResult({ name, members, messages: [message({ id: "m1", channelId: `ch-${name}`, author: "user", text: "@demo sketch the logo" })] }), channels, width: 300, theme });

@@ -18,7 +18,7 @@ const problems = [
   `${file}:15:1: channels.0.members lists 'cluade', which is not an agent`,
   `${file}:18:7: limits.idleTimeout must be a duration such as 10m`,
 ];
-/** @type {import("../../src/protocol").ConfigStatus} */
+/** @type {import("../../src/shared/protocol").ConfigStatus} */
 const invalid = { state: "invalid", path: file, problems };
 /** @param {import("./harness.mjs").Page} page */
 const height = (page) => page.$eval(".config-banner", (el) => el.getBoundingClientRect().height);

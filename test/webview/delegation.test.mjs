@@ -10,7 +10,7 @@ describe("delegation", () => {
   it("shows 'delegated by @agent' on a delegated answer, and nothing on the others", async () => {
     const parent = message({ id: "d1", agentName: "garfield", text: "@odie fetch the paper" });
     const child = { ...message({ id: "d2", agentName: "odie", text: "Fetched." }), delegatedBy: "garfield", parentMessageId: "d1" };
-    /** @type {import("../../src/protocol").MemberView[]} */
+    /** @type {import("../../src/shared/protocol").MemberView[]} */
     const members = [{ name: "garfield", state: "ready" }, { name: "odie", state: "ready" }];
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages: [parent, child] }), width: 300 });
     const { page } = view;

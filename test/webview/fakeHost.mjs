@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * A fake extension host that runs inside the test page, typed from `src/protocol.ts` (checked by
+ * A fake extension host that runs inside the test page, typed from `src/shared/protocol` (checked by
  * `npx tsc -p test/webview`). `installFakeHost` is passed to Playwright's `addInitScript`, so it must be
  * self-contained: it runs before the webview bundle and defines `acquireVsCodeApi` the way VS Code does.
  *
@@ -8,20 +8,20 @@
  * be replaced per test through `window.__host.handlers`), and delivers host messages as window `message` events.
  */
 
-/** @typedef {import("../../src/protocol").WebviewToHost} WebviewToHost */
-/** @typedef {import("../../src/protocol").HostToWebview} HostToWebview */
-/** @typedef {import("../../src/protocol").WebviewRequests} WebviewRequests */
-/** @typedef {import("../../src/protocol").HostRequests} HostRequests */
-/** @typedef {import("../../src/protocol").HostEvents} HostEvents */
-/** @typedef {import("../../src/protocol").ErrorInfo} ErrorInfo */
-/** @typedef {import("../../src/protocol").MessageView} MessageView */
+/** @typedef {import("../../src/shared/protocol").WebviewToHost} WebviewToHost */
+/** @typedef {import("../../src/shared/protocol").HostToWebview} HostToWebview */
+/** @typedef {import("../../src/shared/protocol").WebviewRequests} WebviewRequests */
+/** @typedef {import("../../src/shared/protocol").HostRequests} HostRequests */
+/** @typedef {import("../../src/shared/protocol").HostEvents} HostEvents */
+/** @typedef {import("../../src/shared/protocol").ErrorInfo} ErrorInfo */
+/** @typedef {import("../../src/shared/protocol").MessageView} MessageView */
 
 /**
  * @typedef {object} FakeHostInit
  * @property {WebviewRequests["channel/open"][1]} open What `channel/open` returns.
  * @property {unknown} [state] What `getState()` returns at start (a previous `setState`).
  * @property {number} [delayMs] How long the host takes to answer each request.
- * @property {import("../../src/protocol").ChannelSummary[]} [channels] What `channels/list` returns (default: the open channel).
+ * @property {import("../../src/shared/protocol").ChannelSummary[]} [channels] What `channels/list` returns (default: the open channel).
  * @property {string[]} [agents] The roster's agents `channels/list` returns (default: the open channel's members).
  * @property {Refusal} [refuse] Requests refused from the start (e.g. the history locked by another window).
  */
@@ -39,7 +39,7 @@
  * @property {unknown[]} states Every `setState` value, in order.
  * @property {unknown} state The last `setState` value.
  * @property {WebviewRequests["channel/open"][1]} open What `channel/open` returns; tests may replace it.
- * @property {import("../../src/protocol").ChannelSummary[]} channels What `channels/list` returns; tests may replace it.
+ * @property {import("../../src/shared/protocol").ChannelSummary[]} channels What `channels/list` returns; tests may replace it.
  * @property {number} delayMs
  * @property {Map<number, (reply: { result?: unknown, error?: ErrorInfo }) => void>} pendingHostRequests
  * @property {Handlers} handlers

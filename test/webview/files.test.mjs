@@ -14,7 +14,7 @@ describe("files changed", () => {
   const env = withBrowser();
 
   it("lists the files with what happened to each; Diff asks the host for that message and file", async () => {
-    /** @type {import("../../src/protocol").Part} */
+    /** @type {import("../../src/shared/protocol").Part} */
     const files = {
       type: "files",
       files: [

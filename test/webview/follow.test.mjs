@@ -96,7 +96,7 @@ describe("following a streaming answer", () => {
     await host.emit("message/started", message({ id: "T", status: "streaming" }));
     const marker = "ALL-TOOL-CALLS-DONE";
     await page.evaluate(async ([channelId, last]) => {
-      /** @param {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
+      /** @param {Omit<import("../../src/shared/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
       const emit = (d) => window.__host.emit("message/delta", { channelId, messageId: "T", ...d });
       for (let i = 0; i < 150; i++) {
         emit({ appendText: `Now step ${i}: reading the handler and the tests it has.\n\n` });

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Test harness for the webview: serves the BUILT `dist/webview.js` + `dist/webview.css` from 127.0.0.1 inside the
- * host's own HTML (`webviewDocument` from `src/vscode/webviewDocument.ts`: the same CSP with a per-load nonce,
+ * host's own HTML (`webviewDocument` from `src/shared/webviewDocument.ts`: the same CSP with a per-load nonce,
  * `<div id="root">`), plus what VS Code adds to a webview (its default styles and theme variables, the body's theme
  * class), injects the fake host before the bundle, and drives it from headless Chromium.
  */
@@ -20,13 +20,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const dist = path.join(root, "dist");
 
 /**
- * The host's page, from its one source: `src/vscode/webviewDocument.ts` (pure TypeScript, no `vscode` import),
+ * The host's page, from its one source: `src/shared/webviewDocument.ts` (pure TypeScript, no `vscode` import),
  * compiled with esbuild as the build compiles it and imported here.
- * @type {typeof import("../../src/vscode/webviewDocument")}
+ * @type {typeof import("../../src/shared/webviewDocument")}
  */
 export const { webviewCsp, webviewDocument } = await import(
   `data:text/javascript;base64,${Buffer.from(
-    buildSync({ entryPoints: [path.join(root, "src/vscode/webviewDocument.ts")], bundle: true, format: "esm", platform: "neutral", write: false }).outputFiles[0].text,
+    buildSync({ entryPoints: [path.join(root, "src/shared/webviewDocument.ts")], bundle: true, format: "esm", platform: "neutral", write: false }).outputFiles[0].text,
   ).toString("base64")}`
 );
 
@@ -109,22 +109,22 @@ function pageHtml(cspSource, theme, channel) {
   return withVsCode;
 }
 
-/** @typedef {import("../../src/protocol").MessageView} MessageView */
-/** @typedef {import("../../src/protocol").MemberView} MemberView */
-/** @typedef {import("../../src/protocol").WebviewRequests} WebviewRequests */
-/** @typedef {import("../../src/protocol").HostEvents} HostEvents */
-/** @typedef {import("../../src/protocol").HostRequests} HostRequests */
-/** @typedef {import("../../src/protocol").HostToWebview} HostToWebview */
-/** @typedef {import("../../src/protocol").WebviewToHost} WebviewToHost */
+/** @typedef {import("../../src/shared/protocol").MessageView} MessageView */
+/** @typedef {import("../../src/shared/protocol").MemberView} MemberView */
+/** @typedef {import("../../src/shared/protocol").WebviewRequests} WebviewRequests */
+/** @typedef {import("../../src/shared/protocol").HostEvents} HostEvents */
+/** @typedef {import("../../src/shared/protocol").HostRequests} HostRequests */
+/** @typedef {import("../../src/shared/protocol").HostToWebview} HostToWebview */
+/** @typedef {import("../../src/shared/protocol").WebviewToHost} WebviewToHost */
 /** @typedef {"dark" | "light" | "high-contrast"} Theme */
 /** @typedef {import("playwright-core").Page} Page */
-/** @typedef {import("../../src/protocol").Part} Part */
+/** @typedef {import("../../src/shared/protocol").Part} Part */
 /** The Node-side driver of a page's fake host (`openView`'s `host`). @typedef {ReturnType<typeof hostDriver>} HostDriver */
 /** An opened view (`openView`'s result). @typedef {Awaited<ReturnType<typeof openView>>} View */
 
 /**
  * A channel snapshot as `channel/open` returns it.
- * @param {{ name?: string, members?: MemberView[], messages?: MessageView[], config?: import("../../src/protocol").ConfigStatus }} [snapshot]
+ * @param {{ name?: string, members?: MemberView[], messages?: MessageView[], config?: import("../../src/shared/protocol").ConfigStatus }} [snapshot]
  * @returns {WebviewRequests["channel/open"][1]}
  */
 export function openResult({ name = "general", members = [{ name: "demo", state: "ready" }], messages = [], config } = {}) {
@@ -218,10 +218,10 @@ function hostDriver(page) {
      * @template {keyof HostRequests} M
      * @param {M} method
      * @param {HostRequests[M][0]} params
-     * @returns {Promise<{ result?: HostRequests[M][1], error?: import("../../src/protocol").ErrorInfo }>}
+     * @returns {Promise<{ result?: HostRequests[M][1], error?: import("../../src/shared/protocol").ErrorInfo }>}
      */
     request: async (method, params) =>
-      /** @type {{ result?: HostRequests[M][1], error?: import("../../src/protocol").ErrorInfo }} */ (await page.evaluate(({ m, p }) => window.__host.request(m, p), { m: method, p: params })),
+      /** @type {{ result?: HostRequests[M][1], error?: import("../../src/shared/protocol").ErrorInfo }} */ (await page.evaluate(({ m, p }) => window.__host.request(m, p), { m: method, p: params })),
     /**
      * Params of every request of `method` the webview posted (the webview posts them typed by the protocol).
      * @template {keyof WebviewRequests} M

@@ -42,7 +42,7 @@ function anyChunkFetched(page) {
 /** @param {import("./harness.mjs").HostDriver} host @param {string} id */
 async function streamingMessage(host, id) {
   await host.emit("message/started", message({ id, status: "streaming" }));
-  return (/** @type {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} */ d) => host.emit("message/delta", { channelId: CH, messageId: id, ...d });
+  return (/** @type {Omit<import("../../src/shared/protocol").HostEvents["message/delta"], "channelId" | "messageId">} */ d) => host.emit("message/delta", { channelId: CH, messageId: id, ...d });
 }
 
 /** @param {{ server: { origin: string } }} env @param {import("./harness.mjs").View} view */

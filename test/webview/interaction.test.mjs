@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
 
-/** @type {import("../../src/protocol").PermissionPart} */
+/** @type {import("../../src/shared/protocol").PermissionPart} */
 const PERMISSION = {
   type: "permission",
   requestId: "r1",
@@ -195,7 +195,7 @@ describe("interaction", () => {
   it("field case 12: terminal escape sequences in agent text and tool output are stripped, never shown", async () => {
     const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "t1", title: "\u001b[32mnpm test\u001b[0m", status: "completed", content: "\u001b[1;37m{\u001b[0m \"ok\": true }" };
     await host.emit("message/started", message({ id: "e1", status: "streaming", parts: [tool] }));
     await host.emit("message/delta", { channelId: "ch-general", messageId: "e1", appendText: "Terminal said: \u001b[?9001h\u001b[?1004hbuild ok\r\n and \u001b]0;zsh\u0007done \u001b[1;3" });

@@ -72,7 +72,7 @@ const busyChannel = () =>
  * origin so the bundle's URIs and the CSP are the real ones; `open` is the channel the fake host opens.
  * @param {import("playwright-core").Browser} browser
  * @param {string} origin
- * @param {{ language?: string, bundle?: Record<string, string>, open?: import("../../src/protocol").WebviewRequests["channel/open"][1] }} page
+ * @param {{ language?: string, bundle?: Record<string, string>, open?: import("../../src/shared/protocol").WebviewRequests["channel/open"][1] }} page
  */
 async function openLocalized(browser, origin, { language, bundle, open = channel() }) {
   const page = await browser.newPage({ viewport: { width: 320, height: 700 } });

@@ -24,7 +24,7 @@ const ALL = Array.from({ length: 200 }, (_, i) => {
 /**
  * Installs a `channel/older` handler over ALL whose answers wait until the test releases (or fails) them.
  * @param {import("./harness.mjs").Page} page
- * @param {import("../../src/protocol").MessageView[]} all
+ * @param {import("../../src/shared/protocol").MessageView[]} all
  */
 async function holdOlder(page, all) {
   await page.evaluate((messages) => {
@@ -42,7 +42,7 @@ async function holdOlder(page, all) {
 /**
  * Answers the oldest held `channel/older` request: with its page, or with `error`.
  * @param {import("./harness.mjs").Page} page
- * @param {import("../../src/protocol").ErrorInfo} [error]
+ * @param {import("../../src/shared/protocol").ErrorInfo} [error]
  */
 function release(page, error) {
   return page.evaluate((err) => {

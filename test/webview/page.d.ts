@@ -8,7 +8,7 @@ declare global {
     /** The fake host `installFakeHost` put in the page. */
     __host: FakeHost;
     /** VS Code's webview API, as the fake host defines it before the bundle runs (see `webview/host.ts`). */
-    acquireVsCodeApi: () => { postMessage(message: import("../../src/protocol").WebviewToHost): void; getState(): unknown; setState(state: unknown): unknown };
+    acquireVsCodeApi: () => { postMessage(message: import("../../src/shared/protocol").WebviewToHost): void; getState(): unknown; setState(state: unknown): unknown };
     /** The CSP violations the page reported (`securitypolicyviolation`), recorded by the fake host. */
     __cspViolations: { type: string; directive: string; blocked: string; sample: string }[];
     /** The webview's counters (`webview/main.tsx`: `storeStats`, `markdownStats`, `highlightStats`). */
@@ -33,7 +33,7 @@ declare global {
      * them, so they are declared present.
      */
     __said: string[];
-    __held: { resolve: (reply: { messages: import("../../src/protocol").MessageView[]; more: boolean } | { error: import("../../src/protocol").ErrorInfo }) => void; page: { messages: import("../../src/protocol").MessageView[]; more: boolean } }[];
+    __held: { resolve: (reply: { messages: import("../../src/shared/protocol").MessageView[]; more: boolean } | { error: import("../../src/shared/protocol").ErrorInfo }) => void; page: { messages: import("../../src/shared/protocol").MessageView[]; more: boolean } }[];
     __frames: number;
     __mutationBatches: number;
     __raf: number;

@@ -12,7 +12,7 @@ const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..
 const CH = "ch-general";
 
 const THOUGHT = "The test builds the expected date with `new Date(2025, 0, 15)`, which is **local** time; CI runs in UTC.";
-/** @type {import("../../src/protocol").PlanPart} */
+/** @type {import("../../src/shared/protocol").PlanPart} */
 const PLAN = {
   type: "plan",
   entries: [
@@ -23,7 +23,7 @@ const PLAN = {
 };
 const OLD_SETUP = "import { beforeAll } from \"vitest\";\n\nbeforeAll(() => {\n  globalThis.fetch = fakeFetch;\n});\n";
 const NEW_SETUP = "import { beforeAll } from \"vitest\";\n\nprocess.env.TZ = \"UTC\";\n\nbeforeAll(() => {\n  globalThis.fetch = fakeFetch;\n});\n";
-/** @type {import("../../src/protocol").ToolCallPart} */
+/** @type {import("../../src/shared/protocol").ToolCallPart} */
 const EDIT = {
   type: "toolCall",
   toolCallId: "t1",
@@ -44,7 +44,7 @@ const body = (id) => `.message[data-message-id='${id}'] .message-body`;
 /** @param {import("./harness.mjs").HostDriver} host @param {string} id */
 async function streamingMessage(host, id) {
   await host.emit("message/started", message({ id, status: "streaming" }));
-  return (/** @type {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} */ d) => host.emit("message/delta", { channelId: CH, messageId: id, ...d });
+  return (/** @type {Omit<import("../../src/shared/protocol").HostEvents["message/delta"], "channelId" | "messageId">} */ d) => host.emit("message/delta", { channelId: CH, messageId: id, ...d });
 }
 
 describe("thoughts", () => {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { message, openResult, openView, withBrowser } from "./harness.mjs";
 
-/** @param {string} requestId @returns {import("../../src/protocol").PermissionPart} */
+/** @param {string} requestId @returns {import("../../src/shared/protocol").PermissionPart} */
 const permission = (requestId) => ({
   type: "permission",
   requestId,

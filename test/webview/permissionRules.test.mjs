@@ -12,16 +12,16 @@ import { frames, message, openResult, openView, withBrowser } from "./harness.mj
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
 
 /** Claude Code's Bash options (claude-agent-acp 0.101.0). */
-/** @type {import("../../src/protocol").PermissionOption[]} */
+/** @type {import("../../src/shared/protocol").PermissionOption[]} */
 const CLAUDE = [
   { optionId: "allow-once", name: "Yes", kind: "allow_once" },
   { optionId: "allow-with-updates", name: "Yes, and don't ask again for `exit 3` commands", kind: "allow_always" },
   { optionId: "reject", name: "No", kind: "reject_once" },
 ];
 
-/** @param {string} toolCallId @param {string} title @param {import("../../src/protocol").ToolCallPart["status"]} [status] @returns {import("../../src/protocol").ToolCallPart} */
+/** @param {string} toolCallId @param {string} title @param {import("../../src/shared/protocol").ToolCallPart["status"]} [status] @returns {import("../../src/shared/protocol").ToolCallPart} */
 const tool = (toolCallId, title, status = "pending") => ({ type: "toolCall", toolCallId, kind: "execute", title, status });
-/** @param {string} requestId @param {string} toolCallId @param {string} title @param {Partial<import("../../src/protocol").PermissionPart>} [extra] @returns {import("../../src/protocol").PermissionPart} */
+/** @param {string} requestId @param {string} toolCallId @param {string} title @param {Partial<import("../../src/shared/protocol").PermissionPart>} [extra] @returns {import("../../src/shared/protocol").PermissionPart} */
 const permission = (requestId, toolCallId, title, extra = {}) => ({ type: "permission", requestId, toolCallId, title, toolKind: "execute", options: CLAUDE, ...extra });
 
 function channel() {

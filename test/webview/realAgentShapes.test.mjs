@@ -14,7 +14,7 @@ const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..
 const body = (id) => `.message[data-message-id='${id}'] .message-body`;
 
 /** Codex's shapes as Sidekicks stores them: a command with its own terminal, a read whose text is only in `_meta`. */
-/** @type {import("../../src/protocol").ToolCallPart} */
+/** @type {import("../../src/shared/protocol").ToolCallPart} */
 const COMMAND = {
   type: "toolCall",
   toolCallId: "call_1",
@@ -24,7 +24,7 @@ const COMMAND = {
   terminals: ["call_1"],
   agentTerminals: [{ terminalId: "call_1", output: "\u001b[32m✓\u001b[0m dates\n\u001b[31m✗\u001b[0m zones\n1 failing\n", exit: { exitCode: 1, signal: null } }],
 };
-/** @type {import("../../src/protocol").ToolCallPart} */
+/** @type {import("../../src/shared/protocol").ToolCallPart} */
 const READ = {
   type: "toolCall",
   toolCallId: "call_2",
@@ -57,7 +57,7 @@ describe("an agent's own terminals", () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "codex", state: "busy" }] }) });
     const { page, host } = view;
     await host.emit("message/started", message({ id: "c2", agentName: "codex", status: "streaming" }));
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const running = { ...COMMAND, status: "in_progress", agentTerminals: [{ terminalId: "call_1", output: "building…\n" }] };
     await host.emit("message/delta", { channelId: "ch-general", messageId: "c2", part: running });
     const card = `${body("c2")} .tool-call[data-tool-call-id='call_1']`;
@@ -75,9 +75,9 @@ describe("an agent's own terminals", () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "claude", state: "busy" }] }) });
     const { page, host } = view;
     await host.emit("message/started", message({ id: "c3", agentName: "claude", status: "streaming" }));
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const waiting = { type: "toolCall", toolCallId: "toolu_9", kind: "execute", title: "touch permitted.txt", status: "pending", terminals: ["toolu_9"], agentTerminals: [{ terminalId: "toolu_9", output: "" }] };
-    /** @type {import("../../src/protocol").PermissionPart} */
+    /** @type {import("../../src/shared/protocol").PermissionPart} */
     const request = { type: "permission", requestId: "r9", toolCallId: "toolu_9", title: "touch permitted.txt", options: [{ optionId: "allow", name: "Yes", kind: "allow_once" }, { optionId: "reject", name: "No", kind: "reject_once" }] };
     await host.emit("message/delta", { channelId: "ch-general", messageId: "c3", part: waiting });
     await host.emit("message/delta", { channelId: "ch-general", messageId: "c3", part: request });
@@ -96,9 +96,9 @@ describe("an agent's own terminals", () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "codex", state: "busy" }] }) });
     const { page, host } = view;
     await host.emit("message/started", message({ id: "c4", agentName: "codex", status: "streaming" }));
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const editing = { type: "toolCall", toolCallId: "call_7", kind: "edit", title: "Editing files", status: "in_progress", diffs: [{ path: "/w/permitted.txt", oldText: null, newText: "x\n" }] };
-    /** @type {import("../../src/protocol").PermissionPart} */
+    /** @type {import("../../src/shared/protocol").PermissionPart} */
     const request = { type: "permission", requestId: "r7", toolCallId: "call_7", title: "Edit files", options: [{ optionId: "approved", name: "Yes, proceed", kind: "allow_once" }, { optionId: "abort", name: "No", kind: "reject_once" }] };
     await host.emit("message/delta", { channelId: "ch-general", messageId: "c4", part: editing });
     await host.emit("message/delta", { channelId: "ch-general", messageId: "c4", part: request });
@@ -112,7 +112,7 @@ describe("an agent's own terminals", () => {
 });
 
 /** Claude Code's completed Bash card: its content text is Markdown, the output fenced. */
-/** @type {import("../../src/protocol").ToolCallPart} */
+/** @type {import("../../src/shared/protocol").ToolCallPart} */
 const CLAUDE_BASH = {
   type: "toolCall",
   toolCallId: "toolu_1",
@@ -126,7 +126,7 @@ describe("Markdown in a tool call's content", () => {
   const env = withBrowser();
 
   it("renders Claude's fenced output as a code block, with no literal fences; plain output (JSON) stays preformatted", async () => {
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const plain = { type: "toolCall", toolCallId: "t2", kind: "other", title: "Notes", status: "completed", content: '{\n  "ok": true,\n  "items": [1, 2]\n}' };
     const answer = message({ id: "m1", agentName: "claude", parts: [CLAUDE_BASH, plain], stopReason: "end_turn" });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "claude", state: "ready" }], messages: [answer] }) });
@@ -146,11 +146,11 @@ describe("titles", () => {
   const env = withBrowser();
 
   it("a tool call's and a permission request's code spans show as code, without backticks; the request's own title is shown", async () => {
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "toolu_2", kind: "execute", title: "`python3 -c \"print(1)\"`", status: "pending" };
-    /** @type {import("../../src/protocol").PermissionPart} */
+    /** @type {import("../../src/shared/protocol").PermissionPart} */
     const ask = { type: "permission", requestId: "r1", toolCallId: "toolu_2", title: "`python3 -c \"print(1)\"`", options: [{ optionId: "allow", name: "Yes", kind: "allow_once" }, { optionId: "reject", name: "No", kind: "reject_once" }] };
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const odd = { type: "toolCall", toolCallId: "t3", title: "a ``b ` c`` and `unclosed", status: "completed" };
     const answer = message({ id: "p1", agentName: "claude", status: "streaming", parts: [tool, ask, odd] });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "claude", state: "busy" }], messages: [answer] }) });
@@ -172,9 +172,9 @@ describe("Claude's mode, offered as modes and as a config option", () => {
 
   it("is one control, named by the config option, whose value the compact button shows", async () => {
     // What the host sends for claude-agent-acp: the modes were set aside for the config option (sessionState.ts).
-    /** @param {string} id @param {string} name @param {string} category @param {string} currentValue @param {[string, string][]} values @returns {import("../../src/protocol").SessionConfigOptionView} */
+    /** @param {string} id @param {string} name @param {string} category @param {string} currentValue @param {[string, string][]} values @returns {import("../../src/shared/protocol").SessionConfigOptionView} */
     const option = (id, name, category, currentValue, values) => ({ type: "select", id, name, category, currentValue, options: values.map(([value, n]) => ({ value, name: n })) });
-    /** @type {import("../../src/protocol").SessionStateView} */
+    /** @type {import("../../src/shared/protocol").SessionStateView} */
     const state = {
       channelId: "ch-general",
       agent: "claude",
@@ -201,7 +201,7 @@ describe("an agent's notice", () => {
   const env = withBrowser();
 
   it("a text piece of its own (Claude Code's notice after its answer, no messageId) is set apart as a paragraph, not run on", async () => {
-    /** @type {import("../../src/protocol").Part[]} */
+    /** @type {import("../../src/shared/protocol").Part[]} */
     const parts = [
       { type: "text", text: "Hello from the scripted model.", messageId: "msg_1" },
       { type: "text", text: "**Warning:** We're changing auto mode to no longer charge for classifier requests." },
@@ -243,11 +243,11 @@ describe("screenshots of real agents' shapes", () => {
     it(`Codex's command and read cards (${theme})`, async () => {
       const user = message({ id: "u1", author: "user", text: "@codex why does `npm test` fail?", to: ["codex"] });
       const answer = message({ id: "c1", agentName: "codex", parts: [READ, COMMAND, { type: "text", text: "One test fails: `zones`." }], stopReason: "end_turn" });
-      /** @type {import("../../src/protocol").TextPart} */
+      /** @type {import("../../src/shared/protocol").TextPart} */
       const notice = { type: "text", text: "**Warning:** Nothing breaks: auto mode keeps working." };
       const claude = message({ id: "m1", agentName: "claude", parts: [CLAUDE_BASH, { type: "text", text: "The command exited with code 3.", messageId: "msg_1" }, notice], stopReason: "end_turn" });
       const silent = message({ id: "n2", agentName: "codex", status: "streaming", parts: [{ type: "notice", text: "Reconnecting... 2/5 (Connection failed: error sending request)", retrying: true }] });
-      /** @type {import("../../src/protocol").MemberView[]} */
+      /** @type {import("../../src/shared/protocol").MemberView[]} */
       const members = [{ name: "codex", state: "ready" }, { name: "claude", state: "ready" }];
       const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages: [user, answer, claude, silent] }), theme, width: 360, height: 820 });
       const { page } = view;

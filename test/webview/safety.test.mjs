@@ -89,7 +89,7 @@ describe("sanitizing agent text", () => {
       nonce: /** @type {HTMLScriptElement} */ (document.querySelector("script[type='module']")).nonce,
     }));
     assert.ok(nonce.length >= 16, "a per-load nonce");
-    assert.equal(policy, webviewCsp(env.server.origin, nonce), "the page's CSP is the one src/vscode/webviewDocument.ts writes");
+    assert.equal(policy, webviewCsp(env.server.origin, nonce), "the page's CSP is the one src/shared/webviewDocument.ts writes");
     await page.evaluate(() => {
       const script = document.createElement("script");
       script.textContent = "window.__pwned = 1";
@@ -121,7 +121,7 @@ describe("bidirectional controls", () => {
     // Character references become the characters only when the HTML is parsed: hexadecimal, decimal, and one in a
     // link's address (its title shows the address).
     const references = "\n\nhex &#x202E;one, dec &#8238;abc, [link](https://example.com/a&#X2067;b)";
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "b1", title: `Run ${evil}`, kind: "execute", status: "completed", content: evil };
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "bd", parts: [{ type: "text", text: evil + references }, tool] })] }) });
     const { page } = view;

@@ -47,7 +47,7 @@ function channel() {
 /** @param {import("./harness.mjs").HostDriver} host */
 async function streamAnswer(host) {
   await host.emit("message/started", message({ id: "m4", status: "streaming" }));
-  /** @param {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
+  /** @param {Omit<import("../../src/shared/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
   const delta = (d) => host.emit("message/delta", { channelId: "ch-general", messageId: "m4", ...d });
   for (const chunk of ["I'll pin the time zone ", "in `test/setup.ts`:\n\n", "```ts\nprocess.env.TZ = \"UTC\";\n", "```\n"]) {
     await delta({ appendText: chunk });

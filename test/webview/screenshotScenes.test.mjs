@@ -19,7 +19,7 @@ const CH = "ch-general";
  * @typedef {object} Scene
  * @property {number} height the viewport's (CSS px)
  * @property {import("./harness.mjs").Theme[]} [themes] default light and dark
- * @property {() => import("../../src/protocol").WebviewRequests["channel/open"][1]} open
+ * @property {() => import("../../src/shared/protocol").WebviewRequests["channel/open"][1]} open
  * @property {(host: import("./harness.mjs").HostDriver) => Promise<void>} [stream]
  * @property {(page: import("./harness.mjs").Page, host: import("./harness.mjs").HostDriver) => Promise<void>} check
  */
@@ -157,7 +157,7 @@ const SCENES = {
     open: () => openResult({ members: [{ name: "demo", state: "busy" }], messages: [user("u1", "@demo run the tests")] }),
     async stream(host) {
       await host.emit("message/started", message({ id: "a1", status: "streaming" }));
-      /** @param {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
+      /** @param {Omit<import("../../src/shared/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
       const delta = (d) => host.emit("message/delta", { channelId: CH, messageId: "a1", ...d });
       await delta({ appendText: "I'll run the suite." });
       await delta({ part: { type: "toolCall", toolCallId: "t1", kind: "execute", title: "npm test -- --run", status: "pending" } });

@@ -12,7 +12,7 @@ import { frames, message, openResult, openView, withBrowser } from "./harness.mj
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const outDir = path.join(root, "test-results");
 
-/** @type {import("../../src/protocol").SessionConfigOptionView} */
+/** @type {import("../../src/shared/protocol").SessionConfigOptionView} */
 const EFFORT = {
   type: "select",
   id: "effort",
@@ -25,7 +25,7 @@ const EFFORT = {
     { value: "high", name: "High" },
   ],
 };
-/** @type {import("../../src/protocol").SessionStateView & { modes: NonNullable<import("../../src/protocol").SessionStateView["modes"]> }} */
+/** @type {import("../../src/shared/protocol").SessionStateView & { modes: NonNullable<import("../../src/shared/protocol").SessionStateView["modes"]> }} */
 const DEMO = {
   channelId: "ch-general",
   agent: "demo",
@@ -184,7 +184,7 @@ describe("session controls in the channel header", () => {
     await page.screenshot({ path: path.join(outDir, "webview-session-refused-light.png"), clip: { x: 0, y: 0, width: 360, height: 360 } });
   });
   it("a choice the agent refused to take back is marked on the button and said in the dialog, with the agent's reason", async () => {
-    /** @type {import("../../src/protocol").SessionStateView} */
+    /** @type {import("../../src/shared/protocol").SessionStateView} */
     const state = { ...DEMO, modes: { ...DEMO.modes, currentModeId: "ask" }, chosen: { mode: "code" }, notRestored: [{ setting: "mode", value: "code", reason: "set_mode refused by the agent" }] };
     const open = { ...openResult({ members: [{ name: "demo", state: "ready" }] }), sessions: { demo: state } };
     const view = await openView(env.browser, env.server.origin, { open, width: 360 });

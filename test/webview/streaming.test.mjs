@@ -121,7 +121,7 @@ describe("streaming", () => {
   it("streams tool calls and text parts in order, replacing a tool call by its id", async () => {
     const { page, host } = await openView(env.browser, env.server.origin);
     await host.emit("message/started", message({ id: "t1", status: "streaming" }));
-    /** @param {Omit<import("../../src/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
+    /** @param {Omit<import("../../src/shared/protocol").HostEvents["message/delta"], "channelId" | "messageId">} d */
     const delta = (d) => host.emit("message/delta", { channelId: "ch-general", messageId: "t1", ...d });
     await delta({ appendText: "Looking at the tests." });
     await delta({ part: { type: "toolCall", toolCallId: "tc1", title: "npm test", kind: "execute", status: "in_progress" } });
@@ -149,13 +149,13 @@ describe("streaming", () => {
   it("a committed answer whose text the host left out (streamedText) shows the text that streamed; a view that lacks it reopens the channel", async () => {
     const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "t1", title: "Read file", status: "completed" };
     await host.emit("message/started", message({ id: "s9", status: "streaming", text: "First " }));
     await stream(page, "s9", ["part, ", "then "]);
     await host.emit("message/delta", { channelId: "ch-general", messageId: "s9", part: tool });
     await stream(page, "s9", ["the second ", "part."]);
-    /** @type {import("../../src/protocol").HostEvents["message/finished"]} */
+    /** @type {import("../../src/shared/protocol").HostEvents["message/finished"]} */
     const committed = { ...message({ id: "s9", stopReason: "end_turn" }), parts: [{ type: "text", text: "" }, tool, { type: "text", text: "" }], streamedText: [17, 16] };
     await host.emit("message/finished", committed);
     await page.waitForSelector(".message[data-message-id='s9'][data-status='done']");
@@ -167,7 +167,7 @@ describe("streaming", () => {
     // and its snapshot shows the committed text.
     await page.evaluate(() => {
       const h = window.__host;
-      /** @type {import("../../src/protocol").MessageView} */
+      /** @type {import("../../src/shared/protocol").MessageView} */
       const answer = { id: "s10", channelId: "ch-general", author: { kind: "agent", agentName: "demo" }, parts: [{ type: "text", text: "The whole committed answer." }], createdAt: Date.now(), status: "done", stopReason: "end_turn" };
       h.open = { ...h.open, messages: [...h.open.messages, answer] };
     });

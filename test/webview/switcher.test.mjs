@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { message, openResult, openView, withBrowser } from "./harness.mjs";
 
-/** @typedef {import("../../src/protocol").ChannelSummary} ChannelSummary */
+/** @typedef {import("../../src/shared/protocol").ChannelSummary} ChannelSummary */
 
 /**
  * A `ChannelSummary` for the fake host's `channels/list`.
@@ -31,7 +31,7 @@ const tabs = (page) =>
 
 describe("channel switcher", () => {
   const env = withBrowser();
-  /** @type {import("../../src/protocol").MemberView[]} */
+  /** @type {import("../../src/shared/protocol").MemberView[]} */
   const members = [{ name: "demo", state: "ready" }, { name: "odie", state: "ready" }];
 
   it("lists channels then directs with unread badges (99+ past the cap) and a busy dot, on one line of a 300 px sidebar", async () => {

@@ -14,7 +14,7 @@ describe("embedded terminal", () => {
   const env = withBrowser();
 
   it("shows the snapshot, then live output and the exit; Open in terminal asks the host", async () => {
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "c1", title: "Run npm test", kind: "execute", status: "in_progress", terminals: ["term_1"] };
     const view = await openView(env.browser, env.server.origin, { width: 360 });
     const { page, host } = view;
@@ -39,7 +39,7 @@ describe("embedded terminal", () => {
   });
 
   it("a terminal from before a reload says its output is not available here, with no button", async () => {
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "c2", title: "Run make", kind: "execute", status: "completed", terminals: ["term_old"] };
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [message({ id: "m2", parts: [tool] })] }) });
     const { page } = view;

@@ -13,7 +13,7 @@ import { message, openResult, openView, withBrowser } from "./harness.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const outDir = path.join(root, "test-results");
 
-/** @returns {import("../../src/protocol").MessageView} */
+/** @returns {import("../../src/shared/protocol").MessageView} */
 function interrupted() {
   return {
     ...message({
@@ -56,7 +56,7 @@ describe("durable turns in the view", () => {
   for (const theme of /** @type {const} */ (["dark", "light"])) {
     it(`a stopped answer and a cancelled queued message (${theme}) say Cancelled and offer Run again, which asks the host`, async () => {
       const user = message({ id: "u1", author: "user", text: "@demo run the tests", to: ["demo"] });
-      /** @type {import("../../src/protocol").MessageView} */
+      /** @type {import("../../src/shared/protocol").MessageView} */
       const stopped = {
         ...message({ id: "a5", parts: [{ type: "text", text: "Running the test suite:" }, { type: "toolCall", toolCallId: "t1", title: "npm test", kind: "execute", status: "in_progress", cancelled: true }] }),
         stopReason: "cancelled",
@@ -64,7 +64,7 @@ describe("durable turns in the view", () => {
         retryable: true,
       };
       const later = message({ id: "u2", author: "user", text: "@demo then fix the lint", to: ["demo"] });
-      /** @type {import("../../src/protocol").MessageView} */
+      /** @type {import("../../src/shared/protocol").MessageView} */
       const dropped = { ...message({ id: "a6" }), stopReason: "cancelled", outcome: "cancelled", retryable: true };
       const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [user, stopped, later, dropped] }), theme, width: 360 });
       const { page, host } = view;
@@ -114,13 +114,13 @@ describe("durable turns in the view", () => {
     const { page, host } = view;
     /** @param {string} id */
     const card = (id) => `.message[data-message-id='a3'] .tool-call[data-tool-call-id='${id}']`;
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const running = { type: "toolCall", toolCallId: "t1", title: "Run the tests", kind: "execute", status: "in_progress" };
     await host.emit("message/started", message({ id: "a3", status: "streaming", parts: [running] }));
     await page.waitForSelector(`${card("t1")} .status-badge.live.status-in_progress`);
     assert.equal(await page.$eval(`${card("t1")} .status-badge`, (el) => getComputedStyle(el, "::before").content), '""', "while it streams, the spinner dot shows");
 
-    /** @type {import("../../src/protocol").ToolCallPart} */
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const done = { type: "toolCall", toolCallId: "t2", title: "Read src/main.ts", kind: "read", status: "completed" };
     await host.emit("message/finished", { ...message({ id: "a3", parts: [{ ...running, noResult: true }, done], stopReason: "end_turn" }), outcome: "completed" });
     await page.waitForSelector(`${card("t1")}[data-no-result='true']`);
@@ -152,7 +152,7 @@ describe("durable turns in the view", () => {
     const { page, host } = view;
     await page.waitForSelector(".message-retry");
     const note = "[Sidekicks: this is attempt 2 of this request. …]";
-    /** @type {import("../../src/protocol").MessageView} */
+    /** @type {import("../../src/shared/protocol").MessageView} */
     const restarted = { ...interrupted(), status: "streaming", error: undefined, outcome: undefined, retryable: undefined, attempt: 2, parts: [...interrupted().parts, { type: "retry", attempt: 2, note }] };
     await host.emit("message/started", restarted);
     await host.emit("message/delta", { channelId: "ch-general", messageId: "a1", appendText: "Starting again: the edit was not applied." });
@@ -173,7 +173,7 @@ describe("durable turns in the view", () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [interrupted()] }), width: 360 });
     const { page, host } = view;
     await page.waitForSelector(".message-retry");
-    /** @type {import("../../src/protocol").MessageView} */
+    /** @type {import("../../src/shared/protocol").MessageView} */
     const restarted = { ...interrupted(), status: "streaming", error: undefined, outcome: undefined, retryable: undefined, attempt: 2, parts: [...interrupted().parts, { type: "retry", attempt: 2, note: "…" }] };
     await host.emit("message/started", restarted);
     await host.emit("message/delta", { channelId: "ch-general", messageId: "a1", part: { type: "toolCall", toolCallId: "t1", title: "Edit src/main.ts", kind: "edit", status: "completed" } });

@@ -82,7 +82,7 @@ describe("unread marker", () => {
   });
 
   it("a channel opened from the switcher with unread messages shows the divider above the first of them", async () => {
-    /** @param {string} name @param {number} unread @returns {import("../../src/protocol").ChannelSummary} */
+    /** @param {string} name @param {number} unread @returns {import("../../src/shared/protocol").ChannelSummary} */
     const summary = (name, unread) => ({ id: `ch-${name}`, name, kind: "channel", members: ["demo"], unread, busy: false });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: history(3) }), channels: [summary("general", 0), summary("design", 2)] });
     const { page } = view;
@@ -102,7 +102,7 @@ describe("unread marker", () => {
   });
 
   it("a channel opened with more unread messages than fit opens at the divider, near the top of the view, not at the bottom", async () => {
-    /** @param {string} name @param {number} unread @returns {import("../../src/protocol").ChannelSummary} */
+    /** @param {string} name @param {number} unread @returns {import("../../src/shared/protocol").ChannelSummary} */
     const summary = (name, unread) => ({ id: `ch-${name}`, name, kind: "channel", members: ["demo"], unread, busy: false });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: history(3) }), channels: [summary("general", 0), summary("design", 30)], height: 600 });
     const { page } = view;

@@ -197,7 +197,7 @@ describe("virtualised history across channels", () => {
   const env = withBrowser();
 
   it("another channel opens at its latest message even when the last one was scrolled up", async () => {
-    /** @param {string} name @returns {import("../../src/protocol").ChannelSummary} */
+    /** @param {string} name @returns {import("../../src/shared/protocol").ChannelSummary} */
     const summary = (name) => ({ id: `ch-${name}`, name, kind: "channel", members: ["demo"], unread: 0, busy: false });
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: bigHistory(2_000) }), channels: [summary("general"), summary("design")], height: 600 });
     const { page } = view;

@@ -3,7 +3,7 @@
  * the tool call: `ToolCallPart.agentTerminals`). It lives in the agent, not in VS Code: there is nothing to open.
  */
 import * as l10n from "@vscode/l10n";
-import type { AgentTerminalOutput } from "../../src/protocol";
+import type { AgentTerminalOutput } from "../../src/shared/protocol";
 import { stripAnsi } from "../ansi";
 
 /** The exit status in words, or undefined while the command runs. */

@@ -7,7 +7,7 @@ import { EditorContext, type EditorActions } from "../editorActions";
 import { TerminalContext, type TerminalOutputs } from "../terminalOutputs";
 import type { ChannelListState } from "../channelList";
 import type { HostCommand, ViewState } from "../channelStore";
-import type { MessageView, SessionChange } from "../../src/protocol";
+import type { MessageView, SessionChange } from "../../src/shared/protocol";
 import { type ChannelManagement, ChannelHeader, type MemberEditing, type MemberSessions } from "./ChannelHeader";
 import { ChannelSwitcher, type SwitcherActions } from "./ChannelSwitcher";
 import { Composer } from "./Composer";

@@ -4,8 +4,8 @@
  */
 import * as l10n from "@vscode/l10n";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { agentStateLabel } from "../../src/agents/stateLabel";
-import type { AgentState, ChannelSummary, ChannelView, SessionChange, SessionStateView } from "../../src/protocol";
+import { agentStateLabel } from "../../src/shared/stateLabel";
+import type { AgentState, ChannelSummary, ChannelView, SessionChange, SessionStateView } from "../../src/shared/protocol";
 import { channelLabel } from "../channelLabel";
 import { channelNameProblem, normaliseChannelName } from "../channelName";
 import { hasSessionControls, SessionControls } from "./SessionControls";

@@ -5,7 +5,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { UNREAD_CAP, type ChannelSummary } from "../../src/protocol";
+import { UNREAD_CAP, type ChannelSummary } from "../../src/shared/protocol";
 import { channelLabel } from "../channelLabel";
 import type { ChannelListState } from "../channelList";
 import { channelNameProblem, normaliseChannelName } from "../channelName";

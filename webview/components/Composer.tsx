@@ -5,7 +5,7 @@
 import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { AgentCommand } from "../../src/protocol";
+import type { AgentCommand } from "../../src/shared/protocol";
 import { accept, suggest, type Suggestion } from "../autocomplete";
 import { Suggestions } from "./Suggestions";
 import { channelLabel } from "../channelLabel";

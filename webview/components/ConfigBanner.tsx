@@ -2,7 +2,7 @@
 import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { useState } from "preact/hooks";
-import type { ConfigStatus } from "../../src/protocol";
+import type { ConfigStatus } from "../../src/shared/protocol";
 import type { HostCommand } from "../channelStore";
 
 /**

@@ -1,7 +1,7 @@
 /** The files an agent changed in its workspace during a turn (issue 7, "File watching"), each with its diff. */
 import * as l10n from "@vscode/l10n";
 import { useContext } from "preact/hooks";
-import type { FilesPart } from "../../src/protocol";
+import type { FilesPart } from "../../src/shared/protocol";
 import { EditorContext } from "../editorActions";
 import { shortPath } from "../shortPath";
 

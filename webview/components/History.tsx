@@ -5,7 +5,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import { useContext, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { MemberView, MessageView } from "../../src/protocol";
+import type { MemberView, MessageView } from "../../src/shared/protocol";
 import { channelLabel } from "../channelLabel";
 import { EditorContext } from "../editorActions";
 import type { FocusRequest, OlderPages, UnreadMarker } from "../viewState";

@@ -1,7 +1,7 @@
 /** One message of the history: author line, parts, typing indicator, error block. */
 import * as l10n from "@vscode/l10n";
 import { Component } from "preact";
-import type { AgentIconView, Author, MessageView, Part } from "../../src/protocol";
+import type { AgentIconView, Author, MessageView, Part } from "../../src/shared/protocol";
 import { stripAnsi } from "../ansi";
 import { FilesCard } from "./FilesCard";
 import { Markdown } from "./Markdown";

@@ -5,7 +5,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import { useState } from "preact/hooks";
-import type { PermissionPart } from "../../src/protocol";
+import type { PermissionPart } from "../../src/shared/protocol";
 import { InlineCode } from "./InlineCode";
 
 /**

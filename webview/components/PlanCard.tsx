@@ -1,6 +1,6 @@
 /** The agent's plan (ACP `plan`): its entries with their status and priority. */
 import * as l10n from "@vscode/l10n";
-import type { PlanEntryStatus, PlanPart } from "../../src/protocol";
+import type { PlanEntryStatus, PlanPart } from "../../src/shared/protocol";
 import { stripAnsi } from "../ansi";
 
 /** An entry's status in words, in the editor's language. */

@@ -11,7 +11,7 @@ import "@vscode-elements/elements/dist/vscode-option/index.js";
 import "@vscode-elements/elements/dist/vscode-checkbox/index.js";
 import * as l10n from "@vscode/l10n";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import type { SessionChange, SessionConfigOptionView, SessionStateView } from "../../src/protocol";
+import type { SessionChange, SessionConfigOptionView, SessionStateView } from "../../src/shared/protocol";
 
 /** The component's user-facing words, in one place, in the editor's language (`@vscode/l10n`). */
 const TEXT = {

@@ -1,7 +1,7 @@
 /** The agent's reasoning (ACP `agent_thought_chunk`): a disclosure, collapsed by default. */
 import * as l10n from "@vscode/l10n";
 import { useId, useState } from "preact/hooks";
-import type { ThoughtPart } from "../../src/protocol";
+import type { ThoughtPart } from "../../src/shared/protocol";
 import { stripAnsi } from "../ansi";
 import { Markdown } from "./Markdown";
 

@@ -1,7 +1,7 @@
 /** A tool call the agent reported (ACP `tool_call` / `tool_call_update`). */
 import * as l10n from "@vscode/l10n";
 import { useContext } from "preact/hooks";
-import type { ToolCallDiff, ToolCallLocation, ToolCallPart, ToolCallStatus } from "../../src/protocol";
+import type { ToolCallDiff, ToolCallLocation, ToolCallPart, ToolCallStatus } from "../../src/shared/protocol";
 import { stripAnsi } from "../ansi";
 import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";

@@ -3,7 +3,7 @@
  * and the hooks that keep the message ids and the members' looks stable between renders.
  */
 import { useMemo, useRef } from "preact/hooks";
-import type { MemberView, MessageView } from "../../src/protocol";
+import type { MemberView, MessageView } from "../../src/shared/protocol";
 import type { EditorActions } from "../editorActions";
 import type { AgentLook } from "./MessageItem";
 

@@ -7,7 +7,7 @@
  */
 import type { AgentLaunch } from "../../acp/types";
 import type { AgentConfig, AgentRuntime } from "../../config/roster";
-import type { SidekicksError } from "../../errors";
+import type { SidekicksError } from "../../shared/errors";
 import type { Confinement } from "../../workspace/confinement";
 import type { SpawnPlanner } from "../../workspace/spawnPlanner";
 

@@ -10,7 +10,7 @@ import * as l10n from "@vscode/l10n";
 import { execFile } from "node:child_process";
 import type { AgentLaunch } from "../../acp/types";
 import type { AgentConfig } from "../../config/roster";
-import { SidekicksError } from "../../errors";
+import { SidekicksError } from "../../shared/errors";
 import { containerAgentLaunch, containerPlanner, ContainerPaths, dockerInspect, mountsFromInspect, type ContainerRuntime } from "../../workspace/container";
 import { DEMO_COMMAND, substitution, type AgentPlace, type LaunchContext, type Runtime } from "./Runtime";
 

@@ -4,7 +4,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { AgentConfig } from "../../config/roster";
-import { SidekicksError } from "../../errors";
+import { SidekicksError } from "../../shared/errors";
 import type { Runtime } from "./Runtime";
 
 function refusal(agent: AgentConfig): SidekicksError {

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { GENERAL } from "../../channels/ChannelDirectory";
-import { SidekicksError } from "../../errors";
+import { SidekicksError } from "../../shared/errors";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 import { withLooks } from "./looks";
 import { text, type WebviewApiPorts } from "./ports";

@@ -1,5 +1,5 @@
 import type { Roster } from "../../config/roster";
-import type { ChannelView } from "../../protocol";
+import type { ChannelView } from "../../shared/protocol";
 import type { IconUri } from "../EditorPort";
 
 /**

@@ -1,5 +1,5 @@
 import type { AgentManager } from "../../agents/AgentManager";
-import { SidekicksError } from "../../errors";
+import { SidekicksError } from "../../shared/errors";
 import type { AgentTerminalOutputs } from "../AgentTerminalOutputs";
 import type { EditorPort, IconUri } from "../EditorPort";
 import type { RosterLoader } from "../RosterLoader";

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
-import { SidekicksError } from "../../errors";
-import type { SessionChange } from "../../protocol";
+import { SidekicksError } from "../../shared/errors";
+import type { SessionChange } from "../../shared/protocol";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 import { text, type WebviewApiPorts } from "./ports";
 

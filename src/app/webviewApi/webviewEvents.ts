@@ -1,7 +1,7 @@
 import { GENERAL } from "../../channels/ChannelDirectory";
 import type { Roster } from "../../config/roster";
 import type { EventBus } from "../../events/events";
-import type { HostEventName, HostEvents } from "../../protocol";
+import type { HostEventName, HostEvents } from "../../shared/protocol";
 import type { IconUri } from "../EditorPort";
 import { withLooks } from "./looks";
 

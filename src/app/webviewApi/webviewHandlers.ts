@@ -8,7 +8,7 @@ import { terminalHandlers } from "./terminalHandlers";
 import { turnHandlers } from "./turnHandlers";
 
 /**
- * Handlers for every webview request (`src/protocol.ts`, `WebviewRequests`), one group per topic; the compiler checks
+ * Handlers for every webview request (`src/shared/protocol`, `WebviewRequests`), one group per topic; the compiler checks
  * that the groups together answer each request once. A webview that loads while the app is starting (activation
  * returns before the store is open) waits for `started`.
  */

@@ -9,7 +9,7 @@
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
-import type { HostRequests } from "../../../src/protocol";
+import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
 // The harness's own requests: a picture taken before the test goes on (a printed marker line does not wait for it).
 import { webview as harness } from "./vsixBridge";

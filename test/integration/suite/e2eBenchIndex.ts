@@ -12,7 +12,7 @@ import * as assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { HostRequests } from "../../../src/protocol";
+import type { HostRequests } from "../../../src/shared/protocol";
 import { markdownDocument } from "../../../bench/renderMarkdownDoc";
 import { fakeAgentEntry } from "./fakeAgentEntry";
 import { poll } from "./poll";

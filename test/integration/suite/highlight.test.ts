@@ -7,7 +7,7 @@
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
-import type { HostRequests } from "../../../src/protocol";
+import type { HostRequests } from "../../../src/shared/protocol";
 import { fakeAgentEntry } from "./fakeAgentEntry";
 import { poll } from "./poll";
 

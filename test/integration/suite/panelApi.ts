@@ -1,5 +1,5 @@
 /** The part of the extension's test API (src/extension.ts) the panel suite uses. */
-import type { HostRequests } from "../../../src/protocol";
+import type { HostRequests } from "../../../src/shared/protocol";
 
 export interface PanelTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;

@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { HostRequests } from "../../../src/protocol";
+import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
 import { webview as harness } from "./vsixBridge";
 

@@ -10,7 +10,7 @@ import * as assert from "node:assert/strict";
 import os from "node:os";
 import path from "node:path";
 import { existsSync, mkdtempSync } from "node:fs";
-import type { HostRequests } from "../../../src/protocol";
+import type { HostRequests } from "../../../src/shared/protocol";
 import { fakeAgentEntry } from "./fakeAgentEntry";
 import { poll } from "./poll";
 

@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
-import type { HostRequests } from "../../../src/protocol";
+import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
 
 interface SidekicksTestApi {

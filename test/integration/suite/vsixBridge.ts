@@ -14,7 +14,7 @@ import * as vscode from "vscode";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { HostRequests } from "../../../src/protocol";
+import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
 
 /** Written by the harness before the workbench opens. */

@@ -1,5 +1,5 @@
 /**
- * The openings of what Sidekicks itself writes into an agent's prompt, around the user's request: the channel
+ * The openings (and the closing lines) of what Sidekicks itself writes into an agent's prompt, around the user's request: the channel
  * messages the agent has not seen (`src/channels/context.ts`) and a retry's note (`src/turns/answer.ts`). Pure and
  * imports nothing, so every layer can tell Sidekicks' words from the user's: delegation ignores mentions inside them,
  * and a session title derived from them is not shown as the session's title.
@@ -9,6 +9,14 @@
 export const CONTEXT_HEADER = "[Messages in this channel since you last answered, oldest first]";
 /** Opens the same block for an agent whose session is new (the history is repeated, its own answers included). */
 export const CONTEXT_HEADER_NEW_SESSION = "[Your session was restarted. The messages of this channel so far, oldest first, yours included]";
+/**
+ * The line that ends the re-injected block. The user's own text is outside the block: after it when the block is
+ * written before the prompt's text, or the prompt's text itself when the block goes as an embedded resource (ACP
+ * `promptCapabilities.embeddedContext`). The demo agent splits on it.
+ */
+export const CONTEXT_FOOTER = "[End of channel messages. The message for you is outside this block.]";
+/** The line that ends a retry note; what follows is the request itself (the demo agent splits on it). */
+export const RETRY_NOTE_END = "Check before repeating anything with side effects.]";
 /** Opens a retry's note ("[Sidekicks: this is attempt 2 of this request. …"). */
 export const RETRY_NOTE_START = "[Sidekicks: this is attempt";
 

@@ -3,7 +3,7 @@
  * channel header (webview) and their tooltips. Imports only `@vscode/l10n` and types, so the webview bundles it too.
  */
 import * as l10n from "@vscode/l10n";
-import type { AgentState } from "../protocol";
+import type { AgentState } from "./protocol";
 
 /** "stopped", "starting…", "ready", "busy", "error", in the editor's language. */
 export function agentStateLabel(state: AgentState): string {

@@ -1,0 +1,168 @@
+/**
+ * The request and event maps of the host ⇄ webview protocol and the envelope of what crosses `postMessage` (see
+ * `index.ts` for the envelope's rules).
+ */
+import type { AgentState, ErrorInfo, Part, ToolCallDiff, ToolCallLocation } from "./parts";
+import type { AgentCommand, ChannelSummary, ChannelView, ConfigStatus, MessageView, SessionChange, SessionStateView } from "./views";
+
+/** Requests from the webview to the host: `method → [params, result]`. */
+export interface WebviewRequests {
+  /** Opens a channel by id, else by name (default `general`), and returns its latest messages, oldest first. */
+  "channel/open": [
+    { name?: string; id?: string },
+    {
+      channel: ChannelView;
+      messages: MessageView[];
+      config: ConfigStatus;
+      /** The commands each member announced so far (stored per agent, so known before it starts again). */
+      commands?: Record<string, AgentCommand[]>;
+      /** The last known session state of each member that has had a session here, by agent name. */
+      sessions?: Record<string, SessionStateView>;
+      /** True when older messages exist than the first one returned (fetch them with `channel/older`). */
+      more?: boolean;
+    },
+  ];
+  /**
+   * The page of messages just before `beforeId` (at most `limit`, default 50, at most 500), oldest first, and whether
+   * still older ones exist: the view scrolls back through the history page by page.
+   */
+  "channel/older": [{ channelId: string; beforeId: string; limit?: number }, { messages: MessageView[]; more: boolean }];
+  /**
+   * Changes a setting of an agent's session in a channel: ACP `session/set_mode`, `session/set_config_option`, or the
+   * legacy `session/set_model`. Opens (or resumes) the session first when its process has gone. Rejected with
+   * `agent/request` when the agent refuses the value; the host then posts the unchanged state again.
+   */
+  "session/configure": [{ channelId: string; agent: string; change: SessionChange }, { state: SessionStateView }];
+  /** Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it. */
+  "channel/send": [{ channelId: string; text: string }, { messageId: string }];
+  /** Answers a pending permission request (`remember`: Sidekicks answers it so from now on, ADR 0005); `accepted`: it was pending. */
+  "permission/answer": [{ requestId: string; optionId: string; remember?: boolean }, { accepted: boolean }];
+  /**
+   * Stops an agent message: a queued one is removed from the queue; a streaming one gets ACP `session/cancel`, its
+   * pending permission requests are answered `cancelled`, and it ends with stop reason `cancelled`.
+   */
+  "turn/cancel": [{ messageId: string }, { cancelled: boolean }];
+  /**
+   * Runs a new attempt of an interrupted, failed or cancelled turn in the same message; the agent is told what the
+   * earlier attempt is known to have done. `retried` is false when the message is not retryable (or already running).
+   */
+  "turn/retry": [{ messageId: string }, { retried: boolean }];
+  /** A queued message goes now: the agent's running answer in that channel is stopped (`cancelled`), then it runs. */
+  "turn/sendNow": [{ messageId: string }, { sent: boolean }];
+  /**
+   * Opens the diff of a file the turn of `messageId` changed: its text from before the turn against the file now.
+   * `opened` is false when the file is not in that turn's list or its earlier text is not known.
+   */
+  "turn/fileDiff": [{ messageId: string; path: string }, { opened: boolean }];
+  /**
+   * What a terminal embedded in a tool call printed so far (ACP `terminal/output` semantics: within its byte limit),
+   * and its exit status once it exited; `known` is false when this window has no such terminal (it ran before a reload).
+   */
+  "terminal/snapshot": [{ terminalId: string }, { known: boolean; output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } }];
+  /** Shows the VS Code terminal that mirrors an agent's terminal; `shown` is false when it is gone. */
+  "terminal/show": [{ terminalId: string }, { shown: boolean }];
+  /** Every channel and direct conversation (general first), and the roster's agents (for a new direct conversation). */
+  "channels/list": [Record<string, never>, { channels: ChannelSummary[]; agents: string[] }];
+  /** Creates a channel; `channel/exists`, `channel/invalidName` or `channel/unknownMember` when it cannot. */
+  "channel/create": [{ name: string; description?: string; members?: string[] }, ChannelSummary];
+  /** Renames a channel (not #general, not a direct conversation). */
+  "channel/rename": [{ id: string; name: string }, ChannelSummary];
+  /** Deletes a channel and its history (the UI confirms first); refused for #general and while a member answers. */
+  "channel/delete": [{ id: string }, { deleted: boolean }];
+  /** Adds a roster agent to a channel. */
+  "channel/join": [{ id: string; agent: string }, ChannelSummary];
+  /** Removes an agent from a channel (its messages stay). */
+  "channel/leave": [{ id: string; agent: string }, ChannelSummary];
+  /** The direct conversation with an agent, created when missing. */
+  "channel/direct": [{ agent: string }, ChannelSummary];
+  /** Records that the user has seen the channel up to `messageId` (the open channel is visible). */
+  "channel/read": [{ channelId: string; messageId: string }, { unread: number }];
+  /** Runs a host command the webview offers as a button. */
+  "command/run": [{ command: "createConfig" | "openConfig" | "showLog" | "manageTrust" }, { done: boolean }];
+  /**
+   * Opens a tool call's diff in the editor's diff view (read-only virtual documents for both sides; `oldText` null:
+   * a new file, shown against an empty document). `opened` is false when the editor cannot.
+   */
+  "editor/openDiff": [ToolCallDiff, { opened: boolean }];
+  /** Opens a file (a tool call location) at its 1-based line; `opened` is false when there is no such file. */
+  "editor/openLocation": [ToolCallLocation, { opened: boolean }];
+  /** Inserts text (a code block) at the cursor of the active text editor; `inserted` is false when none is open. */
+  "editor/insert": [{ text: string }, { inserted: boolean }];
+  /**
+   * Opens a link from agent text: `http(s):` and `mailto:` outside the editor (its `openExternal` rules), a file link
+   * or a relative path in the editor; anything else (`javascript:`, `data:`, `command:`, …) is refused
+   * (`opened: false`). The webview itself never navigates.
+   */
+  "editor/openLink": [{ href: string }, { opened: boolean }];
+}
+
+/** Events from the host to the webview: `name → payload`. */
+export interface HostEvents {
+  "channel/changed": ChannelView;
+  /** The channel list changed: a channel was created, renamed or deleted, members changed, unread or busy moved. */
+  "channels/changed": { channels: ChannelSummary[] };
+  "config/changed": ConfigStatus;
+  /** An agent announced its commands (ACP `available_commands_update`): the complete list, replacing the last. */
+  "commands/changed": { agent: string; commands: AgentCommand[] };
+  /** An agent's session in a channel changed its settings, usage or title (or a refused change left them as they were). */
+  "session/state": SessionStateView;
+  /** An agent's process changed state: member badges in any open channel follow. */
+  "agent/state": { agent: string; state: AgentState };
+  "message/started": MessageView;
+  /**
+   * A change to a streaming message: `appendText` goes to its last text part (a new one when the last part is not
+   * text); `part` replaces the part with the same `toolCallId`/`requestId`, or is appended. A `thought` part
+   * replaces the message's last part when that is a thought of the same `messageId` (thoughts coalesce), else is
+   * appended; a `plan` part replaces the message's plan, else is appended; a `text` part is appended (a new message of
+   * the agent begins: the `appendText` that comes with it goes there). `part` is applied before `appendText`.
+   */
+  "message/delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
+  /**
+   * The committed message. When `streamedText` is set, its text parts carry `text: ""`: the webview already has their
+   * text from this message's `message/started` and deltas (the host checked that it posted all of it), and
+   * `streamedText` gives each text part's length, in order, for the webview to check its own against. A 2 MB answer
+   * then does not cross to the webview a second time. A webview whose text parts differ opens the channel again.
+   */
+  "message/finished": MessageView & { streamedText?: number[] };
+  /** Output of an agent's terminal as it arrives (gathered for up to 50 ms), and its exit status when it exits. */
+  "terminal/output": { terminalId: string; text: string; exitStatus?: { exitCode: number | null; signal: string | null } };
+  /** The host asks the webview to drop its state and re-open the channel (store reopened, channel switched). */
+  "channel/reload": { name: string };
+  /**
+   * `Sidekicks: Go to next permission request`: once channel `channelId` is open (a `channel/reload` may come first),
+   * bring message `messageId` into view and focus the first option of its permission card `requestId` (Enter answers).
+   */
+  "permission/focus": { channelId: string; messageId: string; requestId: string };
+}
+
+/**
+ * Requests from the host to the webview, used by the integration tests to read and drive the real DOM.
+ * Only answered when the host enabled them (development and test modes).
+ */
+export interface HostRequests {
+  /** Returns `innerText` of the first element matching `selector`, or `null` when none matches. */
+  "test/text": [{ selector: string }, { text: string | null }];
+  /** Returns the attribute `name` of the first element matching `selector`, or `null`. */
+  "test/attribute": [{ selector: string; name: string }, { text: string | null }];
+  /** Clicks the first element matching `selector`; `clicked` is false when none matches. */
+  "test/click": [{ selector: string }, { clicked: boolean }];
+  /** Types `text` into the composer and presses Enter, as a user would; `sent` is whether the host accepted it. */
+  "test/compose": [{ text: string }, { sent: boolean }];
+}
+
+export type WebviewRequestMethod = keyof WebviewRequests;
+export type HostEventName = keyof HostEvents;
+export type HostRequestMethod = keyof HostRequests;
+
+/** Messages the webview posts to the host. */
+export type WebviewToHost =
+  | { kind: "ready"; protocolVersion: number }
+  | { [M in WebviewRequestMethod]: { kind: "request"; id: number; method: M; params: WebviewRequests[M][0] } }[WebviewRequestMethod]
+  | { kind: "response"; id: number; result?: unknown; error?: ErrorInfo };
+
+/** Messages the host posts to the webview. */
+export type HostToWebview =
+  | { kind: "response"; id: number; result?: unknown; error?: ErrorInfo }
+  | { [E in HostEventName]: { kind: "event"; name: E; payload: HostEvents[E] } }[HostEventName]
+  | { [M in HostRequestMethod]: { kind: "request"; id: number; method: M; params: HostRequests[M][0] } }[HostRequestMethod]
+  | { kind: "reload" };
