@@ -5,6 +5,7 @@
  * draft is materialized once at the end, so N text chunks cost one string join, not N copies of the message.
  */
 import type { HostEvents, MessageView, Part } from "../src/shared/protocol";
+import { indexOfPart } from "../src/shared/parts";
 
 /** A message being changed during one flush. */
 export interface Draft {
@@ -66,31 +67,6 @@ function flushText(draft: Draft): void {
   const part = draft.parts[last];
   if (part?.type === "text") draft.parts[last] = { type: "text", text: part.text + draft.pendingText.join("") };
   draft.pendingText = [];
-}
-
-/**
- * Where a delta's part goes: a thought replaces the last part when that is a thought of the same ACP message
- * (thoughts coalesce, as the host's `applyUpdate` does); a text part is a new message of the agent, appended; a plan
- * replaces the message's plan; tool calls and permissions match by id, within the current attempt (after the last
- * retry divider).
- */
-function indexOfPart(parts: readonly Part[], part: Part): number {
-  if (part.type === "thought") {
-    const last = parts[parts.length - 1];
-    return last?.type === "thought" && last.messageId === part.messageId ? parts.length - 1 : -1;
-  }
-  if (part.type === "text") return -1; // a new message of the agent: always a new part
-  if (part.type === "plan") return parts.findIndex((p) => p.type === "plan");
-  if (part.type === "notice") return parts.findIndex((p) => p.type === "notice");
-  // From the end, back to the last retry divider: an earlier attempt's cards stay as they ended (the host's rule).
-  for (let i = parts.length - 1; i >= 0 && parts[i]!.type !== "retry"; i--) if (samePart(parts[i]!, part)) return i;
-  return -1;
-}
-
-function samePart(a: Part, b: Part): boolean {
-  if (a.type === "toolCall" && b.type === "toolCall") return a.toolCallId === b.toolCallId;
-  if (a.type === "permission" && b.type === "permission") return a.requestId === b.requestId;
-  return false;
 }
 
 /** Searches from the end: streaming messages are the newest. */

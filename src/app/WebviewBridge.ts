@@ -12,6 +12,7 @@ import {
   type WebviewRequests,
 } from "../shared/protocol";
 import { asSidekicksError } from "../shared/errors";
+import { samePart } from "../shared/parts";
 
 /** One handler per webview request: the compiler makes the map complete. */
 export type WebviewRequestHandlers = {
@@ -193,7 +194,7 @@ export class WebviewBridge {
     const last = this.deltas[this.deltas.length - 1];
     if (last && last.messageId === delta.messageId && delta.appendText !== undefined && delta.part === undefined && last.part === undefined) {
       last.appendText = (last.appendText ?? "") + delta.appendText;
-    } else if (last && last.messageId === delta.messageId && delta.part && last.part && partKey(last.part) === partKey(delta.part) && last.appendText === undefined) {
+    } else if (last && last.messageId === delta.messageId && delta.part && last.part && samePart(last.part, delta.part) && last.appendText === undefined) {
       last.part = delta.part;
     } else {
       this.deltas.push({ ...delta });
@@ -213,18 +214,6 @@ export class WebviewBridge {
   private send(message: HostToWebview): void {
     if (this.ready) this.post(message);
   }
-}
-
-let textKeys = 0;
-
-function partKey(part: NonNullable<Delta["part"]>): string {
-  // Tool calls and permissions by id; a thought by its ACP message; a plan by type (each delta carries the whole part).
-  // A text part starts a new message of the agent: never merged into another delta.
-  if (part.type === "toolCall") return `t:${part.toolCallId}`;
-  if (part.type === "permission") return `p:${part.requestId}`;
-  if (part.type === "thought") return `thought:${part.messageId ?? ""}`;
-  if (part.type === "text") return `text:${++textKeys}`;
-  return part.type;
 }
 
 /** The text parts of a message, in order. */

@@ -8,6 +8,7 @@ import type { NoticePart, Part, PermissionPart, PlanPart, ThoughtPart, ToolCallP
 import { RETRY_NOTE_END, RETRY_NOTE_START } from "../shared/preamble";
 import type { MessageRecord } from "../store/records";
 import { withAgentTerminal } from "./agentTerminals";
+import { withPart } from "../shared/parts";
 
 /** What one update did: the next message, the delta to broadcast, and whether it was a tool-call boundary. */
 export interface Applied {
@@ -108,21 +109,13 @@ function applyThought(message: MessageRecord, text: string, messageId: string | 
 /** A plan (ACP `plan`): replaces the message's plan part where it is, or adds one. */
 function applyPlan(message: MessageRecord, entries: PlanPart["entries"]): Applied {
   const part: PlanPart = { type: "plan", entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
-  const parts = message.parts.slice();
-  const index = parts.findIndex((p) => p.type === "plan");
-  if (index === -1) parts.push(part);
-  else parts[index] = part;
-  return { message: { ...message, parts }, delta: { part }, boundary: false };
+  return { message: { ...message, parts: withPart(message.parts, part) }, delta: { part }, boundary: false };
 }
 
 /** A notice (the agent's word on its own condition): replaces the message's notice where it is, or adds one. */
 function applyNotice(message: MessageRecord, text: string, retrying: boolean): Applied {
   const part: NoticePart = { type: "notice", text, retrying };
-  const parts = message.parts.slice();
-  const index = parts.findIndex((p) => p.type === "notice");
-  if (index === -1) parts.push(part);
-  else parts[index] = part;
-  return { message: { ...message, parts }, delta: { part }, boundary: false };
+  return { message: { ...message, parts: withPart(message.parts, part) }, delta: { part }, boundary: false };
 }
 
 /** Sets `part[key]` to a copy of `list`, or removes the key when the list is absent or empty. */
