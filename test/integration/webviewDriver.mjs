@@ -51,7 +51,8 @@ async function webviewFrame(page) {
  * The development test API's webview requests (`test/*` in src/shared/protocol), done from outside as a user would:
  * `test/text` (innerText, or null), `test/attribute` (or null), `test/click` (a real click when the element exists),
  * `test/compose` (types into the composer, presses Enter; `sent` once the composer is cleared, which it is only when
- * the host accepted the message).
+ * the host accepted the message). Plus `workbench/visible` (waits, 30 s at most, for an element of the workbench page
+ * itself to be visible: the terminal panel, the diff editor).
  */
 /** The CDP session profiling the e2e bench's page (SIDEKICKS_E2E_PROFILE=1), from `e2e/arm` to `e2e/painted`. */
 /** @type {import("playwright-core").CDPSession | undefined} */
@@ -75,6 +76,11 @@ export async function webviewRequest(page, method, given) {
     if (typeof value !== "string") throw new Error(`webview request ${method} needs params.${key} (a string), not ${JSON.stringify(value)}`);
     return value;
   };
+  if (method === "workbench/visible") {
+    // The workbench's own DOM (outside the webview): resolves once an element matching `selector` is visible.
+    await page.locator(need("selector")).first().waitFor({ state: "visible", timeout: 30_000 });
+    return { visible: true };
+  }
   const frame = await webviewFrame(page);
   switch (method) {
     case "test/text":

@@ -14,6 +14,7 @@ import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { fakeAgentEntry } from "./fakeAgentEntry";
 import { poll } from "./poll";
+import { screenshot, workbenchVisible } from "./harness";
 
 interface SidekicksTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
@@ -129,9 +130,8 @@ describe("an agent's files and terminals through the editor", () => {
     // The picture: the channel, the file as the agent wrote it, the terminal panel with the command's output.
     await vscode.window.showTextDocument(doc, { preview: false });
     terminal.show(true);
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the terminal renders
-    console.log("SIDEKICKS_SCREENSHOT agent-workspace");
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // the harness takes the screenshot meanwhile
+    await workbenchVisible(".integrated-terminal .xterm-screen"); // the terminal panel is drawn
+    await screenshot("agent-workspace");
 
     // Undo in the editor brings back the text from before the agent's write.
     await vscode.window.showTextDocument(doc);

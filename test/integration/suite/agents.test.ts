@@ -10,6 +10,7 @@ import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import path from "node:path";
 import { poll } from "./poll";
+import { screenshot } from "./harness";
 
 interface AgentItem {
   label: string;
@@ -72,7 +73,6 @@ describe("Agents view", () => {
 
     await vscode.commands.executeCommand("sidekicks.startAgent", "example");
     await waitFor("example", "ready");
-    console.log("SIDEKICKS_SCREENSHOT agents-view");
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // the harness takes the screenshot meanwhile
+    await screenshot("agents-view");
   });
 });

@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
+import { screenshot } from "./harness";
 
 interface SidekicksTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
@@ -49,8 +50,7 @@ describe("a broken sidekicks.yaml", () => {
       const { text } = await api.webview("test/text", { selector: ".config-banner" });
       return text?.includes('unknown key "comand" (did you mean "command"?)') ? text : undefined;
     });
-    console.log("SIDEKICKS_SCREENSHOT config-problems");
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await screenshot("config-problems");
   });
 
   it("keeps the last valid roster running meanwhile, and fixing the file clears the problems", async () => {

@@ -83,7 +83,7 @@ describe("the demo shows files changed and delegation without an account", () =>
     assert.equal(before.getText(), NOTES, "the left side: the file before the answer");
 
     await vscode.commands.executeCommand("sidekicks.focus");
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the diff editor renders
+    await harness("workbench/visible", { selector: ".monaco-diff-editor .editor.modified .view-line" }); // the diff editor is drawn
     assert.equal((await harness("vsix/screenshot", { name: "demo-edit" })).taken, true, "the picture demo-edit");
   });
 

@@ -9,6 +9,7 @@
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import { poll } from "./poll";
+import { screenshot } from "./harness";
 import { LAST, type PanelTestApi } from "./panelApi";
 import { readPanelMarker, type PanelMarker } from "./panelIndex";
 
@@ -33,9 +34,8 @@ describe("a channel in an editor tab (phase 2, after the reload)", () => {
     assert.equal(await attribute("tabs", LAST, "data-author"), "agent");
     assert.match((await inTab("tabs", `${LAST} .message-body`)) ?? "", /You said:[\s\S]*hello from an editor tab/);
     assert.match((await inTab("tabs", ".history > .message:nth-last-child(2) .message-body")) ?? "", new RegExp(marker.request.slice(0, 20)));
-    console.log("SIDEKICKS_SCREENSHOT panel-restored");
-    // The harness takes the screenshot meanwhile (slower after a reload): the next test brings another tab forward.
-    await new Promise((resolve) => setTimeout(resolve, 8000));
+    // Taken before the next test brings another tab forward.
+    await screenshot("panel-restored");
   });
 
   it("restores the other tab on #general once it is shown", async () => {

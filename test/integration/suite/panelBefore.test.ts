@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import { poll } from "./poll";
+import { screenshot } from "./harness";
 import { LAST, type PanelTestApi } from "./panelApi";
 import { writePanelMarker } from "./panelIndex";
 
@@ -50,11 +51,11 @@ describe("a channel in an editor tab (phase 1, before the reload)", () => {
       60_000,
     );
     assert.match((await inTab("tabs", `${LAST} .message-body`)) ?? "", /You said:[\s\S]*hello from an editor tab/);
-    console.log("SIDEKICKS_SCREENSHOT panel-before-reload");
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // the harness takes the screenshot meanwhile
+    await screenshot("panel-before-reload");
     writePanelMarker({ passedBefore: 2, request: REQUEST });
     console.log("panel suite: reloading the window");
     await vscode.commands.executeCommand("workbench.action.reloadWindow");
+    // A guard, not a synchronisation: this extension host ends with the reload; if it ever elapses, the test fails.
     await new Promise((resolve) => setTimeout(resolve, 120_000));
     assert.fail("the window did not reload");
   }).timeout(180_000);

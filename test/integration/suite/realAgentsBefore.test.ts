@@ -162,7 +162,7 @@ describe("real agents in the real editor (phase 1)", function () {
     writeRealAgentsMarker({ passedBefore: counts.passed + 1, failedBefore: counts.failed, claudeAnswer: claude!, codexAnswer: codex!, claudeMode: MODES.claude, codexMode: MODES.codex, reloadedAt: Date.now() });
     console.log("real-agents suite: reloading the window with both answers streaming");
     await vscode.commands.executeCommand("workbench.action.reloadWindow");
-    // This extension host ends with the reload; if it does not, the test times out and fails.
+    // A guard, not a synchronisation: this extension host ends with the reload; if it ever elapses, the test fails.
     await new Promise((resolve) => setTimeout(resolve, 120_000));
     assert.fail("the window did not reload");
   });

@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
+import { screenshot } from "./harness";
 import { readMarker, type ReloadMarker } from "./reloadPhase";
 
 interface SidekicksTestApi {
@@ -82,8 +83,7 @@ describe("reloading the window in the middle of an answer (phase 2, after the re
     assert.ok(flat(body).includes(flat(marker.queuedRequest)), `it answered the queued request: ${JSON.stringify(body)}`);
     assert.doesNotMatch(body, /Cancelled/);
     assert.equal(await attribute(answer, "data-outcome"), "interrupted", "the answer cut by the reload still waits for Retry");
-    console.log("SIDEKICKS_SCREENSHOT turn-interrupted");
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // the harness takes the screenshot meanwhile
+    await screenshot("turn-interrupted");
   }).timeout(90_000);
 
   it("Retry runs attempt 2 in the same message, below a divider, and it completes", async () => {
@@ -105,7 +105,6 @@ describe("reloading the window in the middle of an answer (phase 2, after the re
     assert.match(second ?? "", /This is attempt 2: Sidekicks told me what my earlier attempt did\./, "Retry tells the agent about attempt 1");
     const flat = (t: string) => t.replace(/\s+/g, " ").trim();
     assert.ok(flat(second ?? "").includes(flat(marker.request)), `attempt 2 quotes the whole request: ${JSON.stringify(second)}`);
-    console.log("SIDEKICKS_SCREENSHOT turn-retried");
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await screenshot("turn-retried");
   }).timeout(120_000); // attempt 2 quotes the request at 100 ms a word
 });

@@ -68,7 +68,8 @@ describe("reloading the window in the middle of an answer (phase 1)", () => {
     );
     assert.notEqual(queuedId, answerId);
     const answer = `.history > .message[data-message-id='${answerId}']`;
-    // Let it stream on for 1.5 s: the checkpoint (at most once a second) has caught up with `early` by then.
+    // Let it stream on for 1.5 s: the checkpoint (at most once a second) has caught up with `early` by then. Still a
+    // fixed wait: nothing outside the store shows a checkpoint was written (no test API reads the store yet).
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.equal(await attribute(answer, "data-status"), "streaming", "the answer is still streaming when the window reloads");
     assert.equal(await attribute(last, "data-status"), "queued", "the second message still waits");
@@ -78,7 +79,7 @@ describe("reloading the window in the middle of an answer (phase 1)", () => {
     writeMarker({ passedBefore: 1, shownEarly: early, shownAtReload: atReload, request: REQUEST, reloadedAt: Date.now(), answerId, queuedRequest: QUEUED, queuedId });
     console.log(`reload suite: reloading the window with ${atReload.length} characters shown and one message queued`);
     await vscode.commands.executeCommand("workbench.action.reloadWindow");
-    // This extension host ends with the reload; if it does not, the test times out and fails.
+    // A guard, not a synchronisation: this extension host ends with the reload; if it ever elapses, the test fails.
     await new Promise((resolve) => setTimeout(resolve, 120_000));
     assert.fail("the window did not reload");
   }).timeout(90_000);

@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { fakeAgentEntry } from "./fakeAgentEntry";
 import { poll } from "./poll";
+import { screenshot } from "./harness";
 
 interface SidekicksTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
@@ -52,7 +53,7 @@ describe("signing in to an agent", () => {
     assert.equal((await api.webview("test/compose", { text: "@locked hi" })).sent, true);
     const error = await poll("the sign-in error", async () => (await text('.message[data-author="agent"][data-status="error"] .message-error')) ?? undefined);
     assert.match(error, /Agent "locked" needs you to sign in first \(Log in with fake-agent\)/);
-    console.log("SIDEKICKS_SCREENSHOT signin-required");
+    await screenshot("signin-required");
     console.log("SIDEKICKS_CLICK Log in with fake-agent");
     // The fake agent's ACP `authenticate` writes this file: the click reached the agent.
     await poll("ACP authenticate to reach the agent", () => (existsSync(authFile) ? true : undefined));

@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
+import { screenshot } from "./harness";
 
 /** What the extension's `activate()` returns outside production mode. */
 interface SidekicksTestApi {
@@ -21,7 +22,6 @@ const AGENT_DONE = '.message[data-author="agent"][data-status="done"]';
 const USER = '.message[data-author="user"]';
 
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("walking skeleton: a channel with the ACP SDK example agent", () => {
   let api: SidekicksTestApi;
@@ -76,8 +76,7 @@ describe("walking skeleton: a channel with the ACP SDK example agent", () => {
     });
     const answer = await textContaining(AGENT_DONE, "Perfect!", 30_000);
     assert.match(answer, /I'll help you with that/);
-    console.log("SIDEKICKS_SCREENSHOT skeleton-answer");
-    await sleep(2000); // the harness takes the screenshot meanwhile
+    await screenshot("skeleton-answer");
   });
 
   it("shows the conversation again from the store after a reopen", async () => {
@@ -88,8 +87,7 @@ describe("walking skeleton: a channel with the ACP SDK example agent", () => {
     await poll("a new channel/open snapshot rendered", async () => ((await snapshotCount()) > before ? true : undefined), 15_000);
     await textContaining(`${AGENT_DONE} .message-body`, "Perfect!");
     await textContaining(`${USER} .message-body`, "@example hello");
-    console.log("SIDEKICKS_SCREENSHOT skeleton-reopened");
-    await sleep(2000);
+    await screenshot("skeleton-reopened");
   });
 
   it("Create config writes a roster with the demo agent, which joins #general live and answers @demo", async () => {
@@ -111,7 +109,6 @@ describe("walking skeleton: a channel with the ACP SDK example agent", () => {
       const { text } = await api.webview("test/text", { selector: '.message[data-status="streaming"]' });
       return text === null ? true : undefined;
     });
-    console.log("SIDEKICKS_SCREENSHOT demo-answer");
-    await sleep(2000);
+    await screenshot("demo-answer");
   });
 });

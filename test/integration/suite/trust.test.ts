@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
+import { screenshot } from "./harness";
 
 interface SidekicksTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
@@ -46,7 +47,6 @@ describe("an untrusted workspace", () => {
       [["example", "stopped"]],
       "the example agent never started",
     );
-    console.log("SIDEKICKS_SCREENSHOT untrusted-workspace");
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await screenshot("untrusted-workspace");
   });
 });

@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
+import { screenshot } from "./harness";
 
 interface AgentItem {
   label: string;
@@ -112,7 +113,6 @@ describe("two demo agents in one channel", () => {
 
     // Room for both answers in the picture: the Agents view (checked above) makes way for the channel.
     await Promise.resolve(vscode.commands.executeCommand("sidekicks.agents.removeView")).catch(() => undefined);
-    console.log("SIDEKICKS_SCREENSHOT two-agents");
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // the harness takes the screenshot meanwhile
+    await screenshot("two-agents");
   });
 });

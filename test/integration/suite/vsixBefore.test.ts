@@ -135,7 +135,7 @@ describe("the installed .vsix (phase 1)", () => {
     for (const file of ptyModules) assert.ok(file.startsWith(extension.extensionPath + path.sep), `node-pty module from ${file}`);
     // The README's picture of it: the channel and the terminal panel with the command's output.
     terminal.show(true);
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the terminal renders (only the picture needs it)
+    await webview("workbench/visible", { selector: ".integrated-terminal .xterm-screen" }); // the terminal panel is drawn
     assert.ok((await webview("vsix/screenshot", { name: "vsix-terminal" })).taken);
     terminal.dispose();
   });
@@ -159,7 +159,7 @@ describe("the installed .vsix (phase 1)", () => {
     });
     console.log(".vsix suite: reloading the window");
     await vscode.commands.executeCommand("workbench.action.reloadWindow");
-    // This extension host ends with the reload; if it does not, the test times out and fails.
+    // A guard, not a synchronisation: this extension host ends with the reload; if it ever elapses, the test fails.
     await new Promise((resolve) => setTimeout(resolve, 120_000));
     assert.fail("the window did not reload");
   }).timeout(90_000);

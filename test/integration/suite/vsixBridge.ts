@@ -44,11 +44,13 @@ let nextReply = 0;
 
 /**
  * The development test API's requests, plus `vsix/type` (types into the composer without sending, for a picture) and
- * `vsix/screenshot` (test-results/<name>.png, the whole page or the side bar; answered once taken).
+ * `vsix/screenshot` (test-results/<name>.png, the whole page or the side bar; answered once taken), and
+ * `workbench/visible` (answered once an element of the workbench page, outside the webview, is visible).
  */
 type BridgeRequests = HostRequests & {
   "vsix/type": [{ text: string }, { typed: boolean }];
   "vsix/screenshot": [{ name: string; part?: "sidebar" }, { taken: boolean }];
+  "workbench/visible": [{ selector: string }, { visible: boolean }];
 };
 
 /** Sends one webview request through the harness and waits (60 s at most) for its answer; rejects with its error. */
