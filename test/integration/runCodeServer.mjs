@@ -3,7 +3,9 @@
 // Node 24, driven by headless Chromium through playwright-core. Offline; see scripts/tools.mjs for the tools.
 //
 // Prints the suite's log lines, then `integration: N passed, N failed`; exits 1 when anything failed.
-// On `SIDEKICKS_SCREENSHOT <name> [sidebar]` from the suite, saves test-results/<name>.png (the whole page, or only the side bar) once the webview is shown; on
+// On `SIDEKICKS_WEBVIEW {"method","params","reply"}` from any suite (suite/vsixBridge.ts, suite/harness.ts), does the
+// request (a screenshot `vsix/screenshot`, a workbench or webview DOM check, a click) and writes its answer to the
+// `reply` file the suite waits for, so a picture shows the moment the suite asked for it; on
 // `SIDEKICKS_CLICK <text>`, clicks the button labelled <text> in a notification toast (what a user does; the suite
 // then checks the effect).
 // Environment: SIDEKICKS_IT_TIMEOUT_MS (whole run, default 300000), SIDEKICKS_IT_VERBOSE=1 (print every workbench
@@ -36,7 +38,7 @@ import { ensureRealAgents, ensureTools, toolsReady, checkChromium, node24Path, c
 import { startModelServer } from "../fixtures/model-server.mjs";
 import { buildE2eSuite, buildRealAgentsSuite, createRealAgentsWorkspace, createTestWorkspace, realAgentsSuiteEntry, e2eSuiteEntry, makeRunDir, panelSuiteEntry, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixDriverPath, vsixFile, vsixSuiteEntry, buildVsixSuite } from "./workspace.mjs";
 import { quietSettings } from "../../scripts/codeServer.mjs";
-import { screenshot, webviewRequest } from "./webviewDriver.mjs";
+import { webviewRequest } from "./webviewDriver.mjs";
 
 /** `--suite trust`: Workspace Trust on, the test folder never trusted (no startup prompt). `--suite reload`: see above. */
 const suiteName = process.argv.includes("--suite") ? process.argv[process.argv.indexOf("--suite") + 1] : "main";
@@ -203,7 +205,7 @@ async function main() {
  * @param {ReturnType<typeof screenshotQueue>} screenshots
  */
 function onLogEntry(type, text, screenshots) {
-  const marker = /^SIDEKICKS_(SCREENSHOT|RESULT|CLICK|WEBVIEW) (.*)$/.exec(text.trim());
+  const marker = /^SIDEKICKS_(RESULT|CLICK|WEBVIEW) (.*)$/.exec(text.trim());
   if (marker?.[1] === "WEBVIEW") {
     screenshots.webview(marker[2]);
     return;
@@ -218,11 +220,6 @@ function onLogEntry(type, text, screenshots) {
     } catch {
       problems.push(`unreadable result line: ${text}`);
     }
-    return;
-  }
-  if (marker?.[1] === "SCREENSHOT") {
-    const [name, part] = marker[2].trim().split(/\s+/);
-    screenshots.take(name, part);
     return;
   }
   if (verbose) {
@@ -267,21 +264,13 @@ function formatConsoleArgs(args) {
 }
 
 /**
- * Serializes screenshot requests: waits for the webview (outer `iframe.webview.ready`, inner `#active-frame`).
+ * Serializes the suite's requests to the page (webview requests, screenshots among them, and notification clicks).
  * @param {import("playwright-core").Page} page
  */
 function screenshotQueue(page) {
   /** @type {Promise<unknown>} */
   let chain = Promise.resolve();
   return {
-    /** `part` "sidebar": only the side bar (where the channel view is), for the README's pictures. @param {string} name @param {string} [part] */
-    take(name, part) {
-      if (!/^[\w.-]+$/.test(name)) {
-        problems.push(`bad screenshot name: ${JSON.stringify(name)}`);
-        return;
-      }
-      chain = chain.then(() => screenshot(page, name, part));
-    },
     /** Clicks a notification's button named `label` (a toast, else in the notification center). @param {string} label */
     click(label) {
       chain = chain.then(async () => {

@@ -99,7 +99,7 @@ export async function webviewRequest(page, method, given) {
       return { clicked: true };
     }
     case "vsix/screenshot": {
-      // A picture taken before the suite goes on (the SIDEKICKS_SCREENSHOT line does not wait for it).
+      // A picture taken before the suite goes on: it waits for this answer.
       if (!/^[\w.-]+$/.test(need("name"))) throw new Error(`bad screenshot name: ${JSON.stringify(need("name"))}`);
       return { taken: await screenshot(page, need("name"), given.part) };
     }

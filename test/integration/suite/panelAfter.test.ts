@@ -44,6 +44,8 @@ describe("a channel in an editor tab (phase 2, after the reload)", () => {
     const general = await poll("the #general tab to be restored", () => api.panels().find((t) => t.channel === "general"), 30_000);
     assert.equal(general.title, "#general");
     await poll("the #general tab to show #general", async () => ((await inTab("general", ".channel-header .channel-name")) === "#general" ? true : undefined), 30_000);
+    // Its history has arrived (the channel's snapshot applied) before checking what it does not hold.
+    await poll("the #general tab's history to open", async () => ((await attribute("general", ".app", "data-phase")) === "open" ? true : undefined), 30_000);
     assert.doesNotMatch((await inTab("general", ".history")) ?? "", /hello from an editor tab/);
     assert.deepEqual(api.panels().map((t) => t.title).sort(), ["#general", "#tabs"]);
   });

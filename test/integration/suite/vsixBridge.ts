@@ -1,7 +1,8 @@
 /**
  * What the `.vsix` suite (test/integration/suite/vsixIndex.ts) uses instead of the test API the development build
  * exports: the INSTALLED extension runs in production mode and exports nothing, so the suite reaches it the way a user
- * does.
+ * does. Every suite also sends the harness's own requests (screenshots, workbench checks: suite/harness.ts)
+ * through `webview`.
  * - `webview(method, params)`: the same requests as the development test API (`test/text`, `test/attribute`,
  *   `test/click`, `test/compose` of `HostRequests`), answered by the harness (runCodeServer.mjs `--suite vsix`), which
  *   reads and drives the webview's DOM in the browser with Playwright: typing in the composer and pressing Enter, real
