@@ -37,7 +37,7 @@ export interface AgentManagerOptions {
 /**
  * Owns every agent process (ADR 0003 `internal/agents`; issue 3, "Agent manager"):
  * - starts an agent lazily on first use and keeps the state machine `stopped | starting | ready | busy | error`,
- *   with an `agent:state` event on every transition and `agent:log` lines about what it decides;
+ *   with an `agent/state` event on every transition and `agent/log` lines about what it decides;
  * - stops an agent idle for `limits.idleTimeoutMs`; before starting one agent too many (`limits.maxRunningAgents`)
  *   stops the least recently used idle one, and refuses (`agent/limit`) only when every running agent is busy;
  * - puts a crashed agent in `error` (exit code, stderr tail); the next use restarts it, after a backoff when it
@@ -52,7 +52,7 @@ export class AgentManager {
   private limits: AgentLimits;
   private readonly clock: Clock;
   private readonly processes: AgentProcesses;
-  /** The settings and meters of each (agent, owner) session, emitted as `session:state`. */
+  /** The settings and meters of each (agent, owner) session, emitted as `session/state`. */
   private readonly sessionStates: SessionStates;
   /** Sessions per owner, their settings, and sign-in reports (`AgentSessions.ts`). */
   private readonly sessions: AgentSessions;
@@ -95,7 +95,7 @@ export class AgentManager {
     this.sessionStates.seed(state);
   }
 
-  /** The settings and meters of `agent`'s session for `owner` in this activation (see `session:state`), if any. */
+  /** The settings and meters of `agent`'s session for `owner` in this activation (see `session/state`), if any. */
   sessionState(agent: string, owner: string): SessionStateView | undefined {
     return this.sessionStates.get(agent, owner);
   }
@@ -104,7 +104,7 @@ export class AgentManager {
    * Changes a setting of the session `owner` uses with `agent` (issue 6, "Session controls"): ACP `session/set_mode`,
    * `session/set_config_option` (the answer's options replace the known ones), or the legacy `session/set_model`.
    * When the owner has no session on a running process, one is opened first (resuming `options.resumeSessionId` as
-   * {@link session} does), without taking over the session's updates. A `session:state` event follows either way: the
+   * {@link session} does), without taking over the session's updates. A `session/state` event follows either way: the
    * new state, or the unchanged one when the agent refuses (so a control that moved goes back).
    * @returns the state after the change, and the session id (store it for the next resume)
    * @throws SidekicksError `session/invalidChange` when the session does not offer that value, `agent/request` when the
@@ -142,7 +142,7 @@ export class AgentManager {
       if (!entry) {
         const created = newEntry(config, this.clock.now());
         next.set(config.name, created);
-        this.emitter.emit("agent:state", { agent: config.name, state: "stopped" });
+        this.emitter.emit("agent/state", { agent: config.name, state: "stopped" });
         continue;
       }
       next.set(config.name, entry);

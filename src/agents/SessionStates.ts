@@ -9,7 +9,7 @@ const UNCLAIMED_LIMIT = 32;
 
 /**
  * The latest settings and meters of each (agent, owner) session (issue 6, "Session controls"), in memory; every
- * change is emitted as `session:state` (the app stores it and shows it). Bounded: one state per agent and owner.
+ * change is emitted as `session/state` (the app stores it and shows it). Bounded: one state per agent and owner.
  */
 export class SessionStates {
   private readonly states = new Map<string, SessionStateView>();
@@ -96,7 +96,7 @@ export class SessionStates {
   /** The agent refused a change: the unchanged state is emitted again, so controls that moved go back. */
   refused(agent: string, owner: string): void {
     const state = this.states.get(key(agent, owner));
-    if (state) this.emitter.emit("session:state", state);
+    if (state) this.emitter.emit("session/state", state);
   }
 
   /** The agent's process is going: its sessions' states stay known, no longer live. */
@@ -109,7 +109,7 @@ export class SessionStates {
 
   private set(state: SessionStateView): SessionStateView {
     this.states.set(key(state.agent, state.channelId), state);
-    this.emitter.emit("session:state", state);
+    this.emitter.emit("session/state", state);
     return state;
   }
 }

@@ -64,7 +64,7 @@ export class SessionSettings {
     return out;
   }
 
-  /** Stores a session state (`session:state`) so that it is shown after a reload. */
+  /** Stores a session state (`session/state`) so that it is shown after a reload. */
   async keepSessionState(state: SessionStateView): Promise<void> {
     await this.ports.store.putValue(sessionStateKey(state.channelId, state.agent), { ...state, live: false });
   }
