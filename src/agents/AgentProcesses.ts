@@ -110,7 +110,7 @@ export class AgentProcesses {
           onUpdate: (sessionId, update) => {
             if (!current()) return;
             // Commands belong to the agent, not to a session: announced before any prompt (often just after
-            // session/new, before the session has an owner), they are reported whichever session they came from.
+            // session/new, before the session has a channel), they are reported whichever session they came from.
             if (update.kind === "commands") this.emitter.emit("commands/changed", { agent: name, commands: update.commands });
             // Settings and meters belong to the session, not to the turn running in it (there may be none).
             else if (isSessionStateUpdate(update)) this.host.onSessionUpdate?.(entry, sessionId, update);

@@ -73,9 +73,9 @@ export class SessionSettings {
 /** `agents`, whose `session` first makes the stored session state (the user's choices with it) known to the manager. */
 export function withStoredChoices(agents: AgentSource, seed: (channelId: string, agent: string) => Promise<unknown>): SessionSource {
   return {
-    session: async (agent, owner, sink, options) => {
-      await seed(owner, agent);
-      return agents.session(agent, owner, sink, options);
+    session: async (agent, channelId, sink, options) => {
+      await seed(channelId, agent);
+      return agents.session(agent, channelId, sink, options);
     },
     ...(agents.workspaceOf ? { workspaceOf: (agent: string) => agents.workspaceOf!(agent) } : {}),
   };

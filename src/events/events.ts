@@ -22,7 +22,7 @@ export interface SidekicksEvents {
   /** An agent announced its commands (ACP `available_commands_update`), whichever session it came from. */
   "commands/changed": { agent: string; commands: AgentCommand[] };
   /**
-   * An agent's session in a channel (`channelId` is the session's owner) changed its settings or meters: opened,
+   * An agent's session in channel `channelId` changed its settings or meters: opened,
    * ACP `current_mode_update`/`config_option_update`/`usage_update`/`session_info_update`, a change the user made, or
    * a refused change (the unchanged state, so controls revert). `live` false: the session's process has gone.
    */

@@ -16,10 +16,10 @@ import { TextCoalescer } from "./TextCoalescer";
 /** What the executor needs of the agent manager: a session per (agent, channel). */
 export interface SessionSource {
   /**
-   * The session `owner` uses with `agent` (AgentManager.session). With `resumeSessionId`, an agent that supports
+   * The session channel `channelId` uses with `agent` (AgentManager.session). With `resumeSessionId`, an agent that supports
    * ACP `session/load` resumes that session instead of starting a new one.
    */
-  session(agent: string, owner: string, sink: SessionSink, options?: { resumeSessionId?: string }): Promise<AgentSession>;
+  session(agent: string, channelId: string, sink: SessionSink, options?: { resumeSessionId?: string }): Promise<AgentSession>;
   /** The folder on this machine the agent works in (where the files it changes are tracked). */
   workspaceOf?(agent: string): string | undefined;
 }
