@@ -133,12 +133,12 @@ export class ChannelDirectory {
 
   /**
    * Deletes a channel with its memberships and history. The caller confirms with the user first.
-   * @throws SidekicksError `channel/notFound`; `channel/invalidName` for #general; `channel/noRecipient` while a member answers in it
+   * @throws SidekicksError `channel/notFound`; `channel/invalidName` for #general; `channel/busy` while a member answers in it
    */
   async delete(ref: ChannelRef): Promise<void> {
     const channel = await this.resolve(ref);
     if (channel.name === GENERAL) throw new SidekicksError("channel/invalidName", l10n.t("#general cannot be deleted: it is where every agent of the roster meets."));
-    if (this.isBusy(channel.id)) throw new SidekicksError("channel/noRecipient", l10n.t("An agent is still answering in {0}: stop it first, then delete the channel.", label(channel)));
+    if (this.isBusy(channel.id)) throw new SidekicksError("channel/busy", l10n.t("An agent is still answering in {0}: stop it first, then delete the channel.", label(channel)));
     await this.store.deleteChannel(channel);
     await this.emitList();
   }

@@ -334,7 +334,7 @@ test("a long history scrolls back page by page: 120 messages open as the latest 
 
     const small = await s.channels.messages.older(s.general.id, latest.messages[0]!.id, 5);
     assert.deepEqual(texts(small.messages), ["message 65", "message 66", "message 67", "message 68", "message 69"]);
-    await assert.rejects(s.channels.messages.older("no-such-channel", latest.messages[0]!.id), (e: unknown) => e instanceof SidekicksError && e.code === "channel/noRecipient");
+    await assert.rejects(s.channels.messages.older("no-such-channel", latest.messages[0]!.id), (e: unknown) => e instanceof SidekicksError && e.code === "channel/notFound");
   } finally {
     await s.teardown();
   }
