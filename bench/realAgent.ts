@@ -3,7 +3,7 @@
  * text: `script:tools` of test/fixtures/model-scripts.mjs, served by the scripted model server in this process)
  * through Sidekicks' host pipeline — `Channels.send` → the turn executor and its reducer (admission batch,
  * checkpoints at tool-call boundaries, the settling batch in LevelDB) → `AgentManager` → `AcpClient` — until the
- * committed `message:finished`, divided by the same turn through a bare SDK client (`acp.client().connect()` over
+ * committed `message/finished`, divided by the same turn through a bare SDK client (`acp.client().connect()` over
  * the agent's stdio, the SDK 2.x counterpart of `ClientSideConnection`) from `session/prompt` to its result.
  * Wall time: the turn is the agent's own work (its CLI, four tool runs, five model calls) plus what the client adds.
  * Each side starts its own claude-agent-acp (Node 24) with a fresh HOME and workspace, advertising the same client
@@ -92,14 +92,14 @@ async function pipeline(server: ModelServer): Promise<number> {
   agents.setRoster([config]);
   const store = await Store.open(path.join(dir, "store"));
   const channels = composeChannels({ store, agents, emitter: events });
-  const commands = new Promise<void>((resolve) => events.on("agent:commands", () => resolve()));
+  const commands = new Promise<void>((resolve) => events.on("commands/changed", () => resolve()));
   try {
     const general = await channels.directory.syncGeneral(["claude"]);
     // The same session the turn will use (owner = the channel), opened outside the measurement as the bare side does.
     await agents.session("claude", general.id, { onUpdate: () => undefined, onPermissionRequest: async () => ({ outcome: "cancelled" }) });
     await settled(commands);
     const done = new Promise<string>((resolve) => {
-      events.on("message:finished", (m) => {
+      events.on("message/finished", (m) => {
         if (m.author.kind === "agent" && m.status !== "streaming" && m.status !== "queued") resolve(m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""));
       });
     });

@@ -77,7 +77,7 @@ export async function baseline(): Promise<number> {
   return ms;
 }
 
-/** Sidekicks' pipeline, from `channel/send` to the committed `message:finished`. */
+/** Sidekicks' pipeline, from `channel/send` to the committed `message/finished`. */
 export async function pipeline(): Promise<number> {
   const { dir, cleanup } = tempDir("sidekicks-bench-");
   const events = new EventBus();
@@ -89,11 +89,11 @@ export async function pipeline(): Promise<number> {
   let posted = 0;
   const bridge = new WebviewBridge((m) => (posted += JSON.stringify(m).length), stubHandlers());
   bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
-  events.on("message:delta", (p) => bridge.event("message/delta", p));
+  events.on("message/delta", (p) => bridge.event("message/delta", p));
   // Warm the agent up (start + session) outside the measurement, as the baseline does.
   await agents.session("fake", general.id, { onUpdate: () => undefined, onPermissionRequest: async () => ({ outcome: "cancelled" }) });
   const done = new Promise<number>((resolve) => {
-    events.on("message:finished", (m) => {
+    events.on("message/finished", (m) => {
       if (m.author.kind === "agent") resolve(m.parts.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0));
     });
   });
@@ -136,7 +136,7 @@ async function coldStart(): Promise<{ totalMs: number; agentMs: number }> {
   const store = await Store.open(dir);
   const channels = composeChannels({ store, agents: source, emitter: events });
   const general = await channels.directory.syncGeneral(["fake"]);
-  const finished = new Promise<void>((resolve) => events.on("message:finished", (m) => m.author.kind === "agent" && resolve()));
+  const finished = new Promise<void>((resolve) => events.on("message/finished", (m) => m.author.kind === "agent" && resolve()));
   if (agents.state("fake") !== "stopped") throw new Error("the agent must be stopped before the mention");
   const start = performance.now();
   await channels.messages.send(general.id, "@fake hi");

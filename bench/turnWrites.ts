@@ -32,7 +32,7 @@ async function oneTurn(): Promise<{ writes: number; ms: number }> {
     const start = performance.now();
     await channels.messages.send(general.id, "@a go");
     for (;;) {
-      if (events.of("message:finished").some((m) => m.author.kind === "agent")) break;
+      if (events.of("message/finished").some((m) => m.author.kind === "agent")) break;
       await new Promise((r) => setTimeout(r, 20));
     }
     return { writes: store.batches - before, ms: performance.now() - start };

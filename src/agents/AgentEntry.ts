@@ -29,17 +29,17 @@ export interface SessionSink {
   onEffect?(effect: ClientEffect): Promise<unknown>;
 }
 
-/** An open ACP session of one agent, used by one owner (a channel). */
+/** An open ACP session of one agent, used by one channel. */
 export interface AgentSession {
   readonly agent: string;
   /**
    * The current ACP session id: the resumed one when ACP `session/load` succeeded, else the one `session/new`
-   * returned (a new one after the process was restarted under this owner and could not resume). Store it to pass
+   * returned (a new one after the process was restarted for this channel and could not resume). Store it to pass
    * back as `resumeSessionId` after a reload.
    */
   readonly sessionId: string;
   /**
-   * True when the agent remembers nothing of this owner yet: a new session (`session/new`: a first use, a new process
+   * True when the agent remembers nothing of this channel yet: a new session (`session/new`: a first use, a new process
    * after a crash, an idle stop or a reload, or a resume that failed) not prompted so far, or a session whose process
    * has gone since (the next prompt opens another). False for a resumed session (`session/load`: the agent
    * remembers) and after the first prompt on a new one.
@@ -77,7 +77,7 @@ export interface AgentSummary {
   pid?: number;
 }
 
-/** A session of one owner on one process. */
+/** A session of one channel on one process. */
 export interface SessionRecord {
   sessionId: string;
   /** Set by the first `session/prompt` on this session. */
@@ -103,7 +103,7 @@ export interface AgentEntry {
   generation: number;
   /** `processKey` of the definition the current process was started with. */
   runningKey?: string;
-  /** owner → session */
+  /** channel id → session */
   sessions: Map<string, SessionRecord>;
   /** sessionId → sink (current process only) */
   sinks: Map<string, SessionSink>;

@@ -37,14 +37,14 @@ export interface AgentManagerOptions {
 /**
  * Owns every agent process (ADR 0003 `internal/agents`; issue 3, "Agent manager"):
  * - starts an agent lazily on first use and keeps the state machine `stopped | starting | ready | busy | error`,
- *   with an `agent:state` event on every transition and `agent:log` lines about what it decides;
+ *   with an `agent/state` event on every transition and `agent/log` lines about what it decides;
  * - stops an agent idle for `limits.idleTimeoutMs`; before starting one agent too many (`limits.maxRunningAgents`)
  *   stops the least recently used idle one, and refuses (`agent/limit`) only when every running agent is busy;
  * - puts a crashed agent in `error` (exit code, stderr tail); the next use restarts it, after a backoff when it
  *   keeps crashing (`agent/backoff`: 0 s, 1 s, 2 s, 4 s… ≤ 30 s; the count resets once a process stays up 60 s);
  * - applies roster changes: new agents appear `stopped`, removed ones stop after their current turn, changed ones
  *   restart at their next idle moment, unchanged ones are untouched;
- * - routes each session's updates to its owner. Stopping kills the process group (`AcpClient.stop`).
+ * - routes each session's updates to its channel. Stopping kills the process group (`AcpClient.stop`).
  * Channels use agents through this class; an agent knows nothing of channels.
  */
 export class AgentManager {
@@ -52,9 +52,9 @@ export class AgentManager {
   private limits: AgentLimits;
   private readonly clock: Clock;
   private readonly processes: AgentProcesses;
-  /** The settings and meters of each (agent, owner) session, emitted as `session:state`. */
+  /** The settings and meters of each (agent, channel) session, emitted as `session/state`. */
   private readonly sessionStates: SessionStates;
-  /** Sessions per owner, their settings, and sign-in reports (`AgentSessions.ts`). */
+  /** Sessions per channel, their settings, and sign-in reports (`AgentSessions.ts`). */
   private readonly sessions: AgentSessions;
 
   constructor(
@@ -77,8 +77,8 @@ export class AgentManager {
       },
       workspaces: options.workspace ? new AgentWorkspaces(options.workspace) : undefined,
       onSessionUpdate: (entry, sessionId, update) => {
-        const owner = [...entry.sessions].find(([, r]) => r.sessionId === sessionId && r.client === entry.client)?.[0];
-        this.sessionStates.update(entry.config.name, owner, sessionId, update);
+        const channelId = [...entry.sessions].find(([, r]) => r.sessionId === sessionId && r.client === entry.client)?.[0];
+        this.sessionStates.update(entry.config.name, channelId, sessionId, update);
       },
       onSessionsGone: (entry) => this.sessionStates.gone(entry.config.name, entry.sessions.keys()),
     });
@@ -95,23 +95,23 @@ export class AgentManager {
     this.sessionStates.seed(state);
   }
 
-  /** The settings and meters of `agent`'s session for `owner` in this activation (see `session:state`), if any. */
-  sessionState(agent: string, owner: string): SessionStateView | undefined {
-    return this.sessionStates.get(agent, owner);
+  /** The settings and meters of `agent`'s session for `channelId` in this activation (see `session/state`), if any. */
+  sessionState(agent: string, channelId: string): SessionStateView | undefined {
+    return this.sessionStates.get(agent, channelId);
   }
 
   /**
-   * Changes a setting of the session `owner` uses with `agent` (issue 6, "Session controls"): ACP `session/set_mode`,
+   * Changes a setting of the session `channelId` uses with `agent` (issue 6, "Session controls"): ACP `session/set_mode`,
    * `session/set_config_option` (the answer's options replace the known ones), or the legacy `session/set_model`.
-   * When the owner has no session on a running process, one is opened first (resuming `options.resumeSessionId` as
-   * {@link session} does), without taking over the session's updates. A `session:state` event follows either way: the
+   * When the channel has no session on a running process, one is opened first (resuming `options.resumeSessionId` as
+   * {@link session} does), without taking over the session's updates. A `session/state` event follows either way: the
    * new state, or the unchanged one when the agent refuses (so a control that moved goes back).
    * @returns the state after the change, and the session id (store it for the next resume)
    * @throws SidekicksError `session/invalidChange` when the session does not offer that value, `agent/request` when the
    *   agent refuses, and what {@link session} throws
    */
-  configure(agent: string, owner: string, change: SessionChange, options: SessionOptions = {}): Promise<{ state: SessionStateView; sessionId: string }> {
-    return this.sessions.configure(agent, owner, change, options);
+  configure(agent: string, channelId: string, change: SessionChange, options: SessionOptions = {}): Promise<{ state: SessionStateView; sessionId: string }> {
+    return this.sessions.configure(agent, channelId, change, options);
   }
 
   /**
@@ -142,7 +142,7 @@ export class AgentManager {
       if (!entry) {
         const created = newEntry(config, this.clock.now());
         next.set(config.name, created);
-        this.emitter.emit("agent:state", { agent: config.name, state: "stopped" });
+        this.emitter.emit("agent/state", { agent: config.name, state: "stopped" });
         continue;
       }
       next.set(config.name, entry);
@@ -211,10 +211,10 @@ export class AgentManager {
   }
 
   /**
-   * Returns the session `owner` uses with `agent`, starting the process and opening the session if needed. An owner
+   * Returns the session `channelId` uses with `agent`, starting the process and opening the session if needed. A channel
    * that already has a session on the running process gets it back (`options` are then ignored).
    *
-   * Opening a session: with `options.resumeSessionId` (say, the id stored for this owner before a reload) and an
+   * Opening a session: with `options.resumeSessionId` (say, the id stored for this channel before a reload) and an
    * agent whose ACP `initialize` advertised `agentCapabilities.loadSession`, ACP `session/load` with that id, `cwd` =
    * the agent's workspace and its MCP servers. The history the agent replays meanwhile (`session/update`s sent before
    * its answer) never reaches `sink`: it is dropped, and the count logged at debug. The session is then `resumed`
@@ -228,8 +228,8 @@ export class AgentManager {
    *   `agent/request` (an `AuthRequiredError` when the agent needs a sign-in), `agent/untrusted`, `agent/limit`,
    *   `agent/backoff`, `agent/unsupported`
    */
-  session(agent: string, owner: string, sink: SessionSink, options: SessionOptions = {}): Promise<AgentSession> {
-    return this.sessions.session(agent, owner, sink, options);
+  session(agent: string, channelId: string, sink: SessionSink, options: SessionOptions = {}): Promise<AgentSession> {
+    return this.sessions.session(agent, channelId, sink, options);
   }
 
   /**

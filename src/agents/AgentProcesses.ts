@@ -38,7 +38,7 @@ export interface AgentProcessesHost {
 /**
  * The process side of the agent manager: starting (limits, crash backoff; the runtime's refusal, launch and prepared
  * place, `runtimes/`), stopping (idle timer, eviction, roster changes), crashes, and the state machine's transitions
- * with their `agent:state` events.
+ * with their `agent/state` events.
  * Works on the manager's {@link AgentEntry}s; sessions and the roster stay in `AgentManager`.
  */
 export class AgentProcesses {
@@ -103,15 +103,15 @@ export class AgentProcesses {
       const place = await runtime.prepare(entry.config, launch);
       entry.place = place;
       // A stderr flood reaches the log as at most STDERR_LOG_LINES lines a second and a count (field case 8).
-      const stderrLog = new StderrLog((level, line) => this.emitter.emit("agent:log", { agent: name, level, line }), this.clock);
+      const stderrLog = new StderrLog((level, line) => this.emitter.emit("agent/log", { agent: name, level, line }), this.clock);
       const client = await AcpClient.start(
         launch,
         {
           onUpdate: (sessionId, update) => {
             if (!current()) return;
             // Commands belong to the agent, not to a session: announced before any prompt (often just after
-            // session/new, before the session has an owner), they are reported whichever session they came from.
-            if (update.kind === "commands") this.emitter.emit("agent:commands", { agent: name, commands: update.commands });
+            // session/new, before the session has a channel), they are reported whichever session they came from.
+            if (update.kind === "commands") this.emitter.emit("commands/changed", { agent: name, commands: update.commands });
             // Settings and meters belong to the session, not to the turn running in it (there may be none).
             else if (isSessionStateUpdate(update)) this.host.onSessionUpdate?.(entry, sessionId, update);
             else entry.sinks.get(sessionId)?.onUpdate(update);
@@ -130,7 +130,7 @@ export class AgentProcesses {
               }
             : {}),
           onStderr: (line) => stderrLog.line(line),
-          onLog: (level, line) => this.emitter.emit("agent:log", { agent: name, level, line }),
+          onLog: (level, line) => this.emitter.emit("agent/log", { agent: name, level, line }),
         },
         { agentName: name, initializeTimeoutMs: this.host.initializeTimeoutMs },
       );
@@ -287,11 +287,11 @@ export class AgentProcesses {
     if (entry.state === state && !error) return;
     entry.state = state;
     entry.error = error;
-    this.emitter.emit("agent:state", { agent: entry.config.name, state, error });
+    this.emitter.emit("agent/state", { agent: entry.config.name, state, error });
   }
 
   log(entry: AgentEntry, level: "info" | "warn" | "error", line: string): void {
-    this.emitter.emit("agent:log", { agent: entry.config.name, level, line: `[sidekicks] ${line}` });
+    this.emitter.emit("agent/log", { agent: entry.config.name, level, line: `[sidekicks] ${line}` });
   }
 }
 

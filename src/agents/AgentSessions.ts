@@ -13,8 +13,8 @@ import type { SessionStates } from "./SessionStates";
 /** Options of {@link AgentSessions.session} (and `AgentManager.session`). */
 export interface SessionOptions {
   /**
-   * ACP session id to resume with `session/load` when the owner has no session on the running process yet and the
-   * agent advertised `agentCapabilities.loadSession` (typically the id stored for this owner before a reload).
+   * ACP session id to resume with `session/load` when the channel has no session on the running process yet and the
+   * agent advertised `agentCapabilities.loadSession` (typically the id stored for this channel before a reload).
    * Ignored otherwise; a failed load falls back to `session/new`.
    */
   resumeSessionId?: string;
@@ -23,7 +23,7 @@ export interface SessionOptions {
 /** What {@link AgentSessions} needs from the manager that owns the entries. */
 export interface AgentSessionsHost {
   processes: AgentProcesses;
-  /** The settings and meters of each (agent, owner) session. */
+  /** The settings and meters of each (agent, channel) session. */
   sessionStates: SessionStates;
   /** The workspace folder (the session `cwd` of an agent not started yet has no prepared place). */
   workspaceFolder: string;
@@ -32,8 +32,8 @@ export interface AgentSessionsHost {
 }
 
 /**
- * The session side of the agent manager (issue 3, "sessions per owner"; issue 6, "Session controls"): opening a
- * session for an owner (ACP `session/load` of a stored id when the agent offers it, else `session/new`; the user's
+ * The session side of the agent manager (issue 3, "sessions per channel"; issue 6, "Session controls"): opening a
+ * session for a channel (ACP `session/load` of a stored id when the agent offers it, else `session/new`; the user's
  * choices set again), the {@link AgentSession} handle channels prompt through (reopened on a new process when the
  * old one has gone), session settings changed with `session/set_mode`, `session/set_config_option` or
  * `session/set_model`, and "authentication required" reported to listeners. Works on the manager's entries.
@@ -43,26 +43,26 @@ export class AgentSessions {
 
   constructor(private readonly host: AgentSessionsHost) {}
 
-  /** {@link AgentManager.configure}: changes a setting of the session `owner` uses with `agent`. */
-  async configure(agent: string, owner: string, change: SessionChange, options: SessionOptions = {}): Promise<{ state: SessionStateView; sessionId: string }> {
+  /** {@link AgentManager.configure}: changes a setting of the session `channelId` uses with `agent`. */
+  async configure(agent: string, channelId: string, change: SessionChange, options: SessionOptions = {}): Promise<{ state: SessionStateView; sessionId: string }> {
     const entry = this.host.require(agent);
     entry.using += 1;
     this.host.processes.touch(entry);
     try {
-      const record = await this.openSession(entry, owner, options.resumeSessionId);
-      const problem = changeProblem(this.host.sessionStates.get(agent, owner), change);
+      const record = await this.openSession(entry, channelId, options.resumeSessionId);
+      const problem = changeProblem(this.host.sessionStates.get(agent, channelId), change);
       if (problem) {
-        this.host.sessionStates.refused(agent, owner);
+        this.host.sessionStates.refused(agent, channelId);
         throw new SidekicksError("session/invalidChange", problem);
       }
       const { client, sessionId } = record;
       try {
         const options = await sendChange(client, sessionId, change);
-        const state = this.host.sessionStates.accepted(agent, owner, change, options)!;
+        const state = this.host.sessionStates.accepted(agent, channelId, change, options)!;
         this.host.processes.log(entry, "info", `session ${sessionId}: ${describeChange(change)}`);
         return { state, sessionId };
       } catch (err) {
-        this.host.sessionStates.refused(agent, owner);
+        this.host.sessionStates.refused(agent, channelId);
         throw asSidekicksError(err, "agent/request");
       }
     } finally {
@@ -72,15 +72,15 @@ export class AgentSessions {
     }
   }
 
-  /** {@link AgentManager.session}: the session `owner` uses with `agent`, started and opened if needed. */
-  async session(agent: string, owner: string, sink: SessionSink, options: SessionOptions = {}): Promise<AgentSession> {
+  /** {@link AgentManager.session}: the session `channelId` uses with `agent`, started and opened if needed. */
+  async session(agent: string, channelId: string, sink: SessionSink, options: SessionOptions = {}): Promise<AgentSession> {
     const entry = this.host.require(agent);
     entry.using += 1;
     this.host.processes.touch(entry);
     try {
-      const record = await this.openSession(entry, owner, options.resumeSessionId);
+      const record = await this.openSession(entry, channelId, options.resumeSessionId);
       entry.sinks.set(record.sessionId, sink);
-      return this.handle(entry, owner, record, sink);
+      return this.handle(entry, channelId, record, sink);
     } finally {
       entry.using -= 1;
       this.host.processes.touch(entry);
@@ -115,9 +115,9 @@ export class AgentSessions {
     return entry.place?.sessionCwd ?? entry.config.workspace ?? this.host.workspaceFolder;
   }
 
-  private async openSession(entry: AgentEntry, owner: string, resumeSessionId: string | undefined): Promise<SessionRecord> {
+  private async openSession(entry: AgentEntry, channelId: string, resumeSessionId: string | undefined): Promise<SessionRecord> {
     const client = await this.host.processes.ensureStarted(entry, false);
-    const existing = entry.sessions.get(owner);
+    const existing = entry.sessions.get(channelId);
     if (existing && existing.client === client) {
       if (existing.opening) await existing.opening;
       return existing;
@@ -129,24 +129,24 @@ export class AgentSessions {
       record.sessionId = sessionId;
       record.resumed = resumed;
       // Updates are routed by session id: two channels on one id would get each other's answers.
-      const shared = [...entry.sessions].find(([other, r]) => other !== owner && r.client === client && r.sessionId === record.sessionId);
+      const shared = [...entry.sessions].find(([other, r]) => other !== channelId && r.client === client && r.sessionId === record.sessionId);
       if (shared) {
         throw new SidekicksError(
           "agent/protocol",
           l10n.t('Agent "{0}" gave this channel the session id "{1}", which it already gave another channel, so their answers could not be told apart. This is a bug in the agent: each session/new must answer a new id.', entry.config.name, record.sessionId),
         );
       }
-      this.host.sessionStates.opened(entry.config.name, owner, record.sessionId, client.sessionSetup(record.sessionId), record.resumed === true);
-      await this.restoreChoices(entry, owner, record);
+      this.host.sessionStates.opened(entry.config.name, channelId, record.sessionId, client.sessionSetup(record.sessionId), record.resumed === true);
+      await this.restoreChoices(entry, channelId, record);
     })();
     record.opening = opening;
-    entry.sessions.set(owner, record);
+    entry.sessions.set(channelId, record);
     try {
       await opening;
       record.opening = undefined;
       return record;
     } catch (err) {
-      if (entry.sessions.get(owner) === record) entry.sessions.delete(owner);
+      if (entry.sessions.get(channelId) === record) entry.sessions.delete(channelId);
       throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
     }
   }
@@ -155,12 +155,12 @@ export class AgentSessions {
    * Sets the user's choices again on a session just opened that reports other values (issue 15, item 3: codex-acp's
    * `session/load` reports its default mode), before any prompt; each one restored or refused goes to the log.
    */
-  private async restoreChoices(entry: AgentEntry, owner: string, record: SessionRecord): Promise<void> {
+  private async restoreChoices(entry: AgentEntry, channelId: string, record: SessionRecord): Promise<void> {
     const name = entry.config.name;
-    const outcome = await restoreChoices(record.client, record.sessionId, this.host.sessionStates.get(name, owner));
+    const outcome = await restoreChoices(record.client, record.sessionId, this.host.sessionStates.get(name, channelId));
     for (const { change } of outcome.restored) this.host.processes.log(entry, "info", `session ${record.sessionId}: restored the user's ${describeChange(change)}`);
     for (const r of outcome.refused) this.host.processes.log(entry, "warn", `session ${record.sessionId}: could not restore the user's ${r.setting} ${r.value}: ${r.reason}`);
-    this.host.sessionStates.restoreEnded(name, owner, outcome);
+    this.host.sessionStates.restoreEnded(name, channelId, outcome);
   }
 
   /**
@@ -187,10 +187,10 @@ export class AgentSessions {
     return { sessionId: await client.newSession(cwd, entry.config.mcpServers), resumed: false };
   }
 
-  private handle(entry: AgentEntry, owner: string, first: SessionRecord, sink: SessionSink): AgentSession {
+  private handle(entry: AgentEntry, channelId: string, first: SessionRecord, sink: SessionSink): AgentSession {
     let record = first;
     const name = entry.config.name;
-    const current = () => entry.client === record.client && entry.sessions.get(owner) === record;
+    const current = () => entry.client === record.client && entry.sessions.get(channelId) === record;
     return {
       agent: name,
       get sessionId() {
@@ -207,8 +207,8 @@ export class AgentSessions {
           // The process has gone since (idle stop, eviction, roster change, crash): reopen on a new process,
           // resuming this session when it was used and the agent can load it.
           const previous = record.prompted || record.resumed ? record.sessionId : undefined;
-          const reopened = await this.session(name, owner, sink, { resumeSessionId: previous });
-          record = entry.sessions.get(owner) ?? record;
+          const reopened = await this.session(name, channelId, sink, { resumeSessionId: previous });
+          record = entry.sessions.get(channelId) ?? record;
           return reopened.prompt(input);
         }
         return this.runPrompt(entry, record, input);

@@ -19,7 +19,7 @@ interface Kept {
 /**
  * The output of agents' terminals for the view (issue 7: "the tool call card embeds its live output"): each terminal
  * created for an agent is followed, its output gathered for {@link TERMINAL_FLUSH_MS} and emitted as
- * `terminal:output`, and the last {@link TERMINAL_KEEP_CHARS} kept so a card rendered later starts from a snapshot
+ * `terminal/output`, and the last {@link TERMINAL_KEEP_CHARS} kept so a card rendered later starts from a snapshot
  * (even after the agent released the terminal).
  */
 export class AgentTerminalOutputs {
@@ -38,7 +38,7 @@ export class AgentTerminalOutputs {
       if (entry.pending === "" && !exitStatus) return;
       const text = entry.pending;
       entry.pending = "";
-      this.emitter.emit("terminal:output", { terminalId: terminal.id, text, ...(exitStatus ? { exitStatus } : {}) });
+      this.emitter.emit("terminal/output", { terminalId: terminal.id, text, ...(exitStatus ? { exitStatus } : {}) });
     };
     terminal.onData((text) => {
       entry.output += text;

@@ -43,7 +43,7 @@ export class RosterLoader {
 
   /**
    * Re-reads the roster file. A valid file replaces the roster (new agents join #general); an invalid one keeps
-   * the last valid roster in force and reports its problems with line and column. Emits `config:changed`.
+   * the last valid roster in force and reports its problems with line and column. Emits `config/changed`.
    */
   async reload(): Promise<ConfigStatus> {
     const { editor, agents } = this.ports;
@@ -70,7 +70,7 @@ export class RosterLoader {
     if (this.current) agents.setLimits(this.current.limits);
     agents.setRoster(this.current?.agents ?? []);
     await this.ports.rosterChanged();
-    this.ports.events.emit("config:changed", this.status);
+    this.ports.events.emit("config/changed", this.status);
     return this.status;
   }
 

@@ -85,7 +85,7 @@ export class SidekicksApp {
 
   /**
    * Re-reads the roster file. A valid file replaces the roster (new agents join #general); an invalid one keeps
-   * the last valid roster in force and reports its problems with line and column. Emits `config:changed`.
+   * the last valid roster in force and reports its problems with line and column. Emits `config/changed`.
    */
   reloadConfig(): Promise<ConfigStatus> {
     return this.parts.roster.reload();

@@ -146,7 +146,7 @@ export class StoreLifecycle {
   /**
    * Two windows, one store (issue 5): LevelDB admits one process, so the second window cannot write the history.
    * It says so (`store/locked`), never touches the lock file, and tries again every {@link LOCKED_RETRY_MS}; once
-   * the other window lets go, the history opens here and the view reloads (`store:opened`). Nothing is lost: this
+   * the other window lets go, the history opens here and the view reloads (`store/opened`). Nothing is lost: this
    * window wrote nothing meanwhile, and the other window's queued turns wait in the store for whoever opens it.
    */
   private watchLockedStore(): void {
@@ -161,7 +161,7 @@ export class StoreLifecycle {
     if (this.store) {
       this.stopWatchingLock();
       this.options.editor.log("info", "the history store is free again: opened here");
-      this.options.events.emit("store:opened", { storageDir: this.options.storageDir });
+      this.options.events.emit("store/opened", { storageDir: this.options.storageDir });
     }
   }
 

@@ -70,23 +70,23 @@ export function startSidekicks(options: AppOptions): SidekicksApp {
       }),
   });
   // An agent's stderr (level info) goes to its own log (src/vscode/AgentLogs.ts); diagnostics go here too.
-  events.on("agent:log", ({ agent, level, line }) => {
+  events.on("agent/log", ({ agent, level, line }) => {
     if (level !== "info") editor.log(level, `[${agent}] ${line}`);
   });
-  events.on("agent:state", ({ agent, state, error }) => {
+  events.on("agent/state", ({ agent, state, error }) => {
     editor.log(error ? "warn" : "debug", `[${agent}] ${state}${error ? `: ${error.message}` : ""}`);
     void history.refresh();
   });
   // Commands an agent announces are kept per agent in the store, for routing and autocomplete after a reload.
-  events.on("agent:commands", ({ agent, commands }) => {
+  events.on("commands/changed", ({ agent, commands }) => {
     void history.current?.commands.set(agent, commands).catch((err) => editor.log("warn", `[${agent}] commands not stored: ${String(err)}`));
   });
   // Session states are stored per (channel, agent), so the header shows them after a reload.
-  events.on("session:state", (state) => {
+  events.on("session/state", (state) => {
     void history.current?.sessions.keepSessionState(state).catch((err) => editor.log("warn", `[${state.agent}] session state not stored: ${String(err)}`));
   });
-  events.on("message:started", (m) => history.current?.directory.observe("started", m));
-  events.on("message:finished", (m) => history.current?.directory.observe("finished", m));
+  events.on("message/started", (m) => history.current?.directory.observe("started", m));
+  events.on("message/finished", (m) => history.current?.directory.observe("finished", m));
   const app = new SidekicksApp({ storageDir: options.storageDir, editor, events, agents, roster, history, terminalOutputs });
   app.start();
   return app;

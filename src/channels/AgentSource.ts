@@ -5,10 +5,10 @@ import type { SessionSource } from "../turns/TurnExecutor";
 export interface AgentSource extends SessionSource {
   names(): string[];
   state(name: string): AgentState;
-  /** The session state of `agent` for `owner` in this activation (AgentManager.sessionState). */
-  sessionState?(agent: string, owner: string): SessionStateView | undefined;
+  /** The session state of `agent` in channel `channelId` in this activation (AgentManager.sessionState). */
+  sessionState?(agent: string, channelId: string): SessionStateView | undefined;
   /** Remembers a state an earlier activation stored (AgentManager.seedSessionState). */
   seedSessionState?(state: SessionStateView): void;
   /** Changes a session setting, opening or resuming the session first (AgentManager.configure). */
-  configure?(agent: string, owner: string, change: SessionChange, options?: { resumeSessionId?: string }): Promise<{ state: SessionStateView; sessionId: string }>;
+  configure?(agent: string, channelId: string, change: SessionChange, options?: { resumeSessionId?: string }): Promise<{ state: SessionStateView; sessionId: string }>;
 }

@@ -37,8 +37,8 @@ const lastReadKey = (channelId: string) => `lastRead/${channelId}`;
  * The channel directory (ADR 0003 `internal/channels`, Channel + Membership): creates, renames and deletes channels,
  * sets descriptions, adds and removes members, opens direct conversations (a channel with one member, indexed by
  * `direct/<agent>`), keeps `#general`'s members in step with the roster, creates the roster's declared channels once,
- * and lists everything with unread counts and busy markers. Emits `channels:changed` after each change and
- * `channel:changed` for the channel that changed.
+ * and lists everything with unread counts and busy markers. Emits `channels/changed` after each change and
+ * `channel/changed` for the channel that changed.
  */
 export class ChannelDirectory {
   private readonly ulid = monotonicFactory();
@@ -54,7 +54,7 @@ export class ChannelDirectory {
 
   /**
    * Creates `#general` when missing and makes its members the roster's agents: new agents join, agents gone
-   * from the roster leave (their messages stay). Emits `channel:changed`.
+   * from the roster leave (their messages stay). Emits `channel/changed`.
    */
   async syncGeneral(agentNames: string[]): Promise<ChannelRecord> {
     let channel = await this.store.channelByName(GENERAL);
@@ -69,7 +69,7 @@ export class ChannelDirectory {
       if (!current.has(name)) await this.store.putMember({ version: 1, channelId: channel.id, agentName: name, joinedAt: this.now() });
     }
     for (const m of members) if (!agentNames.includes(m.agentName)) await this.store.deleteMember(channel.id, m.agentName);
-    this.emitter.emit("channel:changed", await this.view(channel));
+    this.emitter.emit("channel/changed", await this.view(channel));
     return channel;
   }
 
@@ -133,12 +133,12 @@ export class ChannelDirectory {
 
   /**
    * Deletes a channel with its memberships and history. The caller confirms with the user first.
-   * @throws SidekicksError `channel/notFound`; `channel/invalidName` for #general; `channel/noRecipient` while a member answers in it
+   * @throws SidekicksError `channel/notFound`; `channel/invalidName` for #general; `channel/busy` while a member answers in it
    */
   async delete(ref: ChannelRef): Promise<void> {
     const channel = await this.resolve(ref);
     if (channel.name === GENERAL) throw new SidekicksError("channel/invalidName", l10n.t("#general cannot be deleted: it is where every agent of the roster meets."));
-    if (this.isBusy(channel.id)) throw new SidekicksError("channel/noRecipient", l10n.t("An agent is still answering in {0}: stop it first, then delete the channel.", label(channel)));
+    if (this.isBusy(channel.id)) throw new SidekicksError("channel/busy", l10n.t("An agent is still answering in {0}: stop it first, then delete the channel.", label(channel)));
     await this.store.deleteChannel(channel);
     await this.emitList();
   }
@@ -251,13 +251,13 @@ export class ChannelDirectory {
   }
 
   private async changed(channel: ChannelRecord): Promise<ChannelSummary> {
-    this.emitter.emit("channel:changed", await this.view(channel));
+    this.emitter.emit("channel/changed", await this.view(channel));
     await this.emitList();
     return this.summary(channel);
   }
 
   private async emitList(): Promise<void> {
-    this.emitter.emit("channels:changed", await this.list());
+    this.emitter.emit("channels/changed", await this.list());
   }
 
   private async checkNewName(name: string): Promise<string> {

@@ -43,12 +43,13 @@ export class ChannelMessages {
   /**
    * The channel named `name` with its latest page of messages, oldest first. Answers whose turn is open show what
    * has streamed so far, `queued` or `streaming`.
+   * @throws SidekicksError `channel/notFound` when no channel has that name
    */
   async open(name: string): Promise<{ channel: ChannelView; messages: MessageView[]; more: boolean }> {
     const { store } = this.ports;
     await this.ports.ready();
     const channel = await store.channelByName(name);
-    if (!channel) throw new SidekicksError("channel/noRecipient", l10n.t("There is no channel #{0}.", name));
+    if (!channel) throw new SidekicksError("channel/notFound", l10n.t("There is no channel #{0}.", name));
     // One record more than the page tells whether older messages exist without a second scan.
     const stored = await store.latestMessages(channel.id, PAGE_SIZE + 1);
     const more = stored.length > PAGE_SIZE;
@@ -59,12 +60,12 @@ export class ChannelMessages {
    * The page of messages just before `beforeId` in channel `channelId` (at most `limit`, capped at
    * {@link OLDER_PAGE_MAX}), oldest first, and whether still older ones exist: the history scrolls back page by page
    * instead of the view holding all of it.
-   * @throws SidekicksError `channel/noRecipient` when the channel does not exist
+   * @throws SidekicksError `channel/notFound` when the channel does not exist
    */
   async older(channelId: string, beforeId: string, limit = PAGE_SIZE): Promise<{ messages: MessageView[]; more: boolean }> {
     const { store } = this.ports;
     await this.ports.ready();
-    if (!(await store.channelById(channelId))) throw new SidekicksError("channel/noRecipient", l10n.t("That channel no longer exists."));
+    if (!(await store.channelById(channelId))) throw new SidekicksError("channel/notFound", l10n.t("That channel no longer exists."));
     const size = Math.max(1, Math.min(Math.floor(limit), OLDER_PAGE_MAX));
     const stored = await store.messagesBefore(channelId, beforeId, size + 1);
     const more = stored.length > size;

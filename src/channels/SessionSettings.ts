@@ -64,7 +64,7 @@ export class SessionSettings {
     return out;
   }
 
-  /** Stores a session state (`session:state`) so that it is shown after a reload. */
+  /** Stores a session state (`session/state`) so that it is shown after a reload. */
   async keepSessionState(state: SessionStateView): Promise<void> {
     await this.ports.store.putValue(sessionStateKey(state.channelId, state.agent), { ...state, live: false });
   }
@@ -73,9 +73,9 @@ export class SessionSettings {
 /** `agents`, whose `session` first makes the stored session state (the user's choices with it) known to the manager. */
 export function withStoredChoices(agents: AgentSource, seed: (channelId: string, agent: string) => Promise<unknown>): SessionSource {
   return {
-    session: async (agent, owner, sink, options) => {
-      await seed(owner, agent);
-      return agents.session(agent, owner, sink, options);
+    session: async (agent, channelId, sink, options) => {
+      await seed(channelId, agent);
+      return agents.session(agent, channelId, sink, options);
     },
     ...(agents.workspaceOf ? { workspaceOf: (agent: string) => agents.workspaceOf!(agent) } : {}),
   };

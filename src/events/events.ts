@@ -10,37 +10,39 @@ export interface PendingPermission {
 }
 
 /**
- * The domain's events and their payloads (ADR 0003, "Events from Go to the UI", Amendment 3 names). Emitted by the
- * domain through an {@link Emitter}; `src/app/` projects them to the webview.
+ * The domain's events and their payloads (ADR 0003, "Events from Go to the UI"). An event the webview also receives
+ * has the name of the protocol's (`HostEvents` in `src/shared/protocol/messages.ts`: `message/finished`, …); the
+ * others are named in the same `noun/verb` style. Emitted by the domain through an {@link Emitter}; `src/app/`
+ * projects them to the webview.
  */
 export interface SidekicksEvents {
-  "config:changed": ConfigStatus;
-  "agent:state": { agent: string; state: AgentState; error?: ErrorInfo };
-  "agent:log": { agent: string; level: "info" | "debug" | "warn" | "error"; line: string };
+  "config/changed": ConfigStatus;
+  "agent/state": { agent: string; state: AgentState; error?: ErrorInfo };
+  "agent/log": { agent: string; level: "info" | "debug" | "warn" | "error"; line: string };
   /** An agent announced its commands (ACP `available_commands_update`), whichever session it came from. */
-  "agent:commands": { agent: string; commands: AgentCommand[] };
+  "commands/changed": { agent: string; commands: AgentCommand[] };
   /**
-   * An agent's session in a channel (`channelId` is the session's owner) changed its settings or meters: opened,
+   * An agent's session in channel `channelId` changed its settings or meters: opened,
    * ACP `current_mode_update`/`config_option_update`/`usage_update`/`session_info_update`, a change the user made, or
    * a refused change (the unchanged state, so controls revert). `live` false: the session's process has gone.
    */
-  "session:state": SessionStateView;
-  "channel:changed": ChannelView;
+  "session/state": SessionStateView;
+  "channel/changed": ChannelView;
   /** The channel list (with unread counts and busy markers) changed. */
-  "channels:changed": ChannelSummary[];
-  "message:started": MessageView;
-  "message:delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
+  "channels/changed": ChannelSummary[];
+  "message/started": MessageView;
+  "message/delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
   /** Emitted only after the message is committed to the store (settlement first, projection second). */
-  "message:finished": MessageView;
+  "message/finished": MessageView;
   /**
    * Permission requests waiting for the user changed (any agent, any channel), oldest first: the status bar item,
    * the view's badge and `Sidekicks: Go to next permission request` follow it.
    */
-  "permissions:pending": { waiting: PendingPermission[] };
+  "permissions/pending": { waiting: PendingPermission[] };
   /** Output of an agent's terminal (gathered), and its exit status when it exits. */
-  "terminal:output": { terminalId: string; text: string; exitStatus?: { exitCode: number | null; signal: string | null } };
+  "terminal/output": { terminalId: string; text: string; exitStatus?: { exitCode: number | null; signal: string | null } };
   /** The history store opened after another window let go of it (it was `store/locked`). */
-  "store:opened": { storageDir: string };
+  "store/opened": { storageDir: string };
 }
 
 export type SidekicksEventName = keyof SidekicksEvents;

@@ -13,15 +13,16 @@ export type ErrorCode =
   | "agent/untrusted" // workspace not trusted: agents from its config never start
   | "agent/limit" // limits.maxRunningAgents reached and every running agent is busy
   | "agent/backoff" // the agent crashed repeatedly; a restart waits out its backoff
-  | "agent/unsupported" // a runtime Sidekicks cannot run (sbx; container until the workspaces issue)
+  | "agent/unsupported" // a runtime Sidekicks cannot run (sbx; the demo agent in a container), or session settings it cannot change
   | "config/missing"
   | "config/invalid"
   | "config/conflict" // the roster changed on disk since it was read: an edit is not saved over it
-  | "channel/noRecipient" // a message with no mention and no default agent
+  | "channel/noRecipient" // a message nobody can take: empty, or no mention and no default agent
   | "channel/unknownMember" // @name is not a member of the channel
   | "channel/unknownCommand" // /cmd is not a command the addressed agent announced
   | "channel/notFound" // no channel with that name or id
   | "channel/exists" // a channel already has that name
+  | "channel/busy" // a member is still answering in the channel (it cannot be deleted until stopped)
   | "channel/invalidName" // a channel name that is empty, too long, or has characters outside [a-z0-9_-]
   | "session/invalidChange" // a session setting (mode, config option, model) the agent's session does not offer
   | "turn/interrupted" // the answer was cut short by a reload or shutdown

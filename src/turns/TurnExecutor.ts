@@ -16,10 +16,10 @@ import { TextCoalescer } from "./TextCoalescer";
 /** What the executor needs of the agent manager: a session per (agent, channel). */
 export interface SessionSource {
   /**
-   * The session `owner` uses with `agent` (AgentManager.session). With `resumeSessionId`, an agent that supports
+   * The session channel `channelId` uses with `agent` (AgentManager.session). With `resumeSessionId`, an agent that supports
    * ACP `session/load` resumes that session instead of starting a new one.
    */
-  session(agent: string, owner: string, sink: SessionSink, options?: { resumeSessionId?: string }): Promise<AgentSession>;
+  session(agent: string, channelId: string, sink: SessionSink, options?: { resumeSessionId?: string }): Promise<AgentSession>;
   /** The folder on this machine the agent works in (where the files it changes are tracked). */
   workspaceOf?(agent: string): string | undefined;
 }
@@ -64,7 +64,7 @@ export interface ExecutorOptions {
 /**
  * Applies the turn reducer's effects, in order, one input at a time (brief, "effects … applied in order by one
  * executor"). The one queue is the admission lock: two sends can never both find an agent idle. `persist` is awaited
- * before the next effect, so a `message:finished` broadcast always follows its committed batch; `prompt` runs in the
+ * before the next effect, so a `message/finished` broadcast always follows its committed batch; `prompt` runs in the
  * background and reports back as inputs carrying its `(turnId, attempt)`.
  */
 export class TurnExecutor {
@@ -76,7 +76,7 @@ export class TurnExecutor {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private ticker: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
-  /** The pending permission requests last reported (`permissions:pending`), as a key. */
+  /** The pending permission requests last reported (`permissions/pending`), as a key. */
   private pendingKey = "";
   private idCounter = 0;
 
@@ -235,13 +235,13 @@ export class TurnExecutor {
         // Settlement first: an answer whose settling batch failed is not shown as if it were saved.
         ports.emitter.emit(
           effect.name,
-          this.unsaved && effect.name === "message:finished"
+          this.unsaved && effect.name === "message/finished"
             ? { ...effect.message, status: "error", error: { code: "store/corrupt", message: l10n.t("This answer could not be saved ({0}). It is shown here, but will not be after a reload.", this.unsaved), ...(effect.message.error ? { detail: effect.message.error.message } : {}) } }
             : effect.message,
         );
         return;
       case "delta":
-        ports.emitter.emit("message:delta", { channelId: effect.channelId, messageId: effect.messageId, appendText: effect.appendText, part: effect.part });
+        ports.emitter.emit("message/delta", { channelId: effect.channelId, messageId: effect.messageId, appendText: effect.appendText, part: effect.part });
         return;
       case "prompt":
         void this.runPrompt(effect.turn, effect.note);
@@ -357,7 +357,7 @@ export class TurnExecutor {
     }
   }
 
-  /** Emits `permissions:pending` when the set of requests waiting for the user changed. */
+  /** Emits `permissions/pending` when the set of requests waiting for the user changed. */
   private reportPending(): void {
     const waiting = Object.values(this.current.turns)
       .flatMap((t) =>
@@ -369,7 +369,7 @@ export class TurnExecutor {
     const key = waiting.map((w) => w.requestId).join(",");
     if (key === this.pendingKey) return;
     this.pendingKey = key;
-    this.ports.emitter.emit("permissions:pending", { waiting });
+    this.ports.emitter.emit("permissions/pending", { waiting });
   }
 
   /** Ticks (checkpoints, heartbeats) only while an attempt runs. */

@@ -54,10 +54,10 @@ export function admit(b: Builder, input: Extract<EngineInput, { type: "admit" }>
   }
   // The user message, its turns (claimed ones already `running`) and their empty answers: one batch.
   b.effects.push({ type: "persist", messages, turns: records });
-  if (input.message) b.effects.push({ type: "broadcast", name: "message:finished", message: toView(input.message) });
+  if (input.message) b.effects.push({ type: "broadcast", name: "message/finished", message: toView(input.message) });
   for (const a of input.turns) {
     const t = b.state.turns[a.turnId]!;
-    b.effects.push({ type: "broadcast", name: "message:started", message: toView(t.message, statusOf(t)) });
+    b.effects.push({ type: "broadcast", name: "message/started", message: toView(t.message, statusOf(t)) });
   }
   for (const t of claimed) b.effects.push({ type: "prompt", turn: t.record, note: t.note });
 }
@@ -70,7 +70,7 @@ export function retry(b: Builder, input: Extract<EngineInput, { type: "retry" }>
   const claimed = b.claim(laneOf(again.record), input.at);
   const t = b.state.turns[input.record.id]!;
   b.effects.push({ type: "persist", turns: [t.record], messages: [t.message] });
-  b.effects.push({ type: "broadcast", name: "message:started", message: toView(t.message, statusOf(t)) });
+  b.effects.push({ type: "broadcast", name: "message/started", message: toView(t.message, statusOf(t)) });
   for (const c of claimed) b.effects.push({ type: "prompt", turn: c.record, note: c.note });
   return true;
 }

@@ -38,7 +38,7 @@ function late(b: Builder, input: Extract<EngineInput, { type: "update" }>): void
   b.log("warn", `[${r.record.agent}] session/update after the prompt ended: attached to the finished message`);
   b.state = { ...b.state, recent: { ...b.state.recent, [lane]: { ...r, message: applied.message } } };
   b.effects.push({ type: "persist", messages: [applied.message] });
-  b.effects.push({ type: "broadcast", name: "message:finished", message: toView(applied.message) });
+  b.effects.push({ type: "broadcast", name: "message/finished", message: toView(applied.message) });
 }
 
 /** The 1 s tick: a dirty answer is checkpointed; a quiet running turn writes a heartbeat every {@link HEARTBEAT_MS}. */
@@ -70,7 +70,7 @@ export function filesChanged(b: Builder, input: Extract<EngineInput, { type: "fi
     const next: LiveTurn = { ...live, message: withFilesPart(live.message, kept) };
     b.put(next);
     b.effects.push({ type: "persist", messages: [next.message], values, ...(isActive(live) ? { fence: b.fenceOf(live) } : {}) });
-    b.effects.push({ type: "broadcast", name: "message:finished", message: toView(next.message, statusOf(next)) });
+    b.effects.push({ type: "broadcast", name: "message/finished", message: toView(next.message, statusOf(next)) });
     return;
   }
   const recent = Object.entries(b.state.recent).find(([, r]) => r.record.id === input.turnId);
@@ -83,7 +83,7 @@ export function filesChanged(b: Builder, input: Extract<EngineInput, { type: "fi
   const message = withFilesPart(answer, kept);
   if (recent) b.state = { ...b.state, recent: { ...b.state.recent, [recent[0]]: { ...recent[1], message } } };
   b.effects.push({ type: "persist", messages: [message], values });
-  b.effects.push({ type: "broadcast", name: "message:finished", message: toView(message) });
+  b.effects.push({ type: "broadcast", name: "message/finished", message: toView(message) });
 }
 
 /** The agent's ACP session in a channel opened (a turn, or a session setting): the member keeps its id for `session/load`. */

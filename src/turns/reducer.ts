@@ -11,7 +11,7 @@
  * - Claiming writes attempt n + 1 with this host's owner id. Inputs carry `(turnId, attempt)`: one from another
  *   attempt is stale and is rejected with a log line (fencing; the store checks the same on every settling write).
  * - Settlement first, projection second: the `persist` effect that settles a turn comes before its
- *   `message:finished` broadcast. Deltas are never persisted; checkpoints are, at tool-call boundaries and at most
+ *   `message/finished` broadcast. Deltas are never persisted; checkpoints are, at tool-call boundaries and at most
  *   once per {@link CHECKPOINT_MS}, with the heartbeat.
  * - Stop is not interrupt: Stop settles `cancelled` (also when the agent then answers `end_turn`); a window that
  *   closes or a host that died settles the attempt `interrupted`, keeping the checkpoint, and the user may Retry.

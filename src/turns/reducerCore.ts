@@ -65,7 +65,7 @@ export class Builder {
     if (this.state.closed) return;
     for (const t of this.claim(lane, at)) {
       this.effects.push({ type: "persist", turns: [t.record], messages: [t.message] });
-      this.effects.push({ type: "broadcast", name: "message:started", message: toView(t.message, "streaming") });
+      this.effects.push({ type: "broadcast", name: "message/started", message: toView(t.message, "streaming") });
       this.effects.push({ type: "prompt", turn: t.record, note: t.note });
     }
   }
@@ -88,7 +88,7 @@ export class Builder {
   /**
    * Settles `t`: closes open parts, writes the message, the settled turn (dropping its `turn-open/` entry) and, for
    * a completed turn that was not a command, the member's `lastSeenMessageId` — one fenced batch — then broadcasts
-   * `message:finished` and claims the lane's next turn.
+   * `message/finished` and claims the lane's next turn.
    */
   settle(t: LiveTurn, outcome: TurnOutcome, end: { stopReason?: string; error?: ErrorInfo }, at: number, intents?: IntentRecord[]): void {
     const how = outcome === "interrupted" ? "unknown" : outcome === "cancelled" ? "cancelled" : outcome === "failed" ? "failed" : "noResult";
@@ -109,7 +109,7 @@ export class Builder {
       ...(advance ? { advanceMember: { channelId: record.channelId, agent: record.agent, lastSeenMessageId: record.requestMessageId, turnId: record.id } } : {}),
       ...(t.record.attempt > 0 ? { fence: this.fenceOf(t) } : {}),
     });
-    this.effects.push({ type: "broadcast", name: "message:finished", message: toView(message) });
+    this.effects.push({ type: "broadcast", name: "message/finished", message: toView(message) });
     this.drop(t.record.id);
     const lane = laneOf(record);
     const settled: LiveTurn = { ...t, record, message, dirty: false };

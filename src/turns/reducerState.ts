@@ -137,7 +137,7 @@ export type EngineEffect =
       values?: { key: string; value: unknown }[];
       fence?: { turnId: string; attempt: number; owner: string };
     }
-  | { type: "broadcast"; name: "message:started" | "message:finished"; message: MessageView }
+  | { type: "broadcast"; name: "message/started" | "message/finished"; message: MessageView }
   | { type: "delta"; channelId: string; messageId: string; appendText?: string; part?: Part }
   | { type: "prompt"; turn: TurnRecord; note?: string }
   | { type: "cancelPrompt"; turnId: string }

@@ -20,13 +20,13 @@ export class AgentLogs implements vscode.Disposable {
     return channel;
   }
 
-  /** Writes an `agent:log` event: a stderr line (`info`) or a diagnostic. */
-  log({ agent, level, line }: SidekicksEvents["agent:log"]): void {
+  /** Writes an `agent/log` event: a stderr line (`info`) or a diagnostic. */
+  log({ agent, level, line }: SidekicksEvents["agent/log"]): void {
     this.channel(agent)[level](line);
   }
 
-  /** Writes an `agent:state` transition; an error comes with its detail (exit code, stderr tail). */
-  state({ agent, state, error }: SidekicksEvents["agent:state"]): void {
+  /** Writes an `agent/state` transition; an error comes with its detail (exit code, stderr tail). */
+  state({ agent, state, error }: SidekicksEvents["agent/state"]): void {
     if (!this.channels.has(agent) && state === "stopped" && !error) return; // listed, never used: no channel yet
     const channel = this.channel(agent);
     if (error) channel.error(`[sidekicks] state ${state}: ${error.message}${error.detail ? `\n${error.detail}` : ""}`);

@@ -17,8 +17,8 @@ const ICONS: Record<AgentState, [string, string?]> = {
 /**
  * The Agents view (`sidekicks.agents`): one item per roster agent with its state as icon and description, the error
  * and its detail as tooltip, and `contextValue` `agent-<state>` for the inline and context actions declared in
- * package.json (start, stop, restart, show log, open workspace as folder). Refreshed on `agent:state` and
- * `config:changed`.
+ * package.json (start, stop, restart, show log, open workspace as folder). Refreshed on `agent/state` and
+ * `config/changed`.
  */
 export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>, vscode.Disposable {
   static readonly viewType = "sidekicks.agents";

@@ -134,7 +134,7 @@ export class ChannelPanels implements vscode.WebviewPanelSerializer, vscode.Disp
     void app.then(
       (started) => {
         if (!this.panels.has(open)) return;
-        renamed = started.events.on("channels:changed", (channels) => {
+        renamed = started.events.on("channels/changed", (channels) => {
           const now = channels.find((c) => c.id === open.channelId);
           if (now) this.show(open, now);
         });

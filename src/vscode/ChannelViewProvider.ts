@@ -52,7 +52,7 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
     let unsubscribe = (): void => undefined;
     void app.then(
       (started) => {
-        if (live) unsubscribe = started.events.on("channels:changed", (channels) => this.channel.changed(channels));
+        if (live) unsubscribe = started.events.on("channels/changed", (channels) => this.channel.changed(channels));
       },
       () => undefined, // the webview shows why
     );

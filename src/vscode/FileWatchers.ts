@@ -33,7 +33,7 @@ export class FileWatchers implements vscode.Disposable {
   attach(app: SidekicksApp): void {
     this.off?.();
     const sync = () => this.sync(app.agentSummaries().map((a) => a.workspace));
-    this.off = app.events.on("config:changed", sync);
+    this.off = app.events.on("config/changed", sync);
     sync();
   }
 

@@ -9,7 +9,7 @@ import type { ChannelViewProvider } from "./ChannelViewProvider";
  * item ("2 agents waiting"), a badge on the channel view, and `Sidekicks: Go to next permission request`, which opens
  * the channel of the oldest one and focuses its card's first option (`permission/focus`): in the editor tab showing that
  * channel if there is one, else in the side view. While the history is open in another window (whose agents ask
- * there) it says so. Follows the app's `permissions:pending` event.
+ * there) it says so. Follows the app's `permissions/pending` event.
  */
 export class PermissionStatus implements vscode.Disposable {
   static readonly nextCommand = "sidekicks.nextPermission";
@@ -32,7 +32,7 @@ export class PermissionStatus implements vscode.Disposable {
   /** Follows `app`'s pending permission requests. */
   attach(app: SidekicksApp): void {
     this.off?.();
-    this.off = app.events.on("permissions:pending", ({ waiting }) => this.show(waiting));
+    this.off = app.events.on("permissions/pending", ({ waiting }) => this.show(waiting));
   }
 
   private show(waiting: PendingPermission[]): void {

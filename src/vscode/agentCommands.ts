@@ -86,12 +86,12 @@ export function registerAgentUi(
   return {
     attach(app) {
       const offs = [
-        app.events.on("agent:log", (e) => logs.log(e)),
-        app.events.on("agent:state", (e) => {
+        app.events.on("agent/log", (e) => logs.log(e)),
+        app.events.on("agent/state", (e) => {
           logs.state(e);
           tree.refresh();
         }),
-        app.events.on("config:changed", () => tree.refresh()),
+        app.events.on("config/changed", () => tree.refresh()),
         app.agents.onAuthRequired((info) => void auth.show(info)),
       ];
       context.subscriptions.push({ dispose: () => offs.forEach((off) => off()) });

@@ -1,6 +1,6 @@
 /**
  * The channel a webview shows, as the host knows it: the last one it opened (`channel/open`), kept by id so that a
- * rename (`channels:changed`) keeps its current name. `Sidekicks: Open Channel in Editor` opens the side view's channel
+ * rename (`channels/changed`) keeps its current name. `Sidekicks: Open Channel in Editor` opens the side view's channel
  * by this name. Pure (no `vscode` import), so it is unit-tested.
  */
 import type { ChannelSummary } from "../shared/protocol";
@@ -19,7 +19,7 @@ export class ShownChannel {
   }
 
   /**
-   * The channel list changed (`channels:changed`): takes the shown channel's new name when it was renamed. A deleted
+   * The channel list changed (`channels/changed`): takes the shown channel's new name when it was renamed. A deleted
    * channel keeps its last name until the webview opens another one (it goes back to #general by itself).
    */
   changed(channels: readonly Pick<ChannelSummary, "id" | "name">[]): void {

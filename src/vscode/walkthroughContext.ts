@@ -19,9 +19,9 @@ export class WalkthroughContext implements vscode.Disposable {
     const roster = () => see({ config: app.configStatus, agents: app.agents.names() });
     roster();
     this.offs = [
-      app.events.on("config:changed", roster),
-      app.events.on("message:started", (message) => see({ message })),
-      app.events.on("message:finished", (message) => see({ message })),
+      app.events.on("config/changed", roster),
+      app.events.on("message/started", (message) => see({ message })),
+      app.events.on("message/finished", (message) => see({ message })),
     ];
   }
 

@@ -5,7 +5,7 @@
  *
  * It writes a journal to stdout (one JSON line each, written synchronously, so a line the parent reads is a fact
  * that held before the kill): a user message once `send()` resolved (its batch is committed), an agent message when
- * `message:finished` is emitted (only after its settling batch committed), with a hash of its text and its outcome.
+ * `message/finished` is emitted (only after its settling batch committed), with a hash of its text and its outcome.
  *
  * CRASH_PLAN says where to die: at the nth commit of a phase (before or after the batch is written: `Store.commit`
  * is wrapped here, test-side) or at the nth streamed delta; the child then SIGKILLs its own process group. The
@@ -57,14 +57,14 @@ export async function main(): Promise<void> {
 
   const emitter: Emitter = {
     emit<E extends SidekicksEventName>(name: E, payload: SidekicksEvents[E]): void {
-      if (name === "message:delta") {
+      if (name === "message/delta") {
         deltas++;
         if (plan.kind === "delta" && deltas === plan.n) die({ t: "kill", phase: "streaming", n: deltas, when: "at" });
-        const { part } = payload as SidekicksEvents["message:delta"];
+        const { part } = payload as SidekicksEvents["message/delta"];
         if (part?.type === "permission" && part.outcome === undefined) {
           setTimeout(() => void ref.channels?.turns.answerPermission(part.requestId, "ok"), 15);
         }
-      } else if (name === "message:finished") {
+      } else if (name === "message/finished") {
         const m = payload as MessageView;
         if (m.author.kind !== "agent") return;
         journal({ t: "agent", id: m.id, hash: hashText(textOf(m)), outcome: m.outcome });

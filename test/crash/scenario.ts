@@ -10,7 +10,7 @@ export type Phase = "admission" | "dispatch" | "streaming" | "checkpoint" | "set
 
 /**
  * Every phase, in report order. A commit is classified by {@link classifyCommit}; `streaming` kills at the nth
- * `message:delta` (a chunk or tool-call update just applied, nothing being written); `tool intent` at the nth intent
+ * `message/delta` (a chunk or tool-call update just applied, nothing being written); `tool intent` at the nth intent
  * batch of an agent's `fs/write_text_file` (src/turns/intents.ts commits them under `intents`); `recovery` is a
  * second crash: after a random-time kill, a second child opens the store and is killed at the nth commit of its own
  * recovery (the sweeper's batches), before the check; `random time` is a SIGKILL from the parent at a uniformly

@@ -59,7 +59,7 @@ test("claude: its informational notice after the answer is a separate message, n
   await withClaude(async (world) => {
     const id = await world.send("@claude say hello script:text");
     await world.settled(id);
-    const all = world.events.of("message:finished").filter((m) => m.author.agentName === "claude" && m.status === "done");
+    const all = world.events.of("message/finished").filter((m) => m.author.agentName === "claude" && m.status === "done");
     const texts = all.flatMap((m) => m.parts.filter((p) => p.type === "text").map((p) => ("text" in p ? p.text : "")));
     assert.ok(texts.some((t) => t.includes("**Warning:**")), `the notice is shown: ${JSON.stringify(texts)}`);
     for (const text of texts) assert.doesNotMatch(text, /model\.\*\*Warning/, "the answer and the notice run together");
@@ -85,7 +85,7 @@ test("claude: Read, Edit, Write and Bash really run; the edit carries its diff a
     assert.match(textOf(answer), /All tools ran\./);
     // The turn's "files changed" lists both files (found by the walk at the end of the turn).
     const files = answer.parts.find((p) => p.type === "files");
-    const finished = files ?? (await waitFor(() => world.events.of("message:finished").filter((m) => m.id === id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 10_000, "the files part"));
+    const finished = files ?? (await waitFor(() => world.events.of("message/finished").filter((m) => m.id === id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 10_000, "the files part"));
     assert.deepEqual(finished && "files" in finished ? finished.files.map((f) => [path.basename(f.path), f.kind]).sort() : [], [["created.txt", "created"], ["notes.txt", "modified"]]);
   });
 });
@@ -146,7 +146,7 @@ test("claude (Plan mode): ExitPlanMode asks to approve the plan with 4 options; 
     const answer = await world.settled(id);
     assert.equal(answer.outcome, "completed");
     assert.match(textOf(answer), /Plan approved\./);
-    const state = await waitFor(() => world.events.of("session:state").filter((s) => s.agent === "claude" && currentMode(s) === "default").at(-1), 10_000, "the mode after approval");
+    const state = await waitFor(() => world.events.of("session/state").filter((s) => s.agent === "claude" && currentMode(s) === "default").at(-1), 10_000, "the mode after approval");
     assert.equal(currentMode(state), "default");
   });
 });
@@ -169,7 +169,7 @@ test("claude: Stop during a long command settles the answer cancelled and the co
 test("claude: an answer stopped mid-stream can run again in the same message, and then completes", TIMEOUT, async () => {
   await withClaude(async (world) => {
     const id = await world.send("@claude talk slowly script:slow chunks=20 delay=150");
-    await waitFor(() => world.events.of("message:delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
+    await waitFor(() => world.events.of("message/delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
     assert.equal(await world.channels.turns.cancel(id), true);
     const stopped = await world.settled(id, 20_000);
     assert.equal(stopped.outcome, "cancelled");
@@ -222,7 +222,7 @@ test("claude: with no model server listening, the turn ends failed with 'Connect
 test("claude: after a window reload mid-answer, Retry resumes the same session with session/load and completes", TIMEOUT, async () => {
   await withClaude(async (world) => {
     const id = await world.send("@claude talk slowly script:slow chunks=20 delay=150");
-    await waitFor(() => world.events.of("message:delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
+    await waitFor(() => world.events.of("message/delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
     const member = (await world.store.members(world.general.id)).find((m) => m.agentName === "claude");
     const sessionId = member?.acpSessionId;
     assert.ok(sessionId, "the session id is stored with the membership");
@@ -236,7 +236,7 @@ test("claude: after a window reload mid-answer, Retry resumes the same session w
     assert.equal(answer.outcome, "completed");
     assert.equal(answer.attempt, 2);
     assert.match(textOf(answer), /word20/);
-    const logs = world.events.of("agent:log").map((l) => l.line);
+    const logs = world.events.of("agent/log").map((l) => l.line);
     assert.ok(logs.some((l) => l.includes(`session ${sessionId} resumed (ACP session/load)`)), `resumed with session/load:\n${logs.join("\n")}`);
     // The agent remembered the conversation: the retried call carries the first attempt's prompt in its history.
     const retried = server.requests.slice(before).find((r) => r.kind === "main");

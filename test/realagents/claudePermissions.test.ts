@@ -32,7 +32,7 @@ const modes: Record<"claude" | "codex", string> = { claude: "default", codex: "r
 /** The permission part of `messageId` whose title mentions `command`, in whatever state it is first seen. */
 function requestFor(world: RealWorld, messageId: string, command: string): Promise<PermissionPart> {
   return world.part(messageId, (p): p is PermissionPart => p.type === "permission" && p.title.includes(command), 60_000).catch((error: Error) => {
-    const seen = world.events.of("message:delta").filter((d) => d.messageId === messageId && (d.part?.type === "permission" || d.part?.type === "toolCall"));
+    const seen = world.events.of("message/delta").filter((d) => d.messageId === messageId && (d.part?.type === "permission" || d.part?.type === "toolCall"));
     const titles = [...new Set(seen.map((d) => `${d.part!.type} ${"title" in d.part! ? d.part!.title : ""}`))];
     throw new Error(`no permission request for \`${command}\` (${error.message}); seen: ${titles.join("; ")}`);
   });

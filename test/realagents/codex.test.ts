@@ -194,7 +194,7 @@ for (const [fault, expected] of [
 test("codex: after a window reload mid-answer, Retry resumes the same session with session/load and completes", TIMEOUT, async () => {
   await withCodex(async (world) => {
     const id = await world.send("@codex talk slowly script:slow chunks=20 delay=150");
-    await waitFor(() => world.events.of("message:delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
+    await waitFor(() => world.events.of("message/delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
     const sessionId = (await world.store.members(world.general.id)).find((m) => m.agentName === "codex")?.acpSessionId;
     assert.ok(sessionId, "the session id is stored with the membership");
     await world.reload();
@@ -207,7 +207,7 @@ test("codex: after a window reload mid-answer, Retry resumes the same session wi
     assert.equal(answer.outcome, "completed");
     assert.equal(answer.attempt, 2);
     assert.match(textOf(answer), /word20/);
-    const logs = world.events.of("agent:log").map((l) => l.line);
+    const logs = world.events.of("agent/log").map((l) => l.line);
     assert.ok(logs.some((l) => l.includes(`session ${sessionId} resumed (ACP session/load)`)), `resumed with session/load:\n${logs.join("\n")}`);
     const retried = server.requests.slice(before).find((r) => r.kind === "main");
     const input = JSON.stringify((retried?.body as { input?: unknown[] }).input ?? []);

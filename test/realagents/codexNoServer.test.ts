@@ -20,7 +20,7 @@ test("codex: with no model server listening, the answer says Codex cannot reach 
   try {
     const id = await world.send("@codex answer script:text");
     const said = () => {
-      const parts = [...world.events.of("message:delta").filter((d) => d.messageId === id).map((d) => JSON.stringify(d)), ...world.events.of("message:finished").filter((m: MessageView) => m.id === id).map((m) => JSON.stringify(m))];
+      const parts = [...world.events.of("message/delta").filter((d) => d.messageId === id).map((d) => JSON.stringify(d)), ...world.events.of("message/finished").filter((m: MessageView) => m.id === id).map((m) => JSON.stringify(m))];
       return parts.find((p) => /Reconnecting|Connection failed|error sending request/.test(p));
     };
     const shown = await waitFor(said, 30_000, "Codex's connection error in the answer").catch((error: Error) => error);

@@ -36,7 +36,7 @@ async function withGemini(body: (world: RealWorld) => Promise<void>): Promise<vo
 function answerAll(world: RealWorld, messageId: string, kind: PermissionPart["options"][number]["kind"]): () => void {
   const answered = new Set<string>();
   const timer = setInterval(() => {
-    for (const d of world.events.of("message:delta")) {
+    for (const d of world.events.of("message/delta")) {
       const p = d.part;
       if (d.messageId !== messageId || p?.type !== "permission" || p.outcome !== undefined || answered.has(p.requestId)) continue;
       answered.add(p.requestId);
@@ -160,7 +160,7 @@ test("gemini: after a window reload mid-answer, Retry completes in a new session
   await withGemini(async (world) => {
     assert.equal((await world.settled(await world.send("@gemini say hello script:text"))).outcome, "completed");
     const id = await world.send("@gemini talk slowly script:slow chunks=20 delay=150");
-    await waitFor(() => world.events.of("message:delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
+    await waitFor(() => world.events.of("message/delta").find((d) => d.messageId === id && d.appendText?.includes("word2")), 60_000, "the slow answer streaming");
     const sessionId = (await world.store.members(world.general.id)).find((m) => m.agentName === "gemini")?.acpSessionId;
     assert.ok(sessionId, "the session id is stored with the membership");
     await world.reload();
@@ -171,7 +171,7 @@ test("gemini: after a window reload mid-answer, Retry completes in a new session
     assert.equal(answer.outcome, "completed");
     assert.equal(answer.attempt, 2);
     assert.match(textOf(answer), /word20/);
-    const logs = world.events.of("agent:log").map((l) => l.line);
+    const logs = world.events.of("agent/log").map((l) => l.line);
     assert.ok(logs.some((l) => l.includes(`session ${sessionId} `) && /resumed \(ACP session\/load\)|could not be resumed/.test(l)), `session/load was tried:\n${logs.join("\n")}`);
     const retried = JSON.stringify(server.requests.slice(before).find((r) => r.kind === "main")?.body);
     assert.ok(retried.includes("say hello script:text"), "the retried prompt carries the earlier message of the channel");

@@ -73,11 +73,11 @@ class AppLikeRecorder extends Recorder {
 
   override emit<E extends SidekicksEventName>(name: E, payload: SidekicksEvents[E]): void {
     super.emit(name, payload);
-    if (name === "agent:commands") {
-      const { agent, commands } = payload as SidekicksEvents["agent:commands"];
+    if (name === "commands/changed") {
+      const { agent, commands } = payload as SidekicksEvents["commands/changed"];
       void this.channels?.commands.set(agent, commands).catch(() => undefined);
     }
-    if (name === "session:state") void this.channels?.sessions.keepSessionState(payload as SidekicksEvents["session:state"]).catch(() => undefined);
+    if (name === "session/state") void this.channels?.sessions.keepSessionState(payload as SidekicksEvents["session/state"]).catch(() => undefined);
   }
 }
 
@@ -94,7 +94,7 @@ export interface RealWorld {
   /** Sends `text` in #general; resolves with the id of the agent's answer once it started. */
   send(text: string, agent?: string): Promise<string>;
   /**
-   * The answer `messageId` once it is settled (`message:finished` with status done or error), within `timeoutMs`;
+   * The answer `messageId` once it is settled (`message/finished` with status done or error), within `timeoutMs`;
    * with `since` (a {@link mark}), only a settlement reported after that mark counts (a Retry's, not the first one's).
    */
   settled(messageId: string, timeoutMs?: number, since?: number): Promise<MessageView>;
@@ -102,7 +102,7 @@ export interface RealWorld {
   mark(): number;
   /** The first permission part of `messageId` matching `predicate`, once it is pending (within `timeoutMs`). */
   permission(messageId: string, predicate?: (p: PermissionPart) => boolean, timeoutMs?: number): Promise<PermissionPart>;
-  /** Waits until `predicate` holds for a streamed part of `messageId` (message:delta), within `timeoutMs`. */
+  /** Waits until `predicate` holds for a streamed part of `messageId` (message/delta), within `timeoutMs`. */
   part<T extends Part>(messageId: string, predicate: (p: Part) => p is T, timeoutMs?: number): Promise<T>;
   /** Stops everything and opens a new manager, store and channel service on the same folder (a window reload). */
   reload(): Promise<void>;
@@ -151,10 +151,10 @@ export async function realWorld(roster: (dir: string, workspace: string) => Agen
     },
     general: await channels.directory.syncGeneral(entries.map((e) => e.name)),
     async send(text, agent) {
-      const before = events.of("message:started").length;
+      const before = events.of("message/started").length;
       const { messageId: requestId } = await channels.messages.send(world.general.id, text);
       const started = await waitFor(
-        () => events.of("message:started").slice(before).find((m) => m.author.kind === "agent" && (agent === undefined || m.author.agentName === agent)),
+        () => events.of("message/started").slice(before).find((m) => m.author.kind === "agent" && (agent === undefined || m.author.agentName === agent)),
         30_000,
         `the answer to ${JSON.stringify(text)} (request ${requestId})`,
       );
@@ -166,7 +166,7 @@ export async function realWorld(roster: (dir: string, workspace: string) => Agen
         () =>
           events.events
             .slice(since)
-            .filter((e) => e.name === "message:finished")
+            .filter((e) => e.name === "message/finished")
             .map((e) => e.payload as MessageView)
             .find((m) => m.id === messageId && (m.status === "done" || m.status === "error")),
         timeoutMs,
@@ -178,7 +178,7 @@ export async function realWorld(roster: (dir: string, workspace: string) => Agen
     },
     part(messageId, predicate, timeoutMs = 60_000) {
       return waitFor(
-        () => events.of("message:delta").find((d) => d.messageId === messageId && d.part !== undefined && predicate(d.part))?.part as never,
+        () => events.of("message/delta").find((d) => d.messageId === messageId && d.part !== undefined && predicate(d.part))?.part as never,
         timeoutMs,
         `a matching part of ${messageId}`,
       );
@@ -240,7 +240,7 @@ export const toolCalls = (m: MessageView) => m.parts.filter((p): p is ToolCallPa
  */
 export function shownOutput(world: RealWorld, part: ToolCallPart): string {
   const terminals = new Set(part.terminals ?? []);
-  const streamed = world.events.of("terminal:output").filter((o) => terminals.has(o.terminalId)).map((o) => o.text).join("");
+  const streamed = world.events.of("terminal/output").filter((o) => terminals.has(o.terminalId)).map((o) => o.text).join("");
   return `${JSON.stringify(part)}\n${streamed}`;
 }
 

@@ -28,11 +28,11 @@ export async function modeSurvivesReloadAndRetryAsksAgain(world: RealWorld, agen
   // Either the Retry asks again (right) or it settles having done the write without asking (wrong).
   const outcome = await waitFor<{ asked?: PermissionPart; settled?: MessageView }>(() => {
     for (const e of since()) {
-      if (e.name === "message:delta") {
+      if (e.name === "message/delta") {
         const delta = e.payload as { messageId: string; part?: PermissionPart };
         if (delta.messageId === id && delta.part?.type === "permission" && delta.part.outcome === undefined) return { asked: delta.part };
       }
-      if (e.name === "message:finished") {
+      if (e.name === "message/finished") {
         const m = e.payload as MessageView;
         if (m.id === id && (m.status === "done" || m.status === "error")) return { settled: m };
       }
@@ -42,7 +42,7 @@ export async function modeSurvivesReloadAndRetryAsksAgain(world: RealWorld, agen
   assert.equal(existsSync(path.join(world.workspace, "permitted.txt")), false, "the write that was never answered was not performed");
   assert.ok(outcome.asked, `the Retry asked again (it settled ${outcome.settled?.outcome ?? "?"} instead)`);
   const live = await waitFor(
-    () => since().filter((e) => e.name === "session:state").map((e) => e.payload as SessionStateView).filter((s) => s.agent === agent && s.live).at(-1),
+    () => since().filter((e) => e.name === "session/state").map((e) => e.payload as SessionStateView).filter((s) => s.agent === agent && s.live).at(-1),
     10_000,
     "the live session state",
   );

@@ -25,7 +25,7 @@ test("gemini: an edit and a command announced by their permission requests get t
     const id = await world.send("@gemini work on the notes script:tools");
     const answered = new Set<string>();
     const timer = setInterval(() => {
-      for (const d of world.events.of("message:delta")) {
+      for (const d of world.events.of("message/delta")) {
         const p = d.part;
         if (d.messageId !== id || p?.type !== "permission" || p.outcome !== undefined || answered.has(p.requestId)) continue;
         answered.add(p.requestId);

@@ -38,12 +38,12 @@ test("one message to @claude and @codex runs both turns at once; both answers co
     const mark = world.mark();
     await world.channels.messages.send(world.general.id, "@claude @codex say hello script:slow chunks=8 delay=100");
     const started = await waitFor(() => {
-      const answers = world.events.events.slice(mark).filter((e) => e.name === "message:started").map((e) => e.payload as { id: string; author: { agentName?: string } });
+      const answers = world.events.events.slice(mark).filter((e) => e.name === "message/started").map((e) => e.payload as { id: string; author: { agentName?: string } });
       return answers.length === 2 ? answers : undefined;
     }, 30_000, "both answers started");
     // Both stream before either ends: the two turns overlap.
     await waitFor(() => {
-      const streaming = new Set(world.events.of("message:delta").filter((d) => d.appendText).map((d) => d.messageId));
+      const streaming = new Set(world.events.of("message/delta").filter((d) => d.appendText).map((d) => d.messageId));
       return started.every((s) => streaming.has(s.id)) ? true : undefined;
     }, 60_000, "both answers streaming");
     const answers = await Promise.all(started.map((s) => world.settled(s.id)));
@@ -73,7 +73,7 @@ for (const [first, second] of [["claude", "codex"], ["codex", "claude"]] as cons
       const id = await world.send(`@${second} Tidy the notes script:text`, second);
       await world.settled(id);
       const title = await waitFor(
-        () => world.events.of("session:state").filter((s: SessionStateView) => s.agent === second && s.title).at(-1)?.title,
+        () => world.events.of("session/state").filter((s: SessionStateView) => s.agent === second && s.title).at(-1)?.title,
         30_000,
         `a session title from ${second}`,
       );

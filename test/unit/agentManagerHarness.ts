@@ -27,12 +27,12 @@ export class WaitingRecorder implements Emitter {
 
   /** The states `agent` went through, in order. */
   states(agent: string): AgentState[] {
-    return this.of("agent:state").filter((p) => p.agent === agent).map((p) => p.state);
+    return this.of("agent/state").filter((p) => p.agent === agent).map((p) => p.state);
   }
 
   /** Log lines about `agent`. */
   logs(agent: string): string[] {
-    return this.of("agent:log").filter((p) => p.agent === agent).map((p) => p.line);
+    return this.of("agent/log").filter((p) => p.agent === agent).map((p) => p.line);
   }
 
   of<E extends SidekicksEventName>(name: E): SidekicksEvents[E][] {
@@ -49,7 +49,7 @@ export class WaitingRecorder implements Emitter {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${agent} never reached ${state} #${nth}; states: ${this.states(agent).join(" → ")}`)), 15_000);
       this.waiters.push({
-        match: (name, payload) => name === "agent:state" && (payload as { agent: string }).agent === agent && count() >= nth,
+        match: (name, payload) => name === "agent/state" && (payload as { agent: string }).agent === agent && count() >= nth,
         resolve: () => {
           clearTimeout(timer);
           resolve();

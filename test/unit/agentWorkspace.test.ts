@@ -53,9 +53,9 @@ async function setup(steps: (folder: string) => object[], withWorkspace = true) 
   const channels = composeChannels({ store, agents, emitter: events });
   const general = await channels.directory.syncGeneral(["a"]);
   const answer = async (text = "@a go"): Promise<MessageView> => {
-    const before = events.of("message:finished").filter((m) => m.author.kind === "agent").length;
+    const before = events.of("message/finished").filter((m) => m.author.kind === "agent").length;
     await channels.messages.send(general.id, text);
-    return waitFor(() => events.of("message:finished").filter((m) => m.author.kind === "agent")[before], 15_000, "the answer");
+    return waitFor(() => events.of("message/finished").filter((m) => m.author.kind === "agent")[before], 15_000, "the answer");
   };
   return {
     dir, folder, open, edits, terminals, store, answer, channels, events,
@@ -183,7 +183,7 @@ test("files the agent changed during a turn are listed on its answer, and each d
       { path: path.join(s.folder, "node_modules", "x.js"), kind: "created" },
     ]);
     const answer = await answering;
-    const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
+    const withFiles = await waitFor(() => s.events.of("message/finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
     assert.ok(withFiles?.type === "files");
     assert.deepEqual(withFiles.files.map((f) => [path.basename(f.path), f.kind, f.beforeKnown]), [["NOTES.md", "created", true], ["main.ts", "modified", true]], "sorted by path; node_modules never listed");
     assert.deepEqual(await s.channels.files.fileDiff(answer.id, main), { path: main, oldText: "export const v = 1;\n", newText: "export const v = 2;\n" });
@@ -209,7 +209,7 @@ test("an edit made on disk or through ACP just before the agent ends its turn is
     s.open.set(path.join(s.folder, "open.ts"), "before\n"); // open in the editor: the write changes only its buffer
     // No watcher event reaches the turn: it ends before the editor's batch would.
     const answer = await s.answer();
-    const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
+    const withFiles = await waitFor(() => s.events.of("message/finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
     assert.ok(withFiles?.type === "files");
     assert.deepEqual(withFiles.files.map((f) => [path.basename(f.path), f.kind, f.beforeKnown]), [["README.md", "modified", true], ["new.ts", "created", true], ["open.ts", "modified", true]]);
     assert.deepEqual(await s.channels.files.fileDiff(answer.id, path.join(s.folder, "README.md")), { path: path.join(s.folder, "README.md"), oldText: "# p\n", newText: "# p\nappended\n" });
@@ -225,11 +225,11 @@ test("a file the user saves in the editor while the agent works is not listed as
     writeFileSync(path.join(s.folder, "agent.md"), "# a\n");
     const answering = s.answer();
     // The agent's first words: its prompt has started, so the turn's snapshot is taken.
-    await waitFor(() => s.events.of("message:delta").find((d) => d.appendText?.includes("working")), 5_000, "the agent working");
+    await waitFor(() => s.events.of("message/delta").find((d) => d.appendText?.includes("working")), 5_000, "the agent working");
     writeFileSync(path.join(s.folder, "README.md"), "# p, edited by me\n");
     s.channels.files.documentSaved(path.join(s.folder, "README.md"), "# p, edited by me\n");
     const answer = await answering;
-    const withFiles = await waitFor(() => s.events.of("message:finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
+    const withFiles = await waitFor(() => s.events.of("message/finished").filter((m) => m.id === answer.id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 5_000, "the files part");
     assert.ok(withFiles?.type === "files");
     assert.deepEqual(withFiles.files.map((f) => path.basename(f.path)), ["agent.md"]);
   } finally {

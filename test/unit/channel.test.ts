@@ -26,7 +26,7 @@ async function setup(scripts: Record<string, object>, cancelGraceMs?: number) {
   const channels = composeChannels({ store, agents, emitter: events, log: (l) => logs.push(l), cancelGraceMs });
   const general = await channels.directory.syncGeneral(agents.names());
   const finished = (predicate: (m: MessageView) => boolean, timeoutMs = 5000) =>
-    waitFor(() => events.of("message:finished").find(predicate), timeoutMs, "a finished message");
+    waitFor(() => events.of("message/finished").find(predicate), timeoutMs, "a finished message");
   const state = { dir, events, agents, store, channels, general, finished, logs, teardown: async () => {} };
   state.teardown = async () => {
     await state.channels.close();
@@ -49,7 +49,7 @@ test("@name routes to that member; the streamed answer is committed and shows ag
     assert.equal(answer.status, "done");
     // deltas streamed before the commit, finished after
     const names = s.events.events.map((e) => e.name);
-    assert.ok(names.indexOf("message:delta") < names.lastIndexOf("message:finished"));
+    assert.ok(names.indexOf("message/delta") < names.lastIndexOf("message/finished"));
     await s.channels.close();
     await s.store.close();
     s.store = await Store.open(s.dir);
@@ -101,7 +101,7 @@ test("a permission request is shown as a part and the user's choice reaches the 
   try {
     await s.channels.messages.send(s.general.id, "@demo edit");
     const requestId = await waitFor(() => {
-      const delta = s.events.of("message:delta").find((d) => d.part?.type === "permission");
+      const delta = s.events.of("message/delta").find((d) => d.part?.type === "permission");
       return delta?.part?.type === "permission" ? delta.part.requestId : undefined;
     }, 5000, "the permission request");
     assert.equal(await s.channels.turns.answerPermission(requestId, "not-an-option"), false);
@@ -127,7 +127,7 @@ test("several mentions start parallel turns that stream into separate messages",
     assert.notEqual(a.id, b.id);
     // a was mentioned first and pauses 1.5 s mid-turn; b finishing first shows the turns ran side by side (run one
     // after the other, b could only start once a had finished).
-    const finishedOrder = s.events.of("message:finished").map((m) => m.author.agentName ?? "user");
+    const finishedOrder = s.events.of("message/finished").map((m) => m.author.agentName ?? "user");
     assert.deepEqual(finishedOrder, ["user", "b", "a"]);
   } finally {
     await s.teardown();
@@ -168,9 +168,9 @@ test("field case 1: a chunk after the prompt result joins the finished message; 
     await s.channels.messages.send(s.general.id, "@demo hi");
     // The late chunk may land before or after the settling commit: either way the one message ends up whole.
     const late = await s.finished((m) => m.author.kind === "agent" && agentText(m) === "Hello, world.");
-    const agentIds = new Set(s.events.of("message:finished").filter((m) => m.author.kind === "agent").map((m) => m.id));
+    const agentIds = new Set(s.events.of("message/finished").filter((m) => m.author.kind === "agent").map((m) => m.id));
     assert.deepEqual([...agentIds], [late.id], "the same message, not a new one");
-    assert.equal(new Set(s.events.of("message:started").map((m) => m.id)).size, 1, "no phantom turn");
+    assert.equal(new Set(s.events.of("message/started").map((m) => m.id)).size, 1, "no phantom turn");
     assert.equal(s.agents.state("demo"), "ready");
     const stored = (await s.channels.messages.open("general")).messages.filter((m) => m.author.kind === "agent");
     assert.deepEqual(stored.map(agentText), ["Hello, world."]);
@@ -185,8 +185,8 @@ test("Stop sends session/cancel; the answer keeps its text and settles cancelled
   const s = await setup({ demo: { prompt: [{ chunk: "Working" }, { sleep: 300 }, { chunk: " never sent" }] } });
   try {
     await s.channels.messages.send(s.general.id, "@demo go");
-    const started = await waitFor(() => s.events.of("message:started").find((m) => m.status === "streaming"));
-    await waitFor(() => s.events.of("message:delta").find((d) => d.messageId === started.id));
+    const started = await waitFor(() => s.events.of("message/started").find((m) => m.status === "streaming"));
+    await waitFor(() => s.events.of("message/delta").find((d) => d.messageId === started.id));
     assert.equal(await s.channels.turns.cancel(started.id), true);
     const answer = await s.finished((m) => m.id === started.id);
     assert.equal(answer.stopReason, "cancelled");
@@ -204,7 +204,7 @@ test("field case 4: Stop answers the pending permission cancelled, and one asked
   });
   try {
     await s.channels.messages.send(s.general.id, "@demo edit");
-    const delta = await waitFor(() => s.events.of("message:delta").find((d) => d.part?.type === "permission"));
+    const delta = await waitFor(() => s.events.of("message/delta").find((d) => d.part?.type === "permission"));
     await s.channels.turns.cancel(delta.messageId);
     const answer = await s.finished((m) => m.id === delta.messageId);
     assert.equal(answer.stopReason, "cancelled");
@@ -221,7 +221,7 @@ test("Stop does not wait forever for an agent that ignores session/cancel", asyn
   const s = await setup({ demo: { ignoreCancel: true, prompt: [{ chunk: "Busy" }, { sleep: 20_000 }] } }, 300);
   try {
     await s.channels.messages.send(s.general.id, "@demo go");
-    const delta = await waitFor(() => s.events.of("message:delta").find((d) => d.appendText));
+    const delta = await waitFor(() => s.events.of("message/delta").find((d) => d.appendText));
     const stoppedAt = Date.now();
     await s.channels.turns.cancel(delta.messageId);
     const answer = await s.finished((m) => m.id === delta.messageId);
@@ -238,7 +238,7 @@ test("a message for a busy agent is shown queued, runs when the agent is free, a
     await s.channels.messages.send(s.general.id, "@demo first");
     await s.channels.messages.send(s.general.id, "@demo second");
     await s.channels.messages.send(s.general.id, "@demo third");
-    const queued = s.events.of("message:started").filter((m) => m.status === "queued");
+    const queued = s.events.of("message/started").filter((m) => m.status === "queued");
     assert.equal(queued.length, 2, "second and third wait");
     assert.equal(await s.channels.turns.cancel(queued[1]!.id), true);
     const second = await s.finished((m) => m.id === queued[0]!.id);
@@ -258,7 +258,7 @@ test("closing mid-answer: the running answer is interrupted with what arrived; t
   try {
     await s.channels.messages.send(s.general.id, "@demo first");
     await s.channels.messages.send(s.general.id, "@demo second");
-    await waitFor(() => s.events.of("message:delta").find((d) => d.appendText));
+    await waitFor(() => s.events.of("message/delta").find((d) => d.appendText));
     await s.channels.close();
     await s.store.close();
     s.store = await Store.open(s.dir);
@@ -267,7 +267,7 @@ test("closing mid-answer: the running answer is interrupted with what arrived; t
     const opened = (await s.channels.messages.open("general")).messages.filter((m) => m.author.kind === "agent");
     assert.deepEqual(opened.map((m) => [agentText(m), m.error?.code, m.retryable ?? false]), [["Working", "turn/interrupted", true], ["", undefined, false]]);
     assert.equal(opened[1]!.status, "streaming", "the queued message was never claimed: it is dispatched at activation");
-    const second = await waitFor(() => events.of("message:finished").find((m) => m.id === opened[1]!.id), 10_000, "the queued answer");
+    const second = await waitFor(() => events.of("message/finished").find((m) => m.id === opened[1]!.id), 10_000, "the queued answer");
     assert.equal(agentText(second), "Working");
     assert.equal(second.outcome, "completed");
   } finally {
@@ -279,13 +279,13 @@ test("the user message records who it went to; the default agent is remembered a
   const s = await setup({ a: {}, b: {} });
   try {
     await s.channels.messages.send(s.general.id, "@b hello");
-    const user = s.events.of("message:finished").find((m) => m.author.kind === "user");
+    const user = s.events.of("message/finished").find((m) => m.author.kind === "user");
     assert.deepEqual(user?.to, ["b"]);
     await s.finished((m) => m.author.agentName === "b");
     await s.channels.close();
     s.channels = composeChannels({ store: s.store, agents: s.agents, emitter: s.events });
     await s.channels.messages.send(s.general.id, "and again, no mention");
-    const second = s.events.of("message:finished").filter((m) => m.author.kind === "user")[1];
+    const second = s.events.of("message/finished").filter((m) => m.author.kind === "user")[1];
     assert.deepEqual(second?.to, ["b"], "routed to b, the agent addressed last, read back from the store");
   } finally {
     await s.teardown();
@@ -296,7 +296,7 @@ test("stopping a busy agent (Agents view) ends its answer as cancelled, not as a
   const s = await setup({ demo: { prompt: [{ chunk: "Working" }, { sleep: 5000 }] } });
   try {
     await s.channels.messages.send(s.general.id, "@demo go");
-    const delta = await waitFor(() => s.events.of("message:delta").find((d) => d.appendText));
+    const delta = await waitFor(() => s.events.of("message/delta").find((d) => d.appendText));
     await s.agents.stop("demo");
     const answer = await s.finished((m) => m.id === delta.messageId);
     assert.equal(answer.stopReason, "cancelled");
@@ -334,7 +334,7 @@ test("a long history scrolls back page by page: 120 messages open as the latest 
 
     const small = await s.channels.messages.older(s.general.id, latest.messages[0]!.id, 5);
     assert.deepEqual(texts(small.messages), ["message 65", "message 66", "message 67", "message 68", "message 69"]);
-    await assert.rejects(s.channels.messages.older("no-such-channel", latest.messages[0]!.id), (e: unknown) => e instanceof SidekicksError && e.code === "channel/noRecipient");
+    await assert.rejects(s.channels.messages.older("no-such-channel", latest.messages[0]!.id), (e: unknown) => e instanceof SidekicksError && e.code === "channel/notFound");
   } finally {
     await s.teardown();
   }

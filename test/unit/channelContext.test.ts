@@ -94,7 +94,7 @@ test("commands: announced commands are stored per agent, survive a reopen, and a
   try {
     const first = await s.channels.messages.send(s.general.id, "@garfield hello");
     await s.finished((m) => m.author.agentName === "garfield" && m.id > first.messageId);
-    const announced = s.events.of("agent:commands");
+    const announced = s.events.of("commands/changed");
     assert.deepEqual(announced.at(-1), {
       agent: "garfield",
       commands: [
@@ -129,7 +129,7 @@ test("the demo agent announces /idioms and explains a French idiom, offline", as
     const answer = await s.finished((m) => m.author.agentName === "garfield" && m.id > sent.messageId, 20_000);
     assert.equal(answer.status, "done");
     assert.match(textOf(answer), /\*\*Il pleut des cordes\*\* — literally “It is raining ropes”[\s\S]*raining cats and dogs/);
-    const known = s.events.of("agent:commands").find((c) => c.agent === "garfield");
+    const known = s.events.of("commands/changed").find((c) => c.agent === "garfield");
     assert.deepEqual(known?.commands.map((c) => [c.name, c.hint]), [["idioms", "a French phrase, e.g. Il pleut"], ["help", undefined]]);
   } finally {
     await s.teardown();

@@ -15,8 +15,8 @@ class AppLikeRecorder extends Recorder {
 
   override emit<E extends SidekicksEventName>(name: E, payload: SidekicksEvents[E]): void {
     super.emit(name, payload);
-    if (name === "agent:commands") {
-      const { agent, commands } = payload as SidekicksEvents["agent:commands"];
+    if (name === "commands/changed") {
+      const { agent, commands } = payload as SidekicksEvents["commands/changed"];
       void this.channels?.commands.set(agent, commands);
     }
   }
@@ -75,7 +75,7 @@ export async function channelSetup(roster: AgentConfig[], options: ChannelSetupO
   const general = await channels.directory.syncGeneral(agents.names());
   /** Resolves with the first finished message matching `predicate` (polls the recorded events). */
   const finished = (predicate: (m: MessageView) => boolean, timeoutMs = 10_000) =>
-    waitFor(() => events.of("message:finished").find(predicate), timeoutMs, "a finished message");
+    waitFor(() => events.of("message/finished").find(predicate), timeoutMs, "a finished message");
   return {
     events,
     agents,

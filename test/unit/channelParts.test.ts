@@ -57,7 +57,7 @@ test("thoughts, a plan and a tool call's diff and locations become parts, stream
     const answer = await s.finished((m) => m.author.kind === "agent");
     assert.deepEqual(plain(answer), EXPECTED);
     // The deltas the view got: thoughts and plans as whole parts, the unknown tool call nowhere.
-    const deltas = s.events.of("message:delta").filter((d) => d.messageId === answer.id);
+    const deltas = s.events.of("message/delta").filter((d) => d.messageId === answer.id);
     assert.deepEqual(deltas.filter((d) => d.part?.type === "thought").map((d) => d.part), [
       { type: "thought", text: "The test builds dates " },
       { type: "thought", text: "The test builds dates in local time." },
@@ -119,8 +119,8 @@ test("a tool call announced only by its permission request (Gemini CLI) gets a c
   ]);
   try {
     await s.channels.messages.send(s.general.id, "@gemini edit the notes");
-    const asked = await waitFor(() => s.events.of("message:delta").find((d) => d.part?.type === "permission" && !d.part.outcome)?.part, 10_000, "the request");
-    const shown = s.events.of("message:delta").find((d) => d.part?.type === "toolCall")?.part;
+    const asked = await waitFor(() => s.events.of("message/delta").find((d) => d.part?.type === "permission" && !d.part.outcome)?.part, 10_000, "the request");
+    const shown = s.events.of("message/delta").find((d) => d.part?.type === "toolCall")?.part;
     assert.ok(shown?.type === "toolCall" && shown.toolCallId === "edit-1" && shown.kind === "edit" && shown.status === "pending", "the card is shown with the request");
     assert.ok(asked.type === "permission");
     await s.channels.turns.answerPermission(asked.requestId, "ok");

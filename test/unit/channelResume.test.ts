@@ -20,9 +20,9 @@ for (const loadSession of [true, false]) {
       assert.match(textOf(first), /^I remember nothing/);
       await s.agents.stopAll(); // the agent process ends, as after a window reload
       await s.reopen();
-      const before = s.events.of("message:finished").length;
+      const before = s.events.of("message/finished").length;
       await s.channels.messages.send(s.general.id, "@a second message");
-      const second = await s.finished((m) => m.author.kind === "agent" && s.events.of("message:finished").indexOf(m) >= before);
+      const second = await s.finished((m) => m.author.kind === "agent" && s.events.of("message/finished").indexOf(m) >= before);
       const said = textOf(second);
       if (loadSession) {
         assert.match(said, /^I remember: .*first message/, "the resumed session remembers the first exchange");

@@ -49,7 +49,7 @@ async function setup(steps: object[], options: { container?: string; stopped?: b
   const general = await channels.directory.syncGeneral(["boxed"]);
   const answer = async (): Promise<MessageView> => {
     await channels.messages.send(general.id, "@boxed go");
-    return waitFor(() => events.of("message:finished").find((m) => m.author.kind === "agent"), 15_000, "the answer");
+    return waitFor(() => events.of("message/finished").find((m) => m.author.kind === "agent"), 15_000, "the answer");
   };
   return {
     dir, mount, answer,

@@ -42,7 +42,7 @@ async function setup() {
 const permissionAsked = (s: Awaited<ReturnType<typeof setup>>) =>
   waitFor(
     () => {
-      const delta = s.events.of("message:delta").find((d) => d.part?.type === "permission");
+      const delta = s.events.of("message/delta").find((d) => d.part?.type === "permission");
       return delta?.part?.type === "permission" ? delta.part.requestId : undefined;
     },
     20_000,
@@ -86,7 +86,7 @@ test("the demo's edit prompt: allowed, it changes demo-notes.md through fs/write
     assert.equal(readFileSync(notes, "utf8"), NOTES, "nothing written before the user allowed it");
     assert.equal(await s.channels.turns.answerPermission(requestId, "allow"), true);
     const answer = await waitFor(
-      () => s.events.of("message:finished").find((m) => m.author.agentName === "garfield" && m.parts.some((p) => p.type === "files")),
+      () => s.events.of("message/finished").find((m) => m.author.agentName === "garfield" && m.parts.some((p) => p.type === "files")),
       20_000,
       "garfield's answer with its files changed",
     );
@@ -133,7 +133,7 @@ test("delegation and an edit together: garfield hands odie the edit, and odie's 
     assert.equal(parent.parts.some((p) => p.type === "toolCall"), false, "garfield only hands it on");
     assert.equal(await s.channels.turns.answerPermission(await permissionAsked(s), "allow"), true);
     const child = await waitFor(
-      () => s.events.of("message:finished").find((m) => m.author.agentName === "odie" && m.parts.some((p) => p.type === "files")),
+      () => s.events.of("message/finished").find((m) => m.author.agentName === "odie" && m.parts.some((p) => p.type === "files")),
       20_000,
       "odie's answer with its files changed",
     );
@@ -153,7 +153,7 @@ test("the demo's edit prompt in the Code mode: no permission asked, the file is 
     await s.channels.sessions.configure(s.general.id, "garfield", { kind: "mode", modeId: "code" });
     await s.channels.messages.send(s.general.id, "@garfield edit a file");
     const answer = await waitFor(
-      () => s.events.of("message:finished").find((m) => m.author.agentName === "garfield" && m.parts.some((p) => p.type === "files")),
+      () => s.events.of("message/finished").find((m) => m.author.agentName === "garfield" && m.parts.some((p) => p.type === "files")),
       20_000,
       "garfield's answer with its files changed",
     );

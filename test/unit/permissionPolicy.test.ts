@@ -105,24 +105,24 @@ test("end to end: allow-reads answers a read request itself and says so; an edit
     const channels = composeChannels({ store: s.store, agents: s.agents, emitter: events, log: () => undefined, policyOf: () => "allow-reads" });
     try {
       await channels.messages.send(s.general.id, "@a go");
-      const asked = await waitFor(() => events.of("message:delta").find((d) => d.part?.type === "permission" && d.part.toolCallId === "e1" && !d.part.outcome)?.part, 10_000, "the edit request");
-      const auto = events.of("message:delta").find((d) => d.part?.type === "permission" && d.part.toolCallId === "r1")?.part;
+      const asked = await waitFor(() => events.of("message/delta").find((d) => d.part?.type === "permission" && d.part.toolCallId === "e1" && !d.part.outcome)?.part, 10_000, "the edit request");
+      const auto = events.of("message/delta").find((d) => d.part?.type === "permission" && d.part.toolCallId === "r1")?.part;
       assert.ok(auto?.type === "permission" && auto.outcome === "ok" && /allow-reads/.test(auto.auto ?? ""), "the read request was answered by the policy, and says so");
       assert.ok(asked.type === "permission" && asked.toolKind === "edit" && asked.auto === undefined, "the edit is asked, its kind taken from the tool call");
-      const waiting = events.of("permissions:pending").at(-1)!.waiting;
+      const waiting = events.of("permissions/pending").at(-1)!.waiting;
       assert.deepEqual(waiting.map((w) => [w.agent, w.requestId, w.title]), [["a", asked.requestId, "Edit main.ts"]], "the status bar and the badge show one request waiting");
-      assert.ok(!events.of("permissions:pending").some((p) => p.waiting.some((w) => w.title === "Read README")), "the auto-answered read never waited");
+      assert.ok(!events.of("permissions/pending").some((p) => p.waiting.some((w) => w.title === "Read README")), "the auto-answered read never waited");
       assert.equal(await channels.turns.answerPermission(asked.requestId, "always"), true);
-      assert.deepEqual(events.of("permissions:pending").at(-1)!.waiting, [], "nothing waits once answered");
-      const first = await waitFor(() => events.of("message:finished").find((m) => m.author.kind === "agent"), 10_000, "the first answer");
+      assert.deepEqual(events.of("permissions/pending").at(-1)!.waiting, [], "nothing waits once answered");
+      const first = await waitFor(() => events.of("message/finished").find((m) => m.author.kind === "agent"), 10_000, "the first answer");
       assert.match(textOf(first), /\[chose ok\].*\[chose always\]/s, "the agent received both answers");
       assert.deepEqual(await channels.permissions.list(["a"]), [], "the agent's option is the agent's rule: Sidekicks remembers nothing");
 
       await channels.messages.send(s.general.id, "@a again");
-      const again = await waitFor(() => events.of("message:delta").find((d) => d.part?.type === "permission" && d.part.toolCallId === "e1" && d.part.requestId !== asked.requestId)?.part, 10_000, "the second edit request");
+      const again = await waitFor(() => events.of("message/delta").find((d) => d.part?.type === "permission" && d.part.toolCallId === "e1" && d.part.requestId !== asked.requestId)?.part, 10_000, "the second edit request");
       assert.ok(again.type === "permission" && again.outcome === undefined && again.auto === undefined, "the next edit is asked again");
       assert.equal(await channels.turns.answerPermission(again.requestId, "no"), true);
-      await waitFor(() => events.of("message:finished").filter((m) => m.author.kind === "agent")[1], 10_000, "the second answer");
+      await waitFor(() => events.of("message/finished").filter((m) => m.author.kind === "agent")[1], 10_000, "the second answer");
     } finally {
       await channels.close();
     }

@@ -50,16 +50,16 @@ async function withPolicy(roster: AgentConfig[], policy: PermissionPolicy, run: 
 
 /** Every state the card of `toolCallId` was shown in, in order. */
 const cards = (events: Recorder, toolCallId: string) =>
-  events.of("message:delta").flatMap((d) => (d.part?.type === "permission" && d.part.toolCallId === toolCallId ? [d.part] : []));
+  events.of("message/delta").flatMap((d) => (d.part?.type === "permission" && d.part.toolCallId === toolCallId ? [d.part] : []));
 
 /** The first time the card of `toolCallId` is shown. */
 const shown = (events: Recorder, toolCallId: string) => waitFor(() => cards(events, toolCallId)[0], 10_000, `the permission request of ${toolCallId}`);
 
 /** What the agent said so far in the streaming answers (it writes ` [chose <optionId>]` after each answer it gets). */
-const streamed = (events: Recorder) => events.of("message:delta").map((d) => d.appendText ?? "").join("");
+const streamed = (events: Recorder) => events.of("message/delta").map((d) => d.appendText ?? "").join("");
 
 /** The n-th finished agent answer (0-based). */
-const answer = (events: Recorder, n: number) => waitFor(() => events.of("message:finished").filter((m) => m.author.kind === "agent")[n], 10_000, `answer ${n + 1}`);
+const answer = (events: Recorder, n: number) => waitFor(() => events.of("message/finished").filter((m) => m.author.kind === "agent")[n], 10_000, `answer ${n + 1}`);
 
 test("Claude's “Yes, and don't ask again for `exit 3` commands” answers that request only: the next, unrelated command is shown and waits", async () => {
   const claude = fakeAgent("claude", { prompt: [...bash("toolu_1", "exit 3"), ...bash("toolu_2", PYTHON)] });
@@ -73,7 +73,7 @@ test("Claude's “Yes, and don't ask again for `exit 3` commands” answers that
     assert.equal(second.title, PYTHON);
     assert.equal(second.outcome, undefined, "the unrelated command is shown, not answered");
     assert.equal(second.auto, undefined);
-    const waiting = await waitFor(() => events.of("permissions:pending").at(-1)?.waiting.find((w) => w.requestId === second.requestId), 5_000, "the second request waiting");
+    const waiting = await waitFor(() => events.of("permissions/pending").at(-1)?.waiting.find((w) => w.requestId === second.requestId), 5_000, "the second request waiting");
     assert.equal(waiting.agent, "claude");
     assert.deepEqual(streamed(events).match(/\[chose [^\]]+\]/g), ["[chose allow-with-updates]"], "the agent got the option the user chose for the first request, and nothing for the second");
     assert.deepEqual(await channels.permissions.list(["claude"]), [], "choosing the agent's option made no Sidekicks rule");

@@ -18,8 +18,8 @@ test("Stop, then Run again: attempt 2 in the same message, told what the stopped
   ]);
   try {
     await s.channels.messages.send(s.general.id, "@a run the tests");
-    const answerId = (await waitFor(() => s.events.of("message:started").find((m) => m.author.kind === "agent"))).id;
-    await waitFor(() => s.events.of("message:delta").find((d) => d.messageId === answerId && d.part?.type === "toolCall"));
+    const answerId = (await waitFor(() => s.events.of("message/started").find((m) => m.author.kind === "agent"))).id;
+    await waitFor(() => s.events.of("message/delta").find((d) => d.messageId === answerId && d.part?.type === "toolCall"));
     assert.equal(await s.channels.turns.cancel(answerId), true);
     const stopped = await s.finished((m) => m.id === answerId);
     assert.deepEqual([stopped.outcome, stopped.retryable], ["cancelled", true], "stopped, and offered to run again");
@@ -54,13 +54,13 @@ test("a queued message removed from the queue never reached the agent; Run again
   try {
     await s.channels.messages.send(s.general.id, "@a first");
     await s.channels.messages.send(s.general.id, "@a second");
-    const queued = await waitFor(() => s.events.of("message:started").find((m) => m.status === "queued"));
+    const queued = await waitFor(() => s.events.of("message/started").find((m) => m.status === "queued"));
     assert.equal(await s.channels.turns.cancel(queued.id), true);
     const removed = await s.finished((m) => m.id === queued.id);
     assert.deepEqual([removed.outcome, removed.retryable, removed.parts.length], ["cancelled", true, 0]);
 
     assert.equal(await s.channels.turns.retryMessage(queued.id), true);
-    await waitFor(() => s.events.of("message:started").filter((m) => m.id === queued.id && m.status === "queued").length === 2 || undefined, 5000, "queued again");
+    await waitFor(() => s.events.of("message/started").filter((m) => m.id === queued.id && m.status === "queued").length === 2 || undefined, 5000, "queued again");
     writeFileSync(gate, "go");
     const first = await s.finished((m) => m.author.kind === "agent" && m.id !== queued.id && m.outcome === "completed");
     assert.match(textOf(first), /You said: first$/);

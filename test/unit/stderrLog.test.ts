@@ -70,6 +70,6 @@ test("field case 8 through the agent manager: 20,000 stderr lines while streamin
   await new Promise((resolve) => setImmediate(resolve));
   const stderrLines = events.logs("noisy").filter((line) => /^e+$/.test(line));
   assert.equal(stderrLines.length, 200, "the first 200 lines are in the log");
-  const counts = events.of("agent:log").filter((e) => e.agent === "noisy" && e.level === "warn").map((e) => e.line);
+  const counts = events.of("agent/log").filter((e) => e.agent === "noisy" && e.level === "warn").map((e) => e.line);
   assert.deepEqual(counts, ["[sidekicks] 19,800 stderr lines not logged: more than 200 a second. The last 64 KB of stderr are kept for the error shown if the agent exits."]);
 });

@@ -37,8 +37,8 @@ const text = (t: string): AgentUpdate => ({ kind: "text", text: t });
 const tool = (toolCallId: string, status?: "pending" | "in_progress" | "completed" | "failed", isUpdate = false): AgentUpdate => ({ kind: "toolCall", isUpdate, toolCallId, title: `tool ${toolCallId}`, status });
 const of = <T extends EngineEffect["type"]>(effects: EngineEffect[], type: T) => effects.filter((e): e is Extract<EngineEffect, { type: T }> => e.type === type);
 const persisted = (effects: EngineEffect[]) => of(effects, "persist");
-const finished = (effects: EngineEffect[]) => of(effects, "broadcast").filter((b) => b.name === "message:finished").map((b) => b.message);
-const started = (effects: EngineEffect[]) => of(effects, "broadcast").filter((b) => b.name === "message:started").map((b) => b.message);
+const finished = (effects: EngineEffect[]) => of(effects, "broadcast").filter((b) => b.name === "message/finished").map((b) => b.message);
+const started = (effects: EngineEffect[]) => of(effects, "broadcast").filter((b) => b.name === "message/started").map((b) => b.message);
 const warned = (effects: EngineEffect[], pattern: RegExp) => of(effects, "log").some((l) => pattern.test(l.line));
 
 test("admit to an idle agent: one batch holds the user message, the claimed turn and its empty answer; the prompt goes after it", () => {
@@ -135,7 +135,7 @@ function ended(state: EngineState, turn: Admission, result: { stopReason?: strin
   return run(state, { type: "promptEnded", at: T0 + 5_000, turnId: turn.turnId, attempt, ...result });
 }
 
-test("end_turn settles completed: one fenced batch moves the member's lastSeen, then message:finished", () => {
+test("end_turn settles completed: one fenced batch moves the member's lastSeen, then message/finished", () => {
   const { state, turn, message } = running();
   const { effects, state: next } = ended(run(state, { type: "update", at: T0, turnId: turn.turnId, attempt: 1, update: text("done") }).state, turn);
   const [batch] = persisted(effects);
@@ -144,7 +144,7 @@ test("end_turn settles completed: one fenced batch moves the member's lastSeen, 
   assert.deepEqual(batch!.advanceMember, { channelId: "C1", agent: "a", lastSeenMessageId: message.id, turnId: turn.turnId });
   assert.ok(batch!.fence);
   const types = effects.map((e) => (e.type === "broadcast" ? e.name : e.type));
-  assert.ok(types.indexOf("persist") < types.indexOf("message:finished"), "settlement first, projection second");
+  assert.ok(types.indexOf("persist") < types.indexOf("message/finished"), "settlement first, projection second");
   assert.equal(finished(effects)[0]!.outcome, "completed");
   assert.equal(finished(effects)[0]!.retryable, undefined);
   assert.equal(next.turns[turn.turnId], undefined, "no longer open");

@@ -25,8 +25,8 @@ function admit(state: EngineState, agent = "a") {
 }
 
 const of = <T extends EngineEffect["type"]>(effects: EngineEffect[], type: T) => effects.filter((e): e is Extract<EngineEffect, { type: T }> => e.type === type);
-const finished = (effects: EngineEffect[]) => of(effects, "broadcast").filter((b) => b.name === "message:finished").map((b) => b.message);
-const started = (effects: EngineEffect[]) => of(effects, "broadcast").filter((b) => b.name === "message:started").map((b) => b.message);
+const finished = (effects: EngineEffect[]) => of(effects, "broadcast").filter((b) => b.name === "message/finished").map((b) => b.message);
+const started = (effects: EngineEffect[]) => of(effects, "broadcast").filter((b) => b.name === "message/started").map((b) => b.message);
 /** What the store would hold after `effects`: the last written record of each turn and message. */
 function saved(effects: EngineEffect[]) {
   const turns = new Map<string, TurnRecord>();

@@ -67,14 +67,14 @@ test("Send now: the queued message runs at once; the agent's running answer is s
     await s.channels.messages.send(s.general.id, "@a first");
     await s.channels.messages.send(s.general.id, "@a second");
     await s.channels.messages.send(s.general.id, "@a urgent");
-    const queued = s.events.of("message:started").filter((m) => m.status === "queued");
+    const queued = s.events.of("message/started").filter((m) => m.status === "queued");
     assert.equal(queued.length, 2);
-    await waitFor(() => s.events.of("message:delta").find((d) => d.appendText === "Working"));
+    await waitFor(() => s.events.of("message/delta").find((d) => d.appendText === "Working"));
     assert.equal(await s.channels.turns.sendNow(queued[1]!.id), true);
     const first = await s.finished((m) => m.author.kind === "agent");
     assert.equal(first.outcome, "cancelled");
     // The next answer to start streaming after the cancelled one (waiting for it, not reading whatever is last now).
-    const next = await waitFor(() => s.events.of("message:started").find((m) => m.status === "streaming" && m.id !== first.id));
+    const next = await waitFor(() => s.events.of("message/started").find((m) => m.status === "streaming" && m.id !== first.id));
     assert.equal(next.id, queued[1]!.id, "the urgent one runs before the older queued one");
   } finally {
     await s.teardown();
@@ -93,21 +93,21 @@ test("panel: the moderator wakes once after every turn of the round settled, wit
     const channels = composeChannels({ store: s.store, agents: s.agents, emitter: events, log: () => undefined, moderatorOf: (c) => (c.name === "general" ? "mod" : undefined) });
     try {
       await channels.messages.send(s.general.id, "@a @b should we ship?");
-      const summary = await waitFor(() => events.of("message:finished").find((m) => m.author.agentName === "mod"), 15_000, "the moderator's answer");
+      const summary = await waitFor(() => events.of("message/finished").find((m) => m.author.agentName === "mod"), 15_000, "the moderator's answer");
       const said = textOf(summary);
       assert.match(said, /A thinks yes/);
       assert.match(said, /B thinks no/);
       assert.match(said, /moderator/);
-      const marks = events.of("message:finished").filter((m) => m.author.kind === "system").map(textOf);
+      const marks = events.of("message/finished").filter((m) => m.author.kind === "system").map(textOf);
       assert.deepEqual(marks.length, 1);
       assert.match(marks[0]!, /^Round complete \((@a, @b|@b, @a)\): @mod, the moderator, sums up\.$/);
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(events.of("message:finished").filter((m) => m.author.agentName === "mod").length, 1, "woken once, not again by its own answer");
+      assert.equal(events.of("message/finished").filter((m) => m.author.agentName === "mod").length, 1, "woken once, not again by its own answer");
 
       await channels.messages.send(s.general.id, "@mod just you");
-      await waitFor(() => events.of("message:finished").filter((m) => m.author.agentName === "mod").length === 2 || undefined);
+      await waitFor(() => events.of("message/finished").filter((m) => m.author.agentName === "mod").length === 2 || undefined);
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(events.of("message:finished").filter((m) => m.author.kind === "system").length, 1, "a round addressed to the moderator alone wakes nothing");
+      assert.equal(events.of("message/finished").filter((m) => m.author.kind === "system").length, 1, "a round addressed to the moderator alone wakes nothing");
     } finally {
       await channels.close();
     }

@@ -230,7 +230,7 @@ describe("renaming and deleting a channel", () => {
 
     await page.evaluate(() => {
       window.__host.handlers["channel/delete"] = () => ({
-        error: { code: "channel/noRecipient", message: "An agent is still answering in #design: stop it first, then delete the channel." },
+        error: { code: "channel/busy", message: "An agent is still answering in #design: stop it first, then delete the channel." },
       });
     });
     await page.click(".channel-delete-ok");

@@ -9,22 +9,23 @@ import { withLooks } from "./looks";
 export type WebviewSink = <E extends HostEventName>(name: E, payload: HostEvents[E]) => void;
 
 /**
- * Subscribes a webview sink to the domain events, mapped to the protocol's event names (a channel's view with its
- * members' roster looks). Returns an unsubscribe.
+ * Subscribes a webview sink to the domain events the webview receives, each under its own name (the domain's names are
+ * the protocol's): a channel's view gains its members' roster looks, `channels/changed` wraps the list, `agent/state`
+ * drops the error, and `store/opened` becomes `channel/reload` of the general channel. Returns an unsubscribe.
  */
 export function connectWebview(events: EventBus, roster: () => Roster | undefined, sink: WebviewSink, iconUri?: IconUri): () => void {
   const offs = [
-    events.on("config:changed", (p) => sink("config/changed", p)),
-    events.on("channel:changed", (p) => sink("channel/changed", withLooks(p, roster(), iconUri))),
-    events.on("agent:state", (p) => sink("agent/state", { agent: p.agent, state: p.state })),
-    events.on("channels:changed", (channels) => sink("channels/changed", { channels })),
-    events.on("message:started", (p) => sink("message/started", p)),
-    events.on("message:delta", (p) => sink("message/delta", p)),
-    events.on("message:finished", (p) => sink("message/finished", p)),
-    events.on("agent:commands", (p) => sink("commands/changed", p)),
-    events.on("session:state", (p) => sink("session/state", p)),
-    events.on("store:opened", () => sink("channel/reload", { name: GENERAL })),
-    events.on("terminal:output", (p) => sink("terminal/output", p)),
+    events.on("config/changed", (p) => sink("config/changed", p)),
+    events.on("channel/changed", (p) => sink("channel/changed", withLooks(p, roster(), iconUri))),
+    events.on("agent/state", (p) => sink("agent/state", { agent: p.agent, state: p.state })),
+    events.on("channels/changed", (channels) => sink("channels/changed", { channels })),
+    events.on("message/started", (p) => sink("message/started", p)),
+    events.on("message/delta", (p) => sink("message/delta", p)),
+    events.on("message/finished", (p) => sink("message/finished", p)),
+    events.on("commands/changed", (p) => sink("commands/changed", p)),
+    events.on("session/state", (p) => sink("session/state", p)),
+    events.on("store/opened", () => sink("channel/reload", { name: GENERAL })),
+    events.on("terminal/output", (p) => sink("terminal/output", p)),
   ];
   return () => offs.forEach((off) => off());
 }

@@ -7,7 +7,10 @@ import type { AgentCommand, ChannelSummary, ChannelView, ConfigStatus, MessageVi
 
 /** Requests from the webview to the host: `method → [params, result]`. */
 export interface WebviewRequests {
-  /** Opens a channel by id, else by name (default `general`), and returns its latest messages, oldest first. */
+  /**
+   * Opens a channel by id, else by name (default `general`), and returns its latest messages, oldest first. A channel
+   * that no longer exists (deleted meanwhile) opens #general instead.
+   */
   "channel/open": [
     { name?: string; id?: string },
     {
@@ -24,7 +27,8 @@ export interface WebviewRequests {
   ];
   /**
    * The page of messages just before `beforeId` (at most `limit`, default 50, at most 500), oldest first, and whether
-   * still older ones exist: the view scrolls back through the history page by page.
+   * still older ones exist: the view scrolls back through the history page by page. Rejected with `channel/notFound`
+   * when the channel no longer exists.
    */
   "channel/older": [{ channelId: string; beforeId: string; limit?: number }, { messages: MessageView[]; more: boolean }];
   /**
@@ -67,7 +71,10 @@ export interface WebviewRequests {
   "channel/create": [{ name: string; description?: string; members?: string[] }, ChannelSummary];
   /** Renames a channel (not #general, not a direct conversation). */
   "channel/rename": [{ id: string; name: string }, ChannelSummary];
-  /** Deletes a channel and its history (the UI confirms first); refused for #general and while a member answers. */
+  /**
+   * Deletes a channel and its history (the UI confirms first); refused for #general (`channel/invalidName`) and while a
+   * member answers (`channel/busy`).
+   */
   "channel/delete": [{ id: string }, { deleted: boolean }];
   /** Adds a roster agent to a channel. */
   "channel/join": [{ id: string; agent: string }, ChannelSummary];

@@ -4,7 +4,7 @@
  * host ⇄ webview protocol (`index.ts`); imports nothing.
  */
 
-/** State of one agent process, as the agent manager reports it (ADR 0003, `agent:state`). */
+/** State of one agent process, as the agent manager reports it (ADR 0003, `agent/state`). */
 export type AgentState = "stopped" | "starting" | "ready" | "busy" | "error";
 
 /** Who wrote a message (ADR 0003 data model, `Message.author`). */
