@@ -35,6 +35,11 @@ export interface SidekicksTestApi {
    * `ChannelDirectory.rename`); rejects with its refusal, or when Sidekicks did not start.
    */
   renameChannel(name: string, newName: string): Promise<void>;
+  /**
+   * The text parts of message `messageId` of channel `channel` (by name) as saved in the store — for an answer that
+   * is streaming, its last checkpoint (what a reload would show); `undefined` when there is no such message.
+   */
+  savedText(channel: string, messageId: string): Promise<string | undefined>;
   /** Resolves once the app started by `activate` is ready (roster read, store opened); rejects if it failed. */
   ready(): Promise<void>;
   /** The Agents view's items as VS Code shows them (label, description, tooltip, contextValue). */
@@ -115,6 +120,13 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
         const current = await ready;
         if (!current) throw new Error("Sidekicks did not start.");
         await current.directory.rename({ name }, newName);
+      },
+      savedText: async (channel, messageId) => {
+        const current = await ready;
+        if (!current) throw new Error("Sidekicks did not start.");
+        const record = await current.directory.resolve({ name: channel });
+        const saved = await current.messages.saved(record.id, messageId);
+        return saved?.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
       },
       agents: () => agentUi.snapshot(),
       ready: async () => void (await started),

@@ -1,5 +1,6 @@
 import type { AgentManager, AgentSummary } from "../agents/AgentManager";
 import { GENERAL, type ChannelDirectory } from "../channels/ChannelDirectory";
+import type { ChannelMessages } from "../channels/ChannelMessages";
 import type { SidekicksError } from "../shared/errors";
 import type { EventBus } from "../events/events";
 import type { ConfigStatus } from "../shared/protocol";
@@ -107,6 +108,14 @@ export class SidekicksApp {
    */
   get directory(): ChannelDirectory {
     return this.parts.history.require().directory;
+  }
+
+  /**
+   * The channels' messages (send, open, page back, what is saved of a message).
+   * @throws SidekicksError `store/locked` or `store/corrupt` when the history store is not open
+   */
+  get messages(): ChannelMessages {
+    return this.parts.history.require().messages;
   }
 
   /**

@@ -72,6 +72,16 @@ export class ChannelMessages {
     return { messages: this.views(more ? stored.slice(1) : stored), more };
   }
 
+  /**
+   * A message as a reload would show it: its last saved record (for an answer whose turn runs, its last checkpoint),
+   * without what has streamed since. `undefined` when the channel has no such message.
+   */
+  async saved(channelId: string, messageId: string): Promise<MessageView | undefined> {
+    await this.ports.ready();
+    const record = await this.ports.store.message(channelId, messageId);
+    return record ? toView(record) : undefined;
+  }
+
   /** Stored messages as views; answers whose turn is open show what has streamed so far, `queued` or `streaming`. */
   private views(stored: readonly MessageRecord[]): MessageView[] {
     const live = this.ports.executor.state.turns;

@@ -9,17 +9,11 @@ import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
 import { screenshot } from "./harness";
-import { readMarker, type ReloadMarker } from "./reloadPhase";
+import { quoted, readMarker, type ReloadMarker } from "./reloadPhase";
 
 interface SidekicksTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
 }
-
-/**
- * The words the demo agent quoted of the request, in `body`: the text after "You said:" up to the interrupted notice,
- * whitespace collapsed.
- */
-const quoted = (body: string) => (body.split("You said:")[1] ?? "").split("Interrupted:")[0]!.replace(/\s+/g, " ").trim();
 
 describe("reloading the window in the middle of an answer (phase 2, after the reload)", () => {
   let api: SidekicksTestApi;
@@ -50,7 +44,7 @@ describe("reloading the window in the middle of an answer (phase 2, after the re
     assert.ok(user?.includes(marker.request), "the request is kept above the answer");
 
     const body = (await text(`${answer} .message-body`)) ?? "";
-    // What was shown 1.5 s before the reload had been checkpointed: it is all there (its last word may have been
+    // What was shown early had been checkpointed (phase 1 saw the saved record cover it): it is all there (its last word may have been
     // cut by the render; compare whole words up to the one before it).
     const early = quoted(marker.shownEarly).split(" ").slice(0, -1).join(" ");
     const kept = quoted(body);
@@ -60,7 +54,7 @@ describe("reloading the window in the middle of an answer (phase 2, after the re
     assert.ok(!kept.includes(quoted(`You said: ${marker.request}`)), "the answer was cut by the reload");
     assert.doesNotMatch(body, /Try @demo show a tool call/);
     const words = (t: string) => quoted(t).split(" ").length;
-    console.log(`reload suite: kept ${words(body)} quoted words; ${words(marker.shownEarly)} were shown 1.5 s before the reload, ${words(marker.shownAtReload)} at the reload`);
+    console.log(`reload suite: kept ${words(body)} quoted words; ${words(marker.shownEarly)} were shown once checkpointed, ${words(marker.shownAtReload)} at the reload`);
 
     const notice = (await text(`${answer} .message-interrupted`)) ?? "";
     assert.match(notice, /Interrupted: the window closed or Sidekicks restarted while @demo was answering \(attempt 1\)/);

@@ -8,10 +8,11 @@ import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { poll } from "./poll";
-import { writeMarker } from "./reloadPhase";
+import { quoted, writeMarker } from "./reloadPhase";
 
 interface SidekicksTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+  savedText(channel: string, messageId: string): Promise<string | undefined>;
 }
 
 /** The request: long enough that the demo agent, at 100 ms a word, quotes it for about 6 s. */
@@ -68,9 +69,15 @@ describe("reloading the window in the middle of an answer (phase 1)", () => {
     );
     assert.notEqual(queuedId, answerId);
     const answer = `.history > .message[data-message-id='${answerId}']`;
-    // Let it stream on for 1.5 s: the checkpoint (at most once a second) has caught up with `early` by then. Still a
-    // fixed wait: nothing outside the store shows a checkpoint was written (no test API reads the store yet).
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Wait until the store's checkpoint (written at most once a second) covers what was shown early, whole words up to
+    // the one before the last (the render may have cut it), and more has streamed since.
+    const shownWords = quoted(early).split(" ").slice(0, -1).join(" ");
+    await poll("the checkpoint to cover the text shown early", async () => {
+      // The saved text is Markdown: the demo agent quotes the request as a block quote (`> `).
+      const saved = quoted(((await api.savedText("general", answerId)) ?? "").replace(/^> ?/gm, ""));
+      const shown = (await text(`${answer} .message-body`)) ?? "";
+      return saved.startsWith(shownWords) && shown.length > early.length ? true : undefined;
+    }, 30_000);
     assert.equal(await attribute(answer, "data-status"), "streaming", "the answer is still streaming when the window reloads");
     assert.equal(await attribute(last, "data-status"), "queued", "the second message still waits");
     const atReload = (await text(`${answer} .message-body`)) ?? "";

@@ -10,7 +10,7 @@ import path from "node:path";
 export interface ReloadMarker {
   /** Tests of the first phase that passed before the reload (they never finish in mocha: the host goes away). */
   passedBefore: number;
-  /** The answer's text as shown at least 1.5 s before the reload (the checkpoint, at most 1 s old, covers it). */
+  /** The answer's text as shown before the reload, once the store's last checkpoint was seen to cover it (`savedText`). */
   shownEarly: string;
   /** The answer's text as shown just before the reload (more may have streamed in the last instant). */
   shownAtReload: string;
@@ -41,3 +41,9 @@ export function readMarker(): ReloadMarker | undefined {
 export function writeMarker(marker: ReloadMarker): void {
   writeFileSync(markerFile(), JSON.stringify(marker, null, 2));
 }
+
+/**
+ * The words the demo agent quoted of the request, in `body`: the text after "You said:" up to the interrupted notice,
+ * whitespace collapsed.
+ */
+export const quoted = (body: string) => (body.split("You said:")[1] ?? "").split("Interrupted:")[0]!.replace(/\s+/g, " ").trim();
