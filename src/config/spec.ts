@@ -174,7 +174,7 @@ export const CONFIG_SPEC: SectionSpec[] = [
     id: "runtimeContainer",
     path: "agents[].runtime (container)",
     title: "a map {type: container, container: <name>}",
-    intro: "An agent that runs inside a running container, started with `docker exec -i`. Before it starts, Sidekicks checks that the container runs (`docker inspect`); the paths the agent names inside the container's bind mounts are mapped to the host's folders and confined like a local agent's, and its terminals run in the container. The built-in demo agent cannot run in a container.",
+    intro: "An agent that runs inside a running container, started with `docker exec -i`. Before it starts, Sidekicks checks that the container runs (`docker inspect`); the paths the agent names inside the container's bind mounts are mapped to the host's folders and confined like a local agent's, and its terminals run in the container. The variables an agent asks for in a terminal go into the container only (as `docker exec --env=NAME=value`), never into the environment of the `docker` client on this machine. The built-in demo agent cannot run in a container.",
     keys: [
       { key: "type", type: "`container`", required: true, description: "Says this is a container runtime.", example: "type: container", schema: { const: "container" } },
       { key: "container", type: "string", required: true, description: "Name or ID of a running container, as `docker ps` shows it.", example: "container: devbox", schema: str(PATTERNS.container) },

@@ -4,10 +4,16 @@
  * (container paths) are mapped to the host folder mounted there before confinement and file access, and back.
  * `sbx` is refused ("not supported"). Command lines are argument arrays, never shell strings. No `vscode` import.
  *
- * Environment variables for the process inside the container are passed as `--env NAME` with the value in the
- * `docker` client's own environment (`DockerCommand.env`), so secrets such as API keys do not appear in the host's
- * process list. Names the `docker` client itself reads (`PATH`, `HOME`, `DOCKER_*`…) are passed as `--env
- * NAME=value` instead, so they do not change how `docker` runs.
+ * Environment variables for the process inside the container come from two places, treated differently:
+ * - the roster's `env` (the user's own, for the agent): `--env=NAME` with the value in the `docker` client's own
+ *   environment (`DockerCommand.env`), so secrets such as API keys do not appear in the host's process list — except
+ *   names the client or its loader read itself (`PATH`, `HOME`, `DOCKER_*`, `LD_*`, proxies…), passed by value so
+ *   they do not change how `docker` runs on the host;
+ * - the variables an agent asks for (`terminal/create`'s `env`, issue 17): only ever `--env=NAME=value` arguments.
+ *   They never reach the host's `docker` process, so an `LD_PRELOAD`, `DOCKER_HOST` or `DOCKER_CONFIG` from an agent
+ *   cannot run code in, or redirect, the client.
+ * Every option is one argument in `--name=value` form and the command follows the container name, so no name, value,
+ * command or path the agent or the roster gives, even one starting with `-`, can become an option of `docker`.
  */
 import path from "node:path";
 import type { AgentRuntime } from "../config/roster";
@@ -53,8 +59,13 @@ export interface DockerExecOptions {
   user?: string;
   /** `--workdir`: absolute folder inside the container. */
   workdir?: string;
-  /** Variables for the process inside the container (only these: the host's environment is not passed on). */
+  /**
+   * The roster's variables for the process inside the container (only these and {@link requestedEnv}: the host's
+   * environment is not passed on); values travel in the `docker` client's environment.
+   */
   env?: Record<string, string>;
+  /** Variables an agent asked for (`terminal/create`): only as `--env=NAME=value` arguments, never the client's environment. */
+  requestedEnv?: Record<string, string>;
   /** `-t`: allocate a TTY inside the container (terminals; the `docker` client must itself run on a pty). */
   tty?: boolean;
   /** The docker CLI; default `docker`. */
@@ -62,30 +73,45 @@ export interface DockerExecOptions {
 }
 
 const CONTAINER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const ENV_NAME = /^[^=\0]+$/;
-/** Variables the docker CLI reads itself: passed by value on the command line instead of through its environment. */
-const DOCKER_CLIENT_VARS = /^(PATH|HOME|USER|TMPDIR|XDG_[A-Z_]+|DOCKER_[A-Z0-9_]*|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy)$/;
+/** A variable name `docker exec --env` accepts and that cannot read as an option: no `=`, no NUL, no leading `-`. */
+const ENV_NAME = /^[^=\0-][^=\0]*$/;
+/**
+ * Variables the docker CLI (a Go program), its dynamic loader or libc read themselves: passed by value on the command
+ * line instead of through its environment.
+ */
+const DOCKER_CLIENT_VARS =
+  /^(PATH|HOME|USER|TMPDIR|SHELL|XDG_[A-Z_]+|DOCKER_[A-Z0-9_]*|LD_[A-Z0-9_]*|DYLD_[A-Z0-9_]*|GCONV_PATH|LOCPATH|NLSPATH|MALLOC_[A-Z0-9_]*|GLIBC_TUNABLES|GO[A-Z0-9_]*|SSL_CERT_(FILE|DIR)|HTTPS?_PROXY|NO_PROXY|ALL_PROXY|https?_proxy|no_proxy|all_proxy)$/;
 
 /**
- * `docker exec -i [-t] [--user U] [--workdir W] [--env NAME]… CONTAINER COMMAND ARGS…` as an argument array.
+ * `docker exec -i [-t] [--user=U] [--workdir=W] [--env=NAME | --env=NAME=value]… CONTAINER COMMAND ARGS…` as an
+ * argument array.
  * @throws SidekicksError `agent/spawn` for a container name that is not one (it would be read as an option), a
- *   relative workdir, or an invalid variable name
+ *   relative workdir, a user or command starting with `-`, or an invalid variable name
  */
 export function dockerExec(opts: DockerExecOptions, command: string, args: readonly string[] = []): DockerCommand {
   if (!CONTAINER_NAME.test(opts.container)) throw new SidekicksError("agent/spawn", `"${opts.container}" is not a container name or ID (as "docker ps" shows it).`);
   if (opts.workdir !== undefined && !path.posix.isAbsolute(opts.workdir)) throw new SidekicksError("agent/spawn", `The container workdir "${opts.workdir}" is not an absolute path.`);
+  if (opts.user?.startsWith("-")) throw new SidekicksError("agent/spawn", `"${opts.user}" is not a user name or uid:gid.`);
+  if (command === "" || command.startsWith("-")) throw new SidekicksError("agent/spawn", `"${command}" is not a command to run in the container.`);
   const out: string[] = ["exec", "-i"];
   if (opts.tty) out.push("-t");
-  if (opts.user) out.push("--user", opts.user);
-  if (opts.workdir) out.push("--workdir", opts.workdir);
+  if (opts.user) out.push(`--user=${opts.user}`);
+  if (opts.workdir) out.push(`--workdir=${opts.workdir}`);
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(opts.env ?? {})) {
+  const checkName = (name: string) => {
     if (!ENV_NAME.test(name)) throw new SidekicksError("agent/spawn", `Invalid environment variable name "${name}".`);
-    if (DOCKER_CLIENT_VARS.test(name)) out.push("--env", `${name}=${value}`);
+  };
+  for (const [name, value] of Object.entries(opts.env ?? {})) {
+    checkName(name);
+    if (DOCKER_CLIENT_VARS.test(name)) out.push(`--env=${name}=${value}`);
     else {
-      out.push("--env", name);
+      out.push(`--env=${name}`);
       env[name] = value;
     }
+  }
+  for (const [name, value] of Object.entries(opts.requestedEnv ?? {})) {
+    checkName(name);
+    out.push(`--env=${name}=${value}`);
   }
   out.push(opts.container, command, ...args);
   return { command: opts.docker ?? "docker", args: out, env };
@@ -224,7 +250,8 @@ export function containerAgentLaunch(
 /**
  * A terminal planner that runs `terminal/create` commands inside the container with `docker exec -i -t`: the
  * requested `cwd` (a container path) becomes `--workdir` (default: the runtime's workdir), the requested `env`
- * goes into the container. With `paths`, a `cwd` outside the mounted folders is refused.
+ * goes into the container as `--env=NAME=value` arguments only (never the host `docker` client's environment). With
+ * `paths`, a `cwd` outside the mounted folders is refused.
  * @throws SidekicksError `workspace/outside` for a relative `cwd` or one no mount holds (when `paths` is given)
  */
 export function containerPlanner(
@@ -237,12 +264,13 @@ export function containerPlanner(
       host.paths?.toHost(cmd.cwd);
     }
     const exec = dockerExec(
-      { container: runtime.container, user: runtime.user, workdir: cmd.cwd ?? runtime.workdir, env: cmd.env, tty: true, docker: host.docker },
+      { container: runtime.container, user: runtime.user, workdir: cmd.cwd ?? runtime.workdir, requestedEnv: cmd.env, tty: true, docker: host.docker },
       cmd.command,
       cmd.args,
     );
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(host.env ?? process.env)) if (v !== undefined) env[k] = v;
-    return { file: exec.command, args: exec.args, cwd: host.cwd, env: { ...env, ...exec.env } };
+    // The client runs with the host's environment only: what the agent asked for is in `exec.args`.
+    return { file: exec.command, args: exec.args, cwd: host.cwd, env };
   };
 }

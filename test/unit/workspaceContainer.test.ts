@@ -49,10 +49,10 @@ describe("container runtime: docker exec command line", () => {
     assert.equal(c.command, "docker");
     assert.deepEqual(c.args, [
       "exec", "-i",
-      "--user", "1000:1000",
-      "--workdir", "/work space",
-      "--env", "API_KEY",
-      "--env", "EMPTY",
+      "--user=1000:1000",
+      "--workdir=/work space",
+      "--env=API_KEY",
+      "--env=EMPTY",
       "devbox",
       "npx", "-y", "@agentclientprotocol/claude-agent-acp", "a path/with spaces", "--flag=$HOME;rm -rf /",
     ]);
@@ -69,7 +69,7 @@ describe("container runtime: docker exec command line", () => {
 
   it("passes variables the docker client reads itself by value", () => {
     const c = dockerExec({ container: "devbox", env: { PATH: "/opt/bin:/usr/bin", HOME: "/home/node", DOCKER_HOST: "x", TOKEN: "t" } }, "env");
-    assert.deepEqual(c.args, ["exec", "-i", "--env", "PATH=/opt/bin:/usr/bin", "--env", "HOME=/home/node", "--env", "DOCKER_HOST=x", "--env", "TOKEN", "devbox", "env"]);
+    assert.deepEqual(c.args, ["exec", "-i", "--env=PATH=/opt/bin:/usr/bin", "--env=HOME=/home/node", "--env=DOCKER_HOST=x", "--env=TOKEN", "devbox", "env"]);
     assert.deepEqual(c.env, { TOKEN: "t" });
   });
 
@@ -91,7 +91,7 @@ describe("container runtime: docker exec command line", () => {
     );
     assert.deepEqual(launch, {
       command: "docker",
-      args: ["exec", "-i", "--user", "node", "--workdir", "/workspace", "--env", "OPENAI_API_KEY", "devbox", "codex-acp", "--x"],
+      args: ["exec", "-i", "--user=node", "--workdir=/workspace", "--env=OPENAI_API_KEY", "devbox", "codex-acp", "--x"],
       env: { PATH: "/usr/bin", EDITOR_ONLY: "e", OPENAI_API_KEY: "k" },
       cwd: "/home/me/project",
     });
@@ -102,12 +102,12 @@ describe("container runtime: docker exec command line", () => {
     const plan = containerPlanner({ container: "devbox", user: "node", workdir: "/workspace" }, { cwd: "/home/me/project", env: { PATH: "/usr/bin" }, paths });
     assert.deepEqual(await plan({ command: "npm", args: ["test"], cwd: "/workspace/pkg a", env: { CI: "1" } }), {
       file: "docker",
-      args: ["exec", "-i", "-t", "--user", "node", "--workdir", "/workspace/pkg a", "--env", "CI", "devbox", "npm", "test"],
+      args: ["exec", "-i", "-t", "--user=node", "--workdir=/workspace/pkg a", "--env=CI=1", "devbox", "npm", "test"],
       cwd: "/home/me/project",
-      env: { PATH: "/usr/bin", CI: "1" },
+      env: { PATH: "/usr/bin" },
     });
     const byDefault = await plan({ command: "ls", args: [], cwd: undefined, env: {} });
-    assert.deepEqual(byDefault.args, ["exec", "-i", "-t", "--user", "node", "--workdir", "/workspace", "devbox", "ls"]);
+    assert.deepEqual(byDefault.args, ["exec", "-i", "-t", "--user=node", "--workdir=/workspace", "devbox", "ls"]);
     assert.throws(() => plan({ command: "ls", args: [], cwd: "/etc", env: {} }), code("workspace/outside"));
     assert.throws(() => plan({ command: "ls", args: [], cwd: "pkg", env: {} }), code("workspace/outside"));
   });
@@ -194,6 +194,7 @@ describe("container runtime: terminals through a stand-in docker CLI", () => {
     try {
       const dir = realpathSync(t.dir);
       const fake = path.join(dir, "fake docker");
+      // The client's own environment: the agent's TOKEN must not be in it (it goes into the container as an argument).
       writeFileSync(fake, `#!/bin/sh\nfor a in "$@"; do printf '[%s]\\n' "$a"; done\nprintf 'TOKEN=%s\\n' "$TOKEN"\n`);
       chmodSync(fake, 0o755);
       const manager = new TerminalManager({ cwd: dir, planner: containerPlanner({ container: "devbox", workdir: "/workspace" }, { cwd: dir, docker: fake }) });
@@ -201,12 +202,57 @@ describe("container runtime: terminals through a stand-in docker CLI", () => {
       assert.deepEqual(await term.waitForExit(), { exitCode: 0, signal: null });
       assert.equal(
         term.output().output,
-        ["exec", "-i", "-t", "--workdir", "/workspace/sub dir", "--env", "TOKEN", "devbox", "node", "a b.js", "é"].map((a) => `[${a}]\r\n`).join("") + "TOKEN=t o k\r\n",
+        ["exec", "-i", "-t", "--workdir=/workspace/sub dir", "--env=TOKEN=t o k", "devbox", "node", "a b.js", "é"].map((a) => `[${a}]\r\n`).join("") + "TOKEN=\r\n",
       );
       await manager.releaseAll();
     } finally {
       t.cleanup();
     }
+  });
+});
+
+describe("container runtime: an agent's terminal env never reaches the host's docker client (issue 17)", () => {
+  it("LD_PRELOAD, DOCKER_HOST and DOCKER_CONFIG from terminal/create go into the container only; dashes stay values", async () => {
+    const t = tempDir("sidekicks-fakedocker-");
+    try {
+      const dir = realpathSync(t.dir);
+      const fake = path.join(dir, "docker");
+      // A dynamically linked stand-in (/bin/sh): an LD_PRELOAD in its environment makes its loader complain (or run code).
+      writeFileSync(fake, `#!/bin/sh\nfor a in "$@"; do printf '[%s]\\n' "$a"; done\nprintf 'client: LD_PRELOAD=%s DOCKER_HOST=%s DOCKER_CONFIG=%s\\n' "$LD_PRELOAD" "$DOCKER_HOST" "$DOCKER_CONFIG"\n`);
+      chmodSync(fake, 0o755);
+      const planner = containerPlanner({ container: "devbox", workdir: "/workspace" }, { cwd: dir, docker: fake, env: { PATH: process.env.PATH } });
+      const manager = new TerminalManager({ cwd: dir, planner });
+      const hostile = [
+        { name: "LD_PRELOAD", value: path.join(dir, "evil.so") },
+        { name: "DOCKER_HOST", value: "tcp://attacker.invalid:2375" },
+        { name: "DOCKER_CONFIG", value: dir },
+        { name: "OPT", value: "--privileged" },
+      ];
+      const term = await manager.create({ command: "sh", args: ["-c", "true"], cwd: "/workspace", env: hostile });
+      assert.deepEqual(await term.waitForExit(), { exitCode: 0, signal: null });
+      const shown = term.output().output;
+      assert.doesNotMatch(shown, /ld\.so|cannot be preloaded/, "the client's loader never saw the agent's LD_PRELOAD");
+      assert.match(shown, /client: LD_PRELOAD= DOCKER_HOST= DOCKER_CONFIG=\r\n/, "none of the agent's variables is in the client's environment");
+      for (const v of hostile) assert.ok(shown.includes(`[--env=${v.name}=${v.value}]`), `${v.name} goes into the container as one --env=NAME=value argument`);
+      await manager.releaseAll();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("a name, user or command starting with - is refused, never read as an option", async () => {
+    const plan = containerPlanner({ container: "devbox", workdir: "/workspace" }, { cwd: "/tmp" });
+    await assert.rejects(async () => plan({ command: "--privileged", args: [], cwd: undefined, env: {} }), code("agent/spawn"));
+    await assert.rejects(async () => plan({ command: "ls", args: [], cwd: undefined, env: { "--privileged": "1" } }), code("agent/spawn"));
+    assert.throws(() => dockerExec({ container: "devbox", user: "--privileged" }, "sh"), code("agent/spawn"));
+    // Arguments after the command are the command's own: docker stops reading options at the container name.
+    assert.deepEqual(dockerExec({ container: "devbox" }, "ls", ["--privileged"]).args, ["exec", "-i", "devbox", "ls", "--privileged"]);
+  });
+
+  it("the roster's LD_* and GO* names are passed by value too, so they do not change how the client runs", () => {
+    const c = dockerExec({ container: "devbox", env: { LD_LIBRARY_PATH: "/opt/lib", GODEBUG: "x=1", API_KEY: "k" } }, "env");
+    assert.deepEqual(c.args, ["exec", "-i", "--env=LD_LIBRARY_PATH=/opt/lib", "--env=GODEBUG=x=1", "--env=API_KEY", "devbox", "env"]);
+    assert.deepEqual(c.env, { API_KEY: "k" });
   });
 });
 
