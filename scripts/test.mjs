@@ -255,7 +255,7 @@ async function vsix() {
 }
 
 /**
- * The crash suite (test/crash, issue 5): the channel core killed at ≥ 300 kill points, each recovered and checked.
+ * The crash suite (test/crash, issue 5): the channel core killed at ≥ 1,000 kill points, each recovered and checked.
  * Each kill point counts as one test; its last line is `kill points: N, violations: V`.
  */
 async function crash() {

@@ -5,7 +5,7 @@
  * invariants (test/crash/check.ts). Prints one line per violation, then `kill points: N, violations: V` last; exits
  * non-zero when V > 0.
  *
- * Environment: CRASH_SEEDS (comma-separated, default the fixed list below), CRASH_POINTS_PER_SEED (default 50),
+ * Environment: CRASH_SEEDS (comma-separated, default the fixed list below), CRASH_POINTS_PER_SEED (default 170: 1,020 kill points over the six seeds, issue 17),
  * CRASH_PHASES (comma-separated phases to draw from, default all), CRASH_JOBS (children at once, default 3: they wait on sleeps and startup as much as on CPU), CRASH_VERBOSE=1 (a line per kill point), CRASH_SNAPSHOT=0 (no V8
  * startup snapshots), CRASH_FAULT=blind-sweeper | stale-index | lost-admission (a self-test: injects that fault
  * into recovery or admission, test-side; the run must then report violations).
@@ -25,7 +25,7 @@ let childArgs: string[] = [];
 let agentArgs: string[] = [];
 let snapshots = "no";
 const SEEDS = (process.env.CRASH_SEEDS ?? "1009,2027,3041,4051,5059,6067").split(",").map(Number);
-const POINTS_PER_SEED = Number(process.env.CRASH_POINTS_PER_SEED ?? 50);
+const POINTS_PER_SEED = Number(process.env.CRASH_POINTS_PER_SEED ?? 170);
 const JOBS = Number(process.env.CRASH_JOBS ?? 3);
 const VERBOSE = process.env.CRASH_VERBOSE === "1";
 /** CRASH_PHASES (comma-separated): draw kill points from these phases only (default all). */
