@@ -1,5 +1,5 @@
 // @ts-check
-// `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), webview tests, integration tests in a real VS Code (code-server;
+// `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), the fuzz suite (malformed agent streams), webview tests, integration tests in a real VS Code (code-server;
 // Claude Code and Codex there too, and `npm start -- --real-agents`),
 // the same editor with the packaged .vsix installed (vsix: `npm run package`, then the suite against the installed copy),
 // real ACP agents (claude-agent-acp, codex-acp, Gemini CLI) running full turns offline against the scripted model server, in that order, streaming each stage's output. Build,
@@ -273,6 +273,27 @@ async function crash() {
   summary.push({ stage: "crash", passed: Math.max(0, points - failed), failed, seconds: since(started), note });
 }
 
+/**
+ * The fuzz suite (test/fuzz, issue 17): randomised and malformed agent streams through the channel core. Each stream
+ * counts as one test; each crash, hang or lost message as one failure. Its last line is
+ * `streams: N, crashes: C, hangs: H, lost: L, heap growth: X MB`.
+ */
+async function fuzz() {
+  banner("fuzz");
+  const started = Date.now();
+  const { code, output } = await run(node, ["--expose-gc", "--import", "tsx", "test/fuzz/run.ts"], 10 * MINUTE);
+  const counts = [...output.matchAll(/^streams: (\d+), crashes: (\d+), hangs: (\d+), lost: (\d+), heap growth: (-?[\d.]+) MB$/gm)].at(-1);
+  const streams = counts ? Number(counts[1]) : 0;
+  let failed = counts ? Number(counts[2]) + Number(counts[3]) + Number(counts[4]) : 0;
+  let note = counts ? `heap growth ${counts[5]} MB` : "";
+  if (failed > 0) failures.push({ stage: "fuzz", lines: output.split("\n").filter((l) => /^(crashes|hangs|lost): /.test(l)).slice(0, 40) });
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    note = `exit ${code}${counts ? "" : " without counts"}`;
+  }
+  summary.push({ stage: "fuzz", passed: Math.max(0, streams - failed), failed, seconds: since(started), note });
+}
+
 /** Real ACP agents (claude-agent-acp, codex-acp, Gemini CLI) running full turns through the manager against the scripted model server (test/fixtures/model-server.mjs); they are installed into .tools/ first. */
 async function realAgents() {
   const tools = await run(node, ["scripts/tools.mjs", "ensure"], 20 * MINUTE);
@@ -284,7 +305,7 @@ async function realAgents() {
   await nodeTests("realagents", testFiles("test/realagents", ".test.ts"), ["--import", "tsx"]);
 }
 
-const all = ["build", "typecheck", "lint", "unit", "crash", "webview", "integration", "vsix", "realagents"];
+const all = ["build", "typecheck", "lint", "unit", "crash", "fuzz", "webview", "integration", "vsix", "realagents"];
 const stages = new Set(process.env.SIDEKICKS_TEST_STAGES ? process.env.SIDEKICKS_TEST_STAGES.split(",") : all);
 
 let built = true;
@@ -293,6 +314,7 @@ if (stages.has("typecheck")) await check("typecheck", npm, ["run", "--silent", "
 if (stages.has("lint")) await check("lint", npm, ["run", "--silent", "lint"]);
 if (stages.has("unit")) await nodeTests("unit", testFiles("test/unit", ".test.ts"), ["--import", "tsx"]);
 if (stages.has("crash")) await crash();
+if (stages.has("fuzz")) await fuzz();
 for (const stage of ["webview", "integration", "vsix"]) {
   if (!stages.has(stage)) continue;
   if (!built) {
