@@ -129,7 +129,11 @@ async function main(): Promise<void> {
     for (const step of stream.steps) {
       if (step.kind !== "text") continue;
       const found = text.indexOf(step.token, at);
-      if (found < 0) return finding("lost", `seed ${seed} (ends ${stream.end.kind}): the chunk ${step.token} is not in the stored answer (in order)`);
+      if (found < 0) {
+        const shown = textOf(result).includes(step.token) ? "shown when it settled" : "not shown either";
+        const why = `${result.outcome ?? result.status}${result.error ? `, ${result.error.code}: ${result.error.message.slice(0, 160)}` : ""}`;
+        return finding("lost", `seed ${seed} (ends ${stream.end.kind}; ${why}): the chunk ${step.token} is not in the stored answer (in order), ${shown}`);
+      }
       at = found + step.token.length;
     }
     // An agent that died is started again for the next stream (as the user's Start would), skipping the backoff.
