@@ -1,5 +1,5 @@
 import tseslint from "typescript-eslint";
-import { packageMapConfig } from "./eslint.packages.mjs";
+import { packageMapConfig } from "./scripts/eslint.packages.mjs";
 
 export default tseslint.config(
   // The `.mjs` of the webview tests, the scripts and the real-editor harnesses are linted like the TypeScript (and

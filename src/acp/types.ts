@@ -1,5 +1,5 @@
 /**
- * Sidekicks' own shapes for what crosses the ACP boundary. SDK types never leave `src/acp/` (ADR 0003,
+ * Sidekicks' own shapes for what crosses the ACP boundary. SDK types never leave `src/acp/` (the original design's
  * `internal/acp`); the rest of the extension sees only these.
  */
 

@@ -35,7 +35,7 @@ export interface AgentManagerOptions {
 }
 
 /**
- * Owns every agent process (ADR 0003 `internal/agents`; issue 3, "Agent manager"):
+ * Owns every agent process (`src/agents/`; the original design's `internal/agents`; issue 3, "Agent manager"):
  * - starts an agent lazily on first use and keeps the state machine `stopped | starting | ready | busy | error`,
  *   with an `agent/state` event on every transition and `agent/log` lines about what it decides;
  * - stops an agent idle for `limits.idleTimeoutMs`; before starting one agent too many (`limits.maxRunningAgents`)

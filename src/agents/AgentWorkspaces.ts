@@ -23,7 +23,7 @@ interface Workspace {
 }
 
 /**
- * Each agent's workspace as ACP client methods (issue 7; ADR 0003 `internal/workspace`): `fs/read_text_file` and
+ * Each agent's workspace as ACP client methods (issue 7; `src/workspace/`; the original design's `internal/workspace`): `fs/read_text_file` and
  * `fs/write_text_file` confined to the agent's folder (the roster's `workspace`, else the workspace folder), through
  * the editor's buffers when a file is open; `terminal/*` on node-pty in that folder, each shown in the editor.
  * Effects with consequences (a write, a command) go through the session's sink (`onEffect`), which records them as

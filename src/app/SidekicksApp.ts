@@ -30,7 +30,7 @@ export interface SidekicksAppParts {
 }
 
 /**
- * What the editor's commands and views call (ADR 0003 `internal/app`): the roster's and the history's state, the
+ * What the editor's commands and views call (`src/app/`; the original design's `internal/app`): the roster's and the history's state, the
  * channel directory, `Sidekicks: Mention agent…`, the editor's file events, and the webview's requests and events.
  * Its parts (roster, store lifecycle, channels, webview API) are built by `compose.ts`; this class only starts them
  * in order and answers for them.

@@ -43,7 +43,7 @@ export interface ChannelsOptions {
 }
 
 /**
- * The channels over one open store (ADR 0003 `internal/channels`), one unit per job. Built by
+ * The channels over one open store (`src/channels/`; the original design's `internal/channels`), one unit per job. Built by
  * {@link composeChannels}; closed with {@link close} before the store closes.
  */
 export interface Channels {

@@ -1,7 +1,7 @@
 import type { AgentCommand } from "../shared/protocol";
 import type { Store } from "../store/Store";
 
-/** Store key of an agent's announced commands, under `value/` (ADR 0003 `value/<key>`). */
+/** Store key of an agent's announced commands, under `value/` (the original design's ADR 0003 `value/<key>`). */
 export const commandsKey = (agent: string) => `commands/${agent}`;
 
 /**

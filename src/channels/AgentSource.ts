@@ -1,7 +1,7 @@
 import type { AgentState, SessionChange, SessionStateView } from "../shared/protocol";
 import type { SessionSource } from "../turns/TurnExecutor";
 
-/** What channels need of the agent manager (ADR 0003 Amendment 3, `AgentSource`). */
+/** What channels need of the agent manager (the original design's ADR 0003 Amendment 3, `AgentSource`). */
 export interface AgentSource extends SessionSource {
   names(): string[];
   state(name: string): AgentState;

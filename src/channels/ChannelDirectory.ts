@@ -34,7 +34,7 @@ const DECLARED_KEY = "declaredChannels";
 const lastReadKey = (channelId: string) => `lastRead/${channelId}`;
 
 /**
- * The channel directory (ADR 0003 `internal/channels`, Channel + Membership): creates, renames and deletes channels,
+ * The channel directory (`src/channels/`; the original design's `internal/channels`, Channel + Membership): creates, renames and deletes channels,
  * sets descriptions, adds and removes members, opens direct conversations (a channel with one member, indexed by
  * `direct/<agent>`), keeps `#general`'s members in step with the roster, creates the roster's declared channels once,
  * and lists everything with unread counts and busy markers. Emits `channels/changed` after each change and

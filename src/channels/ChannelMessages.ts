@@ -31,7 +31,7 @@ export interface ChannelMessagesPorts {
 }
 
 /**
- * A channel's messages (ADR 0003 `internal/channels`): sending one (routing it to the members it mentions and
+ * A channel's messages (`src/channels/`; the original design's `internal/channels`): sending one (routing it to the members it mentions and
  * admitting one durable turn per recipient in the same batch as the message), opening a channel at its latest page
  * with open answers overlaid, and paging back through older messages.
  */

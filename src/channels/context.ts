@@ -1,6 +1,6 @@
 /**
  * Context re-injection (brief, "An agent addressed in a channel gets, before the user's text, the channel messages it
- * has not seen yet"; ADR 0003 `Membership.lastSeenMessageId`). Pure: which messages an agent has not seen, and how
+ * has not seen yet"; the original design's ADR 0003 `Membership.lastSeenMessageId`). Pure: which messages an agent has not seen, and how
  * they are written before the prompt within a byte budget.
  */
 import { CONTEXT_FOOTER, CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../shared/preamble";

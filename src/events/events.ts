@@ -10,7 +10,7 @@ export interface PendingPermission {
 }
 
 /**
- * The domain's events and their payloads (ADR 0003, "Events from Go to the UI"). An event the webview also receives
+ * The domain's events and their payloads (the original design's ADR 0003, "Events from Go to the UI"). An event the webview also receives
  * has the name of the protocol's (`HostEvents` in `src/shared/protocol/messages.ts`: `message/finished`, …); the
  * others are named in the same `noun/verb` style. Emitted by the domain through an {@link Emitter}; `src/app/`
  * projects them to the webview.

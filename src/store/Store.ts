@@ -40,7 +40,7 @@ export interface StoreChanges {
 export type CorruptRecordSink = (key: string, reason: string) => void;
 
 /**
- * The history store: channels, memberships and messages in LevelDB (`classic-level`) under the ADR 0003 keys.
+ * The history store: channels, memberships and messages in LevelDB (`classic-level`) under the original design's ADR 0003 keys.
  * Knows nothing of ACP. Values are JSON with a `version`; a record that does not parse or has the wrong shape is
  * skipped and reported through `onCorrupt`, never fatal to the rest of the history.
  */

@@ -13,7 +13,7 @@ export interface Migration {
 }
 
 /**
- * The store's schema steps, in order (ADR 0003 "Pebble keys": `v` holds the schema version).
+ * The store's schema steps, in order (the original design's ADR 0003 "Pebble keys": `v` holds the schema version).
  *
  * 1 → 2: channel records get `kind` (`channel`, or `direct` for a direct conversation indexed by `direct/<agent>`).
  * Schema 1 had no direct conversations, so every existing channel becomes `kind: "channel"`; records that do not

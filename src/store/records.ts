@@ -1,9 +1,9 @@
 import type { Author, ErrorInfo, Part, TurnOutcome } from "../shared/protocol";
 
-/** Schema version of the store, written under key `v` (ADR 0003, "Pebble keys"). */
+/** Schema version of the store, written under key `v` (the original design's ADR 0003, "Pebble keys"). */
 export const STORE_SCHEMA_VERSION = 3;
 
-/** `channel/<id>` (ADR 0003 `Channel`). Times are milliseconds since the epoch. */
+/** `channel/<id>` (the original design's ADR 0003 `Channel`). Times are milliseconds since the epoch. */
 export interface ChannelRecord {
   version: 1;
   id: string;
@@ -15,7 +15,7 @@ export interface ChannelRecord {
   updatedAt: number;
 }
 
-/** `member/<channelId>/<agentName>` (ADR 0003 `Membership`). */
+/** `member/<channelId>/<agentName>` (the original design's ADR 0003 `Membership`). */
 export interface MembershipRecord {
   version: 1;
   channelId: string;
@@ -25,7 +25,7 @@ export interface MembershipRecord {
   lastSeenMessageId?: string;
 }
 
-/** `msg/<channelId>/<messageId>` (ADR 0003 `Message`); written when a turn ends, never per chunk. */
+/** `msg/<channelId>/<messageId>` (the original design's ADR 0003 `Message`); written when a turn ends, never per chunk. */
 export interface MessageRecord {
   version: 1;
   id: string;
@@ -136,7 +136,7 @@ export interface IntentRecord {
   updatedAt: number;
 }
 
-/** Store keys (ADR 0003). ULIDs sort by time, so a key range scan returns messages in order. */
+/** Store keys (the original design's ADR 0003). ULIDs sort by time, so a key range scan returns messages in order. */
 export const keys = {
   version: "v",
   channel: (id: string) => `channel/${id}`,

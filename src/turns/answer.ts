@@ -8,7 +8,7 @@ import type { NoticePart, Part, PermissionPart, PlanPart, ThoughtPart, ToolCallP
 import { RETRY_NOTE_END, RETRY_NOTE_START } from "../shared/preamble";
 import type { MessageRecord } from "../store/records";
 import { withAgentTerminal } from "./agentTerminals";
-import { withPart } from "../shared/parts";
+import { indexOfPart, withPart } from "../shared/parts";
 
 /** What one update did: the next message, the delta to broadcast, and whether it was a tool-call boundary. */
 export interface Applied {
@@ -97,13 +97,11 @@ function currentToolCall(parts: readonly Part[], toolCallId: string): number {
 /** A thought chunk: appended to the last part when that is a thought of the same ACP message, else a new part. */
 function applyThought(message: MessageRecord, text: string, messageId: string | undefined): Applied {
   if (text === "") return { message, boundary: false };
-  const parts = message.parts.slice();
-  const last = parts[parts.length - 1];
-  const same = last?.type === "thought" && last.messageId === messageId;
-  const part: ThoughtPart = { type: "thought", text: same ? last.text + text : text, ...(messageId !== undefined ? { messageId } : {}) };
-  if (same) parts[parts.length - 1] = part;
-  else parts.push(part);
-  return { message: { ...message, parts }, delta: { part }, boundary: false };
+  const chunk: ThoughtPart = { type: "thought", text, ...(messageId !== undefined ? { messageId } : {}) };
+  // The shared rule (src/shared/parts.ts) says which thought a chunk continues: the last part, of the same ACP message.
+  const at = indexOfPart(message.parts, chunk);
+  const part: ThoughtPart = at === -1 ? chunk : { ...chunk, text: (message.parts[at] as ThoughtPart).text + text };
+  return { message: { ...message, parts: withPart(message.parts, part) }, delta: { part }, boundary: false };
 }
 
 /** A plan (ACP `plan`): replaces the message's plan part where it is, or adds one. */

@@ -2,7 +2,7 @@ import * as l10n from "@vscode/l10n";
 import type { Store } from "../store/Store";
 import { describeLegacyRule, describeRule, type AgentRules, type LegacyRule, type PermissionRule, type RuleKey } from "./permissionPolicy";
 
-/** Store key of an agent's Sidekicks rules, under `value/` (ADR 0003 `value/<key>`; ADR 0005): `{version: 1, rules}`. */
+/** Store key of an agent's Sidekicks rules, under `value/` (the original design's ADR 0003 `value/<key>`; ADR 0005): `{version: 1, rules}`. */
 export const rulesKey = (agent: string) => `permissionRules/${agent}`;
 
 /**

@@ -10,44 +10,22 @@
 // then checks the effect).
 // Environment: SIDEKICKS_IT_TIMEOUT_MS (whole run, default 300000), SIDEKICKS_IT_VERBOSE=1 (print every workbench
 // log line), SIDEKICKS_IT_KEEP=1 (keep the temp folder with workspace, user data and logs).
-// `--suite trust` runs out/integration/trust.js instead, with Workspace Trust on and the workspace left untrusted.
-// `--suite reload` runs out/integration/reload.js: a suite that reloads the window in the middle (the page reloads
-// with the same URL, a new extension host runs the same suite entry, which finds its second phase from a file in the
-// workspace); only the second phase reports the result. `--suite panel` (out/integration/panel.js) does the same with
-// channels in editor tabs, restored after the reload.
-// `--suite vsix` runs out/integration/vsix.js against the INSTALLED package (issue 8): the linux-x64 .vsix of
-// `npm run package` is installed with code-server's `--install-extension` into the fresh extensions folder, and the
-// window's development extension is test/integration/vsix-driver (an empty extension: code-server runs
-// `extensionTestsPath` only in an extension development window), so Sidekicks loads from its installed folder in
-// production mode and exports no test API. The suite then asks the harness to read and drive the webview
-// (`SIDEKICKS_WEBVIEW {"method","params","reply"}`: the development test API's `test/*` requests, done here with
-// Playwright, the answer written as JSON to the `reply` file). It reloads the window once, like `--suite reload`.
-// `--suite e2e` runs out/integration/e2e.js, the end-to-end render bench (bench/renderE2e.ts, `npm run bench -- --e2e`;
-// not part of `npm test`): with `SIDEKICKS_WEBVIEW` `e2e/arm` (before the prompt) and `e2e/painted`, it asks the
-// harness for the wall clock at which the webview painted a finished answer ending with a marker.
-// `--suite realagents` runs out/integration/realagents.js with Claude Code and Codex (issue 15): the harness starts
-// the scripted model server (test/fixtures/model-server.mjs) on a free port, writes the workspace `npm start --
-// --real-agents` writes (scripts/realAgentRoster.mjs) pointed at it, and stops the server after; its request lines go
-// to test-results/model-server.log. A window reload in the middle, like `--suite reload`. Default timeout 15 min.
-import { execFileSync } from "node:child_process";
+// `--suite <name>`: which suite, how it is built and what its workspace holds: see suites.mjs.
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { startCodeServer, freePort, workbenchUrl } from "../../scripts/codeServer.mjs";
-import { ensureRealAgents, ensureTools, toolsReady, checkChromium, node24Path, codeServerEntry } from "../../scripts/tools.mjs";
-import { startModelServer } from "../fixtures/model-server.mjs";
-import { buildE2eSuite, buildRealAgentsSuite, createRealAgentsWorkspace, createTestWorkspace, realAgentsSuiteEntry, e2eSuiteEntry, makeRunDir, panelSuiteEntry, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixDriverPath, vsixFile, vsixSuiteEntry, buildVsixSuite } from "./workspace.mjs";
+import { ensureTools, toolsReady, checkChromium } from "../../scripts/tools.mjs";
+import { makeRunDir, root, vsixDriverPath } from "./workspace.mjs";
+import { buildSuite, prepareWorkspace, suiteFromArgs } from "./suites.mjs";
 import { quietSettings } from "../../scripts/codeServer.mjs";
 import { webviewRequest } from "./webviewDriver.mjs";
 
-/** `--suite trust`: Workspace Trust on, the test folder never trusted (no startup prompt). `--suite reload`: see above. */
-const suiteName = process.argv.includes("--suite") ? process.argv[process.argv.indexOf("--suite") + 1] : "main";
-if (!["main", "trust", "reload", "vsix", "panel", "e2e", "realagents"].includes(suiteName)) throw new Error(`unknown --suite ${suiteName}: main, trust, reload, vsix, panel, e2e or realagents`);
+const suite = suiteFromArgs(process.argv);
+const { name: suiteName, entry: suiteEntry } = suite;
 const trustRun = suiteName === "trust";
 const vsixRun = suiteName === "vsix";
 const realAgentsRun = suiteName === "realagents";
-const suiteEntries = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry, e2e: e2eSuiteEntry, realagents: realAgentsSuiteEntry };
-const suiteEntry = suiteEntries[/** @type {keyof typeof suiteEntries} */ (suiteName)]; // a name checked just above
 
 const timeoutMs = Number(process.env.SIDEKICKS_IT_TIMEOUT_MS) || (realAgentsRun ? 900_000 : 300_000);
 const verbose = process.env.SIDEKICKS_IT_VERBOSE === "1";
@@ -66,17 +44,7 @@ let result = null;
 const problems = [];
 
 async function main() {
-  if (vsixRun) await buildVsixSuite();
-  if (suiteName === "e2e") await buildE2eSuite();
-  if (realAgentsRun) await buildRealAgentsSuite();
-  for (const [file, hint] of vsixRun
-    ? [[vsixFile, "npm run package"]]
-    : [
-        [suiteEntry, "node scripts/build.mjs"],
-        [path.join(root, "dist", "extension.js"), "node scripts/build.mjs"],
-      ]) {
-    if (!fs.existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: run ${hint}`);
-  }
+  await buildSuite(suite);
   checkChromium();
   if (!toolsReady()) await ensureTools();
 
@@ -88,24 +56,11 @@ async function main() {
     }
   }
   const runDir = makeRunDir("it");
-  let modelServer;
-  let workspace;
-  if (realAgentsRun) {
-    const { node24, ...entries } = await ensureRealAgents({ log: say });
-    const modelLog = path.join(resultsDir, "model-server.log");
-    fs.writeFileSync(modelLog, "");
-    modelServer = await startModelServer({ log: (line) => fs.appendFileSync(modelLog, `${new Date().toISOString()} ${line}\n`) });
-    say(`scripted model server on ${modelServer.url}`);
-    workspace = createRealAgentsWorkspace(runDir, { modelUrl: modelServer.url, node: node24, entries });
-  } else {
-    workspace = createTestWorkspace(runDir, { node: node24Path });
-  }
+  const { workspace, modelServer } = await prepareWorkspace(suite, runDir, resultsDir, say);
   const serverLog = path.join(resultsDir, "code-server.log");
   const workbenchLog = path.join(resultsDir, "workbench.log");
   fs.writeFileSync(serverLog, "");
   fs.writeFileSync(workbenchLog, "");
-
-  if (vsixRun) installVsix(runDir, workspace);
 
   let server;
   let browser;
@@ -318,29 +273,6 @@ function screenshotQueue(page) {
     },
     idle: () => chain,
   };
-}
-
-/**
- * Installs the .vsix the way a user does (`code-server --install-extension <file>`) into this run's fresh extensions
- * folder, before the server starts, and tells the suite where (`.sidekicks-vsix-run.json` in the workspace).
- * @param {string} runDir
- * @param {string} workspace
- */
-function installVsix(runDir, workspace) {
-  const extensionsDir = path.join(runDir, "extensions");
-  const userDataDir = path.join(runDir, "user-data");
-  const begun = Date.now();
-  const output = execFileSync(
-    node24Path,
-    [codeServerEntry, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir, "--install-extension", vsixFile],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 },
-  );
-  if (!/successfully installed/.test(output)) throw new Error(`code-server --install-extension ${vsixFile} said: ${output.trim()}`);
-  say(`installed ${path.relative(root, vsixFile)} into ${extensionsDir} in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
-  fs.writeFileSync(
-    path.join(workspace, ".sidekicks-vsix-run.json"),
-    JSON.stringify({ extensionsDir, userDataDir, repoRoot: root, vsix: vsixFile }, null, 2),
-  );
 }
 
 /** After a timeout: a picture of the workbench as it was, to see what hung. @param {import("playwright-core").Page} page */

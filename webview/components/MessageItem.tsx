@@ -63,6 +63,7 @@ export class MessageItem extends Component<Props> {
     const queued = message.status === "queued";
     const stopNote = message.stopReason ? stopNoteOf(message.stopReason) : undefined;
     const empty = message.parts.length === 0;
+    const awaiting = awaitingPermission(message);
     return (
       <article
         class={`message author-${message.author.kind}`}
@@ -120,7 +121,7 @@ export class MessageItem extends Component<Props> {
           )}
         </header>
         <div class="message-body">
-          {message.parts.map((part, i) => renderPart(message, part, i, streaming, answerPermission, i === message.parts.length - 1))}
+          {message.parts.map((part, i) => renderPart(message, part, i, streaming, answerPermission, i === message.parts.length - 1, awaiting))}
           {streaming && (
             <span class="typing" role="img" aria-label={l10n.t("{0} is typing", authorName(message.author))}>
               <span />
@@ -160,7 +161,7 @@ export class MessageItem extends Component<Props> {
   }
 }
 
-function renderPart(message: MessageView, part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean) {
+function renderPart(message: MessageView, part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean, awaiting: ReadonlySet<string>) {
   const messageId = message.id;
   const agent = message.author.agentName;
   switch (part.type) {
@@ -185,7 +186,7 @@ function renderPart(message: MessageView, part: Part, index: number, streaming: 
       // so its closed code blocks are highlighted.
       return <Markdown key={`t${index}`} text={part.text} streaming={streaming && last} />;
     case "toolCall":
-      return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} awaitingPermission={awaitsPermission(message, part.toolCallId)} />;
+      return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} awaitingPermission={awaiting.has(part.toolCallId)} />;
     case "permission":
       return <PermissionCard key={`p:${part.requestId}`} part={part} live={streaming} answer={answer} agent={agent} />;
     case "retry":
@@ -197,9 +198,11 @@ function renderPart(message: MessageView, part: Part, index: number, streaming: 
   }
 }
 
-/** Whether a permission request of `message` for tool call `toolCallId` waits for its answer. */
-function awaitsPermission(message: MessageView, toolCallId: string): boolean {
-  return message.parts.some((p) => p.type === "permission" && p.toolCallId === toolCallId && p.outcome === undefined);
+/** The tool calls of `message` whose permission request waits for its answer: one pass over the parts a render. */
+function awaitingPermission(message: MessageView): Set<string> {
+  const ids = new Set<string>();
+  for (const p of message.parts) if (p.type === "permission" && p.outcome === undefined) ids.add(p.toolCallId);
+  return ids;
 }
 
 function authorName(author: Author): string {

@@ -4,10 +4,10 @@
  * host ⇄ webview protocol (`index.ts`); imports nothing.
  */
 
-/** State of one agent process, as the agent manager reports it (ADR 0003, `agent/state`). */
+/** State of one agent process, as the agent manager reports it (the original design's ADR 0003, `agent/state`). */
 export type AgentState = "stopped" | "starting" | "ready" | "busy" | "error";
 
-/** Who wrote a message (ADR 0003 data model, `Message.author`). */
+/** Who wrote a message (the original design's ADR 0003 data model, `Message.author`). */
 export interface Author {
   kind: "user" | "agent" | "system";
   /** Set when `kind` is `agent`. */

@@ -45,7 +45,7 @@ export interface MemberView {
   color?: string;
 }
 
-/** A channel with its members (ADR 0003 `Channel` + `Membership`). */
+/** A channel with its members (the original design's ADR 0003 `Channel` + `Membership`). */
 export interface ChannelView {
   id: string;
   name: string;

@@ -5,9 +5,12 @@
  * `import type`), its npm packages and, for host code, Node's built-ins. A broken arrow fails `npm run lint`.
  */
 import boundaries from "eslint-plugin-boundaries";
-import { PACKAGES } from "./scripts/packageMap.mjs";
+import { PACKAGES } from "./packageMap.mjs";
 
-/** An npm package and its subpaths (`highlight.js/lib/core`), as module `source`s. */
+/**
+ * An npm package and its subpaths (`highlight.js/lib/core`), as module `source`s.
+ * @param {string[]} names
+ */
 const sources = (names) => names.flatMap((name) => [name, `${name}/**`]);
 
 const policies = [
@@ -25,6 +28,7 @@ const policies = [
   }),
 ];
 
+/** The package map as one ESLint configuration object (eslint.config.mjs adds it last). */
 export const packageMapConfig = {
   files: ["src/**/*.ts", "webview/**/*.ts", "webview/**/*.tsx"],
   plugins: { boundaries },
