@@ -72,7 +72,8 @@ export interface WebviewRequests {
   /** Renames a channel (not #general, not a direct conversation). */
   "channel/rename": [{ id: string; name: string }, ChannelSummary];
   /**
-   * Deletes a channel and its history (the UI confirms first); refused for #general (`channel/invalidName`) and while a
+   * Deletes a channel and its history once the host's own modal confirmation says so (`deleted: false` when the user
+   * declines it: a webview's word alone deletes nothing); refused for #general (`channel/invalidName`) and while a
    * member answers (`channel/busy`).
    */
   "channel/delete": [{ id: string }, { deleted: boolean }];
@@ -84,8 +85,8 @@ export interface WebviewRequests {
   "channel/direct": [{ agent: string }, ChannelSummary];
   /** Records that the user has seen the channel up to `messageId` (the open channel is visible). */
   "channel/read": [{ channelId: string; messageId: string }, { unread: number }];
-  /** Runs a host command the webview offers as a button. */
-  "command/run": [{ command: "createConfig" | "openConfig" | "showLog" | "manageTrust" }, { done: boolean }];
+  /** Runs a host command the webview offers as a button: only those (`WEBVIEW_COMMANDS`, requestGuards.ts). */
+  "command/run": [{ command: "createConfig" | "openConfig" | "manageTrust" }, { done: boolean }];
   /**
    * Opens a tool call's diff in the editor's diff view (read-only virtual documents for both sides; `oldText` null:
    * a new file, shown against an empty document). `opened` is false when the editor cannot.
