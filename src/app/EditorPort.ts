@@ -12,6 +12,13 @@ export interface EditorPort {
   isTrusted(): boolean;
   /** Runs an editor command the webview offers as a button. */
   runCommand(command: WebviewRequests["command/run"][0]["command"]): Promise<void>;
+  /**
+   * Asks the user a yes-or-no question in a modal dialog (`message`, `detail` below it, `action` the button that says
+   * yes); true only when the user chose `action`. Absent: the host cannot ask, so what needs it is refused.
+   */
+  confirm?(message: string, detail: string, action: string): Promise<boolean>;
+  /** The absolute paths of the editor's workspace folders (absent: the folder agents start in). */
+  workspaceRoots?(): string[];
   /** Writes a line to the Sidekicks log. */
   log(level: "debug" | "info" | "warn" | "error", line: string): void;
   /** Shows the config problems where the editor shows problems (an empty list clears them). */

@@ -11,7 +11,7 @@ import type { RosterLoader } from "./RosterLoader";
 import type { StoreLifecycle } from "./StoreLifecycle";
 import type { WebviewRequestHandlers } from "./WebviewBridge";
 import { connectWebview, type WebviewSink } from "./webviewApi/webviewEvents";
-import { webviewHandlers } from "./webviewApi/webviewHandlers";
+import { viewHandlers, webviewHandlers } from "./webviewApi/webviewHandlers";
 import type { ShownChannel } from "./webviewApi/ports";
 
 /** The editor port, where `src/vscode/` and the tests import it from. */
@@ -27,6 +27,8 @@ export interface SidekicksAppParts {
   roster: RosterLoader;
   history: StoreLifecycle;
   terminalOutputs: AgentTerminalOutputs;
+  /** The workspace's folders (absolute): what the view may open files in. */
+  workspaceRoots: () => string[];
 }
 
 /**
@@ -158,13 +160,28 @@ export class SidekicksApp {
   }
 
   /**
-   * Handlers for the webview's requests (`src/shared/protocol`, `WebviewRequests`; `webviewApi/`). A webview that loads
-   * while the app is starting waits for it.
+   * Handlers for the webview's requests (`src/shared/protocol`, `WebviewRequests`; `webviewApi/`), unguarded: they
+   * trust the caller about which channel, message, file or text it names. A webview's bridge gets
+   * {@link viewHandlers} instead. A webview that loads while the app is starting waits for it.
    * @param iconUri turns a roster icon file into a URI the webview may load (the editor's `asWebviewUri`)
    */
   webviewHandlers(iconUri?: IconUri): WebviewRequestHandlers {
-    const { history, roster, agents, editor, terminalOutputs } = this.parts;
-    return webviewHandlers({ history, roster, agents, editor, terminalOutputs, shown: this.shown, iconUri }, () => this.started);
+    return webviewHandlers(this.ports(iconUri), () => this.started);
+  }
+
+  /**
+   * The handlers of one connected view (the side view, an editor tab), for its `WebviewBridge`: every request checked
+   * where it enters (the protocol's guard, then what this view shows and may ask: `webviewApi/viewGuard.ts`). Call
+   * once per view: the result knows which channel that view shows.
+   * @param iconUri as for {@link webviewHandlers}
+   */
+  viewHandlers(iconUri?: IconUri): WebviewRequestHandlers {
+    return viewHandlers(this.ports(iconUri), () => this.started);
+  }
+
+  private ports(iconUri: IconUri | undefined) {
+    const { history, roster, agents, editor, terminalOutputs, workspaceRoots } = this.parts;
+    return { history, roster, agents, editor, terminalOutputs, shown: this.shown, iconUri, workspaceRoots };
   }
 
   /**

@@ -11,7 +11,9 @@ import {
   type WebviewRequestMethod,
   type WebviewRequests,
 } from "../shared/protocol";
+import * as l10n from "@vscode/l10n";
 import { asSidekicksError } from "../shared/errors";
+import { isWebviewRequestMethod } from "../shared/protocol/requestGuards";
 import { samePart } from "../shared/parts";
 
 /** One handler per webview request: the compiler makes the map complete. */
@@ -90,8 +92,16 @@ export class WebviewBridge {
       else waiting.resolve(msg.result);
       return;
     }
-    if (msg.kind === "request" && typeof msg.id === "number" && typeof msg.method === "string" && msg.method in this.handlers) {
-      void this.answer(msg.id, msg.method as WebviewRequestMethod, msg.params);
+    if (msg.kind === "request" && typeof msg.id === "number" && isWebviewRequestMethod(msg.method) && msg.method in this.handlers) {
+      void this.answer(msg.id, msg.method, msg.params);
+      return;
+    }
+    if (msg.kind === "request" && typeof msg.id === "number") {
+      // Not a method of the protocol (or a prototype name: `__proto__`, `toString`…): refused, and said so.
+      const method = typeof msg.method === "string" ? msg.method.slice(0, 100) : typeof msg.method;
+      this.log(`webview request ${JSON.stringify(method)} refused: not a request of the protocol`);
+      const error: ErrorInfo = { code: "webview/unknownRequest", message: l10n.t("The Sidekicks view asked for something the host does not do ({0}).", method) };
+      void Promise.resolve().then(() => this.send({ kind: "response", id: msg.id as number, error }));
       return;
     }
     this.log(`webview message dropped: unexpected ${JSON.stringify(raw).slice(0, 200)}`);

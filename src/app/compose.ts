@@ -87,7 +87,8 @@ export function startSidekicks(options: AppOptions): SidekicksApp {
   });
   events.on("message/started", (m) => history.current?.directory.observe("started", m));
   events.on("message/finished", (m) => history.current?.directory.observe("finished", m));
-  const app = new SidekicksApp({ storageDir: options.storageDir, editor, events, agents, roster, history, terminalOutputs });
+  const workspaceRoots = (): string[] => editor.workspaceRoots?.() ?? [options.launch.workspaceFolder];
+  const app = new SidekicksApp({ storageDir: options.storageDir, editor, events, agents, roster, history, terminalOutputs, workspaceRoots });
   app.start();
   return app;
 }

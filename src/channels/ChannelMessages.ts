@@ -82,6 +82,29 @@ export class ChannelMessages {
     return record ? toView(record) : undefined;
   }
 
+  /** One message of a channel as the view shows it (an open answer: what has streamed so far), or undefined. */
+  async message(channelId: string, messageId: string): Promise<MessageView | undefined> {
+    await this.ports.ready();
+    const stored = await this.ports.store.message(channelId, messageId);
+    return stored ? this.views([stored])[0] : undefined;
+  }
+
+  /**
+   * The newest message of channel `channelId` for which `test` holds (open answers as they stand now), read back
+   * through the history {@link OLDER_PAGE_MAX} messages at a time; undefined when none does.
+   */
+  async find(channelId: string, test: (message: MessageView) => boolean): Promise<MessageView | undefined> {
+    const { store } = this.ports;
+    await this.ports.ready();
+    let page = await store.latestMessages(channelId, OLDER_PAGE_MAX);
+    while (page.length > 0) {
+      const hit = this.views(page).reverse().find(test);
+      if (hit || page.length < OLDER_PAGE_MAX) return hit;
+      page = await store.messagesBefore(channelId, page[0]!.id, OLDER_PAGE_MAX);
+    }
+    return undefined;
+  }
+
   /** Stored messages as views; answers whose turn is open show what has streamed so far, `queued` or `streaming`. */
   private views(stored: readonly MessageRecord[]): MessageView[] {
     const live = this.ports.executor.state.turns;

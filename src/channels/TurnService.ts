@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type { PermissionPart } from "../shared/protocol";
 import type { Store } from "../store/Store";
 import { isActive } from "../turns/reducer";
 import { describeIntent, type IntentLog } from "../turns/intents";
@@ -37,6 +38,18 @@ export class TurnService {
   /** Answers a pending permission request (`remember`: and makes a Sidekicks rule). @returns false when not pending or no rule fits */
   async answerPermission(requestId: string, optionId: string, remember = false): Promise<boolean> {
     return (await this.ports.executor.submit({ type: "answer", requestId, optionId, ...(remember ? { remember } : {}) })) ?? false;
+  }
+
+  /**
+   * A permission request waiting for the user's answer: the channel its answer streams in, and the request as its card
+   * shows it; undefined when no open turn waits for it.
+   */
+  pendingPermission(requestId: string): { channelId: string; part: PermissionPart } | undefined {
+    for (const t of Object.values(this.ports.executor.state.turns)) {
+      const part = t.message.parts.find((p): p is PermissionPart => p.type === "permission" && p.requestId === requestId);
+      if (part) return part.outcome === undefined ? { channelId: t.record.channelId, part } : undefined;
+    }
+    return undefined;
   }
 
   /**

@@ -31,6 +31,9 @@ export type ErrorCode =
   | "workspace/writeFailed" // an agent's write was not applied (the editor refused the edit, the path is a folder)
   | "terminal/unavailable" // node-pty does not load on this platform: terminals are not offered
   | "terminal/unknown" // a terminal id that was never created here or was released
+  | "webview/unknownRequest" // the webview asked for a method the protocol does not have (or a prototype name)
+  | "webview/invalidRequest" // a webview request whose params its guard refuses (types, lengths, ids, enums)
+  | "webview/refused" // a well-formed webview request for what its view cannot ask (another channel, a file outside, text it never showed)
   | "store/locked" // the history is open in another window
   | "store/corrupt"
   | "store/staleAttempt"; // a write from an attempt that no longer owns its turn (fencing)

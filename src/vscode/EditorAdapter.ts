@@ -63,8 +63,18 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
   }
 
   async runCommand(command: WebviewRequests["command/run"][0]["command"]): Promise<void> {
-    if (command === "manageTrust") await vscode.commands.executeCommand("workbench.trust.manage");
-    else await vscode.commands.executeCommand(`sidekicks.${command}`);
+    // Each of the view's buttons names its command here: nothing the webview sends becomes a command id.
+    const ids = { createConfig: "sidekicks.createConfig", openConfig: "sidekicks.openConfig", manageTrust: "workbench.trust.manage" } as const;
+    if (!Object.hasOwn(ids, command)) throw new Error(`not a command of the Sidekicks view: ${String(command).slice(0, 100)}`);
+    await vscode.commands.executeCommand(ids[command]);
+  }
+
+  async confirm(message: string, detail: string, action: string): Promise<boolean> {
+    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+  }
+
+  workspaceRoots(): string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
   }
 
   log(level: "debug" | "info" | "warn" | "error", line: string): void {

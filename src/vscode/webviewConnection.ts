@@ -50,7 +50,7 @@ export function connectWebview(webview: vscode.Webview, options: ConnectOptions)
       const forward = options.event ?? ((b, name, payload) => b.event(name, payload));
       disconnect = app.connectWebview((name, payload) => forward(bridge, name, payload), iconUri);
     }
-    const own = app.webviewHandlers(iconUri);
+    const own = app.viewHandlers(iconUri);
     const { onOpened } = options;
     if (!onOpened) return own;
     const open = own["channel/open"];

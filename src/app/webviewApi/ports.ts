@@ -18,6 +18,8 @@ export interface WebviewApiPorts {
   editor: EditorPort;
   terminalOutputs: AgentTerminalOutputs;
   shown: ShownChannel;
+  /** The workspace's folders (absolute): files inside them may be opened from the view (`viewGuard.ts`). */
+  workspaceRoots?: () => string[];
   /** Turns a roster icon file into a URI the webview may load (the editor's `asWebviewUri`). */
   iconUri?: IconUri;
 }

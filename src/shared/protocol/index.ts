@@ -3,7 +3,9 @@
  *
  * Both bundles import it (this index and its three files: `parts`, `views`, `messages`); it imports nothing. A request map says, per method, the params and the result;
  * an event map says, per event, the payload. The compiler then forces one handler per request on the receiving
- * side, and a renamed field breaks both sides at build time (STYLE.md, "One typed protocol").
+ * side, and a renamed field breaks both sides at build time (STYLE.md, "One typed protocol"). Next to them,
+ * `requestGuards.ts` (not re-exported here: only the host imports it) validates each request's params: the host does
+ * not trust the webview (issue 17).
  *
  * Envelope rules:
  * - The webview posts `{kind: "ready", protocolVersion}` first; the host queues everything until then. On a

@@ -39,7 +39,11 @@ export interface WebviewRequests {
   "session/configure": [{ channelId: string; agent: string; change: SessionChange }, { state: SessionStateView }];
   /** Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it. */
   "channel/send": [{ channelId: string; text: string }, { messageId: string }];
-  /** Answers a pending permission request (`remember`: Sidekicks answers it so from now on, ADR 0005); `accepted`: it was pending. */
+  /**
+   * Answers a pending permission request (`remember`: Sidekicks answers it so from now on, ADR 0005); `accepted`: it was
+   * pending. Refused (`webview/refused`) from a view that does not show its channel, with an option it did not offer,
+   * or with `remember` on another option than the card's rule buttons use (the first one-time allow or reject).
+   */
   "permission/answer": [{ requestId: string; optionId: string; remember?: boolean }, { accepted: boolean }];
   /**
    * Stops an agent message: a queued one is removed from the queue; a streaming one gets ACP `session/cancel`, its
@@ -72,7 +76,8 @@ export interface WebviewRequests {
   /** Renames a channel (not #general, not a direct conversation). */
   "channel/rename": [{ id: string; name: string }, ChannelSummary];
   /**
-   * Deletes a channel and its history (the UI confirms first); refused for #general (`channel/invalidName`) and while a
+   * Deletes a channel and its history once the host's own modal confirmation says so (`deleted: false` when the user
+   * declines it: a webview's word alone deletes nothing); refused for #general (`channel/invalidName`) and while a
    * member answers (`channel/busy`).
    */
   "channel/delete": [{ id: string }, { deleted: boolean }];
@@ -84,16 +89,22 @@ export interface WebviewRequests {
   "channel/direct": [{ agent: string }, ChannelSummary];
   /** Records that the user has seen the channel up to `messageId` (the open channel is visible). */
   "channel/read": [{ channelId: string; messageId: string }, { unread: number }];
-  /** Runs a host command the webview offers as a button. */
-  "command/run": [{ command: "createConfig" | "openConfig" | "showLog" | "manageTrust" }, { done: boolean }];
+  /** Runs a host command the webview offers as a button: only those (`WEBVIEW_COMMANDS`, requestGuards.ts). */
+  "command/run": [{ command: "createConfig" | "openConfig" | "manageTrust" }, { done: boolean }];
   /**
    * Opens a tool call's diff in the editor's diff view (read-only virtual documents for both sides; `oldText` null:
    * a new file, shown against an empty document). `opened` is false when the editor cannot.
    */
   "editor/openDiff": [ToolCallDiff, { opened: boolean }];
-  /** Opens a file (a tool call location) at its 1-based line; `opened` is false when there is no such file. */
+  /**
+   * Opens a file (a tool call location) at its 1-based line; `opened` is false when there is no such file. Refused
+   * (`webview/refused`) unless it is inside the workspace roots or a tool call or files card of the shown channel names it.
+   */
   "editor/openLocation": [ToolCallLocation, { opened: boolean }];
-  /** Inserts text (a code block) at the cursor of the active text editor; `inserted` is false when none is open. */
+  /**
+   * Inserts text (a code block) at the cursor of the active text editor; `inserted` is false when none is open.
+   * Refused (`webview/refused`) unless the text appears in a message of the channel the view shows; at most 1 MiB.
+   */
   "editor/insert": [{ text: string }, { inserted: boolean }];
   /**
    * Opens a link from agent text: `http(s):` and `mailto:` outside the editor (its `openExternal` rules), a file link
