@@ -275,18 +275,18 @@ async function crash() {
 
 /**
  * The fuzz suite (test/fuzz, issue 17): randomised and malformed agent streams through the channel core. Each stream
- * counts as one test; each crash, hang or lost message as one failure. Its last line is
- * `streams: N, crashes: C, hangs: H, lost: L, heap growth: X MB`.
+ * counts as one test; each crash, hang, lost message or misread ending as one failure. Its last line is
+ * `streams: N, crashes: C, hangs: H, lost: L, heap growth: X MB, misread endings: M`.
  */
 async function fuzz() {
   banner("fuzz");
   const started = Date.now();
   const { code, output } = await run(node, ["--expose-gc", "--import", "tsx", "test/fuzz/run.ts"], 10 * MINUTE);
-  const counts = [...output.matchAll(/^streams: (\d+), crashes: (\d+), hangs: (\d+), lost: (\d+), heap growth: (-?[\d.]+) MB$/gm)].at(-1);
+  const counts = [...output.matchAll(/^streams: (\d+), crashes: (\d+), hangs: (\d+), lost: (\d+), heap growth: (-?[\d.]+) MB, misread endings: (\d+)$/gm)].at(-1);
   const streams = counts ? Number(counts[1]) : 0;
-  let failed = counts ? Number(counts[2]) + Number(counts[3]) + Number(counts[4]) : 0;
+  let failed = counts ? Number(counts[2]) + Number(counts[3]) + Number(counts[4]) + Number(counts[6]) : 0;
   let note = counts ? `heap growth ${counts[5]} MB` : "";
-  if (failed > 0) failures.push({ stage: "fuzz", lines: output.split("\n").filter((l) => /^(crashes|hangs|lost): /.test(l)).slice(0, 40) });
+  if (failed > 0) failures.push({ stage: "fuzz", lines: output.split("\n").filter((l) => /^(crashes|hangs|lost|misread): /.test(l)).slice(0, 40) });
   if (code !== 0 && failed === 0) {
     failed = 1;
     note = `exit ${code}${counts ? "" : " without counts"}`;

@@ -6,14 +6,18 @@
  * - **hangs**: an answer that does not settle — within {@link SETTLE_MS} of the stream's end, or of Stop for a
  *   stream whose agent goes silent (Stop is pressed after {@link STOP_AFTER_MS});
  * - **lost**: the user's message or the answer missing from the store once settled, or a well-formed text chunk of
- *   the stream (a unique token) missing from the stored answer, or out of order.
- * Prints one line per finding, then `streams: N, crashes: C, hangs: H, lost: L, heap growth: X MB` last (heap used
- * after a forced GC, at the end minus after the first {@link WARMUP} streams); exits 1 when C + H + L > 0.
+ *   the stream (a unique token) missing from the stored answer, or out of order;
+ * - **misread endings**: a prompt result ACP does not define (`null`, not an object, a stop reason outside its list)
+ *   that did not end the answer as a protocol error.
+ * Prints one line per finding, then `streams: N, crashes: C, hangs: H, lost: L, heap growth: X MB, misread endings: M`
+ * last (heap used after a forced GC, at the end minus after the first {@link WARMUP} streams); exits 1 when
+ * C + H + L + M > 0.
  *
  * Environment: FUZZ_STREAMS (default 400), FUZZ_SEED (first seed, default 1), FUZZ_LANES (default 4),
  * FUZZ_HUGE_LINE_BYTES (default 256 KiB). Run with `node --expose-gc --import tsx test/fuzz/run.ts`.
  */
 import path from "node:path";
+import { STOP_REASONS } from "../../src/acp/AcpClient";
 import { AgentManager } from "../../src/agents/AgentManager";
 import { composeChannels } from "../../src/app/compose";
 import type { AgentConfig } from "../../src/config/roster";
@@ -41,7 +45,7 @@ const endings = new Map<string, number>();
 /** The ACP SDK's own console lines (updates it refused, stray responses): counted, not printed. */
 let sdkLines = 0;
 console.error = () => void sdkLines++;
-const counts = { crashes: 0, hangs: 0, lost: 0 };
+const counts = { crashes: 0, hangs: 0, lost: 0, misread: 0 };
 const finding = (kind: keyof typeof counts, line: string) => {
   counts[kind]++;
   findings.push(line);
@@ -120,6 +124,15 @@ async function main(): Promise<void> {
     if (!result) return finding("hangs", `seed ${seed} (ends ${stream.end.kind}): the answer did not settle`);
     const ending = `${stream.end.kind} → ${result.outcome ?? result.status}`;
     endings.set(ending, (endings.get(ending) ?? 0) + 1);
+    // A result ACP does not define (no object, no stop reason of its list) is the agent's protocol error, never a
+    // completed turn (issue 17).
+    if (stream.end.kind === "result") {
+      const stop = (stream.end.value as { stopReason?: unknown } | null)?.stopReason;
+      const valid = typeof stop === "string" && (STOP_REASONS as readonly string[]).includes(stop);
+      if (!valid && !(result.outcome === "failed" && result.error?.code === "agent/protocol")) {
+        finding("misread", `seed ${seed}: the prompt result ${JSON.stringify(stream.end.value)} ended the answer ${result.outcome}${result.error ? ` (${result.error.code})` : ""}, not as a protocol error`);
+      }
+    }
     const savedUser = await store.message(channelId, userId);
     const savedAnswer = await store.message(channelId, answer.id);
     if (!savedUser) finding("lost", `seed ${seed}: the user's message is not in the store`);
@@ -156,12 +169,12 @@ async function main(): Promise<void> {
   await store.close();
   await agents.stopAll();
   cleanup();
-  console.log(`streams: ${done}, crashes: ${counts.crashes}, hangs: ${counts.hangs}, lost: ${counts.lost}, heap growth: ${growth.toFixed(1)} MB`);
-  process.exit(counts.crashes + counts.hangs + counts.lost > 0 ? 1 : 0);
+  console.log(`streams: ${done}, crashes: ${counts.crashes}, hangs: ${counts.hangs}, lost: ${counts.lost}, heap growth: ${growth.toFixed(1)} MB, misread endings: ${counts.misread}`);
+  process.exit(counts.crashes + counts.hangs + counts.lost + counts.misread > 0 ? 1 : 0);
 }
 
 void main().catch((err) => {
   console.error(err);
-  console.log(`streams: 0, crashes: 1, hangs: 0, lost: 0, heap growth: 0.0 MB`);
+  console.log(`streams: 0, crashes: 1, hangs: 0, lost: 0, heap growth: 0.0 MB, misread endings: 0`);
   process.exit(1);
 });
