@@ -19,6 +19,11 @@ export interface NotAcpLines {
   last?: string;
 }
 
+/** How long stdout must be quiet after the exit, when the pipes stay open (a grandchild holds them), in ms. */
+const EXIT_QUIET_MS = 300;
+/** The longest an exit waits for its output to be read, in ms. */
+const EXIT_DRAIN_MS = 5_000;
+
 /** One spawned agent process. Built by {@link AgentProcess.spawn}. */
 export class AgentProcess {
   /** Resolves once when the process has exited (or failed to start). Never rejects. */
@@ -32,6 +37,8 @@ export class AgentProcess {
   private spawnError: Error | undefined;
   /** Set by {@link stop}: an exit after it is not a crash. */
   private stopping = false;
+  /** `Date.now()` of the last stdout or stderr data (the exit waits for quiet; see the constructor). */
+  private lastOutputAt = 0;
 
   private constructor(
     /** The child process; its stdio are pipes. */
@@ -56,9 +63,22 @@ export class AgentProcess {
       child.once("exit", (code, signal) => {
         exitCode = code;
         exitSignal = signal;
-        // Give stderr a moment to drain so the tail holds the agent's last words.
+        // The exit counts once stdout and stderr are read to their end ("close"), so nothing the agent wrote before
+        // it died is lost (issue 17: chunks lost under load when 300 ms was all it got). A grandchild may hold the
+        // pipes open for ever: then it counts once stdout has been quiet for EXIT_QUIET_MS (at most EXIT_DRAIN_MS).
+        // Each check runs after the event loop's pending reads (setImmediate), so a starved loop cannot mistake
+        // data it has not read yet for quiet.
         child.once("close", finish);
-        setTimeout(finish, 300).unref();
+        const exitAt = Date.now();
+        const check = (): void => {
+          setImmediate(() => {
+            if (done) return;
+            const now = Date.now();
+            if (now - Math.max(exitAt, this.lastOutputAt) >= EXIT_QUIET_MS || now - exitAt >= EXIT_DRAIN_MS) finish();
+            else setTimeout(check, 50).unref();
+          });
+        };
+        setTimeout(check, EXIT_QUIET_MS).unref();
       });
     });
   }
@@ -85,8 +105,12 @@ export class AgentProcess {
       windowsHide: true,
     });
     const proc = new AgentProcess(child, agentName, killGraceMs);
+    child.stdout?.on("data", () => {
+      proc.lastOutputAt = Date.now();
+    });
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (text: string) => {
+      proc.lastOutputAt = Date.now();
       for (const line of proc.stderr.push(text)) onStderr(line);
     });
     return proc;

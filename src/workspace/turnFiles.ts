@@ -238,15 +238,19 @@ async function snapshot(folder: string, into: Tracked): Promise<void> {
   });
 }
 
+/** How many folders down a snapshot looks: a tree an agent made thousands of levels deep is not walked (issue 17). */
+const WALK_DEPTH = 64;
+
 /**
- * Calls `visit` with each file under `folder` (not under {@link IGNORED_DIRS}) and its size and modification time.
+ * Calls `visit` with each file under `folder` (not under {@link IGNORED_DIRS}, at most {@link WALK_DEPTH} folders
+ * down) and its size and modification time.
  * Synchronous calls, in slices of {@link SLICE_MS} between which the event loop runs.
  */
 async function walk(folder: string, visit: (file: string, signature: Signature) => void): Promise<void> {
   let sliceStart = performance.now();
-  const pending = [folder];
+  const pending: [string, number][] = [[folder, 0]];
   while (pending.length > 0) {
-    const dir = pending.pop()!;
+    const [dir, depth] = pending.pop()!;
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -256,7 +260,7 @@ async function walk(folder: string, visit: (file: string, signature: Signature) 
     for (const entry of entries) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!IGNORED_DIRS.has(entry.name)) pending.push(file);
+        if (!IGNORED_DIRS.has(entry.name) && depth < WALK_DEPTH) pending.push([file, depth + 1]);
         continue;
       }
       if (!entry.isFile()) continue;

@@ -24,7 +24,7 @@ import type { AgentConfig } from "../../src/config/roster";
 import type { Emitter, SidekicksEventName, SidekicksEvents } from "../../src/events/events";
 import type { MessageView } from "../../src/shared/protocol";
 import { Store } from "../../src/store/Store";
-import { tempDir } from "../unit/helpers";
+import { tempDir, waitFor } from "../unit/helpers";
 import { streamOf } from "./streams.mjs";
 
 const STREAMS = Number(process.env.FUZZ_STREAMS ?? 400);
@@ -143,14 +143,23 @@ async function main(): Promise<void> {
       if (step.kind !== "text") continue;
       const found = text.indexOf(step.token, at);
       if (found < 0) {
+        await restartIfDied(agent, true);
         const shown = textOf(result).includes(step.token) ? "shown when it settled" : "not shown either";
         const why = `${result.outcome ?? result.status}${result.error ? `, ${result.error.code}: ${result.error.message.slice(0, 160)}` : ""}`;
         return finding("lost", `seed ${seed} (ends ${stream.end.kind}; ${why}): the chunk ${step.token} is not in the stored answer (in order), ${shown}`);
       }
       at = found + step.token.length;
     }
-    // An agent that died is started again for the next stream (as the user's Start would), skipping the backoff.
-    if (agents.state(agent) === "error" || agents.state(agent) === "stopped") await agents.start(agent).catch(() => undefined);
+    await restartIfDied(agent, stream.end.kind === "exit" || stream.end.kind === "kill" || stream.steps.some((s) => s.kind === "exit"));
+  };
+  /**
+   * An agent that died is started again for the next stream (as the user's Start would), skipping the crash backoff.
+   * After a stream that ends the process, its exit is awaited first (it may be reported after the answer settled).
+   */
+  const restartIfDied = async (agent: string, died: boolean) => {
+    const down = () => agents.state(agent) === "error" || agents.state(agent) === "stopped";
+    if (died) await waitFor(() => (down() ? true : undefined), 5_000).catch(() => undefined);
+    if (down()) await agents.start(agent).catch(() => undefined);
   };
   const lane = async (i: number) => {
     while (next < FIRST_SEED + STREAMS) {
