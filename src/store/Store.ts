@@ -30,6 +30,19 @@ export interface StoreChanges {
   /** Small JSON values under `value/<key>` (as {@link Store.putValue} writes them), in the same batch. */
   values?: { key: string; value: unknown }[];
   /**
+   * Channels with their name index; `previousName` (a rename) drops the old name index, `directAgent` writes the
+   * `direct/<agent>` index of a direct conversation (as {@link Store.putChannel} does).
+   */
+  channels?: { channel: ChannelRecord; previousName?: string; directAgent?: string }[];
+  /** Memberships removed (their messages stay). */
+  removedMembers?: { channelId: string; agentName: string }[];
+  /**
+   * Channels deleted: the record, its name index, its read marker, the `direct/<agent>` indexes of `directAgents` and
+   * the memberships of `members` go in the batch; its messages (and any membership left) are cleared by range right
+   * after it, so an interruption leaves only messages no channel reaches.
+   */
+  deletedChannels?: { channel: ChannelRecord; members: string[]; directAgents: string[] }[];
+  /**
    * Fencing (brief, "Only the owning attempt may settle the turn"): the batch is written only if the stored turn
    * still has this attempt number and owner; otherwise nothing is written and `store/staleAttempt` is thrown.
    */
@@ -212,8 +225,9 @@ export class Store {
   }
 
   /**
-   * Writes messages, memberships, turns, intents and values in one atomic batch (a turn's settlement: the message, the turn and the
-   * agent's `lastSeenMessageId` move together). Counted in {@link batches} (the bench's `turn.storeWritesPerTurn`).
+   * Writes messages, memberships, turns, intents, values and channels (puts, removed members, deletions) in one atomic
+   * batch (a turn's settlement: the message, the turn and the agent's `lastSeenMessageId` move together; a directory
+   * change: everything it decided). Counted in {@link batches} (the bench's `turn.storeWritesPerTurn`).
    * @throws SidekicksError `store/staleAttempt` when `fence` does not match the stored turn (nothing is written)
    */
   async commit(changes: StoreChanges): Promise<void> {
@@ -245,9 +259,23 @@ export class Store {
       ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
     }
     for (const v of changes.values ?? []) ops.push({ type: "put", key: keys.value(v.key), value: JSON.stringify({ version: 1, value: v.value }) });
+    for (const { channel, previousName, directAgent } of changes.channels ?? []) {
+      ops.push({ type: "put", key: keys.channel(channel.id), value: JSON.stringify(channel) }, { type: "put", key: keys.channelName(channel.name), value: channel.id });
+      if (previousName !== undefined && previousName !== channel.name) ops.push({ type: "del", key: keys.channelName(previousName) });
+      if (directAgent !== undefined) ops.push({ type: "put", key: keys.direct(directAgent), value: channel.id });
+    }
+    for (const m of changes.removedMembers ?? []) ops.push({ type: "del", key: keys.member(m.channelId, m.agentName) });
+    for (const { channel, members, directAgents } of changes.deletedChannels ?? []) {
+      ops.push({ type: "del", key: keys.channel(channel.id) }, { type: "del", key: keys.channelName(channel.name) }, { type: "del", key: keys.value(`lastRead/${channel.id}`) });
+      for (const agent of directAgents) ops.push({ type: "del", key: keys.direct(agent) });
+      for (const agent of members) ops.push({ type: "del", key: keys.member(channel.id, agent) });
+    }
     if (ops.length > 0) {
       await this.db.batch(ops);
       this.batchCount++;
+    }
+    for (const { channel } of changes.deletedChannels ?? []) {
+      for (const prefix of [keys.memberPrefix(channel.id), keys.messagePrefix(channel.id)]) await this.db.clear({ gte: prefix, lt: prefix + "\uffff" });
     }
   }
 
