@@ -92,9 +92,9 @@ export function composeChannels(options: ChannelsOptions): Channels {
   // The one write lane: the directory's changes, the stored settings and the turns' `persist` effects queue in it.
   const writer = options.writer ?? new StoreWriter(store);
   const turnFiles = new TurnFiles([store.dir]);
-  const commands = new AgentCommands(store);
+  const commands = new AgentCommands(writer);
   const intents = new IntentLog(store, () => ulid(), () => now());
-  const permissions = new PermissionMemory(store);
+  const permissions = new PermissionMemory(writer);
   const executor = new TurnExecutor(
     {
       store,
@@ -115,7 +115,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
     { owner: options.owner ?? ulid(), cancelGraceMs: options.cancelGraceMs ?? CANCEL_GRACE_MS, tickMs: options.tickMs },
   );
   const followUps: FollowUps = new FollowUps({ store, executor, clock, moderatorOf: options.moderatorOf });
-  const sessions: SessionSettings = new SessionSettings({ store, agents, executor, ready });
+  const sessions: SessionSettings = new SessionSettings({ store, writer, agents, executor, ready });
   const files = new ChangedFiles({ store, files: turnFiles });
   const directory = new ChannelDirectory(writer, agents, emitter, () => now());
   const messages = new ChannelMessages({ store, executor, commands, clock, view: (channel) => directory.view(channel), ready });
