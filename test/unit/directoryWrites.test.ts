@@ -17,7 +17,7 @@ const agentsStub = () => ({
   names: () => ROSTER,
   state: (): AgentState => "ready",
   session: () => Promise.reject(new Error("no agents here")),
-  configure: async (agent: string, channelId: string) => ({ state: { channelId, agent } satisfies SessionStateView, sessionId: `session-of-${agent}` }),
+  configure: async (agent: string, channelId: string) => ({ state: { channelId, agent, live: true } satisfies SessionStateView, sessionId: `session-of-${agent}` }),
 });
 
 /** A promise and its resolver. */
