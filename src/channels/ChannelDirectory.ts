@@ -120,16 +120,11 @@ export class ChannelDirectory {
    */
   async rename(ref: ChannelRef, name: string): Promise<ChannelSummary> {
     const at = this.now();
-    let same = false;
-    const renamed = await this.writer.write(
+    const { channel, renamed } = await this.writer.write(
       async (store) => ({ channel: await resolveIn(store, ref), taken: (await store.channelByName(cleanName(name))) !== undefined }),
-      (read) => {
-        const decision = decideRename(read, name, at);
-        same = decision.result === read.channel;
-        return decision;
-      },
+      (read) => decideRename(read, name, at),
     );
-    return same ? this.summary(renamed) : this.changed(renamed);
+    return renamed ? this.changed(channel) : this.summary(channel);
   }
 
   /** Sets (or clears, with an empty string) a channel's description. */
@@ -193,16 +188,14 @@ export class ChannelDirectory {
   async direct(agent: string): Promise<ChannelSummary> {
     const next = this.newId();
     const roster = this.agents.names();
-    let existing: ChannelRecord | undefined;
-    const channel = await this.writer.write(
+    const { channel, created } = await this.writer.write(
       async (store) => {
         const id = await store.directChannelId(agent);
-        existing = id !== undefined ? await store.channelById(id) : undefined;
-        return existing;
+        return id !== undefined ? await store.channelById(id) : undefined;
       },
-      (found) => decideDirect(found, agent, roster, next),
+      (existing) => decideDirect(existing, agent, roster, next),
     );
-    return channel === existing ? this.summary(channel) : this.changed(channel);
+    return created ? this.changed(channel) : this.summary(channel);
   }
 
   /**
@@ -231,16 +224,12 @@ export class ChannelDirectory {
    * @returns the channel's unread count afterwards
    */
   async markRead(channelId: string, messageId: string): Promise<number> {
-    let channel: ChannelRecord | undefined;
-    const moved = await this.writer.write(
-      async (store) => {
-        channel = await resolveIn(store, { id: channelId });
-        return lastReadOf(store, channelId);
-      },
-      (previous) => decideMarkRead(previous, channelId, messageId),
+    const { channel, moved } = await this.writer.write(
+      async (store) => ({ channel: await resolveIn(store, { id: channelId }), previous: await lastReadOf(store, channelId) }),
+      (read) => decideMarkRead(read, messageId),
     );
     if (moved) await this.emitList();
-    return (await this.summary(channel!)).unread;
+    return (await this.summary(channel)).unread;
   }
 
   /** Follows the channel's messages: a started agent message (streaming or queued) makes its channel busy until it finishes. */

@@ -66,15 +66,15 @@ export function decideCreate(
 }
 
 /**
- * A channel renamed (nothing written when the name is the same); its id, members and history stay.
+ * A channel renamed (nothing written when the name is the same: `renamed` false); its id, members and history stay.
  * @throws SidekicksError `channel/invalidName` (also for #general and direct conversations), `channel/exists`
  */
-export function decideRename(read: { channel: ChannelRecord; taken: boolean }, name: string, at: number): Decision<ChannelRecord> {
+export function decideRename(read: { channel: ChannelRecord; taken: boolean }, name: string, at: number): Decision<{ channel: ChannelRecord; renamed: boolean }> {
   const { channel } = read;
   refuseSpecial(channel, "rename");
-  if (cleanName(name) === channel.name) return { changes: {}, result: channel };
+  if (cleanName(name) === channel.name) return { changes: {}, result: { channel, renamed: false } };
   const renamed: ChannelRecord = { ...channel, name: checkNewName(cleanName(name), read.taken), updatedAt: at };
-  return { changes: { channels: [{ channel: renamed, previousName: channel.name }] }, result: renamed };
+  return { changes: { channels: [{ channel: renamed, previousName: channel.name }] }, result: { channel: renamed, renamed: true } };
 }
 
 /** A channel's description set, or cleared with an empty string. */
@@ -115,14 +115,14 @@ export function decideLeave(channel: ChannelRecord, agent: string): Decision<Cha
 }
 
 /**
- * The direct conversation with `agent`: the one that exists, else a new one with the agent as its only member.
+ * The direct conversation with `agent`: the one that exists, else a new one (`created`) with the agent as its only member.
  * @throws SidekicksError `channel/unknownMember` when a new one is needed and the agent is not in the roster
  */
-export function decideDirect(existing: ChannelRecord | undefined, agent: string, roster: string[], next: NewId): Decision<ChannelRecord> {
-  if (existing) return { changes: {}, result: existing };
+export function decideDirect(existing: ChannelRecord | undefined, agent: string, roster: string[], next: NewId): Decision<{ channel: ChannelRecord; created: boolean }> {
+  if (existing) return { changes: {}, result: { channel: existing, created: false } };
   checkAgent(roster, agent);
   const channel: ChannelRecord = { version: 1, id: next.id, name: `@${agent}`, kind: "direct", createdAt: next.at, updatedAt: next.at };
-  return { changes: { channels: [{ channel, directAgent: agent }], members: [member(channel.id, agent, next.at)] }, result: channel };
+  return { changes: { channels: [{ channel, directAgent: agent }], members: [member(channel.id, agent, next.at)] }, result: { channel, created: true } };
 }
 
 /**
@@ -155,10 +155,11 @@ export function decideDeclared(
   return { changes: { ...changes, ...(done.size !== before ? { values: [{ key: DECLARED_KEY, value: [...done] }] } : {}) }, result: created };
 }
 
-/** The user's read marker moved to `messageId` (never back). @returns whether it moved */
-export function decideMarkRead(previous: string | undefined, channelId: string, messageId: string): Decision<boolean> {
-  const moves = previous === undefined || messageId > previous;
-  return { changes: moves ? { values: [{ key: lastReadKey(channelId), value: messageId }] } : {}, result: moves };
+/** The user's read marker of `channel` moved from `previous` to `messageId` (never back): `moved` says whether it did. */
+export function decideMarkRead(read: { channel: ChannelRecord; previous?: string }, messageId: string): Decision<{ channel: ChannelRecord; moved: boolean }> {
+  const { channel, previous } = read;
+  const moved = previous === undefined || messageId > previous;
+  return { changes: moved ? { values: [{ key: lastReadKey(channel.id), value: messageId }] } : {}, result: { channel, moved } };
 }
 
 /** A name without its leading `#` and surrounding spaces. */

@@ -1,5 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import path from "node:path";
+import { ESLint } from "eslint";
 import { composeChannels } from "../../src/app/compose";
 import { AgentCommands } from "../../src/channels/AgentCommands";
 import { ChannelDirectory } from "../../src/channels/ChannelDirectory";
@@ -217,4 +219,13 @@ test("permission rules and announced commands: a refused write leaves what is kn
     await store.close();
     cleanup();
   }
+});
+
+test("a store write beside the lane fails lint outside src/store/ (the tool-intent log excepted)", async () => {
+  const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, "../..") });
+  const probe = 'import type { Store } from "../store/Store";\nexport const f = (store: Store) => store.putValue("k", 1);\n';
+  const [beside] = await eslint.lintText(probe, { filePath: path.resolve(import.meta.dirname, "../../src/channels/probe.ts") });
+  assert.ok(beside!.messages.some((m) => m.ruleId === "no-restricted-syntax" && /one lane/.test(m.message)), JSON.stringify(beside!.messages));
+  const [store] = await eslint.lintText(probe.replace("../store/Store", "./Store"), { filePath: path.resolve(import.meta.dirname, "../../src/store/probe.ts") });
+  assert.deepEqual(store!.messages.filter((m) => m.ruleId === "no-restricted-syntax"), []);
 });
