@@ -51,13 +51,13 @@ export class StoreWriter {
   }
 }
 
-/** Runs a store call; anything but a `SidekicksError` it throws becomes `store/writeFailed`. */
+/** Runs a store call; anything but a `SidekicksError` it throws becomes `store/writeFailed` (the store's reason as `detail`). */
 async function guard<T>(call: () => Promise<T> | T): Promise<T> {
   try {
     return await call();
   } catch (err) {
     if (err instanceof SidekicksError) throw err;
     const reason = err instanceof Error ? err.message : String(err);
-    throw new SidekicksError("store/writeFailed", l10n.t("Not saved: the history store refused the change ({0}). Nothing of it was kept.", reason), undefined, { cause: err });
+    throw new SidekicksError("store/writeFailed", l10n.t("Not saved: the history store refused the change ({0}). Nothing of it was kept.", reason), reason, { cause: err });
   }
 }

@@ -220,7 +220,8 @@ export class TurnExecutor {
     } catch (err) {
       const e = asSidekicksError(err, "store/corrupt");
       this.ports.log("error", `not saved (${e.code}): ${e.message}`);
-      this.unsaved = e.message;
+      // The answer's card says it was not saved; the store's own reason goes in it.
+      this.unsaved = e.code === "store/writeFailed" && e.detail ? e.detail : e.message;
     }
   }
 
