@@ -86,7 +86,8 @@ export function decideDescribe(channel: ChannelRecord, description: string, at: 
 }
 
 /**
- * A channel deleted with its memberships, its read marker, the direct indexes that point to it, and its history.
+ * A channel deleted with its memberships, its read marker, the direct indexes that point to it (of `members`), and its
+ * history, in one batch.
  * @throws SidekicksError `channel/invalidName` for #general; `channel/busy` while a member answers in it
  */
 export function decideDelete(read: { channel: ChannelRecord; members: string[]; directOf: Record<string, string | undefined>; busy: boolean }): Decision<void> {
@@ -94,7 +95,7 @@ export function decideDelete(read: { channel: ChannelRecord; members: string[]; 
   if (channel.name === GENERAL) throw new SidekicksError("channel/invalidName", l10n.t("#general cannot be deleted: it is where every agent of the roster meets."));
   if (read.busy) throw new SidekicksError("channel/busy", l10n.t("An agent is still answering in {0}: stop it first, then delete the channel.", label(channel)));
   const directAgents = read.members.filter((agent) => read.directOf[agent] === channel.id);
-  return { changes: { deletedChannels: [{ channel, members: read.members, directAgents }] }, result: undefined };
+  return { changes: { deletedChannels: [{ channel, directAgents }] }, result: undefined };
 }
 
 /**

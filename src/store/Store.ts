@@ -37,11 +37,10 @@ export interface StoreChanges {
   /** Memberships removed (their messages stay). */
   removedMembers?: { channelId: string; agentName: string }[];
   /**
-   * Channels deleted: the record, its name index, its read marker, the `direct/<agent>` indexes of `directAgents` and
-   * the memberships of `members` go in the batch; its messages (and any membership left) are cleared by range right
-   * after it, so an interruption leaves only messages no channel reaches.
+   * Channels deleted, each in the same batch with its name index, its read marker, the `direct/<agent>` indexes of
+   * `directAgents` (those that point to it), and every membership and message it has (read by range here).
    */
-  deletedChannels?: { channel: ChannelRecord; members: string[]; directAgents: string[] }[];
+  deletedChannels?: { channel: ChannelRecord; directAgents: string[] }[];
   /**
    * Fencing (brief, "Only the owning attempt may settle the turn"): the batch is written only if the stored turn
    * still has this attempt number and owner; otherwise nothing is written and `store/staleAttempt` is thrown.
@@ -225,9 +224,8 @@ export class Store {
   }
 
   /**
-   * Writes messages, memberships, turns, intents, values and channels (puts, removed members, deletions) in one atomic
-   * batch (a turn's settlement: the message, the turn and the agent's `lastSeenMessageId` move together; a directory
-   * change: everything it decided). Counted in {@link batches} (the bench's `turn.storeWritesPerTurn`).
+   * Writes messages, memberships, turns, intents and values in one atomic batch (a turn's settlement: the message, the turn and the
+   * agent's `lastSeenMessageId` move together). Counted in {@link batches} (the bench's `turn.storeWritesPerTurn`).
    * @throws SidekicksError `store/staleAttempt` when `fence` does not match the stored turn (nothing is written)
    */
   async commit(changes: StoreChanges): Promise<void> {
@@ -258,24 +256,24 @@ export class Store {
     for (const m of changes.members ?? []) {
       ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
     }
-    for (const v of changes.values ?? []) ops.push({ type: "put", key: keys.value(v.key), value: JSON.stringify({ version: 1, value: v.value }) });
+    // Channels, removed members, deleted channels (with every membership and message key: gone in the same batch).
     for (const { channel, previousName, directAgent } of changes.channels ?? []) {
       ops.push({ type: "put", key: keys.channel(channel.id), value: JSON.stringify(channel) }, { type: "put", key: keys.channelName(channel.name), value: channel.id });
       if (previousName !== undefined && previousName !== channel.name) ops.push({ type: "del", key: keys.channelName(previousName) });
       if (directAgent !== undefined) ops.push({ type: "put", key: keys.direct(directAgent), value: channel.id });
     }
     for (const m of changes.removedMembers ?? []) ops.push({ type: "del", key: keys.member(m.channelId, m.agentName) });
-    for (const { channel, members, directAgents } of changes.deletedChannels ?? []) {
+    for (const { channel, directAgents } of changes.deletedChannels ?? []) {
       ops.push({ type: "del", key: keys.channel(channel.id) }, { type: "del", key: keys.channelName(channel.name) }, { type: "del", key: keys.value(`lastRead/${channel.id}`) });
       for (const agent of directAgents) ops.push({ type: "del", key: keys.direct(agent) });
-      for (const agent of members) ops.push({ type: "del", key: keys.member(channel.id, agent) });
+      for (const prefix of [keys.memberPrefix(channel.id), keys.messagePrefix(channel.id)]) {
+        for await (const [key] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) ops.push({ type: "del", key });
+      }
     }
+    for (const v of changes.values ?? []) ops.push({ type: "put", key: keys.value(v.key), value: JSON.stringify({ version: 1, value: v.value }) });
     if (ops.length > 0) {
       await this.db.batch(ops);
       this.batchCount++;
-    }
-    for (const { channel } of changes.deletedChannels ?? []) {
-      for (const prefix of [keys.memberPrefix(channel.id), keys.messagePrefix(channel.id)]) await this.db.clear({ gte: prefix, lt: prefix + "\uffff" });
     }
   }
 
