@@ -187,11 +187,27 @@ export class AcpClient {
    * @throws SidekicksError `agent/exited` when the process dies mid-turn, `agent/request` on an error answer
    */
   async prompt(sessionId: string, input: string | PromptInput): Promise<string> {
-    const response = await this.call(
+    const response: unknown = await this.call(
       "session/prompt",
       this.connection.agent.request("session/prompt", { sessionId, prompt: promptBlocks(input, this.agentInfo?.embeddedContext === true) }),
     );
-    return response.stopReason;
+    return this.stopReasonOf(response);
+  }
+
+  /**
+   * The stop reason of a `session/prompt` result, checked where it enters: a result that is not an object, or a stop
+   * reason outside ACP's list, is the agent's protocol error (issue 17), never a completed turn.
+   * @throws SidekicksError `agent/protocol`
+   */
+  private stopReasonOf(response: unknown): string {
+    const stopReason = response !== null && typeof response === "object" ? (response as { stopReason?: unknown }).stopReason : undefined;
+    if (typeof stopReason === "string" && (STOP_REASONS as readonly string[]).includes(stopReason)) return stopReason;
+    const got = response === null || typeof response !== "object" ? `the result ${JSON.stringify(response) ?? String(response)}` : stopReason === undefined ? "no stop reason" : `the stop reason ${JSON.stringify(stopReason).slice(0, 80)}`;
+    throw new SidekicksError(
+      "agent/protocol",
+      l10n.t('Agent "{0}" ended its turn with {1}, which ACP does not define (a stop reason is one of {2}). The answer so far is kept; the agent may need an update.', this.options.agentName, got, STOP_REASONS.join(", ")),
+      JSON.stringify(response)?.slice(0, 2000),
+    );
   }
 
   /**
@@ -363,6 +379,9 @@ export class AcpClient {
     );
   }
 }
+
+/** ACP's stop reasons (https://agentclientprotocol.com/protocol/prompt-turn#stop-reasons). */
+export const STOP_REASONS = ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"] as const satisfies readonly acp.StopReason[];
 
 /** Sidekicks' MCP server shapes → the SDK's `McpServer` (for `session/new` and `session/load`). */
 function toAcpServers(mcpServers: McpServerSpec[]): acp.McpServer[] {

@@ -5,15 +5,24 @@
  * client methods `fs/read_text_file`, `fs/write_text_file`, `terminal/*` (handed to `onClientRequest`; a refusal
  * becomes a JSON-RPC error carrying its sentence). SDK types stay in this folder.
  */
+import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk";
 import { asSidekicksError } from "../shared/errors";
 import type { AgentProcess } from "./agentProcess";
-import { stdioStream } from "./stdioStream";
+import { detachedPrefix, stdioStream } from "./stdioStream";
 import type { AcpClientHandlers, ClientRequest, SessionSetup } from "./types";
 import { toAgentUpdate, toPermissionRequest } from "./updates";
 
 /** At most this many dropped stdout lines are logged one by one; the rest are counted. */
 const DROPPED_LINES_LOGGED = 50;
+/** How much of a rejected stdout line is kept for messages (the first and the last one), in characters. */
+export const KEPT_LINE_CHARS = 1_000;
+
+/** Refusals of what the agent asked (its params), answered as JSON-RPC "invalid params"; the rest as internal errors. */
+const INVALID_PARAMS_CODES: ReadonlySet<string> = new Set(["workspace/outside", "workspace/notRegular", "workspace/tooLarge", "terminal/unknown", "agent/requestLimit"]);
+
+/** The `session/update` kinds that belong to a prompt turn (the rest describe the session). */
+const TURN_CONTENT: ReadonlySet<string> = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
 
 /** What `initialize` advertises: files and terminals only when the handlers serve them. */
 export interface Served {
@@ -32,6 +41,14 @@ export class SessionTable {
   private readonly loading = new Map<string, { dropped: number }>();
   /** How many `session/new` requests are in flight (their answers register sessions as they are read). */
   creating = 0;
+  /** `session/prompt` requests in flight: JSON-RPC id → session id. */
+  private readonly prompts = new Map<string | number, string>();
+  /** Sessions with a prompt in flight → how many (normally one). */
+  private readonly prompting = new Map<string, number>();
+  /** Content updates that arrived when no prompt of their session was in flight (marked late). */
+  late = 0;
+  /** Appended to the session id of a late update (random, so no agent can send it). */
+  private readonly lateMark = `\u0000late-${randomUUID()}`;
 
   /** True for a session this process opened (or whose `session/new` answer was just read). */
   has(sessionId: string): boolean {
@@ -68,11 +85,64 @@ export class SessionTable {
    * @returns false to drop the message (replay, counted)
    */
   keep(message: acp.AnyMessage): boolean {
-    if (this.creating > 0 && "result" in message && !("method" in message)) {
-      const id = (message.result as { sessionId?: unknown } | null)?.sessionId;
-      if (typeof id === "string") this.known.add(id);
+    if (!("method" in message) && "id" in message) {
+      if (this.creating > 0 && "result" in message) {
+        const id = (message.result as { sessionId?: unknown } | null)?.sessionId;
+        if (typeof id === "string") this.known.add(id);
+      }
+      this.promptAnswered(message.id);
     }
-    return !this.isReplay(message);
+    if (this.isReplay(message)) return false;
+    if (this.isLate(message)) {
+      const params = (message as { params: { sessionId: string } }).params;
+      params.sessionId += this.lateMark;
+    }
+    return true;
+  }
+
+  /** Notes a message Sidekicks sends (before it is written): a `session/prompt` starts its session's prompt. */
+  sent(message: acp.AnyMessage): void {
+    if (!("method" in message) || message.method !== "session/prompt" || !("id" in message)) return;
+    const sessionId = (message.params as { sessionId?: unknown } | undefined)?.sessionId;
+    if (typeof sessionId !== "string") return;
+    if (message.id === null) return;
+    this.prompts.set(message.id, sessionId);
+    this.prompting.set(sessionId, (this.prompting.get(sessionId) ?? 0) + 1);
+  }
+
+  /** The answer to request `id` was read: if it was a prompt, that prompt is over. */
+  private promptAnswered(id: string | number | null): void {
+    if (id === null) return;
+    const sessionId = this.prompts.get(id);
+    if (sessionId === undefined) return;
+    this.prompts.delete(id);
+    const left = (this.prompting.get(sessionId) ?? 1) - 1;
+    if (left > 0) this.prompting.set(sessionId, left);
+    else this.prompting.delete(sessionId);
+  }
+
+  /**
+   * True for content of a known session (message and thought chunks, tool calls, plans) that arrives when none of
+   * its prompts is in flight: written after the agent answered its prompt, it belongs to the turn that has ended
+   * (field case 1: kept there) and must never be shown in the next one (issue 17). Session state (commands, mode,
+   * options, usage) is never late.
+   */
+  private isLate(message: acp.AnyMessage): boolean {
+    if (!("method" in message) || message.method !== "session/update" || "id" in message) return false;
+    const params = message.params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | undefined;
+    const sessionId = params?.sessionId;
+    if (typeof sessionId !== "string" || !this.known.has(sessionId) || this.prompting.has(sessionId) || this.loading.has(sessionId)) return false;
+    if (!TURN_CONTENT.has(String(params?.update?.sessionUpdate))) return false;
+    this.late += 1;
+    return true;
+  }
+
+  /**
+   * Splits the session id of an update {@link keep} marked late (it rewrites the id: the mark then survives the
+   * SDK's parsing of the message, which builds new objects). @returns the real session id and whether it was late
+   */
+  unmark(sessionId: string): { sessionId: string; late: boolean } {
+    return sessionId.endsWith(this.lateMark) ? { sessionId: sessionId.slice(0, -this.lateMark.length), late: true } : { sessionId, late: false };
   }
 
   /** True for a `session/update` of a session being loaded (its replayed history); counts it. */
@@ -104,11 +174,13 @@ export function connectClient(proc: AgentProcess, handlers: AcpClientHandlers, s
     onDroppedLine: (line, reason) => {
       const notAcp = proc.notAcp;
       notAcp.count += 1;
-      notAcp.last = line;
-      notAcp.first ??= line;
+      // Only the start of a rejected line is kept (a 32 MB line would otherwise stay in memory: issue 17).
+      const kept = detachedPrefix(line, KEPT_LINE_CHARS);
+      notAcp.last = kept;
+      notAcp.first ??= kept;
       hooks.onNotAcpLine();
       if (notAcp.count <= DROPPED_LINES_LOGGED) {
-        handlers.onLog("warn", `stdout line skipped (${reason}, not ACP): ${line.slice(0, 300)}`);
+        handlers.onLog("warn", `stdout line skipped (${reason}, not ACP): ${detachedPrefix(kept, 300)}`);
       } else if (notAcp.count === DROPPED_LINES_LOGGED + 1) {
         handlers.onLog("warn", `more stdout lines skipped; only the first ${DROPPED_LINES_LOGGED} are logged`);
       }
@@ -119,27 +191,34 @@ export function connectClient(proc: AgentProcess, handlers: AcpClientHandlers, s
       hooks.onMessage();
       return sessions.keep(message);
     },
+    onSend: (message) => sessions.sent(message),
   });
   const served: Served = handlers.serves ?? { fs: handlers.onClientRequest !== undefined, terminal: handlers.onClientRequest !== undefined };
   const serve = (request: ClientRequest) => clientRequest(handlers, served, sessions, request);
   const connection = acp
     .client({ name: "sidekicks" })
     .onNotification("session/update", ({ params }) => {
+      const { sessionId, late } = sessions.unmark(params.sessionId);
       // Commands belong to the agent, and often come right behind the session/new response, before the session
       // is known here: they are kept whatever the session.
-      if (!sessions.has(params.sessionId) && params.update.sessionUpdate !== "available_commands_update") {
-        handlers.onLog("debug", `session/update for unknown session ${params.sessionId} dropped`);
+      if (!sessions.has(sessionId) && params.update.sessionUpdate !== "available_commands_update") {
+        handlers.onLog("debug", `session/update for unknown session ${sessionId} dropped`);
         return;
       }
-      handlers.onUpdate(params.sessionId, toAgentUpdate(params.update));
+      if (late) handlers.onLog("debug", `session/update ${params.update.sessionUpdate} of session ${sessionId} came after the agent answered its prompt: it goes to that prompt's turn`);
+      handlers.onUpdate(sessionId, toAgentUpdate(params.update), late);
     })
     .onRequest("session/request_permission", async ({ params, signal }) => {
       if (!sessions.has(params.sessionId)) {
         handlers.onLog("warn", `permission request for unknown session ${params.sessionId} cancelled`);
         return { outcome: { outcome: "cancelled" } };
       }
-      const answer = await handlers.onPermissionRequest(toPermissionRequest(params), signal);
-      return { outcome: answer };
+      try {
+        const answer = await handlers.onPermissionRequest(toPermissionRequest(params), signal);
+        return { outcome: answer };
+      } catch (err) {
+        throw asRequestError(err);
+      }
     })
     .onRequest("fs/read_text_file", ({ params }) => serve({ method: "fs/read_text_file", sessionId: params.sessionId, path: params.path, line: params.line, limit: params.limit }) as Promise<acp.ReadTextFileResponse>)
     .onRequest("fs/write_text_file", async ({ params }) => {
@@ -185,8 +264,14 @@ async function clientRequest(handlers: AcpClientHandlers, served: Served, sessio
   try {
     return await handlers.onClientRequest(request);
   } catch (err) {
-    const e = asSidekicksError(err, "agent/request");
+    const e = asRequestError(err);
     handlers.onLog("warn", `${request.method} refused: ${e.message}`);
-    throw new acp.RequestError(e.code === "workspace/outside" || e.code === "terminal/unknown" ? -32602 : -32603, e.message, { code: e.code });
+    throw e;
   }
+}
+
+/** A refusal as the JSON-RPC error the agent gets: its sentence, and its code in `data.code`. */
+function asRequestError(err: unknown): acp.RequestError {
+  const e = asSidekicksError(err, "agent/request");
+  return new acp.RequestError(INVALID_PARAMS_CODES.has(e.code) ? -32602 : -32603, e.message, { code: e.code });
 }

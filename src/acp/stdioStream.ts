@@ -8,6 +8,16 @@ export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 /** Terminal escape sequences some shells and wrappers print before a JSON line (field case 6's OSC title prefix). */
 const LEADING_ESCAPES = /^(?:\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b\[[0-9;?]*[ -/]*[@-~])+/;
 
+/**
+ * The first `max` characters of `text` as a string of their own. A plain `slice` of a long string is a view that
+ * keeps the whole original alive in V8, so a kept 300-character quote of a rejected 32 MB line would hold 32 MB (issue
+ * 17); the UTF-16 round trip copies the code units exactly (lone surrogates included).
+ */
+export function detachedPrefix(text: string, max: number): string {
+  if (text.length <= max) return text.length > 4096 ? Buffer.from(text, "utf16le").toString("utf16le") : text;
+  return Buffer.from(text.slice(0, max), "utf16le").toString("utf16le") + "…";
+}
+
 /** What the stream reports about lines it could not deliver. */
 export interface StdioStreamHooks {
   /** A stdout line that is not a JSON-RPC object (a banner, a log line, a truncated message). */
@@ -17,6 +27,8 @@ export interface StdioStreamHooks {
    * as the replayed history of a `session/load`). Cheaper than another stream stage on every message.
    */
   keep?(message: AnyMessage): boolean;
+  /** Sees each message Sidekicks sends, before it is written (so before the agent can answer it). */
+  onSend?(message: AnyMessage): void;
 }
 
 /**
@@ -60,7 +72,7 @@ export function stdioStream(stdout: Readable, stdin: Writable, hooks: StdioStrea
         while (newline !== -1) {
           const piece = chunk.slice(start, newline);
           if (overflow) {
-            hooks.onDroppedLine(pending.join("").slice(0, 200) + "…", "too-long");
+            hooks.onDroppedLine(pending.join(""), "too-long");
             overflow = false;
           } else if (pending.length > 0) {
             pending.push(piece);
@@ -79,7 +91,7 @@ export function stdioStream(stdout: Readable, stdin: Writable, hooks: StdioStrea
             pendingChars += rest.length;
             if (pendingChars > MAX_LINE_CHARS) {
               overflow = true;
-              pending = [pending.join("").slice(0, 200)];
+              pending = [detachedPrefix(pending.join(""), 200)];
             } else {
               pending.push(rest);
             }
@@ -115,6 +127,7 @@ export function stdioStream(stdout: Readable, stdin: Writable, hooks: StdioStrea
   });
   const writable = new WritableStream<AnyMessage>({
     write(message) {
+      hooks.onSend?.(message);
       return new Promise<void>((resolve, reject) => {
         if (stdin.destroyed || !stdin.writable) {
           reject(new Error("agent stdin is closed"));

@@ -232,7 +232,12 @@ export type PermissionAnswer = { outcome: "selected"; optionId: string } | { out
 
 /** Callbacks from a running agent connection; all are called in the order the agent sent the messages. */
 export interface AcpClientHandlers {
-  onUpdate(sessionId: string, update: AgentUpdate): void;
+  /**
+   * A `session/update`. `late`: turn content (chunks, tool calls, plans) that came when none of the session's prompts
+   * was in flight — the agent wrote it after answering its prompt — so it belongs to that ended prompt's turn, never
+   * to the next one.
+   */
+  onUpdate(sessionId: string, update: AgentUpdate, late?: boolean): void;
   /**
    * Files and terminals for the agent. When present, `initialize` advertises `fs.readTextFile`,
    * `fs.writeTextFile` and `terminal`; when absent, none of them (client capabilities are truthful).

@@ -107,6 +107,8 @@ export interface AgentEntry {
   sessions: Map<string, SessionRecord>;
   /** sessionId → sink (current process only) */
   sinks: Map<string, SessionSink>;
+  /** sessionId → the sink of the session's last prompt sent (its late content goes there; current process only) */
+  promptSinks: Map<string, SessionSink>;
   /** Prompts running. */
   busy: number;
   /** `session()` calls in progress (starting or opening a session). */
@@ -135,6 +137,7 @@ export function newEntry(config: AgentConfig, now: number): AgentEntry {
     generation: 0,
     sessions: new Map(),
     sinks: new Map(),
+    promptSinks: new Map(),
     busy: 0,
     using: 0,
     removed: false,

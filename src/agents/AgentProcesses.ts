@@ -11,7 +11,7 @@ import type { Clock } from "./Clock";
 import { StderrLog } from "./StderrLog";
 import { runtimeFor, type LaunchContext } from "./runtimes";
 import { isSessionStateUpdate, type SessionStateUpdate } from "./sessionState";
-import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, processKey, type AgentLimits } from "./policy";
+import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, MAX_PENDING_PERMISSIONS, processKey, type AgentLimits } from "./policy";
 
 /** What {@link AgentProcesses} needs from the manager that owns the entries. */
 export interface AgentProcessesHost {
@@ -103,22 +103,38 @@ export class AgentProcesses {
       const place = await runtime.prepare(entry.config, launch);
       entry.place = place;
       // A stderr flood reaches the log as at most STDERR_LOG_LINES lines a second and a count (field case 8).
+      /** Permission requests of this process waiting for an answer (issue 17: 300 were). */
+      let waitingPermissions = 0;
       const stderrLog = new StderrLog((level, line) => this.emitter.emit("agent/log", { agent: name, level, line }), this.clock);
       const client = await AcpClient.start(
         launch,
         {
-          onUpdate: (sessionId, update) => {
+          onUpdate: (sessionId, update, late) => {
             if (!current()) return;
             // Commands belong to the agent, not to a session: announced before any prompt (often just after
             // session/new, before the session has a channel), they are reported whichever session they came from.
             if (update.kind === "commands") this.emitter.emit("commands/changed", { agent: name, commands: update.commands });
             // Settings and meters belong to the session, not to the turn running in it (there may be none).
             else if (isSessionStateUpdate(update)) this.host.onSessionUpdate?.(entry, sessionId, update);
-            else entry.sinks.get(sessionId)?.onUpdate(update);
+            // Content the agent wrote after answering a prompt goes to that prompt's turn, never to the next one.
+            else (late ? (entry.promptSinks.get(sessionId) ?? entry.sinks.get(sessionId)) : entry.sinks.get(sessionId))?.onUpdate(update);
           },
-          onPermissionRequest: (request, signal) => {
+          onPermissionRequest: async (request, signal) => {
             const sink = current() ? entry.sinks.get(request.sessionId) : undefined;
-            return sink ? sink.onPermissionRequest(request, signal) : Promise.resolve({ outcome: "cancelled" });
+            if (!sink) return { outcome: "cancelled" };
+            if (waitingPermissions >= MAX_PENDING_PERMISSIONS) {
+              this.log(entry, "warn", `permission request "${(request.title ?? request.toolCallId).slice(0, 120)}" refused: ${MAX_PENDING_PERMISSIONS} are waiting for an answer already (the most one agent may have)`);
+              throw new SidekicksError(
+                "agent/requestLimit",
+                `Too many permission requests: ${MAX_PENDING_PERMISSIONS} are waiting for the user's answer already, the most one agent may have at once. Wait for them to be answered before asking again.`,
+              );
+            }
+            waitingPermissions += 1;
+            try {
+              return await sink.onPermissionRequest(request, signal);
+            } finally {
+              waitingPermissions -= 1;
+            }
           },
           ...(this.host.workspaces
             ? {
@@ -241,6 +257,7 @@ export class AgentProcesses {
     this.host.onSessionsGone?.(entry);
     entry.sessions.clear();
     entry.sinks.clear();
+    entry.promptSinks.clear();
     // The agent's terminals die with it (their commands are killed).
     void this.host.workspaces?.release(entry.config.name);
     if (client) {
@@ -263,6 +280,7 @@ export class AgentProcesses {
     this.host.onSessionsGone?.(entry);
     entry.sessions.clear();
     entry.sinks.clear();
+    entry.promptSinks.clear();
     void this.host.workspaces?.release(entry.config.name);
     this.clock.clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;

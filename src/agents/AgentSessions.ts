@@ -211,15 +211,16 @@ export class AgentSessions {
           record = entry.sessions.get(channelId) ?? record;
           return reopened.prompt(input);
         }
-        return this.runPrompt(entry, record, input);
+        return this.runPrompt(entry, record, sink, input);
       },
       cancel: () => record.client.cancel(record.sessionId),
     };
   }
 
-  private async runPrompt(entry: AgentEntry, record: SessionRecord, input: string | PromptInput): Promise<string> {
+  private async runPrompt(entry: AgentEntry, record: SessionRecord, sink: SessionSink, input: string | PromptInput): Promise<string> {
     const client = record.client;
     record.prompted = true;
+    entry.promptSinks.set(record.sessionId, sink);
     entry.busy += 1;
     this.host.processes.touch(entry);
     this.host.processes.setState(entry, "busy");

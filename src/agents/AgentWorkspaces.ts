@@ -40,7 +40,8 @@ export class AgentWorkspaces {
    * (a container agent's are container paths) and are confined to its roots; commands run where its terminal
    * planner says (locally, or in the container).
    * @returns the ACP response object
-   * @throws SidekicksError `workspace/outside`, `workspace/notFound`, `workspace/writeFailed`, `terminal/unknown`
+   * @throws SidekicksError `workspace/outside`, `workspace/notFound`, `workspace/writeFailed`, `workspace/notRegular`,
+   *   `workspace/tooLarge`, `terminal/unknown`, `agent/requestLimit` (too many terminals)
    */
   async handle(agent: AgentConfig, place: AgentPlace, sink: SessionSink | undefined, request: ClientRequest): Promise<unknown> {
     const { files, terminals } = await this.workspace(agent, place);
@@ -49,21 +50,29 @@ export class AgentWorkspaces {
       case "fs/read_text_file":
         return { content: await files.readTextFile(request.path, { line: request.line, limit: request.limit }) };
       case "fs/write_text_file": {
+        // The text before (for the intent and the diff); a FIFO, a device or a file too large is refused here.
         const before = await files.readTextFile(request.path).catch((err: unknown) => {
           if (err instanceof SidekicksError && err.code === "workspace/notFound") return undefined;
           throw err; // outside the workspace: refused before anything is recorded
         });
         return run({ request, before, perform: async () => ({ response: {}, written: (await files.writeTextFile(request.path, request.content)).path }) });
       }
-      case "terminal/create":
-        return run({
-          request,
-          perform: async () => {
-            const terminal = await terminals.create({ command: request.command, args: request.args, env: request.env, cwd: request.cwd, outputByteLimit: request.outputByteLimit }, request.sessionId);
-            this.host.onTerminal?.(agent.name, terminal);
-            return { response: { terminalId: terminal.id }, exited: terminal.waitForExit() };
-          },
-        });
+      case "terminal/create": {
+        // The place is taken before the intent is recorded: a request over the limit is refused with nothing kept.
+        const reservation = terminals.reserve();
+        try {
+          return await run({
+            request,
+            perform: async () => {
+              const terminal = await terminals.create({ command: request.command, args: request.args, env: request.env, cwd: request.cwd, outputByteLimit: request.outputByteLimit }, request.sessionId, reservation);
+              this.host.onTerminal?.(agent.name, terminal);
+              return { response: { terminalId: terminal.id }, exited: terminal.waitForExit() };
+            },
+          });
+        } finally {
+          reservation();
+        }
+      }
       case "terminal/output":
         return terminals.output(request.terminalId);
       case "terminal/wait_for_exit":

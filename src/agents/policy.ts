@@ -71,3 +71,10 @@ function stableJson(value: unknown): string {
       : v,
   );
 }
+
+/**
+ * Most permission requests one agent process may have waiting for the user at once; past it a request is answered
+ * with an `agent/requestLimit` error (issue 17: an agent sent 300). Real agents ask one at a time, or a few for tool
+ * calls they run in parallel.
+ */
+export const MAX_PENDING_PERMISSIONS = 32;

@@ -29,6 +29,9 @@ export type ErrorCode =
   | "workspace/outside" // a path outside the agent's workspace roots (`..`, elsewhere, an escaping symlink) or not mapped into its container
   | "workspace/notFound" // a file or folder an agent asked for does not exist
   | "workspace/writeFailed" // an agent's write was not applied (the editor refused the edit, the path is a folder)
+  | "workspace/notRegular" // an agent's read or write of something that is not a regular file (a FIFO, socket or device)
+  | "workspace/tooLarge" // an agent's request over a size limit: the text one read may return, a path's depth or length
+  | "agent/requestLimit" // an agent over a per-agent limit of things held at once (terminals, pending permission requests)
   | "terminal/unavailable" // node-pty does not load on this platform: terminals are not offered
   | "terminal/unknown" // a terminal id that was never created here or was released
   | "webview/unknownRequest" // the webview asked for a method the protocol does not have (or a prototype name)

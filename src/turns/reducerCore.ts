@@ -6,7 +6,7 @@
  */
 import type { ErrorInfo, TurnOutcome } from "../shared/protocol";
 import type { IntentRecord, TurnRecord } from "../store/records";
-import { closeOpenParts } from "./answer";
+import { closeOpenParts, pendingPermissions } from "./answer";
 import { isActive, laneOf, type EngineEffect, type EngineState, type LiveTurn, type Round, type RoundAnswer } from "./reducerState";
 import { toView } from "./view";
 
@@ -92,6 +92,8 @@ export class Builder {
    */
   settle(t: LiveTurn, outcome: TurnOutcome, end: { stopReason?: string; error?: ErrorInfo }, at: number, intents?: IntentRecord[]): void {
     const how = outcome === "interrupted" ? "unknown" : outcome === "cancelled" ? "cancelled" : outcome === "failed" ? "failed" : "noResult";
+    // A request still waiting when its prompt ends is answered `cancelled`: the agent is told, and frees it (issue 17).
+    for (const requestId of pendingPermissions(t.message)) this.effects.push({ type: "answerPermission", requestId });
     let message = closeOpenParts(t.message, how);
     message = { ...message, outcome, attempt: t.record.attempt || undefined, stopReason: end.stopReason, error: end.error };
     if (message.attempt === undefined) delete message.attempt;

@@ -21,15 +21,19 @@
  * `caseInsensitive` overrides. Unicode names are compared as they are (no normalization): on Linux two spellings are
  * two files.
  *
- * What is checked is the path at the moment of the check; a folder swapped for a symlink afterwards (a race with the
- * agent's own processes) is outside what a client can prevent.
+ * 5. (Checked before 3 and 4.) It may be at most {@link MAX_PATH_DEPTH} folders deep and {@link MAX_PATH_CHARS}
+ *    characters long.
+ *
+ * What is checked is the path at the moment of the check; a file or folder swapped for a symlink afterwards (a race
+ * with the agent's own processes) is caught where the file is opened (regularFile.ts: `O_NOFOLLOW`, and where the
+ * opened file really is, checked again with {@link Confinement.contains}).
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { SidekicksError } from "../shared/errors";
 
 /** Why a path was refused; stable, for tests and logs. The words for people are in `reason`. */
-export type RefusalKind = "invalid" | "relative" | "dotdot" | "outside" | "symlink";
+export type RefusalKind = "invalid" | "relative" | "dotdot" | "outside" | "symlink" | "tooDeep";
 
 /** The outcome of a confinement check. */
 export type ConfinementDecision =
@@ -60,6 +64,14 @@ export interface ConfinementOptions {
 }
 
 const MAX_SYMLINKS = 40; // as Linux's ELOOP limit
+
+/**
+ * Most folders deep a path may go, and most characters it may have (Linux's PATH_MAX): a path past them is refused
+ * before any file system call, so one agent cannot make a 2,000-level tree that every later check and turn snapshot
+ * walks (issue 17). Real trees (node_modules included) stay far below 128 levels.
+ */
+export const MAX_PATH_DEPTH = 128;
+export const MAX_PATH_CHARS = 4096;
 
 /** True when `child` is `parent` or lies under it; both absolute and normalized. */
 function isWithin(parent: string, child: string, caseInsensitive: boolean): boolean {
@@ -96,7 +108,10 @@ export async function resolveReal(p: string, depth = 0): Promise<{ realPath: str
       // A dangling symlink: follow it, so a write through it is judged where it would land.
       const st = await fs.lstat(head).catch(() => undefined);
       if (st?.isSymbolicLink()) {
-        const target = path.resolve(path.dirname(head), await fs.readlink(head));
+        // Swapped for something else since the lstat (a racing process): resolve the whole path again.
+        const link = await fs.readlink(head).catch(() => undefined);
+        if (link === undefined) return resolveReal(p, depth + 1);
+        const target = path.resolve(path.dirname(head), link);
         return resolveReal(tail.length ? path.join(target, ...tail) : target, depth + 1).then((r) => ({ ...r, exists: false }));
       }
       const parent = path.dirname(head);
@@ -151,7 +166,10 @@ export class Confinement {
     if (!path.isAbsolute(requested)) {
       return this.refuse("relative", requested, `it is a relative path; ACP file paths must be absolute, inside ${this.rootsText()}.`);
     }
+    if (requested.length > MAX_PATH_CHARS) return this.refuse("tooDeep", requested.slice(0, 200) + "…", `the path has ${requested.length} characters; at most ${MAX_PATH_CHARS} are accepted.`);
     const normalized = normalizeAbsolute(requested);
+    const depth = normalized.split(path.sep).length - 1;
+    if (depth > MAX_PATH_DEPTH) return this.refuse("tooDeep", requested.slice(0, 200) + "…", `the path is ${depth} folders deep; at most ${MAX_PATH_DEPTH} are accepted.`);
     const lexicalRoot = this.rootOf(normalized);
     if (lexicalRoot === undefined) {
       const dotdot = requested.split(/[\\/]/).includes("..");
@@ -177,12 +195,18 @@ export class Confinement {
   /**
    * Like {@link check}, but throws the refusal.
    * @returns the allowed decision
-   * @throws SidekicksError `workspace/outside` with the refusal's reason as message
+   * @throws SidekicksError `workspace/outside` with the refusal's reason as message (`workspace/tooLarge` for a path
+   *   too deep or too long)
    */
   async assert(requested: string): Promise<Extract<ConfinementDecision, { allowed: true }>> {
     const d = await this.check(requested);
-    if (!d.allowed) throw new SidekicksError("workspace/outside", d.reason, `refusal: ${d.kind}`);
+    if (!d.allowed) throw new SidekicksError(d.kind === "tooDeep" ? "workspace/tooLarge" : "workspace/outside", d.reason, `refusal: ${d.kind}`);
     return d;
+  }
+
+  /** Whether `realPath` (absolute, symbolic links already resolved: what was opened) lies inside one of the roots. */
+  contains(realPath: string): boolean {
+    return path.isAbsolute(realPath) && this.rootOf(normalizeAbsolute(realPath)) !== undefined;
   }
 
   /** The (given) root whose given or real form contains `p`, if any. */

@@ -2,13 +2,14 @@
  * ACP file access (`fs/read_text_file`, `fs/write_text_file`; https://agentclientprotocol.com/protocol/file-system)
  * through the editor: a read returns the unsaved editor buffer when the file is open, else the file on disk; a write
  * goes through the editor when the file is open (so the editor shows it and undo works), else to disk. Every path is
- * confined to the agent's workspace roots first (confinement.ts). The editor is reached through `DocumentPort`, so
- * nothing here imports `vscode`.
+ * confined to the agent's workspace roots first (confinement.ts), and a file on disk is opened only as a regular file,
+ * never through a symbolic link swapped in after that check, and read within a size limit (regularFile.ts). The editor
+ * is reached through `DocumentPort`, so nothing here imports `vscode`.
  */
-import { promises as fs } from "node:fs";
 import path from "node:path";
 import { SidekicksError } from "../shared/errors";
 import type { Confinement } from "./confinement";
+import { makeFolders, MAX_READ_CHARS, openRegular, readLines, tooLarge } from "./regularFile";
 
 /** The editor's open documents, as file access needs them. Implemented in src/vscode/ over `workspace.textDocuments`. */
 export interface DocumentPort {
@@ -56,6 +57,8 @@ export interface WorkspaceFilesOptions {
    * throws `workspace/outside` for a path no mount holds). Default: identity.
    */
   toHost?: (agentPath: string) => string;
+  /** Most characters one read returns; default {@link MAX_READ_CHARS}. */
+  maxReadChars?: number;
 }
 
 /**
@@ -84,7 +87,14 @@ export function sliceLines(text: string, line?: number | null, limit?: number | 
 
 /** An agent's confined view of the workspace files. */
 export class WorkspaceFiles {
-  constructor(private readonly options: WorkspaceFilesOptions) {}
+  private readonly maxReadChars: number;
+  /** Whether a real path lies inside the agent's roots (what an opened file is checked against). */
+  private readonly inside: (realPath: string) => boolean;
+
+  constructor(private readonly options: WorkspaceFilesOptions) {
+    this.maxReadChars = options.maxReadChars ?? MAX_READ_CHARS;
+    this.inside = (realPath) => options.confinement.contains(realPath);
+  }
 
   private async allowed(agentPath: string) {
     const hostPath = this.options.toHost ? this.options.toHost(agentPath) : agentPath;
@@ -106,32 +116,33 @@ export class WorkspaceFiles {
    * disk (UTF-8), then lines `line` … `line + limit - 1`.
    * @param agentPath absolute path as the agent sent it
    * @returns the text (line ends kept)
-   * @throws SidekicksError `workspace/outside` (confinement), `workspace/notFound` (no such file, or a folder)
+   * @throws SidekicksError `workspace/outside` (confinement, or a symbolic link swapped in), `workspace/notFound` (no
+   *   such file, or a folder), `workspace/notRegular` (a FIFO, socket or device: regularFile.ts),
+   *   `workspace/tooLarge` (more than `maxReadChars` characters asked for)
    */
   async readTextFile(agentPath: string, range: ReadRange = {}): Promise<string> {
     const d = await this.allowed(agentPath);
     const open = this.openText(d.path, d.realPath);
-    let text: string;
-    if (open) text = open.text;
-    else {
-      try {
-        text = await fs.readFile(d.realPath, "utf8");
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === "ENOENT" || code === "ENOTDIR") throw new SidekicksError("workspace/notFound", `File not found: ${agentPath}`, undefined, { cause: err });
-        if (code === "EISDIR") throw new SidekicksError("workspace/notFound", `"${agentPath}" is a folder, not a file.`, undefined, { cause: err });
-        throw err;
-      }
+    if (open) {
+      const text = sliceLines(open.text, range.line, range.limit);
+      if (text.length > this.maxReadChars) throw tooLarge(agentPath, Math.max(1, Math.floor(range.line ?? 1)), range.limit, this.maxReadChars);
+      return text;
     }
-    return sliceLines(text, range.line, range.limit);
+    const { handle, stat } = await openRegular(d.realPath, agentPath, "read", this.inside);
+    try {
+      return await readLines(handle, stat.size, agentPath, range.line, range.limit, this.maxReadChars);
+    } finally {
+      await handle.close();
+    }
   }
 
   /**
    * ACP `fs/write_text_file`: through the editor when the file is open there, else to disk (parent folders created).
    * @param agentPath absolute path as the agent sent it
    * @param content the whole new text
-   * @throws SidekicksError `workspace/outside` (confinement), `workspace/writeFailed` (the editor refused the edit,
-   *   or the path is a folder); file system errors (EACCES…) as they are
+   * @throws SidekicksError `workspace/outside` (confinement, or a symbolic link swapped in before the open),
+   *   `workspace/writeFailed` (the editor refused the edit, or the path is a folder), `workspace/notRegular` (a FIFO,
+   *   socket or device); file system errors (EACCES…) as they are
    */
   async writeTextFile(agentPath: string, content: string): Promise<WriteResult> {
     const d = await this.allowed(agentPath);
@@ -141,13 +152,14 @@ export class WorkspaceFiles {
       if (!applied) throw new SidekicksError("workspace/writeFailed", `The editor did not apply the change to "${agentPath}" (is the document read-only?).`);
       return { via: "editor", path: d.path, realPath: d.realPath, created: false };
     }
-    await fs.mkdir(path.dirname(d.realPath), { recursive: true });
+    await makeFolders(path.dirname(d.realPath), agentPath, this.inside);
+    const { handle, created } = await openRegular(d.realPath, agentPath, "write", this.inside);
     try {
-      await fs.writeFile(d.realPath, content, "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EISDIR") throw new SidekicksError("workspace/writeFailed", `"${agentPath}" is a folder, not a file.`, undefined, { cause: err });
-      throw err;
+      await handle.truncate(0);
+      await handle.writeFile(content, "utf8");
+    } finally {
+      await handle.close();
     }
-    return { via: "disk", path: d.path, realPath: d.realPath, created: !d.exists };
+    return { via: "disk", path: d.path, realPath: d.realPath, created: created || !d.exists };
   }
 }

@@ -27,6 +27,13 @@ export { localPlanner, type PlannedCommand, type SpawnPlan, type SpawnPlanner } 
 /** Default `outputByteLimit` (bytes) when the agent sends none: 1 MiB, so memory stays bounded. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
 
+/**
+ * Most terminals one agent holds at once (created and not yet released, running or exited: each keeps up to its
+ * `outputByteLimit` of output). Past it `terminal/create` is refused with `agent/requestLimit` (issue 17: 1,000 ran
+ * at once).
+ */
+export const MAX_TERMINALS = 64;
+
 /** ACP `EnvVariable`. */
 export interface EnvVariable {
   name: string;
@@ -78,6 +85,8 @@ export interface TerminalManagerOptions {
   killGraceMs?: number;
   /** Called for every terminal created, before any output: where the editor layer attaches its Pseudoterminal. */
   onCreate?: (terminal: Terminal) => void;
+  /** Most terminals held at once; default {@link MAX_TERMINALS}. */
+  maxTerminals?: number;
 }
 
 const SIGNAL_NAMES: Record<number, string> = Object.fromEntries(Object.entries(os.constants.signals).map(([name, n]) => [n, name]));
@@ -280,6 +289,8 @@ export class Terminal {
 export class TerminalManager {
   private readonly terminals = new Map<string, { terminal: Terminal; owner: string | undefined }>();
   private readonly planner: SpawnPlanner;
+  /** Places taken by {@link reserve} and not yet filled by a created terminal or given back. */
+  private reserved = 0;
 
   constructor(private readonly options: TerminalManagerOptions) {
     this.planner = options.planner ?? localPlanner({ cwd: options.cwd, env: options.env, confinement: options.confinement });
@@ -289,11 +300,44 @@ export class TerminalManager {
    * ACP `terminal/create`: starts the command and returns at once (it is not awaited).
    * @param owner groups terminals for {@link releaseAll} (such as the ACP session id)
    * @returns the new terminal; its `id` is ACP's `terminalId`
+   * @param reservation a place taken with {@link reserve} (else one is taken here)
    * @throws SidekicksError `workspace/outside` / `workspace/notFound` for a bad `cwd`; `agent/request` for a bad
-   *   env name or limit. A command that is not found starts anyway and exits with code 1 and
+   *   env name or limit; `agent/requestLimit` when too many terminals are held. A command that is not found starts anyway and exits with code 1 and
    *   `execvp(3) failed.: No such file or directory` as its output, as in a terminal.
    */
-  async create(request: TerminalRequest, owner?: string): Promise<Terminal> {
+  async create(request: TerminalRequest, owner?: string, reservation?: () => void): Promise<Terminal> {
+    const release = reservation ?? this.reserve();
+    try {
+      return await this.start(request, owner);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Takes a place for one terminal now, synchronously, so requests that arrive together cannot all pass the limit
+   * before any of them is created. Pass the result to {@link create} (which gives it back), or call it to give the
+   * place back unused; calling it more than once does nothing.
+   * @throws SidekicksError `agent/requestLimit` when {@link MAX_TERMINALS} (or `maxTerminals`) are held already
+   */
+  reserve(): () => void {
+    const max = this.options.maxTerminals ?? MAX_TERMINALS;
+    if (this.terminals.size + this.reserved >= max) {
+      throw new SidekicksError(
+        "agent/requestLimit",
+        `Too many terminals: ${this.terminals.size} are held (created and not released), and at most ${max} may be at once. Release the ones no longer needed (terminal/release) before creating more.`,
+      );
+    }
+    this.reserved += 1;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      this.reserved -= 1;
+    };
+  }
+
+  private async start(request: TerminalRequest, owner: string | undefined): Promise<Terminal> {
     const limit = request.outputByteLimit ?? this.options.defaultOutputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
     if (!(limit >= 0) || !Number.isFinite(limit)) throw new SidekicksError("agent/request", `Invalid outputByteLimit ${String(request.outputByteLimit)}: it must be a whole number ≥ 0.`);
     if (typeof request.command !== "string" || request.command.length === 0) throw new SidekicksError("agent/request", "terminal/create needs a command.");
