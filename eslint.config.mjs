@@ -25,6 +25,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One write lane per store (docs/reliability.md): outside src/store/, only the tool-intent log writes to the store
+    // itself; every other durable write is a `StoreWriter.write` (a pure decision committed as one batch).
+    files: ["src/**/*.ts"],
+    ignores: ["src/store/**", "src/turns/intents.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression > MemberExpression.callee[property.name=/^(putChannel|putMember|deleteMember|deleteChannel|putValue|commit)$/]",
+          message: "Write through the store's one lane: StoreWriter.write(read, decide) with a pure decision (docs/reliability.md, \"One write lane per store\").",
+        },
+      ],
+    },
+  },
   // The package map (scripts/packageMap.mjs): an import of src/ or webview/ it does not allow fails lint.
   packageMapConfig,
 );

@@ -2,6 +2,7 @@ import { monotonicFactory } from "ulid";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { ChannelRecord } from "../store/records";
+import { StoreWriter } from "../store/StoreWriter";
 import { CANCEL_GRACE_MS } from "../turns/reducer";
 import { IntentLog } from "../turns/intents";
 import { PermissionMemory } from "../turns/permissionMemory";
@@ -40,6 +41,8 @@ export interface ChannelsOptions {
   policyOf?: (agent: string) => PermissionPolicy | undefined;
   /** Period of the checkpoint/heartbeat tick, in ms (tests shorten it). */
   tickMs?: number;
+  /** The store's one write lane (default: a new one over `store`); nothing else may write to `store`. */
+  writer?: StoreWriter;
 }
 
 /**
@@ -86,13 +89,16 @@ export function composeChannels(options: ChannelsOptions): Channels {
   // Every unit waits for the sweeper, which starts once they all exist (`recovered`, below). Like the executor's ports,
   // which call units built after it (they need the executor), this reads its constant only when called.
   const ready = (): Promise<void> => recovered;
+  // The one write lane: the directory's changes, the stored settings and the turns' `persist` effects queue in it.
+  const writer = options.writer ?? new StoreWriter(store);
   const turnFiles = new TurnFiles([store.dir]);
-  const commands = new AgentCommands(store);
+  const commands = new AgentCommands(writer);
   const intents = new IntentLog(store, () => ulid(), () => now());
-  const permissions = new PermissionMemory(store);
+  const permissions = new PermissionMemory(writer);
   const executor = new TurnExecutor(
     {
       store,
+      writer,
       // A session opened for a turn knows the choices stored before (after a reload): they are restored.
       agents: withStoredChoices(agents, (channelId, agent) => sessions.sessionStates(channelId, [agent])),
       emitter,
@@ -109,9 +115,9 @@ export function composeChannels(options: ChannelsOptions): Channels {
     { owner: options.owner ?? ulid(), cancelGraceMs: options.cancelGraceMs ?? CANCEL_GRACE_MS, tickMs: options.tickMs },
   );
   const followUps: FollowUps = new FollowUps({ store, executor, clock, moderatorOf: options.moderatorOf });
-  const sessions: SessionSettings = new SessionSettings({ store, agents, executor, ready });
+  const sessions: SessionSettings = new SessionSettings({ store, writer, agents, executor, ready });
   const files = new ChangedFiles({ store, files: turnFiles });
-  const directory = new ChannelDirectory(store, agents, emitter, () => now());
+  const directory = new ChannelDirectory(writer, agents, emitter, () => now());
   const messages = new ChannelMessages({ store, executor, commands, clock, view: (channel) => directory.view(channel), ready });
   const turns = new TurnService({ store, executor, intents, now: () => now(), ready });
   const recovered = turns.recover();

@@ -1,5 +1,5 @@
 import type { AgentCommand } from "../shared/protocol";
-import type { Store } from "../store/Store";
+import type { Decision, StoreWriter } from "../store/StoreWriter";
 
 /** Store key of an agent's announced commands, under `value/` (the original design's ADR 0003 `value/<key>`). */
 export const commandsKey = (agent: string) => `commands/${agent}`;
@@ -11,11 +11,16 @@ export const commandsKey = (agent: string) => `commands/${agent}`;
 export class AgentCommands {
   private readonly cache = new Map<string, AgentCommand[] | undefined>();
 
-  constructor(private readonly store: Store) {}
+  /** @param writer the store's one write lane: an announcement is stored there ({@link decideCommands}) */
+  constructor(private readonly writer: StoreWriter) {}
 
   /** What `agent` announced last, or undefined when it never announced commands. Reads the store once per agent. */
   async of(agent: string): Promise<AgentCommand[] | undefined> {
-    if (!this.cache.has(agent)) this.cache.set(agent, asCommands(await this.store.getValue(commandsKey(agent))));
+    if (!this.cache.has(agent)) {
+      const stored = asCommands(await this.writer.store.getValue(commandsKey(agent)));
+      // An announcement stored while this read was under way is newer: it stays.
+      if (!this.cache.has(agent)) this.cache.set(agent, stored);
+    }
     return this.cache.get(agent);
   }
 
@@ -29,11 +34,19 @@ export class AgentCommands {
     return out;
   }
 
-  /** Replaces what `agent` announced and stores it. */
+  /**
+   * Replaces what `agent` announced, once it is stored.
+   * @throws SidekicksError `store/writeFailed` (what `of` answers stays as it was)
+   */
   async set(agent: string, commands: AgentCommand[]): Promise<void> {
+    await this.writer.write(() => undefined, () => decideCommands(agent, commands));
     this.cache.set(agent, commands);
-    await this.store.putValue(commandsKey(agent), commands);
   }
+}
+
+/** What storing an agent's announced commands writes (pure). */
+export function decideCommands(agent: string, commands: AgentCommand[]): Decision<void> {
+  return { changes: { values: [{ key: commandsKey(agent), value: commands }] }, result: undefined };
 }
 
 /** Validates a stored list (a value read back from LevelDB is a trust boundary). */

@@ -3,6 +3,7 @@ import { asSessionState } from "../agents/sessionState";
 import { SidekicksError } from "../shared/errors";
 import type { SessionChange, SessionStateView } from "../shared/protocol";
 import type { Store } from "../store/Store";
+import type { Decision, StoreWriter } from "../store/StoreWriter";
 import type { SessionSource, TurnExecutor } from "../turns/TurnExecutor";
 import type { AgentSource } from "./AgentSource";
 
@@ -12,6 +13,8 @@ const sessionStateKey = (channelId: string, agent: string) => `sessionState/${ch
 /** What {@link SessionSettings} works with. */
 export interface SessionSettingsPorts {
   store: Store;
+  /** The store's one write lane: a session state is stored there ({@link decideKeepSessionState}). */
+  writer: StoreWriter;
   agents: AgentSource;
   /** The turn executor: a session id the change opened is stored through it (the reducer's `sessionOpened`). */
   executor: TurnExecutor;
@@ -64,10 +67,18 @@ export class SessionSettings {
     return out;
   }
 
-  /** Stores a session state (`session/state`) so that it is shown after a reload. */
+  /**
+   * Stores a session state (`session/state`) so that it is shown after a reload.
+   * @throws SidekicksError `store/writeFailed`
+   */
   async keepSessionState(state: SessionStateView): Promise<void> {
-    await this.ports.store.putValue(sessionStateKey(state.channelId, state.agent), { ...state, live: false });
+    await this.ports.writer.write(() => undefined, () => decideKeepSessionState(state));
   }
+}
+
+/** What keeping a session state writes (pure): the state under `value/sessionState/<channel>/<agent>`, not live. */
+export function decideKeepSessionState(state: SessionStateView): Decision<void> {
+  return { changes: { values: [{ key: sessionStateKey(state.channelId, state.agent), value: { ...state, live: false } }] }, result: undefined };
 }
 
 /** `agents`, whose `session` first makes the stored session state (the user's choices with it) known to the manager. */

@@ -37,6 +37,7 @@ export type ErrorCode =
   | "webview/unknownRequest" // the webview asked for a method the protocol does not have (or a prototype name)
   | "webview/invalidRequest" // a webview request whose params its guard refuses (types, lengths, ids, enums)
   | "webview/refused" // a well-formed webview request for what its view cannot ask (another channel, a file outside, text it never showed)
+  | "store/writeFailed" // a change to the history was not saved (the store is closed or refused the batch): nothing of it was written
   | "store/locked" // the history is open in another window
   | "store/corrupt"
   | "store/staleAttempt"; // a write from an attempt that no longer owns its turn (fencing)

@@ -30,6 +30,18 @@ export interface StoreChanges {
   /** Small JSON values under `value/<key>` (as {@link Store.putValue} writes them), in the same batch. */
   values?: { key: string; value: unknown }[];
   /**
+   * Channels with their name index; `previousName` (a rename) drops the old name index, `directAgent` writes the
+   * `direct/<agent>` index of a direct conversation (as {@link Store.putChannel} does).
+   */
+  channels?: { channel: ChannelRecord; previousName?: string; directAgent?: string }[];
+  /** Memberships removed (their messages stay). */
+  removedMembers?: { channelId: string; agentName: string }[];
+  /**
+   * Channels deleted, each in the same batch with its name index, its read marker, the `direct/<agent>` indexes of
+   * `directAgents` (those that point to it), and every membership and message it has (read by range here).
+   */
+  deletedChannels?: { channel: ChannelRecord; directAgents: string[] }[];
+  /**
    * Fencing (brief, "Only the owning attempt may settle the turn"): the batch is written only if the stored turn
    * still has this attempt number and owner; otherwise nothing is written and `store/staleAttempt` is thrown.
    */
@@ -243,6 +255,20 @@ export class Store {
     }
     for (const m of changes.members ?? []) {
       ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
+    }
+    // Channels, removed members, deleted channels (with every membership and message key: gone in the same batch).
+    for (const { channel, previousName, directAgent } of changes.channels ?? []) {
+      ops.push({ type: "put", key: keys.channel(channel.id), value: JSON.stringify(channel) }, { type: "put", key: keys.channelName(channel.name), value: channel.id });
+      if (previousName !== undefined && previousName !== channel.name) ops.push({ type: "del", key: keys.channelName(previousName) });
+      if (directAgent !== undefined) ops.push({ type: "put", key: keys.direct(directAgent), value: channel.id });
+    }
+    for (const m of changes.removedMembers ?? []) ops.push({ type: "del", key: keys.member(m.channelId, m.agentName) });
+    for (const { channel, directAgents } of changes.deletedChannels ?? []) {
+      ops.push({ type: "del", key: keys.channel(channel.id) }, { type: "del", key: keys.channelName(channel.name) }, { type: "del", key: keys.value(`lastRead/${channel.id}`) });
+      for (const agent of directAgents) ops.push({ type: "del", key: keys.direct(agent) });
+      for (const prefix of [keys.memberPrefix(channel.id), keys.messagePrefix(channel.id)]) {
+        for await (const [key] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) ops.push({ type: "del", key });
+      }
     }
     for (const v of changes.values ?? []) ops.push({ type: "put", key: keys.value(v.key), value: JSON.stringify({ version: 1, value: v.value }) });
     if (ops.length > 0) {

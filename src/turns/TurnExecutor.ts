@@ -4,11 +4,13 @@ import type { AgentSession, SessionSink } from "../agents/AgentManager";
 import { asSidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
-import type { MembershipRecord, MessageRecord, TurnRecord } from "../store/records";
+import type { MessageRecord, TurnRecord } from "../store/records";
+import type { StoreWriter } from "../store/StoreWriter";
 import type { ChangedFile, TurnFiles } from "../workspace/turnFiles";
 import { runClientEffect } from "./clientEffects";
 import type { IntentLog } from "./intents";
 import type { PermissionMemory } from "./permissionMemory";
+import { decidePersist, readHeldMembers, type PersistEffect } from "./persistBatch";
 import { NO_RULES, type PermissionPolicy } from "./permissionPolicy";
 import { CANCEL_GRACE_MS, CHECKPOINT_MS, initialState, isActive, reduce, type EngineEffect, type EngineInput, type EngineState, type RoundAnswer } from "./reducer";
 import { TextCoalescer } from "./TextCoalescer";
@@ -26,7 +28,10 @@ export interface SessionSource {
 
 /** The executor's surroundings. */
 export interface TurnPorts {
+  /** The history store, for reads. */
   store: Store;
+  /** The store's one write lane, shared with the channel directory: every `persist` effect is committed through it. */
+  writer: StoreWriter;
   agents: SessionSource;
   emitter: Emitter;
   log(level: "debug" | "warn" | "error", line: string): void;
@@ -208,23 +213,15 @@ export class TurnExecutor {
       });
   }
 
-  private async persist(effect: Extract<EngineEffect, { type: "persist" }>): Promise<void> {
-    const { ports } = this;
-    const members: MembershipRecord[] = [];
-    // The member moves with the batch: its last seen message, and its session id where it differs (read now).
-    const { advanceMember: seen, session } = effect;
-    const member = async (channelId: string, agent: string) => (await ports.store.members(channelId)).find((m) => m.agentName === agent);
-    let next = seen && (await member(seen.channelId, seen.agent));
-    if (seen && next) next = { ...next, lastSeenMessageId: seen.lastSeenMessageId };
-    if (next) members.push(next);
-    const held = session && (await member(session.channelId, session.agent));
-    if (session && held && held.acpSessionId !== session.acpSessionId) members.push({ ...held, acpSessionId: session.acpSessionId });
+  /** Commits a `persist` effect's batch in the store's write lane (the members it moves are read there). */
+  private async persist(effect: PersistEffect): Promise<void> {
     try {
-      await ports.store.commit({ messages: effect.messages, turns: effect.turns, intents: effect.intents, members, values: effect.values, fence: effect.fence });
+      await this.ports.writer.write((store) => readHeldMembers(store, effect), (held) => decidePersist(effect, held));
     } catch (err) {
       const e = asSidekicksError(err, "store/corrupt");
-      ports.log("error", `not saved (${e.code}): ${e.message}`);
-      this.unsaved = e.message;
+      this.ports.log("error", `not saved (${e.code}): ${e.message}`);
+      // The answer's card says it was not saved; the store's own reason goes in it.
+      this.unsaved = e.code === "store/writeFailed" && e.detail ? e.detail : e.message;
     }
   }
 

@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { Store } from "../store/Store";
+import type { Decision, StoreWriter } from "../store/StoreWriter";
 import { describeLegacyRule, describeRule, type AgentRules, type LegacyRule, type PermissionRule, type RuleKey } from "./permissionPolicy";
 
 /** Store key of an agent's Sidekicks rules, under `value/` (the original design's ADR 0003 `value/<key>`; ADR 0005): `{version: 1, rules}`. */
@@ -34,41 +35,37 @@ export interface RememberedRule {
 export class PermissionMemory {
   private readonly cache = new Map<string, AgentRules>();
 
-  constructor(private readonly store: Store) {}
+  /** @param writer the store's one write lane: a rule is read, decided ({@link decideRemember}, {@link decideForget}) and written there */
+  constructor(private readonly writer: StoreWriter) {}
 
   /** The rules remembered for `agent` (read from the store once). */
   async of(agent: string): Promise<AgentRules> {
     const cached = this.cache.get(agent);
     if (cached) return cached;
-    const read: AgentRules = { rules: asRules(await this.store.getValue(rulesKey(agent))), legacy: asLegacy(await this.store.getValue(legacyKey(agent))) };
-    this.cache.set(agent, read);
-    return read;
+    const read = await readRules(this.writer.store, agent);
+    // A rule remembered while this read was under way is newer: it stays.
+    if (!this.cache.has(agent)) this.cache.set(agent, read);
+    return this.cache.get(agent)!;
   }
 
-  /** Remembers `rule` for `agent`, replacing a rule that matches the same requests. */
+  /**
+   * Remembers `rule` for `agent`, replacing a rule that matches the same requests; applied once it is stored.
+   * @throws SidekicksError `store/writeFailed` (the rules stay as they were)
+   */
   async remember(agent: string, rule: PermissionRule): Promise<void> {
-    const current = await this.of(agent);
-    const rules = [...current.rules.filter((r) => !sameKey(r, rule)), copy(rule)];
-    await this.store.putValue(rulesKey(agent), { version: 1, rules });
-    this.cache.set(agent, { ...current, rules });
+    const next = await this.writer.write((store) => readRules(store, agent), (current) => decideRemember(current, agent, rule));
+    this.cache.set(agent, next);
   }
 
-  /** Forgets one rule as {@link list} gave it. @returns false when there was none */
+  /**
+   * Forgets one rule as {@link list} gave it.
+   * @returns false when there was none
+   * @throws SidekicksError `store/writeFailed` (the rules stay as they were)
+   */
   async forget(rule: Omit<RememberedRule, "decision">): Promise<boolean> {
-    const { agent, toolKind } = rule;
-    const current = await this.of(agent);
-    if (rule.legacy) {
-      if (!current.legacy.some((r) => r.toolKind === toolKind)) return false;
-      const legacy = current.legacy.filter((r) => r.toolKind !== toolKind);
-      await this.store.putValue(legacyKey(agent), Object.fromEntries(legacy.map((r) => [r.toolKind, r.decision])));
-      this.cache.set(agent, { ...current, legacy });
-      return true;
-    }
-    const rules = current.rules.filter((r) => !sameKey(r, { toolKind, title: rule.title ?? "", paths: rule.paths }));
-    if (rules.length === current.rules.length) return false;
-    await this.store.putValue(rulesKey(agent), { version: 1, rules });
-    this.cache.set(agent, { ...current, rules });
-    return true;
+    const next = await this.writer.write((store) => readRules(store, rule.agent), (current) => decideForget(current, rule));
+    if (next) this.cache.set(rule.agent, next);
+    return next !== undefined;
   }
 
   /** Every rule of these agents, by agent, then tool kind and title; an agent's broad rules from an older version last. */
@@ -94,6 +91,30 @@ export function describeRemembered(rule: RememberedRule): { label: string; descr
     return { label: describeLegacyRule(rule.agent, rule), description: l10n.t("broad, from an older version: no longer applied · select to forget") };
   }
   return { label: describeRule(rule.agent, { ...rule, title: rule.title ?? "" }), description: l10n.t("Sidekicks rule · select to forget") };
+}
+
+/** `rule` remembered for `agent` over its `current` rules (pure): the rule that matches the same requests is replaced. */
+export function decideRemember(current: AgentRules, agent: string, rule: PermissionRule): Decision<AgentRules> {
+  const rules = [...current.rules.filter((r) => !sameKey(r, rule)), copy(rule)];
+  return { changes: { values: [{ key: rulesKey(agent), value: { version: 1, rules } }] }, result: { ...current, rules } };
+}
+
+/** One rule forgotten from `current` (pure). @returns the rules afterwards, or undefined (nothing written) when there was none */
+export function decideForget(current: AgentRules, rule: Omit<RememberedRule, "decision">): Decision<AgentRules | undefined> {
+  const { agent, toolKind } = rule;
+  if (rule.legacy) {
+    if (!current.legacy.some((r) => r.toolKind === toolKind)) return { changes: {}, result: undefined };
+    const legacy = current.legacy.filter((r) => r.toolKind !== toolKind);
+    return { changes: { values: [{ key: legacyKey(agent), value: Object.fromEntries(legacy.map((r) => [r.toolKind, r.decision])) }] }, result: { ...current, legacy } };
+  }
+  const rules = current.rules.filter((r) => !sameKey(r, { toolKind, title: rule.title ?? "", paths: rule.paths }));
+  if (rules.length === current.rules.length) return { changes: {}, result: undefined };
+  return { changes: { values: [{ key: rulesKey(agent), value: { version: 1, rules } }] }, result: { ...current, rules } };
+}
+
+/** An agent's stored rules (validated: a value read back from LevelDB is a trust boundary). */
+async function readRules(store: Store, agent: string): Promise<AgentRules> {
+  return { rules: asRules(await store.getValue(rulesKey(agent))), legacy: asLegacy(await store.getValue(legacyKey(agent))) };
 }
 
 /** Whether two rules match the same requests. */

@@ -7,6 +7,7 @@ import { SidekicksError } from "../../src/shared/errors";
 import { Recorder } from "../../src/events/events";
 import type { AgentState, MessageView } from "../../src/shared/protocol";
 import { Store } from "../../src/store/Store";
+import { StoreWriter } from "../../src/store/StoreWriter";
 import type { MessageRecord } from "../../src/store/records";
 import { tempDir } from "./helpers";
 
@@ -18,7 +19,7 @@ async function setup(roster = ["demo", "garfield", "odie"]) {
   let store = await Store.open(dir);
   const channels = composeChannels({ store, agents, emitter: events });
   const general = await channels.directory.syncGeneral(roster);
-  let directory = new ChannelDirectory(store, agents, events);
+  let directory = new ChannelDirectory(new StoreWriter(store), agents, events);
   const ulid = monotonicFactory();
   const say = async (channelId: string, author: MessageRecord["author"], text: string) => {
     const m: MessageRecord = { version: 1, id: ulid(), channelId, author, parts: [{ type: "text", text }], createdAt: Date.now() };
@@ -28,7 +29,7 @@ async function setup(roster = ["demo", "garfield", "odie"]) {
   const reopen = async () => {
     await store.close();
     store = await Store.open(dir);
-    directory = new ChannelDirectory(store, agents, events);
+    directory = new ChannelDirectory(new StoreWriter(store), agents, events);
     return directory;
   };
   return {
