@@ -1,9 +1,9 @@
 import * as l10n from "@vscode/l10n";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { ClassicLevel } from "classic-level";
+import { GuardedLevel, type LevelOp } from "./guardedLevel";
 import { SidekicksError } from "../shared/errors";
 import { migrate } from "./migrations";
+import { openLevel, type StoreRecovery } from "./openLevel";
 import {
   STORE_SCHEMA_VERSION,
   asChannelRecord,
@@ -48,36 +48,23 @@ export class Store {
   private batchCount = 0;
 
   private constructor(
-    private readonly db: ClassicLevel<string, string>,
+    private readonly db: GuardedLevel,
     private readonly onCorrupt: CorruptRecordSink,
     /** The store's folder (absolute as given to {@link Store.open}): never one of an agent's changed files. */
     readonly dir: string,
+    /** Set when this open found the folder damaged: the original is aside, this store is its repaired copy. */
+    readonly recovery?: StoreRecovery,
   ) {}
 
   /**
-   * Opens (creating if needed) the store in `dir` and checks its schema version.
+   * Opens (creating if needed) the store in `dir` and checks its schema version. A damaged folder is never opened
+   * over or deleted: it is moved aside, a repaired copy is opened, and {@link recovery} says so (`openLevel.ts`).
    * @throws SidekicksError `store/locked` when another process (a second window) holds the folder;
-   *   `store/corrupt` when it was written by a newer schema or cannot be opened.
+   *   `store/unavailable` when it cannot be read or written; `store/damaged` when it is damaged and the repair
+   *   failed (the original is kept); `store/corrupt` when it was written by a newer schema.
    */
   static async open(dir: string, onCorrupt: CorruptRecordSink = () => undefined): Promise<Store> {
-    mkdirSync(dir, { recursive: true });
-    const db = new ClassicLevel<string, string>(dir, { keyEncoding: "utf8", valueEncoding: "utf8" });
-    try {
-      await db.open();
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause;
-      if (cause?.code === "LEVEL_LOCKED") {
-        throw new SidekicksError(
-          "store/locked",
-          l10n.t("This history is open in another VS Code window. Close Sidekicks there (or that window) and reload this one."),
-          dir,
-          { cause: err },
-        );
-      }
-      throw new SidekicksError("store/corrupt", l10n.t("Cannot open the history store: {0}", (err as Error).message), dir, {
-        cause: err,
-      });
-    }
+    const { db, recovery } = await openLevel(dir);
     const version = await db.get(keys.version);
     if (version === undefined) {
       await db.put(keys.version, String(STORE_SCHEMA_VERSION));
@@ -96,12 +83,14 @@ export class Store {
         dir,
       );
     }
-    return new Store(db, onCorrupt, path.resolve(dir));
+    const store = new Store(new GuardedLevel(db, path.resolve(dir)), onCorrupt, path.resolve(dir), recovery);
+    await store.rebuildChannelRecords();
+    return store;
   }
 
   /** Closes the database; later calls fail. */
   async close(): Promise<void> {
-    await this.db.close();
+    await this.db.raw.close();
   }
 
   /** The channel named `name`, or undefined. */
@@ -136,14 +125,14 @@ export class Store {
    * its `direct/<agent>` index. `previousName` (a rename) drops the old name index in the same batch.
    */
   async putChannel(channel: ChannelRecord, extra: { previousName?: string; members?: MembershipRecord[]; directAgent?: string } = {}): Promise<void> {
-    const ops: ({ type: "put"; key: string; value: string } | { type: "del"; key: string })[] = [
+    const ops: LevelOp[] = [
       { type: "put", key: keys.channel(channel.id), value: JSON.stringify(channel) },
       { type: "put", key: keys.channelName(channel.name), value: channel.id },
     ];
     if (extra.previousName !== undefined && extra.previousName !== channel.name) ops.push({ type: "del", key: keys.channelName(extra.previousName) });
     for (const m of extra.members ?? []) ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
     if (extra.directAgent !== undefined) ops.push({ type: "put", key: keys.direct(extra.directAgent), value: channel.id });
-    await this.db.batch(ops);
+    await this.db.batch(ops, true);
   }
 
   /**
@@ -172,7 +161,7 @@ export class Store {
 
   /** Writes a small JSON value under `value/<key>`. */
   async putValue(key: string, value: unknown): Promise<void> {
-    await this.db.put(keys.value(key), JSON.stringify({ version: 1, value }));
+    await this.db.batch([{ type: "put", key: keys.value(key), value: JSON.stringify({ version: 1, value }) }]);
   }
 
   /**
@@ -203,18 +192,19 @@ export class Store {
 
   /** Writes one membership. */
   async putMember(member: MembershipRecord): Promise<void> {
-    await this.db.put(keys.member(member.channelId, member.agentName), JSON.stringify(member));
+    await this.db.batch([{ type: "put", key: keys.member(member.channelId, member.agentName), value: JSON.stringify(member) }]);
   }
 
   /** Removes one membership (its messages stay). */
   async deleteMember(channelId: string, agentName: string): Promise<void> {
-    await this.db.del(keys.member(channelId, agentName));
+    await this.db.batch([{ type: "del", key: keys.member(channelId, agentName) }]);
   }
 
   /**
    * Writes messages, memberships, turns, intents and values in one atomic batch (a turn's settlement: the message, the turn and the
    * agent's `lastSeenMessageId` move together). Counted in {@link batches} (the bench's `turn.storeWritesPerTurn`).
-   * @throws SidekicksError `store/staleAttempt` when `fence` does not match the stored turn (nothing is written)
+   * @throws SidekicksError `store/staleAttempt` when `fence` does not match the stored turn (nothing is written);
+   *   `store/writeFailed` when the batch, or an earlier write, failed (a full disk): nothing later reports success
    */
   async commit(changes: StoreChanges): Promise<void> {
     if (changes.fence) {
@@ -227,7 +217,7 @@ export class Store {
         );
       }
     }
-    const ops: ({ type: "put"; key: string; value: string } | { type: "del"; key: string })[] = [];
+    const ops: LevelOp[] = [];
     for (const t of changes.turns ?? []) {
       ops.push({ type: "put", key: keys.turn(t.id), value: JSON.stringify(t) });
       if (t.state === "settled") ops.push({ type: "del", key: keys.turnOpen(t.id) });
@@ -246,7 +236,11 @@ export class Store {
     }
     for (const v of changes.values ?? []) ops.push({ type: "put", key: keys.value(v.key), value: JSON.stringify({ version: 1, value: v.value }) });
     if (ops.length > 0) {
-      await this.db.batch(ops);
+      // A settlement (the answer the user saw end) and an admission (the user's message) are flushed to the disk
+      // before they count as saved, so they survive a power cut; checkpoints and heartbeats are not (about 0.3 ms a
+      // commit: docs/reliability.md, "Store faults").
+      const sync = (changes.turns ?? []).some((t) => t.state === "settled") || (changes.messages ?? []).some((m) => m.author.kind === "user");
+      await this.db.batch(ops, sync);
       this.batchCount++;
     }
   }
@@ -331,23 +325,53 @@ export class Store {
     return out.reverse();
   }
 
+  /**
+   * A channel whose record is corrupt or missing while its name index still names it (`channel-name/<name>` → id)
+   * gets its record back: same id, same name, so its members and messages show again, instead of disappearing or
+   * hiding behind a new, empty channel of that name (`#general` is created when `channelByName` finds none). The
+   * unreadable bytes are kept under `value/corrupt/<key>`; each rebuilt record is reported through `onCorrupt`.
+   */
+  private async rebuildChannelRecords(): Promise<void> {
+    const prefix = keys.channelName("");
+    const ops: LevelOp[] = [];
+    for await (const [key, id] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) {
+      const raw = await this.db.get(keys.channel(id));
+      if (raw !== undefined && this.parse(keys.channel(id), raw, asChannelRecord, () => undefined)) continue;
+      const name = key.slice(prefix.length);
+      const at = ulidTime(id) ?? Date.now();
+      const record: ChannelRecord = { version: 1, id, name, kind: name.startsWith("@") ? "direct" : "channel", createdAt: at, updatedAt: at };
+      if (raw !== undefined) ops.push({ type: "put", key: keys.value(`corrupt/${keys.channel(id)}`), value: JSON.stringify({ version: 1, value: raw }) });
+      ops.push({ type: "put", key: keys.channel(id), value: JSON.stringify(record) });
+      this.onCorrupt(keys.channel(id), `${raw === undefined ? "missing" : "unreadable"}: rebuilt from its name index as #${name}`);
+    }
+    if (ops.length > 0) await this.db.batch(ops, true);
+  }
+
   private async read<T>(key: string, check: (v: unknown) => T | undefined): Promise<T | undefined> {
     const value = await this.db.get(key);
     return value === undefined ? undefined : this.parse(key, value, check);
   }
 
-  private parse<T>(key: string, value: string, check: (v: unknown) => T | undefined): T | undefined {
+  private parse<T>(key: string, value: string, check: (v: unknown) => T | undefined, onCorrupt: CorruptRecordSink = this.onCorrupt): T | undefined {
     let json: unknown;
     try {
       json = JSON.parse(value);
     } catch {
-      this.onCorrupt(key, "not JSON");
+      onCorrupt(key, "not JSON");
       return undefined;
     }
     const record = check(json);
-    if (!record) this.onCorrupt(key, "unexpected shape or version");
+    if (!record) onCorrupt(key, "unexpected shape or version");
     return record;
   }
+}
+
+/** The time (ms since the epoch) of a ULID's first 10 characters, or undefined when `id` is not a ULID. */
+function ulidTime(id: string): number | undefined {
+  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(id)) return undefined;
+  let ms = 0;
+  for (const c of id.slice(0, 10).toUpperCase()) ms = ms * 32 + "0123456789ABCDEFGHJKMNPQRSTVWXYZ".indexOf(c);
+  return ms;
 }
 
 function isVersioned(v: unknown): v is { version: 1; value: unknown } {
