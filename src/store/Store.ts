@@ -4,6 +4,7 @@ import { GuardedLevel, type LevelOp } from "./guardedLevel";
 import { SidekicksError } from "../shared/errors";
 import { migrate } from "./migrations";
 import { openLevel, type StoreRecovery } from "./openLevel";
+import { rescueChannels } from "./channelRescue";
 import {
   STORE_SCHEMA_VERSION,
   asChannelRecord,
@@ -84,7 +85,7 @@ export class Store {
       );
     }
     const store = new Store(new GuardedLevel(db, path.resolve(dir)), onCorrupt, path.resolve(dir), recovery);
-    await store.rebuildChannelRecords();
+    await rescueChannels(store.db, store.onCorrupt, recovery !== undefined);
     return store;
   }
 
@@ -325,53 +326,23 @@ export class Store {
     return out.reverse();
   }
 
-  /**
-   * A channel whose record is corrupt or missing while its name index still names it (`channel-name/<name>` → id)
-   * gets its record back: same id, same name, so its members and messages show again, instead of disappearing or
-   * hiding behind a new, empty channel of that name (`#general` is created when `channelByName` finds none). The
-   * unreadable bytes are kept under `value/corrupt/<key>`; each rebuilt record is reported through `onCorrupt`.
-   */
-  private async rebuildChannelRecords(): Promise<void> {
-    const prefix = keys.channelName("");
-    const ops: LevelOp[] = [];
-    for await (const [key, id] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) {
-      const raw = await this.db.get(keys.channel(id));
-      if (raw !== undefined && this.parse(keys.channel(id), raw, asChannelRecord, () => undefined)) continue;
-      const name = key.slice(prefix.length);
-      const at = ulidTime(id) ?? Date.now();
-      const record: ChannelRecord = { version: 1, id, name, kind: name.startsWith("@") ? "direct" : "channel", createdAt: at, updatedAt: at };
-      if (raw !== undefined) ops.push({ type: "put", key: keys.value(`corrupt/${keys.channel(id)}`), value: JSON.stringify({ version: 1, value: raw }) });
-      ops.push({ type: "put", key: keys.channel(id), value: JSON.stringify(record) });
-      this.onCorrupt(keys.channel(id), `${raw === undefined ? "missing" : "unreadable"}: rebuilt from its name index as #${name}`);
-    }
-    if (ops.length > 0) await this.db.batch(ops, true);
-  }
-
   private async read<T>(key: string, check: (v: unknown) => T | undefined): Promise<T | undefined> {
     const value = await this.db.get(key);
     return value === undefined ? undefined : this.parse(key, value, check);
   }
 
-  private parse<T>(key: string, value: string, check: (v: unknown) => T | undefined, onCorrupt: CorruptRecordSink = this.onCorrupt): T | undefined {
+  private parse<T>(key: string, value: string, check: (v: unknown) => T | undefined): T | undefined {
     let json: unknown;
     try {
       json = JSON.parse(value);
     } catch {
-      onCorrupt(key, "not JSON");
+      this.onCorrupt(key, "not JSON");
       return undefined;
     }
     const record = check(json);
-    if (!record) onCorrupt(key, "unexpected shape or version");
+    if (!record) this.onCorrupt(key, "unexpected shape or version");
     return record;
   }
-}
-
-/** The time (ms since the epoch) of a ULID's first 10 characters, or undefined when `id` is not a ULID. */
-function ulidTime(id: string): number | undefined {
-  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(id)) return undefined;
-  let ms = 0;
-  for (const c of id.slice(0, 10).toUpperCase()) ms = ms * 32 + "0123456789ABCDEFGHJKMNPQRSTVWXYZ".indexOf(c);
-  return ms;
 }
 
 function isVersioned(v: unknown): v is { version: 1; value: unknown } {

@@ -3,6 +3,7 @@ import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFile
 import { ClassicLevel } from "classic-level";
 import { SidekicksError } from "../shared/errors";
 import { inspectStore, type DamageReason } from "./inspect";
+import { asMessageRecord } from "./records";
 
 /** What the store's open did to a damaged folder: where the original is (unchanged), and what the repair kept. */
 export interface StoreRecovery {
@@ -11,7 +12,7 @@ export interface StoreRecovery {
   detail: string;
   /** The original folder, moved aside and never written to again: `<dir>.damaged-<time>`. */
   aside: string;
-  /** How many messages (`msg/` records) the repaired copy holds. */
+  /** How many messages (`msg/` records that parse) the repaired copy holds. */
   messages: number;
 }
 
@@ -133,7 +134,7 @@ async function repair(dir: string): Promise<OpenedLevel> {
   let messages = 0;
   try {
     await db.open();
-    for await (const _ of db.keys({ gte: "msg/", lt: "msg/\uffff" })) messages++;
+    for await (const [, value] of db.iterator({ gte: "msg/", lt: "msg/\uffff" })) if (parses(value)) messages++;
   } catch (err) {
     await db.close().catch(() => undefined);
     throw damaged((err as { cause?: Error }).cause?.message ?? (err as Error).message, err);
@@ -141,6 +142,15 @@ async function repair(dir: string): Promise<OpenedLevel> {
   unlinkSync(journalOf(dir));
   rmSync(needsRepairMarkerOf(dir), { force: true });
   return { db, recovery: { reason, detail, aside, messages } };
+}
+
+/** Whether a stored value is a message record (what the channels will show). */
+function parses(value: string): boolean {
+  try {
+    return asMessageRecord(JSON.parse(value)) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** Writes `text` to `file` and flushes it to the disk before returning. */
