@@ -109,6 +109,14 @@ function child(args: string[], wrapper: string[] = []): { done: Promise<{ code: 
   return { done, proc, line };
 }
 
+const NO_NAMESPACE = "no output: this kind mounts a small tmpfs (or a read-only bind mount) in a mount namespace of its own (`unshare -m` as root, `unshare -rm` otherwise); see the error above";
+
+/** The last line of a child's output as JSON (`{}` when there is none). */
+function parseLast(stdout: string): unknown {
+  const last = stdout.trim().split("\n").at(-1);
+  return last ? JSON.parse(last) : {};
+}
+
 /** `unshare` into a mount namespace of its own (a user namespace too when not root), running `script` first. */
 function namespaced(script: string, ...args: string[]): string[] {
   const ns = process.getuid?.() === 0 ? ["unshare", "-m"] : ["unshare", "-rm"];
@@ -172,7 +180,8 @@ const kinds: Kind[] = [
       mkdir(mnt);
       const run = child(["diskFull", path.join(mnt, "store"), out], namespaced('mount -t tmpfs -o size=3m tmpfs "$1"', mnt));
       const { code, stdout } = await run.done;
-      const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as { reports?: CommitReport[]; crashed?: string };
+      const result = parseLast(stdout) as { reports?: CommitReport[]; crashed?: string };
+      if (!stdout.trim()) fail("disk full mid-commit", NO_NAMESPACE);
       if (!result.reports) {
         fail("disk full mid-commit", `the child did not report (exit ${code}): ${result.crashed ?? stdout}`);
         return { lost: 0, deleted: 0, line: "not run" };
@@ -204,7 +213,8 @@ const kinds: Kind[] = [
       const before = snapshot(dir);
       const run = child(["open", dir], namespaced('mount --bind "$1" "$1" && mount -o remount,bind,ro "$1"', dir));
       const { stdout } = await run.done;
-      const result = JSON.parse(stdout.trim() || "{}") as { ok?: boolean; code?: string; message?: string };
+      const result = parseLast(stdout) as { ok?: boolean; code?: string; message?: string };
+      if (!stdout.trim()) fail("read-only folder", NO_NAMESPACE);
       if (result.ok !== false || result.code !== "store/unavailable") fail("read-only folder", `open said ${stdout.trim()}, expected store/unavailable`);
       if (asideFolders(dir).length > 0) fail("read-only folder", "a read-only folder was set aside as damaged");
       const deleted = missingFrom(before, snapshot(dir)).length;
