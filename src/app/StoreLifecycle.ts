@@ -62,8 +62,12 @@ export class StoreLifecycle {
     return this.channels;
   }
 
-  /** Opens the store and builds the channels over it; a locked or unreadable store becomes {@link problem}. */
-  async open(): Promise<void> {
+  /**
+   * Opens the store and builds the channels over it; a locked or unreadable store becomes {@link problem}. A read
+   * that meets a damaged table while the channels are built (`store/damaged`) closes the store and opens it once
+   * more, which sets the damaged folder aside and opens a repaired copy (openLevel.ts).
+   */
+  async open(retried = false): Promise<void> {
     const { editor, storageDir, roster } = this.options;
     try {
       this.store = await Store.open(storageDir, (key, reason) => editor.log("warn", `store: skipped record ${key}: ${reason}`));
@@ -74,6 +78,11 @@ export class StoreLifecycle {
       else await this.channels.directory.syncGeneral([]);
       await this.syncDeclared();
     } catch (err) {
+      if (!retried && this.store && err instanceof SidekicksError && err.code === "store/damaged") {
+        editor.log("warn", `${err.message} (${storageDir}): opening it again to repair it`);
+        await this.close().catch(() => undefined);
+        return this.open(true);
+      }
       const wasLocked = this.storeError?.code === "store/locked";
       this.storeError = err instanceof SidekicksError ? err : new SidekicksError("store/corrupt", String(err));
       if (this.storeError.code === "store/locked") {

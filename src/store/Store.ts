@@ -1,9 +1,10 @@
 import * as l10n from "@vscode/l10n";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { GuardedLevel, type LevelOp } from "./guardedLevel";
 import { SidekicksError } from "../shared/errors";
 import { migrate } from "./migrations";
-import { openLevel, type StoreRecovery } from "./openLevel";
+import { needsRepairMarkerOf, openLevel, type StoreRecovery } from "./openLevel";
 import { rescueChannels } from "./channelRescue";
 import {
   STORE_SCHEMA_VERSION,
@@ -65,28 +66,42 @@ export class Store {
    *   failed (the original is kept); `store/corrupt` when it was written by a newer schema.
    */
   static async open(dir: string, onCorrupt: CorruptRecordSink = () => undefined): Promise<Store> {
-    const { db, recovery } = await openLevel(dir);
-    const version = await db.get(keys.version);
-    if (version === undefined) {
-      await db.put(keys.version, String(STORE_SCHEMA_VERSION));
-    } else if (Number(version) < STORE_SCHEMA_VERSION) {
-      try {
-        await migrate(db, Number(version), STORE_SCHEMA_VERSION);
-      } catch (err) {
-        await db.close();
-        throw new SidekicksError("store/corrupt", l10n.t("Cannot upgrade the history from schema {0}: {1}", version, (err as Error).message), dir, { cause: err });
-      }
-    } else if (Number(version) > STORE_SCHEMA_VERSION) {
-      await db.close();
-      throw new SidekicksError(
-        "store/corrupt",
-        l10n.t("The history was written by a newer Sidekicks (schema {0}, this one reads {1}). Update the extension.", version, STORE_SCHEMA_VERSION),
-        dir,
-      );
+    try {
+      return await Store.openOnce(dir, onCorrupt);
+    } catch (err) {
+      // A read of the open itself met a damaged table: the marker it left makes this second open repair a copy.
+      if (err instanceof SidekicksError && err.code === "store/damaged" && existsSync(needsRepairMarkerOf(dir))) return Store.openOnce(dir, onCorrupt);
+      throw err;
     }
-    const store = new Store(new GuardedLevel(db, path.resolve(dir)), onCorrupt, path.resolve(dir), recovery);
-    await rescueChannels(store.db, store.onCorrupt, recovery !== undefined);
-    return store;
+  }
+
+  private static async openOnce(dir: string, onCorrupt: CorruptRecordSink): Promise<Store> {
+    const { db, recovery } = await openLevel(dir);
+    const level = new GuardedLevel(db, path.resolve(dir));
+    try {
+      const version = await level.get(keys.version);
+      if (version === undefined) {
+        await level.batch([{ type: "put", key: keys.version, value: String(STORE_SCHEMA_VERSION) }], true);
+      } else if (Number(version) < STORE_SCHEMA_VERSION) {
+        try {
+          await migrate(db, Number(version), STORE_SCHEMA_VERSION);
+        } catch (err) {
+          throw new SidekicksError("store/corrupt", l10n.t("Cannot upgrade the history from schema {0}: {1}", version, (err as Error).message), dir, { cause: err });
+        }
+      } else if (Number(version) > STORE_SCHEMA_VERSION) {
+        throw new SidekicksError(
+          "store/corrupt",
+          l10n.t("The history was written by a newer Sidekicks (schema {0}, this one reads {1}). Update the extension.", version, STORE_SCHEMA_VERSION),
+          dir,
+        );
+      }
+      const store = new Store(level, onCorrupt, path.resolve(dir), recovery);
+      await rescueChannels(level, onCorrupt, recovery !== undefined);
+      return store;
+    } catch (err) {
+      await db.close().catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Closes the database; later calls fail. */
