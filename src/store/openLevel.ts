@@ -2,7 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { ClassicLevel } from "classic-level";
 import { SidekicksError } from "../shared/errors";
-import { inspectStore, type DamageReason } from "./inspect";
+import { inspectStore, lockHeld, type DamageReason } from "./inspect";
 import { asMessageRecord } from "./records";
 
 /** What the store's open did to a damaged folder: where the original is (unchanged), and what the repair kept. */
@@ -90,6 +90,13 @@ export function markNeedsRepair(dir: string, detail: string): void {
 }
 
 function startRepair(dir: string, reason: DamageReason, detail: string): Promise<OpenedLevel> {
+  if (lockHeld(dir)) {
+    throw new SidekicksError(
+      "store/locked",
+      l10n.t("This history is open in another VS Code window. Close Sidekicks there (or that window) and reload this one."),
+      dir,
+    );
+  }
   let aside = `${dir}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
   for (let n = 2; existsSync(aside); n++) aside = aside.replace(/(-\d+)?$/, `-${n}`);
   writeDurably(journalOf(dir), JSON.stringify({ version: 1, aside, reason, detail }));

@@ -239,6 +239,23 @@ const kinds: Kind[] = [
     },
   ],
   [
+    "damaged while another process holds it",
+    async (root, dir) => {
+      const name = "damaged while another process holds it";
+      const written = await buildHistory(dir);
+      const holder = child(["hold", dir]);
+      if ((await holder.line) !== "open") fail(name, "the holder did not open the store");
+      rmSync(path.join(dir, "CURRENT")); // looks damaged, but a live LevelDB has it: never moved from under it
+      await expectError(name, dir, "store/locked");
+      if (asideFolders(dir).length > 0) fail(name, "a folder another process holds was set aside");
+      holder.proc.stdin!.end();
+      await holder.done;
+      const before = snapshot(dir);
+      const repairable = await repairableMessages(dir, root);
+      return openAndCount(name, root, dir, written, before, repairable, "aside");
+    },
+  ],
+  [
     "crash during repair",
     async (root) => {
       let lost = 0;
