@@ -1,5 +1,6 @@
 // @ts-check
-// `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), the fuzz suite (malformed agent streams), webview tests, integration tests in a real VS Code (code-server;
+// `npm test`: build, typecheck, lint, unit tests, the crash suite (kill points), the fuzz suite (malformed agent streams), the
+// store faults suite (damaged, full, read-only and locked stores), webview tests, integration tests in a real VS Code (code-server;
 // Claude Code and Codex there too, and `npm start -- --real-agents`),
 // the same editor with the packaged .vsix installed (vsix: `npm run package`, then the suite against the installed copy),
 // real ACP agents (claude-agent-acp, codex-acp, Gemini CLI) running full turns offline against the scripted model server, in that order, streaming each stage's output. Build,
@@ -294,6 +295,28 @@ async function fuzz() {
   summary.push({ stage: "fuzz", passed: Math.max(0, streams - failed), failed, seconds: since(started), note });
 }
 
+/**
+ * The store faults suite (test/faults, issue 17): damaged, full, read-only and locked stores opened through the real
+ * open path. Each fault kind counts as one test; each message lost that a repair could have kept, and each file of a
+ * damaged original deleted, as one failure. Its last line is `store faults: N kinds, lost: L, deleted: D`.
+ */
+async function faults() {
+  banner("faults");
+  const started = Date.now();
+  const { code, output } = await run(node, ["--import", "tsx", "test/faults/run.ts"], 5 * MINUTE);
+  const counts = [...output.matchAll(/^store faults: (\d+) kinds, lost: (\d+), deleted: (\d+)$/gm)].at(-1);
+  const kinds = counts ? Number(counts[1]) : 0;
+  let failed = counts ? Number(counts[2]) + Number(counts[3]) : 0;
+  const checks = output.split("\n").filter((l) => l.startsWith("failed: "));
+  let note = "";
+  if (failed > 0 || checks.length > 0) failures.push({ stage: "faults", lines: [...checks, ...output.split("\n").filter((l) => /: lost [1-9]|deleted [1-9]/.test(l))].slice(0, 40) });
+  if (code !== 0 && failed === 0) {
+    failed = Math.max(1, checks.length);
+    note = `exit ${code}${counts ? "" : " without counts"}`;
+  }
+  summary.push({ stage: "faults", passed: Math.max(0, kinds - failed), failed, seconds: since(started), note });
+}
+
 /** Real ACP agents (claude-agent-acp, codex-acp, Gemini CLI) running full turns through the manager against the scripted model server (test/fixtures/model-server.mjs); they are installed into .tools/ first. */
 async function realAgents() {
   const tools = await run(node, ["scripts/tools.mjs", "ensure"], 20 * MINUTE);
@@ -305,7 +328,7 @@ async function realAgents() {
   await nodeTests("realagents", testFiles("test/realagents", ".test.ts"), ["--import", "tsx"]);
 }
 
-const all = ["build", "typecheck", "lint", "unit", "crash", "fuzz", "webview", "integration", "vsix", "realagents"];
+const all = ["build", "typecheck", "lint", "unit", "crash", "fuzz", "faults", "webview", "integration", "vsix", "realagents"];
 const stages = new Set(process.env.SIDEKICKS_TEST_STAGES ? process.env.SIDEKICKS_TEST_STAGES.split(",") : all);
 
 let built = true;
@@ -315,6 +338,7 @@ if (stages.has("lint")) await check("lint", npm, ["run", "--silent", "lint"]);
 if (stages.has("unit")) await nodeTests("unit", testFiles("test/unit", ".test.ts"), ["--import", "tsx"]);
 if (stages.has("crash")) await crash();
 if (stages.has("fuzz")) await fuzz();
+if (stages.has("faults")) await faults();
 for (const stage of ["webview", "integration", "vsix"]) {
   if (!stages.has(stage)) continue;
   if (!built) {

@@ -21,6 +21,8 @@ export interface EditorPort {
   workspaceRoots?(): string[];
   /** Writes a line to the Sidekicks log. */
   log(level: "debug" | "info" | "warn" | "error", line: string): void;
+  /** Shows a message to the user outside any view (a notification); absent: only the log says it. */
+  notify?(level: "warn" | "error", message: string): void;
   /** Shows the config problems where the editor shows problems (an empty list clears them). */
   showProblems(file: string, problems: ConfigProblem[]): void;
   /** The editor's open documents, for agents' `fs/*` (unsaved buffers, undoable edits); absent: the disk only. */

@@ -34,6 +34,7 @@ export class StoreLifecycle {
   private store: Store | undefined;
   private channels: Channels | undefined;
   private storeError: SidekicksError | undefined;
+  private repairNotice: SidekicksError | undefined;
   private lockedRetry: ReturnType<typeof setInterval> | undefined;
   private disposed = false;
 
@@ -61,17 +62,27 @@ export class StoreLifecycle {
     return this.channels;
   }
 
-  /** Opens the store and builds the channels over it; a locked or unreadable store becomes {@link problem}. */
-  async open(): Promise<void> {
+  /**
+   * Opens the store and builds the channels over it; a locked or unreadable store becomes {@link problem}. A read
+   * that meets a damaged table while the channels are built (`store/damaged`) closes the store and opens it once
+   * more, which sets the damaged folder aside and opens a repaired copy (openLevel.ts).
+   */
+  async open(retried = false): Promise<void> {
     const { editor, storageDir, roster } = this.options;
     try {
       this.store = await Store.open(storageDir, (key, reason) => editor.log("warn", `store: skipped record ${key}: ${reason}`));
       this.storeError = undefined;
+      this.reportRecovery(this.store);
       this.channels = this.options.channelsFor(this.store);
       if (roster.roster || roster.config.state !== "missing") await this.channels.directory.syncGeneral(this.options.agents.names());
       else await this.channels.directory.syncGeneral([]);
       await this.syncDeclared();
     } catch (err) {
+      if (!retried && this.store && err instanceof SidekicksError && err.code === "store/damaged") {
+        editor.log("warn", `${err.message} (${storageDir}): opening it again to repair it`);
+        await this.close().catch(() => undefined);
+        return this.open(true);
+      }
       const wasLocked = this.storeError?.code === "store/locked";
       this.storeError = err instanceof SidekicksError ? err : new SidekicksError("store/corrupt", String(err));
       if (this.storeError.code === "store/locked") {
@@ -86,6 +97,27 @@ export class StoreLifecycle {
       this.store = undefined;
       this.channels = undefined;
     }
+  }
+
+  /**
+   * What the last open repaired, in words (`store/damaged`), or `undefined`: the history was damaged on disk, the
+   * original folder is kept aside unchanged, and this window works on the repaired copy.
+   */
+  get repaired(): SidekicksError | undefined {
+    return this.repairNotice;
+  }
+
+  /** A store opened over a repaired copy (Store.recovery): the user is told where the original is and what it kept. */
+  private reportRecovery(store: Store): void {
+    const recovery = store.recovery;
+    if (!recovery) return;
+    this.repairNotice = new SidekicksError(
+      "store/damaged",
+      l10n.t("The Sidekicks history was damaged on disk ({0}). The damaged folder is kept, unchanged, at {1}; this window opened a repaired copy, which holds {2} messages. If some are missing, keep that folder: nothing in it was changed or deleted.", recovery.detail, recovery.aside, recovery.messages),
+      recovery.aside,
+    );
+    this.options.editor.log("error", this.repairNotice.message);
+    this.options.editor.notify?.("error", this.repairNotice.message);
   }
 
   /** Closes the store and opens it again (tests; recovery from a lock released by another window). */

@@ -37,9 +37,11 @@ export type ErrorCode =
   | "webview/unknownRequest" // the webview asked for a method the protocol does not have (or a prototype name)
   | "webview/invalidRequest" // a webview request whose params its guard refuses (types, lengths, ids, enums)
   | "webview/refused" // a well-formed webview request for what its view cannot ask (another channel, a file outside, text it never showed)
-  | "store/writeFailed" // a change to the history was not saved (the store is closed or refused the batch): nothing of it was written
   | "store/locked" // the history is open in another window
-  | "store/corrupt"
+  | "store/corrupt" // written by a newer schema, a failed upgrade, or not open
+  | "store/damaged" // LevelDB files damaged on disk (a read met corruption, or the repair of a copy failed; the original is kept aside)
+  | "store/unavailable" // the folder cannot be opened: permissions, a read-only disk
+  | "store/writeFailed" // a write failed (a full disk); every later write of this window is refused until it reloads
   | "store/staleAttempt"; // a write from an attempt that no longer owns its turn (fencing)
 
 /** An error carrying a stable `code` and optional `detail` for people (such as an agent's stderr tail). */

@@ -1,9 +1,11 @@
 import * as l10n from "@vscode/l10n";
-import { mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { ClassicLevel } from "classic-level";
+import { GuardedLevel, type LevelOp } from "./guardedLevel";
 import { SidekicksError } from "../shared/errors";
 import { migrate } from "./migrations";
+import { needsRepairMarkerOf, openLevel, type StoreRecovery } from "./openLevel";
+import { rescueChannels } from "./channelRescue";
 import {
   STORE_SCHEMA_VERSION,
   asChannelRecord,
@@ -60,60 +62,63 @@ export class Store {
   private batchCount = 0;
 
   private constructor(
-    private readonly db: ClassicLevel<string, string>,
+    private readonly db: GuardedLevel,
     private readonly onCorrupt: CorruptRecordSink,
     /** The store's folder (absolute as given to {@link Store.open}): never one of an agent's changed files. */
     readonly dir: string,
+    /** Set when this open found the folder damaged: the original is aside, this store is its repaired copy. */
+    readonly recovery?: StoreRecovery,
   ) {}
 
   /**
-   * Opens (creating if needed) the store in `dir` and checks its schema version.
+   * Opens (creating if needed) the store in `dir` and checks its schema version. A damaged folder is never opened
+   * over or deleted: it is moved aside, a repaired copy is opened, and {@link recovery} says so (`openLevel.ts`).
    * @throws SidekicksError `store/locked` when another process (a second window) holds the folder;
-   *   `store/corrupt` when it was written by a newer schema or cannot be opened.
+   *   `store/unavailable` when it cannot be read or written; `store/damaged` when it is damaged and the repair
+   *   failed (the original is kept); `store/corrupt` when it was written by a newer schema.
    */
   static async open(dir: string, onCorrupt: CorruptRecordSink = () => undefined): Promise<Store> {
-    mkdirSync(dir, { recursive: true });
-    const db = new ClassicLevel<string, string>(dir, { keyEncoding: "utf8", valueEncoding: "utf8" });
     try {
-      await db.open();
+      return await Store.openOnce(dir, onCorrupt);
     } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause;
-      if (cause?.code === "LEVEL_LOCKED") {
+      // A read of the open itself met a damaged table: the marker it left makes this second open repair a copy.
+      if (err instanceof SidekicksError && err.code === "store/damaged" && existsSync(needsRepairMarkerOf(dir))) return Store.openOnce(dir, onCorrupt);
+      throw err;
+    }
+  }
+
+  private static async openOnce(dir: string, onCorrupt: CorruptRecordSink): Promise<Store> {
+    const { db, recovery } = await openLevel(dir);
+    const level = new GuardedLevel(db, path.resolve(dir));
+    try {
+      const version = await level.get(keys.version);
+      if (version === undefined) {
+        await level.batch([{ type: "put", key: keys.version, value: String(STORE_SCHEMA_VERSION) }], true);
+      } else if (Number(version) < STORE_SCHEMA_VERSION) {
+        try {
+          await migrate(db, Number(version), STORE_SCHEMA_VERSION);
+        } catch (err) {
+          throw new SidekicksError("store/corrupt", l10n.t("Cannot upgrade the history from schema {0}: {1}", version, (err as Error).message), dir, { cause: err });
+        }
+      } else if (Number(version) > STORE_SCHEMA_VERSION) {
         throw new SidekicksError(
-          "store/locked",
-          l10n.t("This history is open in another VS Code window. Close Sidekicks there (or that window) and reload this one."),
+          "store/corrupt",
+          l10n.t("The history was written by a newer Sidekicks (schema {0}, this one reads {1}). Update the extension.", version, STORE_SCHEMA_VERSION),
           dir,
-          { cause: err },
         );
       }
-      throw new SidekicksError("store/corrupt", l10n.t("Cannot open the history store: {0}", (err as Error).message), dir, {
-        cause: err,
-      });
+      const store = new Store(level, onCorrupt, path.resolve(dir), recovery);
+      await rescueChannels(level, onCorrupt, recovery !== undefined);
+      return store;
+    } catch (err) {
+      await db.close().catch(() => undefined);
+      throw err;
     }
-    const version = await db.get(keys.version);
-    if (version === undefined) {
-      await db.put(keys.version, String(STORE_SCHEMA_VERSION));
-    } else if (Number(version) < STORE_SCHEMA_VERSION) {
-      try {
-        await migrate(db, Number(version), STORE_SCHEMA_VERSION);
-      } catch (err) {
-        await db.close();
-        throw new SidekicksError("store/corrupt", l10n.t("Cannot upgrade the history from schema {0}: {1}", version, (err as Error).message), dir, { cause: err });
-      }
-    } else if (Number(version) > STORE_SCHEMA_VERSION) {
-      await db.close();
-      throw new SidekicksError(
-        "store/corrupt",
-        l10n.t("The history was written by a newer Sidekicks (schema {0}, this one reads {1}). Update the extension.", version, STORE_SCHEMA_VERSION),
-        dir,
-      );
-    }
-    return new Store(db, onCorrupt, path.resolve(dir));
   }
 
   /** Closes the database; later calls fail. */
   async close(): Promise<void> {
-    await this.db.close();
+    await this.db.raw.close();
   }
 
   /** The channel named `name`, or undefined. */
@@ -148,14 +153,14 @@ export class Store {
    * its `direct/<agent>` index. `previousName` (a rename) drops the old name index in the same batch.
    */
   async putChannel(channel: ChannelRecord, extra: { previousName?: string; members?: MembershipRecord[]; directAgent?: string } = {}): Promise<void> {
-    const ops: ({ type: "put"; key: string; value: string } | { type: "del"; key: string })[] = [
+    const ops: LevelOp[] = [
       { type: "put", key: keys.channel(channel.id), value: JSON.stringify(channel) },
       { type: "put", key: keys.channelName(channel.name), value: channel.id },
     ];
     if (extra.previousName !== undefined && extra.previousName !== channel.name) ops.push({ type: "del", key: keys.channelName(extra.previousName) });
     for (const m of extra.members ?? []) ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
     if (extra.directAgent !== undefined) ops.push({ type: "put", key: keys.direct(extra.directAgent), value: channel.id });
-    await this.db.batch(ops);
+    await this.db.batch(ops, true);
   }
 
   /**
@@ -184,7 +189,7 @@ export class Store {
 
   /** Writes a small JSON value under `value/<key>`. */
   async putValue(key: string, value: unknown): Promise<void> {
-    await this.db.put(keys.value(key), JSON.stringify({ version: 1, value }));
+    await this.db.batch([{ type: "put", key: keys.value(key), value: JSON.stringify({ version: 1, value }) }]);
   }
 
   /**
@@ -215,18 +220,19 @@ export class Store {
 
   /** Writes one membership. */
   async putMember(member: MembershipRecord): Promise<void> {
-    await this.db.put(keys.member(member.channelId, member.agentName), JSON.stringify(member));
+    await this.db.batch([{ type: "put", key: keys.member(member.channelId, member.agentName), value: JSON.stringify(member) }]);
   }
 
   /** Removes one membership (its messages stay). */
   async deleteMember(channelId: string, agentName: string): Promise<void> {
-    await this.db.del(keys.member(channelId, agentName));
+    await this.db.batch([{ type: "del", key: keys.member(channelId, agentName) }]);
   }
 
   /**
    * Writes messages, memberships, turns, intents and values in one atomic batch (a turn's settlement: the message, the turn and the
    * agent's `lastSeenMessageId` move together). Counted in {@link batches} (the bench's `turn.storeWritesPerTurn`).
-   * @throws SidekicksError `store/staleAttempt` when `fence` does not match the stored turn (nothing is written)
+   * @throws SidekicksError `store/staleAttempt` when `fence` does not match the stored turn (nothing is written);
+   *   `store/writeFailed` when the batch, or an earlier write, failed (a full disk): nothing later reports success
    */
   async commit(changes: StoreChanges): Promise<void> {
     if (changes.fence) {
@@ -239,7 +245,7 @@ export class Store {
         );
       }
     }
-    const ops: ({ type: "put"; key: string; value: string } | { type: "del"; key: string })[] = [];
+    const ops: LevelOp[] = [];
     for (const t of changes.turns ?? []) {
       ops.push({ type: "put", key: keys.turn(t.id), value: JSON.stringify(t) });
       if (t.state === "settled") ops.push({ type: "del", key: keys.turnOpen(t.id) });
@@ -272,7 +278,12 @@ export class Store {
     }
     for (const v of changes.values ?? []) ops.push({ type: "put", key: keys.value(v.key), value: JSON.stringify({ version: 1, value: v.value }) });
     if (ops.length > 0) {
-      await this.db.batch(ops);
+      // A settlement (the answer the user saw end), an admission (the user's message) and a channel made, changed or
+      // deleted are flushed to the disk before they count as saved, so they survive a power cut; checkpoints and
+      // heartbeats are not (about 0.3 ms a commit: docs/reliability.md, "Store faults").
+      const settles = (changes.turns ?? []).some((t) => t.state === "settled") || (changes.messages ?? []).some((m) => m.author.kind === "user");
+      const sync = settles || (changes.channels?.length ?? 0) > 0 || (changes.deletedChannels?.length ?? 0) > 0;
+      await this.db.batch(ops, sync);
       this.batchCount++;
     }
   }

@@ -81,6 +81,10 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
     this.logChannel[level](line);
   }
 
+  notify(level: "warn" | "error", message: string): void {
+    void (level === "error" ? vscode.window.showErrorMessage(message) : vscode.window.showWarningMessage(message));
+  }
+
   showProblems(file: string, problems: ConfigProblem[]): void {
     const uri = vscode.Uri.file(file);
     this.diagnostics.set(
