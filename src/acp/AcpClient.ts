@@ -56,10 +56,7 @@ export class AcpClient {
     private readonly launch: AgentLaunch,
   ) {
     this.exited = proc.exited;
-    this.exitRejection = this.exited.then(async (exit) => {
-      // Let the SDK hand on what was read before the exit (its messages go through microtasks) before a pending
-      // request fails: the updates then reach the turn before its end does.
-      await new Promise((resolve) => setImmediate(resolve));
+    this.exitRejection = this.exited.then((exit) => {
       throw proc.exitedError(exit, l10n.t("while it was running"));
     });
     this.exitRejection.catch(() => undefined);

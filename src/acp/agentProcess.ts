@@ -53,8 +53,12 @@ export class AgentProcess {
       const finish = (): void => {
         if (done) return;
         done = true;
-        this.exitInfo = { code: exitCode, signal: exitSignal, stderrTail: stripTerminalEscapes(this.stderr.tail(4096)) };
-        resolve(this.exitInfo);
+        const info: ExitInfo = { code: exitCode, signal: exitSignal, stderrTail: stripTerminalEscapes(this.stderr.tail(4096)) };
+        this.exitInfo = info;
+        // Resolved one turn of the event loop later, once the SDK has handed on every message read before the end
+        // (it does so in microtasks): whoever acts on the exit (a failing request, the agent manager dropping the
+        // process's sessions) then comes after the agent's last updates, never before (issue 17, the fuzz suite).
+        setImmediate(() => resolve(info));
       };
       child.once("error", (err) => {
         this.spawnError = err;
