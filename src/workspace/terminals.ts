@@ -20,9 +20,11 @@ import type * as Pty from "node-pty";
 import { SidekicksError } from "../shared/errors";
 import type { Confinement } from "./confinement";
 import { OutputBuffer } from "./outputBuffer";
+import { loadPty } from "./ptyLoader";
 import { localPlanner, type PlannedCommand, type SpawnPlan, type SpawnPlanner } from "./spawnPlanner";
 
 export { localPlanner, type PlannedCommand, type SpawnPlan, type SpawnPlanner } from "./spawnPlanner";
+export { loadPty, terminalsAvailable } from "./ptyLoader";
 
 /** Default `outputByteLimit` (bytes) when the agent sends none: 1 MiB, so memory stays bounded. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
@@ -109,30 +111,6 @@ export function envMap(env: TerminalRequest["env"]): Record<string, string> {
 }
 
 type Listener<T> = (value: T) => void;
-
-let pty: typeof Pty | Error | undefined;
-
-/**
- * `node-pty`, loaded on first use (it is a native module: a package built for another platform, or a missing build,
- * must not stop the extension from loading — terminals alone are then unavailable, and said so).
- * @returns the module, or the Error that loading it raised
- */
-export function loadPty(): typeof Pty | Error {
-  if (pty === undefined) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      pty = require("node-pty") as typeof Pty;
-    } catch (err) {
-      pty = err instanceof Error ? err : new Error(String(err));
-    }
-  }
-  return pty;
-}
-
-/** Whether terminals can run here (node-pty loads). */
-export function terminalsAvailable(): boolean {
-  return !(loadPty() instanceof Error);
-}
 
 /**
  * One running (or finished) command. Created by {@link TerminalManager.create}; the editor layer may listen to its
