@@ -60,7 +60,7 @@ export async function channelOpenBench(): Promise<ChannelOpenResult> {
     const ulid = monotonicFactory();
     for (const name of ["big", "small"]) {
       const at = Date.now();
-      await store.putChannel({ version: 1, id: ulid(at), name, kind: "channel", createdAt: at, updatedAt: at });
+      await store.commit({ channels: [{ channel: { version: 1, id: ulid(at), name, kind: "channel", createdAt: at, updatedAt: at } }] });
     }
     const big = (await store.channelByName("big"))!;
     const small = (await store.channelByName("small"))!;

@@ -81,7 +81,8 @@ export class SessionTable {
   /**
    * Judges one message from the agent in the order it wrote it, before the SDK sees it: a `session/new` answer
    * registers its session at once (the updates right behind it then find the session: the SDK resolves the request
-   * a tick later); a `session/update` of a session being loaded is replayed history.
+   * a tick later); a prompt's answer ends that prompt; a `session/update` of a session being loaded is replayed
+   * history; turn content of a session with no prompt in flight is marked late (see {@link unmark}).
    * @returns false to drop the message (replay, counted)
    */
   keep(message: acp.AnyMessage): boolean {

@@ -29,11 +29,11 @@ export interface StoreChanges {
   turns?: TurnRecord[];
   /** Tool intents; a settled one drops its `intent-open/` entry, an open one writes it. */
   intents?: IntentRecord[];
-  /** Small JSON values under `value/<key>` (as {@link Store.putValue} writes them), in the same batch. */
+  /** Small JSON values under `value/<key>` (stored as `{version: 1, value}`; {@link Store.getValue}), in the batch. */
   values?: { key: string; value: unknown }[];
   /**
    * Channels with their name index; `previousName` (a rename) drops the old name index, `directAgent` writes the
-   * `direct/<agent>` index of a direct conversation (as {@link Store.putChannel} does).
+   * `direct/<agent>` index of a direct conversation.
    */
   channels?: { channel: ChannelRecord; previousName?: string; directAgent?: string }[];
   /** Memberships removed (their messages stay). */
@@ -148,48 +148,10 @@ export class Store {
     return this.db.get(keys.direct(agent));
   }
 
-  /**
-   * Writes a channel and its name index in one batch, with its first members and, for a direct conversation,
-   * its `direct/<agent>` index. `previousName` (a rename) drops the old name index in the same batch.
-   */
-  async putChannel(channel: ChannelRecord, extra: { previousName?: string; members?: MembershipRecord[]; directAgent?: string } = {}): Promise<void> {
-    const ops: LevelOp[] = [
-      { type: "put", key: keys.channel(channel.id), value: JSON.stringify(channel) },
-      { type: "put", key: keys.channelName(channel.name), value: channel.id },
-    ];
-    if (extra.previousName !== undefined && extra.previousName !== channel.name) ops.push({ type: "del", key: keys.channelName(extra.previousName) });
-    for (const m of extra.members ?? []) ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
-    if (extra.directAgent !== undefined) ops.push({ type: "put", key: keys.direct(extra.directAgent), value: channel.id });
-    await this.db.batch(ops, true);
-  }
-
-  /**
-   * Deletes a channel: its record, name index and direct index go in one batch (the channel is gone at once),
-   * then its memberships, messages and read marker are cleared by range.
-   */
-  async deleteChannel(channel: ChannelRecord): Promise<void> {
-    const ops: { type: "del"; key: string }[] = [
-      { type: "del", key: keys.channel(channel.id) },
-      { type: "del", key: keys.channelName(channel.name) },
-      { type: "del", key: keys.value(`lastRead/${channel.id}`) },
-    ];
-    for (const m of await this.members(channel.id)) {
-      if ((await this.directChannelId(m.agentName)) === channel.id) ops.push({ type: "del", key: keys.direct(m.agentName) });
-    }
-    await this.db.batch(ops);
-    await this.db.clear({ gte: keys.memberPrefix(channel.id), lt: keys.memberPrefix(channel.id) + "\uffff" });
-    await this.db.clear({ gte: keys.messagePrefix(channel.id), lt: keys.messagePrefix(channel.id) + "\uffff" });
-  }
-
   /** A small value under `value/<key>` (stored as `{version: 1, value}`), or undefined. */
   async getValue(key: string): Promise<unknown> {
     const record = await this.read(keys.value(key), (v) => (isVersioned(v) ? v : undefined));
     return record?.value;
-  }
-
-  /** Writes a small JSON value under `value/<key>`. */
-  async putValue(key: string, value: unknown): Promise<void> {
-    await this.db.batch([{ type: "put", key: keys.value(key), value: JSON.stringify({ version: 1, value }) }]);
   }
 
   /**
@@ -216,16 +178,6 @@ export class Store {
       if (record) out.push(record);
     }
     return out;
-  }
-
-  /** Writes one membership. */
-  async putMember(member: MembershipRecord): Promise<void> {
-    await this.db.batch([{ type: "put", key: keys.member(member.channelId, member.agentName), value: JSON.stringify(member) }]);
-  }
-
-  /** Removes one membership (its messages stay). */
-  async deleteMember(channelId: string, agentName: string): Promise<void> {
-    await this.db.batch([{ type: "del", key: keys.member(channelId, agentName) }]);
   }
 
   /**

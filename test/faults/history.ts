@@ -36,7 +36,7 @@ export async function buildHistory(dir: string, messages = 400): Promise<Written
     const at = Date.now();
     const channel: ChannelRecord = { version: 1, id: ulid(at), name, kind: name.startsWith("@") ? "direct" : "channel", createdAt: at, updatedAt: at };
     if (name === GENERAL) delete channel.kind; // as syncGeneral writes it
-    await store.putChannel(channel, { members: [{ version: 1, channelId: channel.id, agentName: "alpha", joinedAt: at }], ...(name.startsWith("@") ? { directAgent: "alpha" } : {}) });
+    await store.commit({ channels: [{ channel, ...(name.startsWith("@") ? { directAgent: "alpha" } : {}) }], members: [{ version: 1, channelId: channel.id, agentName: "alpha", joinedAt: at }] });
     channels.push(channel);
     byChannel.set(name, []);
   }

@@ -187,7 +187,7 @@ test("rules an older version kept per tool kind are listed as broad and never an
   try {
     const { events } = s;
     // What an older Sidekicks wrote when the user chose Claude's "don't ask again" option (and an "Always reject").
-    await s.store.putValue(legacyKey("claude"), { execute: "allow", edit: "reject" });
+    await s.store.commit({ values: [{ key: legacyKey("claude"), value: { execute: "allow", edit: "reject" } }] });
     const listed = await s.channels.permissions.list(["claude"]);
     assert.deepEqual(listed.map((r) => [r.toolKind, r.decision, r.legacy, r.title]), [["edit", "reject", true, undefined], ["execute", "allow", true, undefined]]);
     assert.match(describeRemembered(listed[1]!).label, /always allow every execute tool of @claude/);
