@@ -40,6 +40,8 @@ interface OpenPanel {
   bridge?: WebviewBridge;
   /** A permission card to focus once the tab's webview says `ready` (it reloads when a hidden tab is revealed). */
   pendingPermission?: HostEvents["permission/focus"];
+  /** Names the tab's channel had before a rename: a webview revived after it asks for the old one. */
+  formerNames?: Set<string>;
 }
 
 /**
@@ -124,7 +126,13 @@ export class ChannelPanels implements vscode.WebviewPanelSerializer, vscode.Disp
         if (permission) bridge.event("permission/focus", permission);
       },
       // The tab follows its webview: a switch to another channel (or #general after a delete) renames the tab.
-      onOpened: (opened) => this.show(open, opened),
+      onOpened: (opened) => {
+        // Once the webview has opened a channel again, the old names are its own past: a channel given one of them
+        // since is another channel.
+        open.formerNames = undefined;
+        this.show(open, opened);
+      },
+      openName: (name) => (open.formerNames?.has(name) ? open.channel : name),
       // "Reopen" (the store opened after being locked) means this tab's channel, not the side view's default.
       event: (bridge, name, payload) =>
         name === "channel/reload" ? bridge.event("channel/reload", { name: open.channel }) : bridge.event(name, payload),
@@ -136,6 +144,7 @@ export class ChannelPanels implements vscode.WebviewPanelSerializer, vscode.Disp
         if (!this.panels.has(open)) return;
         renamed = started.events.on("channels/changed", (channels) => {
           const now = channels.find((c) => c.id === open.channelId);
+          if (now && now.name !== open.channel) (open.formerNames ??= new Set()).add(open.channel);
           if (now) this.show(open, now);
         });
       },

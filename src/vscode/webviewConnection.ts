@@ -24,6 +24,11 @@ export interface ConnectOptions {
   onReady?: (bridge: WebviewBridge) => void;
   /** Called with each channel this webview opens (`channel/open`): the side view remembers it, a tab takes its name. */
   onOpened?: (channel: ChannelView) => void;
+  /**
+   * Maps the name a `channel/open` asks for before it is opened: an editor tab whose webview was hidden while its
+   * channel was renamed comes back asking for the old name (its saved state), and must get the renamed channel.
+   */
+  openName?: (name: string) => string;
   /** Forwards one app event to the webview (default: as is). */
   event?: <E extends HostEventName>(bridge: WebviewBridge, name: E, payload: HostEvents[E]) => void;
 }
@@ -57,7 +62,7 @@ export function connectWebview(webview: vscode.Webview, options: ConnectOptions)
     return {
       ...own,
       "channel/open": async (params: Parameters<typeof open>[0]) => {
-        const opened = await open(params);
+        const opened = await open(params.name !== undefined && options.openName ? { ...params, name: options.openName(params.name) } : params);
         onOpened(opened.channel);
         return opened;
       },
