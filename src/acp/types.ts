@@ -117,6 +117,8 @@ export type AgentUpdate =
       /** ACP `available_commands_update`: the complete list of commands the agent offers now (replaces the last). */
       kind: "commands";
       commands: AgentCommandInfo[];
+      /** What was left out or merged to make the list clean (`cleanCommands`), for the agent's log. */
+      problems?: string[];
     }
   /** ACP `current_mode_update`: the agent switched its session mode (by itself, or after `session/set_mode`). */
   | { kind: "mode"; currentModeId: string }

@@ -1,4 +1,5 @@
 import type * as acp from "@agentclientprotocol/sdk";
+import { cleanCommands } from "./commands";
 import type { AgentTerminalReport, AgentUpdate, ConfigOptionInfo, ConfigValueInfo, ModeInfo, ModelInfo, PermissionRequest, PlanEntryInfo, SessionSetup, ToolDiffInfo, ToolLocationInfo, UsageInfo } from "./types";
 
 /**
@@ -42,15 +43,10 @@ export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
         ...toolLocations(update.locations),
         ...agentTerminal(update.toolCallId, update._meta),
       };
-    case "available_commands_update":
-      return {
-        kind: "commands",
-        commands: update.availableCommands.map((c) => {
-          const name = c.name.replace(/^\//, "");
-          const hint = c.input && "hint" in c.input && typeof c.input.hint === "string" ? c.input.hint : undefined;
-          return hint ? { name, description: c.description, hint } : { name, description: c.description };
-        }),
-      };
+    case "available_commands_update": {
+      const { commands, problems } = cleanCommands(update.availableCommands);
+      return problems.length > 0 ? { kind: "commands", commands, problems } : { kind: "commands", commands };
+    }
     case "current_mode_update":
       return { kind: "mode", currentModeId: update.currentModeId };
     case "config_option_update":

@@ -113,7 +113,10 @@ export class AgentProcesses {
             if (!current()) return;
             // Commands belong to the agent, not to a session: announced before any prompt (often just after
             // session/new, before the session has a channel), they are reported whichever session they came from.
-            if (update.kind === "commands") this.emitter.emit("commands/changed", { agent: name, commands: update.commands });
+            if (update.kind === "commands") {
+              if (update.problems) this.log(entry, "warn", `available_commands_update: ${update.problems.join("; ")}`);
+              this.emitter.emit("commands/changed", { agent: name, commands: update.commands });
+            }
             // Settings and meters belong to the session, not to the turn running in it (there may be none).
             else if (isSessionStateUpdate(update)) this.host.onSessionUpdate?.(entry, sessionId, update);
             // Content the agent wrote after answering a prompt goes to that prompt's turn, never to the next one.

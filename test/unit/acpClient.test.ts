@@ -240,6 +240,38 @@ test("available_commands_update is mapped to name, description and hint, even fo
   }
 });
 
+test("field case 22: announced commands are clean — /help once, duplicates merged, empty and spaced names left out, markup kept as text", async () => {
+  const rec = recordingHandlers();
+  const commands = [
+    { name: "/help", description: "Help" },
+    { name: "review", description: "Review" },
+    { name: "review", description: "Review again" },
+    { name: "has space", description: "Cannot be typed" },
+    { name: "", description: "Nameless" },
+    { name: "<img/src=x/onerror=alert(1)>", description: "Markup" },
+  ];
+  const client = await AcpClient.start(fakeAgentLaunch({ prompt: [{ commandsFor: "s-odd", commands }, { chunk: "ok" }] }), rec.handlers, opts);
+  try {
+    const sessionId = await client.newSession(process.cwd());
+    assert.equal(await client.prompt(sessionId, "x"), "end_turn");
+    const update = rec.updates.find((u) => u.update.kind === "commands")?.update;
+    assert.ok(update?.kind === "commands");
+    assert.deepEqual(
+      update.commands.map((c) => c.name),
+      ["help", "review", "<img/src=x/onerror=alert(1)>"],
+      "one /help (never //help), review once, the markup name kept as text",
+    );
+    assert.equal(update.commands[1]!.description, "Review", "the first announcement of a name is kept");
+    assert.deepEqual(update.problems, [
+      'the command "has space" left out: a name with spaces or over 100 characters cannot be typed as /name',
+      "1 command with an empty name left out",
+      "1 command announced again merged into the first of the same name",
+    ]);
+  } finally {
+    await client.stop();
+  }
+});
+
 test("session/load: the replayed history never reaches onUpdate and is counted at debug; the session then streams", async () => {
   const rec = recordingHandlers();
   const replay = ["Earlier: ", "a long answer ", "about lasagna."];

@@ -1,0 +1,68 @@
+import type { AgentCommandInfo } from "./types";
+
+/** The most commands kept of one `available_commands_update` (the rest are dropped, and counted in the problems). */
+export const MAX_COMMANDS = 500;
+/** The longest command name kept, in characters, and the longest description and hint (cut with `…`). */
+export const MAX_COMMAND_NAME_CHARS = 100;
+const MAX_DESCRIPTION_CHARS = 1_000;
+
+/** An announcement made clean: the commands a user can call, and what was left out or changed, one sentence each. */
+export interface CleanCommands {
+  commands: AgentCommandInfo[];
+  /** For the agent's log: empty when the announcement was clean already. */
+  problems: string[];
+}
+
+/**
+ * Cleans the list of an ACP `available_commands_update` (field case 22): a name's leading `/`s are dropped (`/help`
+ * is `help`, never `//help`); a name that is not text, is empty, holds whitespace or is longer than
+ * {@link MAX_COMMAND_NAME_CHARS} cannot be typed as `/name` and is left out; a name announced again (compared
+ * case-insensitively, as routing matches them) is merged into the first; a description or hint that is not text is
+ * read as none. Names stay text: whatever they hold is shown as characters, never as markup.
+ * @param raw the `availableCommands` as the agent sent them (a trust boundary: any JSON)
+ */
+export function cleanCommands(raw: unknown): CleanCommands {
+  const problems: string[] = [];
+  if (!Array.isArray(raw)) return { commands: [], problems: ["availableCommands is not a list: no commands"] };
+  const seen = new Set<string>();
+  const commands: AgentCommandInfo[] = [];
+  let empty = 0;
+  let duplicates = 0;
+  for (const entry of raw) {
+    const c = (typeof entry === "object" && entry !== null ? entry : {}) as { name?: unknown; description?: unknown; input?: unknown };
+    if (typeof c.name !== "string") {
+      problems.push(`a command whose name is ${c.name === undefined ? "missing" : `not text (${JSON.stringify(c.name)?.slice(0, 40)})`} left out`);
+      continue;
+    }
+    const name = c.name.trim().replace(/^\/+/, "");
+    if (name === "") {
+      empty++;
+      continue;
+    }
+    if (/\s/.test(name) || name.length > MAX_COMMAND_NAME_CHARS) {
+      problems.push(`the command ${JSON.stringify(name.slice(0, 60))} left out: a name with spaces or over ${MAX_COMMAND_NAME_CHARS} characters cannot be typed as /name`);
+      continue;
+    }
+    const key = name.toLowerCase();
+    if (seen.has(key)) {
+      duplicates++;
+      continue;
+    }
+    if (commands.length === MAX_COMMANDS) {
+      problems.push(`commands past the first ${MAX_COMMANDS} left out`);
+      break;
+    }
+    seen.add(key);
+    const description = typeof c.description === "string" ? cut(c.description, MAX_DESCRIPTION_CHARS) : "";
+    const input = (typeof c.input === "object" && c.input !== null ? c.input : {}) as { hint?: unknown };
+    const hint = typeof input.hint === "string" && input.hint.trim() !== "" ? cut(input.hint, MAX_DESCRIPTION_CHARS) : undefined;
+    commands.push(hint ? { name, description, hint } : { name, description });
+  }
+  if (empty > 0) problems.push(`${empty} command${empty === 1 ? "" : "s"} with an empty name left out`);
+  if (duplicates > 0) problems.push(`${duplicates} command${duplicates === 1 ? "" : "s"} announced again merged into the first of the same name`);
+  return { commands, problems };
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
