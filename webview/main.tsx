@@ -25,6 +25,7 @@ import "./styles/cards.css";
 import "./styles/switcher.css";
 import "./styles/parts.css";
 import "./styles/session.css";
+import "./styles/content.css";
 import "./styles/highlight.css";
 
 const vscode = acquireVsCodeApi();

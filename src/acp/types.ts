@@ -2,6 +2,7 @@
  * Sidekicks' own shapes for what crosses the ACP boundary. SDK types never leave `src/acp/` (the original design's
  * `internal/acp`); the rest of the extension sees only these.
  */
+import type { ContentBlockView } from "../shared/protocol";
 
 /** How to start an agent process. `env` is the complete environment (already merged with the parent's). */
 export interface AgentLaunch {
@@ -89,6 +90,11 @@ export type AgentUpdate =
   | { kind: "text"; text: string; messageId?: string }
   /** ACP `agent_thought_chunk`: a piece of the agent's reasoning, as text (`messageId` as for text). */
   | { kind: "thought"; text: string; messageId?: string }
+  /**
+   * ACP `agent_message_chunk` whose content is not text: an image, an embedded resource, a resource link, audio
+   * (checked and bounded by `contentBlocks.ts`). Shown apart, in order with the text.
+   */
+  | { kind: "content"; block: ContentBlockView; messageId?: string }
   /** ACP `plan`: the complete plan, replacing the last one. */
   | { kind: "plan"; entries: PlanEntryInfo[] }
   | {
@@ -104,6 +110,8 @@ export type AgentUpdate =
        * content holds none (only diffs, or an empty list) carries `""`, so the earlier text is replaced.
        */
       content?: string;
+      /** The content blocks that are not text, when the update carried content (then always set: they replace). */
+      blocks?: ContentBlockView[];
       /** The `diff` blocks, when the update carried content (then always set, possibly empty: they replace). */
       diffs?: ToolDiffInfo[];
       /** The ids of its `terminal` blocks (ACP `terminal/create` ids), when the update carried content; they replace. */

@@ -1,5 +1,8 @@
 import type * as acp from "@agentclientprotocol/sdk";
+import type { ContentBlockView } from "../shared/protocol";
+import { describeBlock } from "../shared/contentBlocks";
 import { cleanCommands } from "./commands";
+import { contentOf } from "./contentBlocks";
 import type { AgentTerminalReport, AgentUpdate, ConfigOptionInfo, ConfigValueInfo, ModeInfo, ModelInfo, PermissionRequest, PlanEntryInfo, SessionSetup, ToolDiffInfo, ToolLocationInfo, UsageInfo } from "./types";
 
 /**
@@ -13,10 +16,13 @@ import type { AgentTerminalReport, AgentUpdate, ConfigOptionInfo, ConfigValueInf
  */
 export function toAgentUpdate(update: acp.SessionUpdate): AgentUpdate {
   switch (update.sessionUpdate) {
-    case "agent_message_chunk":
-      return { kind: "text", text: contentBlockText(update.content), ...chunkMessageId(update) };
+    case "agent_message_chunk": {
+      const content = contentOf(update.content);
+      return "block" in content ? { kind: "content", block: content.block, ...chunkMessageId(update) } : { kind: "text", text: content.text, ...chunkMessageId(update) };
+    }
     case "agent_thought_chunk":
-      return { kind: "thought", text: contentBlockText(update.content), ...chunkMessageId(update) };
+      // A thought is read as text: a block in one is named (`[image: image/png, 2 KB]`), not shown.
+      return { kind: "thought", text: contentText(update.content), ...chunkMessageId(update) };
     case "plan":
       return { kind: "plan", entries: planEntries(update.entries) };
     case "tool_call":
@@ -196,37 +202,35 @@ function chunkMessageId(chunk: { messageId?: unknown }): { messageId?: string } 
   return typeof chunk.messageId === "string" && chunk.messageId !== "" ? { messageId: chunk.messageId } : {};
 }
 
-function contentBlockText(block: acp.ContentBlock): string {
-  switch (block.type) {
-    case "text":
-      return block.text;
-    case "resource_link":
-      return `[${block.name}](${block.uri})`;
-    case "resource":
-      return "text" in block.resource ? block.resource.text : `[${block.resource.uri}]`;
-    default:
-      return `[${block.type}]`;
-  }
+/** A content block as text: its text, or the one-line description of a block that is not text. */
+function contentText(block: unknown): string {
+  const content = contentOf(block);
+  return "block" in content ? describeBlock(content.block) : content.text;
 }
 
 /**
- * Splits a tool call's content into the text of its `content` blocks, its `diff` blocks and its `terminal` blocks (by
- * id). Nothing when the content is omitted; otherwise `diffs` and `terminals` are always set, and `content` too for an
- * update (`""` when no block is text), so that the update replaces what an earlier one said.
+ * Splits a tool call's content into the text of its `content` blocks, the blocks that are not text (images, files,
+ * links: `blocks`), its `diff` blocks and its `terminal` blocks (by id). Nothing when the content is omitted; otherwise
+ * `blocks`, `diffs` and `terminals` are always set, and `content` too for an update (`""` when no block is text), so
+ * that the update replaces what an earlier one said.
  */
-function toolContent(content: acp.ToolCallContent[] | null | undefined, isUpdate: boolean): { content?: string; diffs?: ToolDiffInfo[]; terminals?: string[] } {
+function toolContent(content: acp.ToolCallContent[] | null | undefined, isUpdate: boolean): { content?: string; blocks?: ContentBlockView[]; diffs?: ToolDiffInfo[]; terminals?: string[] } {
   if (!Array.isArray(content)) return {};
   const texts: string[] = [];
+  const blocks: ContentBlockView[] = [];
   const diffs: ToolDiffInfo[] = [];
   const terminals: string[] = [];
   for (const c of content) {
-    if (c.type === "content") texts.push(contentBlockText(c.content));
-    else if (c.type === "diff") {
+    if (c.type === "content") {
+      const read = contentOf(c.content);
+      if ("block" in read) blocks.push(read.block);
+      else texts.push(read.text);
+    } else if (c.type === "diff") {
       if (typeof c.path === "string" && typeof c.newText === "string") diffs.push({ path: c.path, oldText: typeof c.oldText === "string" ? c.oldText : null, newText: c.newText });
     } else if (c.type === "terminal" && typeof c.terminalId === "string") terminals.push(c.terminalId);
   }
   const text = texts.length > 0 ? texts.join("\n") : isUpdate ? "" : undefined;
-  return text === undefined ? { diffs, terminals } : { content: text, diffs, terminals };
+  return text === undefined ? { blocks, diffs, terminals } : { content: text, blocks, diffs, terminals };
 }
 
 /** ACP `ToolCallLocation`s without `_meta`; a line that is not a positive integer is left out. */

@@ -3,6 +3,7 @@
  * has not seen yet"; the original design's ADR 0003 `Membership.lastSeenMessageId`). Pure: which messages an agent has not seen, and how
  * they are written before the prompt within a byte budget.
  */
+import { describeBlock } from "../shared/contentBlocks";
 import { CONTEXT_FOOTER, CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../shared/preamble";
 import type { MessageRecord } from "../store/records";
 import { agentTerminalText } from "../turns/agentTerminals";
@@ -16,7 +17,8 @@ export const CONTEXT_SCAN_LIMIT = 1_000;
 /**
  * The messages of `messages` (oldest first, ids are ULIDs) that `agent` has not seen before the message `beforeId`:
  * after `lastSeenId` (all when undefined), before `beforeId`, not written by `agent`, and with something to say
- * (users' messages; other agents' answers with text; a failed answer only with the text it got before failing).
+ * (users' messages; other agents' answers with text or a content block such as an image; a failed answer only with
+ * what it got before failing).
  * `includeOwn` keeps the agent's own answers too (its session is new: it remembers none of them).
  */
 export function unseenMessages(messages: readonly MessageRecord[], agent: string, lastSeenId: string | undefined, beforeId: string, includeOwn = false): MessageRecord[] {
@@ -25,7 +27,7 @@ export function unseenMessages(messages: readonly MessageRecord[], agent: string
       (lastSeenId === undefined || m.id > lastSeenId) &&
       m.id < beforeId &&
       (includeOwn || !(m.author.kind === "agent" && m.author.agentName === agent)) &&
-      m.parts.some((p) => p.type === "text" && p.text.trim() !== ""),
+      m.parts.some((p) => (p.type === "text" && p.text.trim() !== "") || p.type === "content"),
   );
 }
 
@@ -157,13 +159,14 @@ function toBlock(m: MessageRecord): Block {
   const author = m.author.kind === "agent" ? `@${m.author.agentName ?? "agent"}` : m.author.kind;
   // Separate text parts are separate pieces (around a tool call, or a new ACP message): a blank line between them, so
   // "I'll look." and "Done." never read "I'll look.Done.", and Markdown stays Markdown.
+  // An image, an embedded file or a link is referred to in one line, never repeated (its base64, its whole text).
   const text = m.parts
-    .flatMap((p) => (p.type === "text" && p.text.trim() !== "" ? [p.text.trim()] : []))
+    .flatMap((p) => (p.type === "text" && p.text.trim() !== "" ? [p.text.trim()] : p.type === "content" ? [describeBlock(p.block)] : []))
     .join("\n\n");
   const tools = m.parts.flatMap((p) => {
     if (p.type !== "toolCall") return [];
     // What the tool printed: its text content, then what the agent's own terminals reported (codex-acp).
-    const output = [p.content ?? "", agentTerminalText(p)].filter((t) => t !== "").join("\n");
+    const output = [p.content ?? "", ...(p.blocks ?? []).map(describeBlock), agentTerminalText(p)].filter((t) => t !== "").join("\n");
     return [{ title: p.title, status: p.status, output, outputBytes: bytes(output), elided: false }];
   });
   return { author, text, tools, cut: 0 };

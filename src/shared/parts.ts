@@ -6,7 +6,8 @@
  *   retry divider; an earlier attempt's cards stay as they ended);
  * - a thought replaces the last part when that is a thought of the same ACP message (thought chunks coalesce);
  * - a plan, a notice and the files card are one per message: each replaces the message's own;
- * - a text part is a new message of the agent, and a retry divider a new attempt: always added.
+ * - a text part is a new message of the agent, a content block (an image, a file) a new block, and a retry divider a
+ *   new attempt: always added.
  * Imports nothing but the protocol's types.
  */
 import type { Part } from "./protocol";
@@ -26,6 +27,7 @@ export function samePart(earlier: Part, next: Part): boolean {
       return earlier.type === next.type;
     case "text":
     case "retry":
+    case "content":
       return false;
   }
 }

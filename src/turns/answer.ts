@@ -4,7 +4,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
-import type { NoticePart, Part, PermissionPart, PlanPart, ThoughtPart, ToolCallPart } from "../shared/protocol";
+import type { ContentBlockView, ContentPart, NoticePart, Part, PermissionPart, PlanPart, ThoughtPart, ToolCallPart } from "../shared/protocol";
 import { RETRY_NOTE_END, RETRY_NOTE_START } from "../shared/preamble";
 import type { MessageRecord } from "../store/records";
 import { withAgentTerminal } from "./agentTerminals";
@@ -45,6 +45,10 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
     return { message: { ...message, parts }, delta, boundary: false };
   }
   if (update.kind === "thought") return applyThought(message, update.text, update.messageId);
+  if (update.kind === "content") {
+    const part: ContentPart = { type: "content", block: withinImageBudget(message.parts, update.block), ...(update.messageId !== undefined ? { messageId: update.messageId } : {}) };
+    return { message: { ...message, parts: [...message.parts, part] }, delta: { part }, boundary: false };
+  }
   if (update.kind === "plan") return applyPlan(message, update.entries);
   if (update.kind === "notice") return applyNotice(message, update.text, update.retrying);
   if (update.kind !== "toolCall") return { message, boundary: false };
@@ -56,6 +60,7 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
   let part: ToolCallPart;
   if (!update.isUpdate) {
     part = { type: "toolCall", toolCallId: update.toolCallId, title: update.title ?? existing?.title ?? "", kind: update.toolKind, status: update.status ?? "pending", content: update.content };
+    if (update.blocks && update.blocks.length > 0) part.blocks = update.blocks.map((b) => withinImageBudget(message.parts, b));
   } else {
     part = { ...existing! };
     if (update.title !== undefined) part.title = update.title;
@@ -64,6 +69,11 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
     // A late report of the end (after the turn ended, field case 1) is the agent's word: no longer "no result".
     if (update.status === "completed" || update.status === "failed") delete part.noResult;
     if (update.content !== undefined) part.content = update.content;
+    if (update.blocks !== undefined) {
+      const others = message.parts.filter((p) => p !== existing);
+      if (update.blocks.length > 0) part.blocks = update.blocks.map((b) => withinImageBudget(others, b));
+      else delete part.blocks;
+    }
   }
   if (!update.isUpdate || update.diffs !== undefined) setList(part, "diffs", update.diffs);
   if (!update.isUpdate || update.locations !== undefined) setList(part, "locations", update.locations);
@@ -114,6 +124,25 @@ function applyPlan(message: MessageRecord, entries: PlanPart["entries"]): Applie
 function applyNotice(message: MessageRecord, text: string, retrying: boolean): Applied {
   const part: NoticePart = { type: "notice", text, retrying };
   return { message: { ...message, parts: withPart(message.parts, part) }, delta: { part }, boundary: false };
+}
+
+/** Most image data one answer keeps, in decoded bytes (4 MiB): each checkpoint rewrites the answer, images included. */
+export const MAX_ANSWER_IMAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `block`, without its image data when the images `parts` already keep would exceed {@link MAX_ANSWER_IMAGE_BYTES}
+ * with it (then `omitted: "size"`: the view names the image and says it was too large to keep).
+ */
+function withinImageBudget(parts: readonly Part[], block: ContentBlockView): ContentBlockView {
+  if (block.kind !== "image" || block.data === undefined) return block;
+  let kept = 0;
+  for (const p of parts) {
+    const blocks = p.type === "content" ? [p.block] : p.type === "toolCall" ? (p.blocks ?? []) : [];
+    for (const b of blocks) if (b.kind === "image" && b.data !== undefined) kept += b.bytes;
+  }
+  if (kept + block.bytes <= MAX_ANSWER_IMAGE_BYTES) return block;
+  const { data: _data, ...named } = block;
+  return { ...named, omitted: "size" };
 }
 
 /** Sets `part[key]` to a copy of `list`, or removes the key when the list is absent or empty. */

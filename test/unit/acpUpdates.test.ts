@@ -8,7 +8,7 @@ const u = (update: object) => toAgentUpdate(update as acp.SessionUpdate);
 
 test("agent_thought_chunk becomes a thought with the chunk's text", () => {
   assert.deepEqual(u({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "Let me look" } }), { kind: "thought", text: "Let me look" });
-  assert.deepEqual(u({ sessionUpdate: "agent_thought_chunk", content: { type: "image", data: "", mimeType: "image/png" } }), { kind: "thought", text: "[image]" });
+  assert.deepEqual(u({ sessionUpdate: "agent_thought_chunk", content: { type: "image", data: "", mimeType: "image/png" } }), { kind: "thought", text: "[image: image/png, 0 B]" }, "named by its type, never [image]");
 });
 
 test("plan becomes the complete list of entries, without _meta; odd values read as medium / pending", () => {
@@ -55,6 +55,7 @@ test("tool_call keeps diffs and locations as structures, apart from the text con
     toolKind: "edit",
     status: "in_progress",
     content: "Applying",
+    blocks: [],
     terminals: ["term-1"],
     diffs: [
       { path: "/w/src/a.ts", oldText: "a\n", newText: "b\n" },

@@ -3,6 +3,7 @@ import * as l10n from "@vscode/l10n";
 import { Component } from "preact";
 import type { AgentIconView, Author, MessageView, Part } from "../../src/shared/protocol";
 import { stripAnsi } from "../ansi";
+import { ContentBlock } from "./ContentBlock";
 import { FilesCard } from "./FilesCard";
 import { Markdown } from "./Markdown";
 import { type AnswerPermission, PermissionCard } from "./PermissionCard";
@@ -185,6 +186,8 @@ function renderPart(message: MessageView, part: Part, index: number, streaming: 
       // Text streams into the last part only (a part after it starts a new one): an earlier text part is final,
       // so its closed code blocks are highlighted.
       return <Markdown key={`t${index}`} text={part.text} streaming={streaming && last} />;
+    case "content":
+      return <ContentBlock key={`b${index}`} block={part.block} streaming={streaming && last} />;
     case "toolCall":
       return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} awaitingPermission={awaiting.has(part.toolCallId)} />;
     case "permission":

@@ -6,6 +6,7 @@ import { stripAnsi } from "../ansi";
 import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
 import { AgentTerminal } from "./AgentTerminal";
+import { ContentBlock } from "./ContentBlock";
 import { EmbeddedTerminal } from "./EmbeddedTerminal";
 import { InlineCode } from "./InlineCode";
 import { Markdown } from "./Markdown";
@@ -98,6 +99,13 @@ export function ToolCallCard({ part, live, awaitingPermission = false }: { part:
         ) : (
           <pre class="tool-content">{stripAnsi(part.content)}</pre>
         ))}
+      {part.blocks && part.blocks.length > 0 && (
+        <div class="tool-blocks">
+          {part.blocks.map((block, i) => (
+            <ContentBlock key={i} block={block} streaming={false} />
+          ))}
+        </div>
+      )}
       {part.terminals?.map((terminalId) => {
         // A terminal the agent ran itself and reported in `_meta` shows what it reported; one the client created
         // (ACP terminal/create) shows live.

@@ -192,9 +192,15 @@ function namesFile(message: MessageView, file: string, absolute: string): boolea
   });
 }
 
-/** Whether `text` appears in what `message` shows as Markdown (its text, thoughts, tool output): see {@link guardedHandlers}. */
+/** Whether `text` appears in what `message` shows as text (its text, thoughts, tool output, embedded files): see {@link guardedHandlers}. */
 function showsText(message: MessageView, text: string): boolean {
-  const shown = message.parts.flatMap((part) => (part.type === "text" || part.type === "thought" ? [part.text] : part.type === "toolCall" && part.content ? [part.content] : []));
+  const shown = message.parts.flatMap((part) => {
+    if (part.type === "text" || part.type === "thought") return [part.text];
+    if (part.type === "content") return part.block.kind === "file" ? [part.block.text] : [];
+    if (part.type !== "toolCall") return [];
+    // An embedded file's text is shown as a code block, with Insert, like the tool's text output.
+    return [part.content ?? "", ...(part.blocks ?? []).flatMap((b) => (b.kind === "file" ? [b.text] : []))];
+  });
   if (shown.some((s) => s.includes(text))) return true;
   const wanted = loose(text);
   return wanted !== "" && shown.some((s) => loose(s).includes(wanted));

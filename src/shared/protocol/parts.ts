@@ -50,6 +50,8 @@ export interface ToolCallPart {
   content?: string;
   /** The tool call's `diff` content blocks, in order (ACP `Diff`): replaced with `content`, kept when omitted. */
   diffs?: ToolCallDiff[];
+  /** Its content blocks that are not text (images, embedded files, links), in order: replaced with `content`. */
+  blocks?: ContentBlockView[];
   /** The terminals its `terminal` content blocks embed (ACP terminal ids): their live output shows in the card. */
   terminals?: string[];
   /** The files the tool call reads or changes (ACP `ToolCallLocation`): replaced when an update carries them. */
@@ -192,7 +194,34 @@ export interface NoticePart {
   retrying: boolean;
 }
 
-export type Part = NoticePart | TextPart | ToolCallPart | PermissionPart | RetryPart | ThoughtPart | PlanPart | FilesPart;
+/**
+ * An ACP content block that is not plain text, as the view shows it (ACP `ContentBlock`: `image`, `audio`, `resource`,
+ * `resource_link`; field cases 18 and 19). Checked and bounded where it enters (`src/acp/contentBlocks.ts`):
+ * - `image`: `data` (base64) only when its type is one the view shows and it is within the size bound; otherwise
+ *   `omitted` says why and the view names the image instead (never a base64 dump, never `[image]`). A resource whose
+ *   blob is an image comes as an image with its `uri` and `name`.
+ * - `file`: an embedded text resource, its text verbatim (cut at a bound, `cutChars` saying how much was left out).
+ * - `binary`: an embedded blob that is not a shown image: its name, type and size.
+ * - `audio`: its type and size (not played).
+ * - `link`: a resource link (ACP `ResourceLink`), which opens through the view's link rule.
+ * Sizes in bytes (decoded).
+ */
+export type ContentBlockView =
+  | { kind: "image"; mimeType: string; bytes: number; data?: string; omitted?: "type" | "size" | "data"; uri?: string; name?: string }
+  | { kind: "audio"; mimeType: string; bytes: number }
+  | { kind: "file"; uri: string; name: string; mimeType?: string; text: string; cutChars?: number }
+  | { kind: "binary"; uri: string; name: string; mimeType?: string; bytes: number }
+  | { kind: "link"; uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number };
+
+/** A content block of the agent's answer that is not text (an image, a file, a link…): one per block, in order. */
+export interface ContentPart {
+  type: "content";
+  block: ContentBlockView;
+  /** The ACP message id of the chunk, when the agent gave one. */
+  messageId?: string;
+}
+
+export type Part = NoticePart | TextPart | ToolCallPart | PermissionPart | RetryPart | ThoughtPart | PlanPart | FilesPart | ContentPart;
 
 /**
  * How a turn ended (brief, "durable turns"): `completed` (the agent ended its turn), `cancelled` (the user's Stop),
