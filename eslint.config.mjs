@@ -2,14 +2,15 @@ import tseslint from "typescript-eslint";
 import { packageMapConfig } from "./scripts/eslint.packages.mjs";
 
 export default tseslint.config(
-  // The `.mjs` of the webview tests, the scripts and the real-editor harnesses are linted like the TypeScript (and
-  // typechecked: test/webview/tsconfig.json, scripts/tsconfig.json); the other JavaScript is not ours to lint yet.
+  // The `.mjs` of the webview tests, the scripts, the real-editor harnesses and the test fixtures are linted like the
+  // TypeScript (and typechecked: test/webview/tsconfig.json, scripts/tsconfig.json, test/fixtures/tsconfig.json); the
+  // other JavaScript is not ours to lint yet.
   {
-    ignores: ["dist/**", "out/**", "node_modules/**", ".tools/**", ".demo/**", "**/*.js", "**/*.mjs", "!test/webview/*.mjs", "!scripts/*.mjs", "!test/integration/*.mjs"],
+    ignores: ["dist/**", "out/**", "node_modules/**", ".tools/**", ".demo/**", "**/*.js", "**/*.mjs", "!test/webview/*.mjs", "!scripts/*.mjs", "!test/integration/*.mjs", "!test/fixtures/*.mjs"],
   },
   ...tseslint.configs.recommended,
   {
-    files: ["**/*.ts", "**/*.tsx", "test/webview/*.mjs", "scripts/*.mjs", "test/integration/*.mjs"],
+    files: ["**/*.ts", "**/*.tsx", "test/webview/*.mjs", "scripts/*.mjs", "test/integration/*.mjs", "test/fixtures/*.mjs"],
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
