@@ -2,11 +2,11 @@ import tseslint from "typescript-eslint";
 import { packageMapConfig } from "./scripts/eslint.packages.mjs";
 
 export default tseslint.config(
-  // The `.mjs` of the webview tests, the scripts, the real-editor harnesses and the test fixtures are linted like the
-  // TypeScript (and typechecked: test/webview/tsconfig.json, scripts/tsconfig.json, test/fixtures/tsconfig.json); the
-  // other JavaScript is not ours to lint yet.
+  // Every script of ours is linted like the TypeScript: the `.mjs` of the webview tests, the scripts, the real-editor
+  // harnesses, the test fixtures and the fuzz agent (also typechecked: test/webview, scripts, test/fixtures and
+  // test/fuzz tsconfigs), and the two CommonJS entries (the crash suite's agent, the activation bench's child).
   {
-    ignores: ["dist/**", "out/**", "node_modules/**", ".tools/**", ".demo/**", "**/*.js", "**/*.mjs", "!test/webview/*.mjs", "!scripts/*.mjs", "!test/integration/*.mjs", "!test/fixtures/*.mjs"],
+    ignores: ["dist/**", "out/**", "node_modules/**", ".tools/**", ".demo/**", "**/*.js", "**/*.mjs", "!test/webview/*.mjs", "!scripts/*.mjs", "!test/integration/*.mjs", "!test/fixtures/*.mjs", "!test/fuzz/*.mjs", "!test/crash/*.js", "!bench/*.cjs"],
   },
   ...tseslint.configs.recommended,
   {

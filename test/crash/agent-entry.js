@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS by design: bundled by run.ts into a V8 startup snapshot */
 // The crash suite's agent: the scripted fake agent (test/fixtures/fake-agent.mjs, script in FAKE_AGENT_SCRIPT), bundled
 // by run.ts with the ACP SDK into one file and, when Node can, into a V8 startup snapshot (the SDK's schemas are
 // built once, not in each of the ~700 agent processes of a run). Two additions the suite needs, because the agent
