@@ -16,7 +16,7 @@ import { type MarkdownChunk, renderMarkdown, StreamingAnsiStrip, StreamingMarkdo
  * highlighted lazily (`highlight.ts`), so a block is coloured once it is closed, never per streamed chunk.
  *
  * A sealed group, and a finished chunk of at least `SKIP_MIN_CHARS`, let the browser skip their style, layout and
- * paint while they are off screen (`content-visibility: auto`: `.md-sealed` and `.md-skip` in messages.css), with an
+ * paint while they are off screen (`content-visibility: auto`: `.md-sealed` and `.md-skip` in markdown.css), with an
  * estimated height until they have been laid out once and their own height after: a 2 MB answer that streams in
  * costs the layout of what is on screen, not of 2 MB (`render.e2e2MBLagMs` in docs/performance.md).
  */
