@@ -7,8 +7,47 @@ import { createContext } from "preact";
 import type { ToolCallDiff, ToolCallLocation } from "../src/shared/protocol";
 import type { HostConnection } from "./host";
 
-/** Editor actions; each resolves whether the host did it (false when it refused, failed or did not answer). */
+/**
+ * The last thing the editor could not do, and why (issue 18: "a click that cannot do what it says, says why"): a file
+ * that is gone, a path outside the workspace, a refused link. `ActionNote` shows it until dismissed or replaced.
+ */
+export class ActionRefusals {
+  private note: { why: string; seq: number } | undefined;
+  private seq = 0;
+  private readonly listeners = new Set<() => void>();
+
+  /** The refusal shown now (`seq` grows with each report, so a repeated sentence shows again), if any. */
+  get current(): { why: string; seq: number } | undefined {
+    return this.note;
+  }
+
+  /** Shows `why` (a sentence from the host or the view). */
+  report(why: string): void {
+    this.note = { why, seq: ++this.seq };
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Hides the note. */
+  dismiss(): void {
+    if (!this.note) return;
+    this.note = undefined;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Calls `listener` on every change; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/**
+ * Editor actions; each resolves whether the host did it (false when it refused, failed or did not answer). When the
+ * host says why it could not, the sentence goes to `refusals`, which the view shows.
+ */
 export interface EditorActions {
+  /** Why the last action could not be done (see {@link ActionRefusals}). */
+  readonly refusals: ActionRefusals;
   openDiff(diff: ToolCallDiff): Promise<boolean>;
   openLocation(location: ToolCallLocation): Promise<boolean>;
   insert(text: string): Promise<boolean>;
@@ -19,6 +58,7 @@ export interface EditorActions {
 
 /** Does nothing: the default outside an `EditorContext.Provider` (tests of single components). */
 const NONE: EditorActions = {
+  refusals: new ActionRefusals(),
   openDiff: async () => false,
   openLocation: async () => false,
   insert: async () => false,
@@ -29,16 +69,25 @@ const NONE: EditorActions = {
 /** The editor actions of the view (`main.tsx` provides the host's). */
 export const EditorContext = createContext<EditorActions>(NONE);
 
-/** Editor actions over the host connection; a host error reads as `false` (the host logs why). */
+/**
+ * Editor actions over the host connection. A host error reads as `false`, and its message (the host's sentence: "src/a.ts
+ * does not exist (any more).") is reported to `refusals`.
+ */
 export function hostEditorActions(host: HostConnection): EditorActions {
+  const refusals = new ActionRefusals();
   const ask = async (run: () => Promise<boolean>): Promise<boolean> => {
     try {
-      return await run();
-    } catch {
+      const done = await run();
+      if (done) refusals.dismiss();
+      return done;
+    } catch (err) {
+      const why = err instanceof Error ? err.message.trim() : "";
+      if (why !== "") refusals.report(why);
       return false;
     }
   };
   return {
+    refusals,
     openDiff: (diff) => ask(async () => (await host.request("editor/openDiff", { path: diff.path, oldText: diff.oldText, newText: diff.newText })).opened),
     openLocation: (location) => ask(async () => (await host.request("editor/openLocation", location.line === undefined ? { path: location.path } : { path: location.path, line: location.line })).opened),
     insert: (text) => ask(async () => (await host.request("editor/insert", { text })).inserted),

@@ -36,6 +36,7 @@ export type ErrorCode =
   | "terminal/unknown" // a terminal id that was never created here or was released
   | "webview/unknownRequest" // the webview asked for a method the protocol does not have (or a prototype name)
   | "webview/invalidRequest" // a webview request whose params its guard refuses (types, lengths, ids, enums)
+  | "editor/cannotOpen" // a file, location, diff or link the view asked to open that cannot be: gone, outside the workspace, a refused link
   | "webview/refused" // a well-formed webview request for what its view cannot ask (another channel, a file outside, text it never showed)
   | "store/locked" // the history is open in another window
   | "store/corrupt" // written by a newer schema, a failed upgrade, or not open

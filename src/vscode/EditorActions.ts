@@ -1,25 +1,30 @@
 import path from "node:path";
 import * as vscode from "vscode";
 import type { ToolCallLocation } from "../shared/protocol";
+import { SidekicksError } from "../shared/errors";
 import { insertionAt } from "./codeInsertion";
 import { linkTarget, resolveLinkPath } from "./linkTarget";
 
 /**
  * What the channel view asks of the editor for agent output (issue 6): open a file at a line, insert a code block at
- * the cursor, open a link. Each resolves false instead of throwing when it cannot, and says why in the log.
+ * the cursor, open a link. A click that cannot do what it says says why (issue 18): opening something that cannot
+ * be opened — a file that is gone, a path outside the workspace folder, a link Sidekicks refuses — rejects with a
+ * `SidekicksError` `editor/cannotOpen` whose message the view shows, and is logged. Declining VS Code's own
+ * "open this external website?" prompt, or inserting with no editor open, resolves false.
  */
 export class EditorActions {
   constructor(private readonly log: (level: "debug" | "warn", line: string) => void) {}
 
   /**
-   * Opens a file at a 1-based line in the active editor group. A relative path is resolved against the first
-   * workspace folder. False when it is not a file that can be opened.
+   * Opens a file at a 1-based line in the active editor group (a folder is revealed in the explorer). A relative path
+   * is resolved against the first workspace folder.
+   * @throws SidekicksError `editor/cannotOpen` when it escapes the workspace folder, does not exist, or cannot be opened
    */
   async openLocation(location: ToolCallLocation): Promise<boolean> {
     const file = resolveLinkPath({ kind: "file", path: location.path, relative: !isAbsolute(location.path) }, workspaceFolder());
     if (!file) {
       this.log("warn", `open ${location.path}: not inside the workspace folder`);
-      return false;
+      throw new SidekicksError("editor/cannotOpen", vscode.l10n.t("{0} is not inside the workspace folder, so Sidekicks does not open it.", location.path));
     }
     const uri = vscode.Uri.file(file);
     try {
@@ -34,7 +39,10 @@ export class EditorActions {
       return true;
     } catch (err) {
       this.log("warn", `open ${file}: ${err instanceof Error ? err.message : String(err)}`);
-      return false;
+      if (err instanceof vscode.FileSystemError && err.code === "FileNotFound") {
+        throw new SidekicksError("editor/cannotOpen", vscode.l10n.t("{0} does not exist (any more).", file));
+      }
+      throw new SidekicksError("editor/cannotOpen", vscode.l10n.t("{0} could not be opened: {1}", file, err instanceof Error ? err.message : String(err)));
     }
   }
 
@@ -56,7 +64,11 @@ export class EditorActions {
     return done;
   }
 
-  /** Opens a link by the rule of {@link linkTarget}: externally, in the editor, or not at all (logged). */
+  /**
+   * Opens a link by the rule of {@link linkTarget}: externally (false when the user declines VS Code's prompt), in
+   * the editor, or not at all.
+   * @throws SidekicksError `editor/cannotOpen` for a link the rule refuses, and as {@link openLocation} for a file
+   */
   async openLink(href: string): Promise<boolean> {
     const target = linkTarget(href);
     switch (target.kind) {
@@ -66,13 +78,13 @@ export class EditorActions {
         const file = resolveLinkPath(target, workspaceFolder());
         if (!file) {
           this.log("warn", `link ${JSON.stringify(href.slice(0, 200))} refused: not inside the workspace folder`);
-          return false;
+          throw new SidekicksError("editor/cannotOpen", vscode.l10n.t("{0} is not inside the workspace folder, so Sidekicks does not open it.", target.path));
         }
         return this.openLocation(target.line === undefined ? { path: file } : { path: file, line: target.line });
       }
       case "refused":
-        this.log("warn", `link ${JSON.stringify(href.slice(0, 200))} ${target.reason}`);
-        return false;
+        this.log("warn", `link ${JSON.stringify(href.slice(0, 200))} refused: ${target.reason}`);
+        throw new SidekicksError("editor/cannotOpen", vscode.l10n.t("Sidekicks does not open {0} from an agent's answer.", target.reason));
     }
   }
 }

@@ -14,6 +14,7 @@ import path from "node:path";
 export type LinkTarget =
   | { kind: "external"; uri: string }
   | { kind: "file"; path: string; relative: boolean; line?: number }
+  /** `reason` names what the link is, to be put in a sentence: "a javascript: link", "an in-page anchor". */
   | { kind: "refused"; reason: string };
 
 const EXTERNAL = new Set(["http", "https", "mailto"]);
@@ -101,5 +102,5 @@ function decode(text: string): string | undefined {
 }
 
 function refused(reason: string): LinkTarget {
-  return { kind: "refused", reason: `refused ${reason}` };
+  return { kind: "refused", reason };
 }

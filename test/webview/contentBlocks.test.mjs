@@ -63,6 +63,7 @@ const PARTS = [
     title: "Take a screenshot",
     status: "completed",
     content: "Screenshot of the page",
+    locations: [{ path: "/w/shots/page.png" }],
     blocks: [{ kind: "image", mimeType: "image/png", bytes: 900, data: SMALL }],
   },
 ];
@@ -105,20 +106,43 @@ describe("content blocks", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
-  it("a resource link opens through the host's link rule; a refusal is said next to it", async () => {
+  it("a resource link opens through the host's link rule; a click the host refuses says why above the composer, until dismissed or the next one works", async () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "shows", state: "ready" }], messages: [ANSWER()] }) });
     const { page, host } = view;
     const link = `${body} .content-link .content-name`;
     assert.equal((await page.innerText(link)).trim(), "notes [draft].md");
     await page.click(link);
     assert.deepEqual(await host.waitForRequests("editor/openLink"), [{ href: "file:///w/notes [draft].md" }]);
-    assert.equal(await page.$$eval(`${body} .content-link .content-note`, (els) => els.length), 0, "opened: nothing to say");
+    assert.equal(await page.$$eval(".action-note", (els) => els.length), 0, "opened: nothing to say");
     await page.evaluate(() => {
-      window.__host.handlers["editor/openLink"] = () => ({ opened: false });
+      window.__host.handlers["editor/openLink"] = () => ({ error: { code: "editor/cannotOpen", message: "/w/notes [draft].md does not exist (any more)." } });
     });
     await page.click(link);
-    await page.waitForSelector(`${body} .content-link .content-note`);
-    assert.match(await page.innerText(`${body} .content-link .content-note`), /notes \[draft\]\.md could not be opened/);
+    await page.waitForSelector(".action-note");
+    assert.equal((await page.innerText(".action-note-text")).trim(), "/w/notes [draft].md does not exist (any more).");
+    await page.click(".action-note-dismiss");
+    await page.waitForSelector(".action-note", { state: "detached" });
+    // Refused again, then a click that works: the note goes away by itself.
+    await page.click(link);
+    await page.waitForSelector(".action-note");
+    await page.evaluate(() => {
+      window.__host.handlers["editor/openLink"] = () => ({ opened: true });
+    });
+    await page.click(link);
+    await page.waitForSelector(".action-note", { state: "detached" });
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("a tool call's location whose file is gone says why, announced", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "shows", state: "ready" }], messages: [ANSWER()] }) });
+    const { page } = view;
+    await page.evaluate(() => {
+      window.__host.handlers["editor/openLocation"] = () => ({ error: { code: "editor/cannotOpen", message: "/w/shots/page.png does not exist (any more)." } });
+    });
+    await page.click(`${body} .tool-location`);
+    await page.waitForSelector(".action-note");
+    assert.equal((await page.innerText(".action-note-text")).trim(), "/w/shots/page.png does not exist (any more).");
+    assert.equal(await page.getAttribute(".action-note", "role"), "status", "announced to screen readers");
     assert.deepEqual(await view.problems(), []);
   });
 

@@ -4,6 +4,7 @@ import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { h } from "preact";
 import { channelLabel } from "../channelLabel";
 import { EditorContext, type EditorActions } from "../editorActions";
+import { ActionNote } from "./ActionNote";
 import { TerminalContext, type TerminalOutputs } from "../terminalOutputs";
 import type { ChannelListState } from "../channelList";
 import type { HostCommand, ViewState } from "../channelStore";
@@ -73,6 +74,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
       ) : (
         <History channelName={channelName} messages={state.messages} answerPermission={actions.answerPermission} turn={actions.turn} memberCount={state.channel?.members.length} members={state.channel?.members} unread={state.unread} onScrolledAway={actions.scrolledAway} focusRequest={state.focusRequest} older={state.older} onLoadOlder={actions.loadOlder} />
       )}
+      <ActionNote />
       <Composer
         key={channelId ?? "none"}
         channelName={channelName}

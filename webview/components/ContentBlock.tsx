@@ -35,7 +35,7 @@ export function ContentBlock({ block, streaming }: { block: ContentBlockView; st
       );
     case "link":
       return (
-        <div class="content-block content-link" data-kind="link">
+        <div class="content-block content-link" data-kind="link" data-uri={block.uri}>
           <FileName uri={block.uri} name={block.title ?? block.name} />
           {block.description && <span class="content-meta">{showBidiControls(block.description)}</span>}
         </div>
@@ -93,26 +93,13 @@ function FileBlock({ block, streaming }: { block: Extract<ContentBlockView, { ki
   );
 }
 
-/** A name that opens `uri` through the host (its link rule decides; a refusal says why, next to it). */
+/** A name that opens `uri` through the host (its link rule decides; a refusal says why: `ActionNote`). */
 function FileName({ uri, name }: { uri: string; name: string }) {
   const editor = useContext(EditorContext);
-  const [note, setNote] = useState<string | undefined>(undefined);
   return (
-    <span class="content-name-wrap">
-      <button
-        type="button"
-        class="content-name"
-        title={l10n.t("Open {0}", uri)}
-        onClick={() => void editor.openLink(uri).then((opened) => setNote(opened ? undefined : l10n.t("{0} could not be opened (see the Sidekicks log).", name)))}
-      >
-        {showBidiControls(name)}
-      </button>
-      {note && (
-        <span class="content-note" role="status">
-          {note}
-        </span>
-      )}
-    </span>
+    <button type="button" class="content-name" title={l10n.t("Open {0}", uri)} onClick={() => void editor.openLink(uri)}>
+      {showBidiControls(name)}
+    </button>
   );
 }
 

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { SidekicksError } from "../../shared/errors";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 import { text, type WebviewApiPorts } from "./ports";
 
@@ -15,7 +17,9 @@ export function turnHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHandler
     "turn/sendNow": async ({ messageId }) => ({ sent: await history.require().turns.sendNow(text(messageId, "message id")) }),
     "turn/fileDiff": async ({ messageId, path }) => {
       const diff = await history.require().files.fileDiff(text(messageId, "message id"), text(path, "path"));
-      return { opened: diff ? ((await editor.openDiff?.(diff)) ?? false) : false };
+      // A click that cannot do what it says says why (issue 18).
+      if (!diff) throw new SidekicksError("editor/cannotOpen", l10n.t("The text of {0} from before this answer is no longer kept, so there is no diff to show.", path));
+      return { opened: (await editor.openDiff?.(diff)) ?? false };
     },
     "permission/answer": async ({ requestId, optionId, remember }) => ({
       accepted: (await history.current?.turns.answerPermission(text(requestId, "request id"), text(optionId, "option id"), remember === true)) ?? false,

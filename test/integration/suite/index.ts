@@ -2,7 +2,7 @@
  * Mocha entry of the integration suite, run inside the real extension host (code-server, or VS Code via
  * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in, the channel switcher,
  * two demo agents answering one message, the demo's edit (files changed, its diff) and delegation, an agent's files and
- * terminals through the editor, code highlighting.
+ * terminals through the editor, code highlighting, images, files and links in answers.
  */
 import { runMocha } from "./runMocha";
 
@@ -17,5 +17,6 @@ export function run(): Promise<void> {
     await import("./demoShowcase.test.js");
     await import("./agentWorkspace.test.js");
     await import("./highlight.test.js");
+    await import("./contentBlocks.test.js");
   });
 }
