@@ -11,7 +11,8 @@ import { asSidekicksError } from "../shared/errors";
 import type { AgentProcess } from "./agentProcess";
 import { detachedPrefix, stdioStream } from "./stdioStream";
 import type { AcpClientHandlers, ClientRequest, SessionSetup } from "./types";
-import { toAgentUpdate, toPermissionRequest } from "./updates";
+import { readPermissionRequest } from "./permissionRequest";
+import { toAgentUpdate } from "./updates";
 
 /** At most this many dropped stdout lines are logged one by one; the rest are counted. */
 const DROPPED_LINES_LOGGED = 50;
@@ -209,13 +210,18 @@ export function connectClient(proc: AgentProcess, handlers: AcpClientHandlers, s
       if (late) handlers.onLog("debug", `session/update ${params.update.sessionUpdate} of session ${sessionId} came after the agent answered its prompt: it goes to that prompt's turn`);
       handlers.onUpdate(sessionId, toAgentUpdate(params.update), late);
     })
-    .onRequest("session/request_permission", async ({ params, signal }) => {
-      if (!sessions.has(params.sessionId)) {
-        handlers.onLog("warn", `permission request for unknown session ${params.sessionId} cancelled`);
+    // Raw params, read by `readPermissionRequest`: the SDK's schema would refuse an option of an unknown kind (and
+    // more) with "Invalid params" to the agent, unseen by the user and unlogged (issue 18).
+    .onRequest("session/request_permission", (raw: unknown) => raw, async ({ params, signal }): Promise<acp.RequestPermissionResponse> => {
+      const read = readPermissionRequest(params);
+      if (!read || !sessions.has(read.request.sessionId)) {
+        const session = (params as { sessionId?: unknown } | null)?.sessionId;
+        handlers.onLog("warn", `permission request for unknown session ${JSON.stringify(session ?? null).slice(0, 100)} cancelled`);
         return { outcome: { outcome: "cancelled" } };
       }
+      if (read.problems.length > 0) handlers.onLog("warn", `permission request for tool call ${read.request.toolCallId}: ${read.problems.join("; ")}`);
       try {
-        const answer = await handlers.onPermissionRequest(toPermissionRequest(params), signal);
+        const answer = await handlers.onPermissionRequest(read.request, signal);
         return { outcome: answer };
       } catch (err) {
         throw asRequestError(err);

@@ -216,7 +216,8 @@ export interface PermissionRequest {
    * asking permission for it (Gemini CLI does), and then the card is made from it.
    */
   toolCall?: Extract<AgentUpdate, { kind: "toolCall" }>;
-  options: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[];
+  /** The options to show, checked (`permissionRequest.ts`): `other` is a kind ACP does not define, a plain choice. */
+  options: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" | "other" }[];
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ContentBlockView } from "../shared/protocol";
 import { describeBlock } from "../shared/contentBlocks";
 import { cleanCommands } from "./commands";
 import { contentOf } from "./contentBlocks";
-import type { AgentTerminalReport, AgentUpdate, ConfigOptionInfo, ConfigValueInfo, ModeInfo, ModelInfo, PermissionRequest, PlanEntryInfo, SessionSetup, ToolDiffInfo, ToolLocationInfo, UsageInfo } from "./types";
+import type { AgentTerminalReport, AgentUpdate, ConfigOptionInfo, ConfigValueInfo, ModeInfo, ModelInfo, PlanEntryInfo, SessionSetup, ToolDiffInfo, ToolLocationInfo, UsageInfo } from "./types";
 
 /**
  * Reduces an ACP `SessionUpdate` to the shapes the channel shows: message and thought chunks, tool calls (with their
@@ -145,18 +145,9 @@ function withDescription<T extends object>(value: T, description: unknown): T & 
   return typeof description === "string" && description !== "" ? { ...value, description } : value;
 }
 
-/** Maps `session/request_permission` params to Sidekicks' `PermissionRequest`. */
-export function toPermissionRequest(params: acp.RequestPermissionRequest): PermissionRequest {
-  const paths = toolLocations(params.toolCall.locations).locations?.map((l) => l.path) ?? [];
-  return {
-    sessionId: params.sessionId,
-    toolCallId: params.toolCall.toolCallId,
-    ...(typeof params.toolCall.title === "string" && params.toolCall.title.trim() !== "" ? { title: params.toolCall.title } : {}),
-    ...(params.toolCall.kind ? { toolKind: params.toolCall.kind } : {}),
-    ...(paths.length > 0 ? { paths } : {}),
-    toolCall: toAgentUpdate({ ...params.toolCall, sessionUpdate: "tool_call", title: params.toolCall.title ?? "", status: params.toolCall.status ?? "pending" } as acp.SessionUpdate) as Extract<AgentUpdate, { kind: "toolCall" }>,
-    options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
-  };
+/** The paths of ACP `ToolCallLocation`s (raw: anything not a location is left out), for a permission request. */
+export function toolLocationPaths(locations: unknown): string[] {
+  return toolLocations(Array.isArray(locations) ? (locations as acp.ToolCallLocation[]) : undefined).locations?.map((l) => l.path) ?? [];
 }
 
 /**
@@ -221,6 +212,7 @@ function toolContent(content: acp.ToolCallContent[] | null | undefined, isUpdate
   const diffs: ToolDiffInfo[] = [];
   const terminals: string[] = [];
   for (const c of content) {
+    if (typeof c !== "object" || c === null) continue;
     if (c.type === "content") {
       const read = contentOf(c.content);
       if ("block" in read) blocks.push(read.block);
@@ -238,7 +230,7 @@ function toolLocations(locations: acp.ToolCallLocation[] | null | undefined): { 
   if (!Array.isArray(locations)) return {};
   return {
     locations: locations
-      .filter((l) => typeof l.path === "string" && l.path !== "")
+      .filter((l) => typeof l === "object" && l !== null && typeof l.path === "string" && l.path !== "")
       .map((l) => (typeof l.line === "number" && Number.isInteger(l.line) && l.line >= 1 ? { path: l.path, line: l.line } : { path: l.path })),
   };
 }

@@ -1,13 +1,16 @@
 /** The turn reducer's permission requests (shown, or answered by a rule or the policy: ADR 0005) and answers. */
 import type { TurnRecord } from "../store/records";
-import { answerPermissionPart, pendingPermissions, withRequestedToolCall } from "./answer";
+import * as l10n from "@vscode/l10n";
+import type { PermissionPart } from "../shared/protocol";
+import { addPermission, answerPermissionPart, pendingPermissions, withRequestedToolCall } from "./answer";
 import { askPermission, ruleFor, withNotice } from "./permissionPolicy";
 import type { Builder } from "./reducerCore";
 import { CHECKPOINT_MS, isActive, type EngineInput, type LiveTurn } from "./reducerState";
 
 /**
  * A permission request of a running attempt: shown (`awaiting_input`), or answered at once by a rule or the policy;
- * after Stop or from a stale attempt, answered `cancelled` and never shown (field case 4).
+ * after Stop or from a stale attempt, answered `cancelled` and never shown (field case 4); with no option to show,
+ * answered `cancelled` at once and shown with a note saying so (issue 18).
  */
 export function permissionRequested(b: Builder, input: Extract<EngineInput, { type: "permissionRequested" }>): void {
   const t = b.state.turns[input.turnId];
@@ -19,6 +22,17 @@ export function permissionRequested(b: Builder, input: Extract<EngineInput, { ty
   }
   const announced = withRequestedToolCall(t.message, input.request);
   if (announced?.delta?.part) b.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part: announced.delta.part });
+  if (input.request.options.length === 0) {
+    // Nothing to click (issue 18): answered `cancelled` at once, the card says why, the turn never waits for it.
+    const added = addPermission(announced?.message ?? t.message, input.requestId, input.request);
+    const part: PermissionPart = { ...added.part, outcome: "cancelled", notice: l10n.t("@{0} asked without offering a choice Sidekicks can show, so Sidekicks answered Cancelled. The agent's log says what was wrong.", t.record.agent) };
+    const message = { ...added.message, parts: added.message.parts.map((p) => (p === added.part ? part : p)) };
+    b.log("warn", `permission request ${input.requestId} of turn ${input.turnId} offers no choice that can be shown: answered cancelled`);
+    b.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part });
+    b.effects.push({ type: "answerPermission", requestId: input.requestId });
+    b.put({ ...t, message, dirty: true });
+    return;
+  }
   const { message, part, optionId } = askPermission(announced?.message ?? t.message, input.requestId, input.request, t.record.agent, input.policy, input.rules);
   let next: LiveTurn = { ...t, message, record: optionId ? t.record : { ...t.record, state: "awaiting_input" }, dirty: true };
   b.effects.push({ type: "delta", channelId: t.record.channelId, messageId: t.record.messageId, part });

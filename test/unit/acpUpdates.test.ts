@@ -126,14 +126,15 @@ test("a chunk's ACP messageId is kept (a change starts a new message); an empty 
 });
 
 test("a permission card shows the title its request carries; the tool call's title only when the request has none", async () => {
-  const { toPermissionRequest } = await import("../../src/acp/updates");
+  const { readPermissionRequest } = await import("../../src/acp/permissionRequest");
+  const toPermissionRequest = (raw: unknown) => readPermissionRequest(raw)!.request;
   const { addPermission } = await import("../../src/turns/answer");
   const options = [{ optionId: "ok", name: "Yes", kind: "allow_once" as const }];
   // Claude Code: the tool call was announced with a generic title; the request names the command.
   const message = { version: 1 as const, id: "M", channelId: "C", author: { kind: "agent" as const, agentName: "claude" }, createdAt: 1, parts: [{ type: "toolCall" as const, toolCallId: "t1", title: "Terminal", status: "pending" as const }] };
-  const titled = toPermissionRequest({ sessionId: "s", toolCall: { toolCallId: "t1", title: "`exit 3`" }, options } as unknown as acp.RequestPermissionRequest);
+  const titled = toPermissionRequest({ sessionId: "s", toolCall: { toolCallId: "t1", title: "`exit 3`" }, options });
   assert.equal(addPermission(message, "r1", titled).part.title, "`exit 3`");
-  const untitled = toPermissionRequest({ sessionId: "s", toolCall: { toolCallId: "t1" }, options } as unknown as acp.RequestPermissionRequest);
+  const untitled = toPermissionRequest({ sessionId: "s", toolCall: { toolCallId: "t1" }, options });
   assert.equal(untitled.title, undefined);
   assert.equal(addPermission(message, "r1", untitled).part.title, "Terminal");
   assert.equal(addPermission({ ...message, parts: [] }, "r1", untitled).part.title, "Permission requested");

@@ -55,6 +55,19 @@ for (const [title, options, policy, rules, sent, says] of requests) {
   });
 }
 
+test("a request with no option to show is answered cancelled at once (not sent an option, not waiting), its card saying so; a plain choice is never chosen by allow-all", () => {
+  for (const policy of ["ask", "allow-all"] as const) {
+    const { state, effects, turn, card } = asked("exit 3", [], policy, exit3);
+    assert.deepEqual(of(effects, "answerPermission"), [{ type: "answerPermission", requestId: "R1" }], "cancelled: no option id");
+    assert.equal(card.outcome, "cancelled");
+    assert.match(card.notice ?? "", /@claude asked without offering a choice Sidekicks can show/);
+    assert.equal(state.turns[turn.turnId]!.record.state, "running", "the turn does not wait");
+  }
+  const plain = asked("exit 3", [{ optionId: "maybe", name: "Allow for an hour", kind: "other" }], "allow-all", exit3);
+  assert.deepEqual(of(plain.effects, "answerPermission"), [], "shown and waiting for the user");
+  assert.equal(plain.state.turns[plain.turn.turnId]!.record.state, "awaiting_input");
+});
+
 // option the user chose, with Sidekicks' "always this request" → accepted, option sent, rule remembered, card note
 const answers: [string, boolean, boolean, { toolKind: string; title: string; decision: "allow" | "reject" } | undefined, RegExp | undefined][] = [
   ["allow-with-updates", false, true, undefined, undefined],

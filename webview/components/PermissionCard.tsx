@@ -14,6 +14,10 @@ import { InlineCode } from "./InlineCode";
  */
 export type AnswerPermission = (requestId: string, optionId: string, remember?: boolean) => Promise<boolean>;
 
+/** A title longer than this (characters, or lines) is folded, its buttons kept in view (issue 18). */
+const FOLD_CHARS = 600;
+const FOLD_LINES = 6;
+
 /** Stands for the request's title in the translated sentence, which is split around it. */
 const TITLE_MARK = "\u0000";
 
@@ -26,6 +30,8 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
   const agent = props.agent ?? "";
   const [answering, setAnswering] = useState<string | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
+  const [unfolded, setUnfolded] = useState(false);
+  const long = part.title.length > FOLD_CHARS || part.title.split("\n").length > FOLD_LINES;
   const outcome = part.outcome;
   const open = outcome === undefined && live && answering === undefined;
 
@@ -60,7 +66,7 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
     >
       <div class="card-header">
         <span class="permission-icon" aria-hidden="true">?</span>
-        <span class="permission-title">
+        <span class="permission-title" data-folded={long && !unfolded ? "true" : undefined}>
           {allowBefore}
           <strong>
             <InlineCode text={part.title} />
@@ -68,6 +74,12 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
           {allowAfter}
         </span>
       </div>
+      {long && (
+        // A long request (a whole script) is folded so that its buttons stay in view; it scrolls inside, or opens whole.
+        <button type="button" class="permission-unfold" aria-expanded={unfolded} onClick={() => setUnfolded(!unfolded)}>
+          {unfolded ? l10n.t("Fold the request") : l10n.t("Show the whole request ({0} characters)", part.title.length.toLocaleString())}
+        </button>
+      )}
       <div class="permission-options">
         {part.options.map((option) => (
           <button
@@ -110,9 +122,11 @@ function SidekicksRule(props: { part: PermissionPart; agent: string; choose: (op
   if (!allow && !reject) return null;
   const kind = part.toolKind && part.toolKind.trim() !== "" ? part.toolKind : "other";
   const files = [...new Set(part.paths ?? [])].sort().join(", ");
+  // The title is named, not repeated whole: a request that is a whole script is already shown (folded) above.
+  const title = part.title.length > 160 ? `${part.title.slice(0, 160)}…` : part.title;
   const matches = files
-    ? l10n.t("For @{0}'s requests titled exactly “{1}” on exactly {2} (tool kind {3}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, part.title, files, kind)
-    : l10n.t("For @{0}'s requests titled exactly “{1}” (tool kind {2}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, part.title, kind);
+    ? l10n.t("For @{0}'s requests titled exactly “{1}” on exactly {2} (tool kind {3}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, title, files, kind)
+    : l10n.t("For @{0}'s requests titled exactly “{1}” (tool kind {2}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, title, kind);
   return (
     <div class="permission-rule" role="group" aria-label={l10n.t("Sidekicks rule")}>
       <div class="permission-rule-actions">

@@ -17,8 +17,11 @@ export interface Author {
 /** ACP tool call status (`ToolCallStatus`). */
 export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
 
-/** ACP permission option kinds (`PermissionOptionKind`). */
-export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
+/**
+ * ACP permission option kinds (`PermissionOptionKind`), and `other` for a kind ACP does not define: shown as a plain
+ * choice, never chosen by a policy or a rule (issue 18).
+ */
+export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always" | "other";
 
 /** One permission option as the agent offered it (ACP `PermissionOption`). */
 export interface PermissionOption {

@@ -1,0 +1,86 @@
+// @ts-check
+// Issue 18, "every question shown has a way out", in the view: a request whose title is a whole script is folded, its
+// buttons right below it in view, and opens whole on demand; an option of a kind ACP does not define is a plain
+// button that answers with its id; a request answered cancelled because it offered no choice says so. Screenshot.
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
+
+const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
+const SCRIPT = Array.from({ length: 120 }, (_, i) => `echo "step ${i}" && make target-${i}`).join("\n");
+
+/** @type {import("../../src/shared/protocol").PermissionPart} */
+const LONG = {
+  type: "permission",
+  requestId: "r-long",
+  toolCallId: "t1",
+  title: SCRIPT,
+  toolKind: "execute",
+  options: [
+    { optionId: "maybe", name: "Allow for an hour", kind: "other" },
+    { optionId: "ok", name: "Allow once", kind: "allow_once" },
+    { optionId: "no", name: "Reject", kind: "reject_once" },
+  ],
+};
+/** @type {import("../../src/shared/protocol").PermissionPart} */
+const NO_CHOICE = {
+  type: "permission",
+  requestId: "r-none",
+  toolCallId: "t2",
+  title: "Run `rm -rf build`",
+  options: [],
+  outcome: "cancelled",
+  notice: "@odd asked without offering a choice Sidekicks can show, so Sidekicks answered Cancelled. The agent's log says what was wrong.",
+};
+
+const asking = () => message({ id: "a1", agentName: "odd", status: "streaming", parts: [{ type: "text", text: "I need to run this:" }, NO_CHOICE, LONG] });
+const card = ".permission[data-request-id='r-long']";
+
+describe("odd permission requests", () => {
+  const env = withBrowser();
+
+  it("a long title is folded with its buttons in view, opens whole, and a plain choice answers with its id", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "odd", state: "busy" }], messages: [asking()] }), width: 380, height: 700 });
+    const { page, host } = view;
+    await page.waitForSelector(`${card} .permission-option[data-option-id='maybe']`);
+    const fold = await page.$eval(card, (el) => {
+      const title = /** @type {HTMLElement} */ (el.querySelector(".permission-title"));
+      const button = /** @type {HTMLElement} */ (el.querySelector(".permission-option"));
+      return { titleHeight: title.getBoundingClientRect().height, scrolls: title.scrollHeight > title.clientHeight, gap: button.getBoundingClientRect().top - title.getBoundingClientRect().bottom, viewport: window.innerHeight, buttonBottom: button.getBoundingClientRect().bottom };
+    });
+    assert.ok(fold.titleHeight < 200, `folded: ${fold.titleHeight}px`);
+    assert.ok(fold.scrolls, "the rest scrolls inside the title");
+    assert.ok(fold.gap < 60, `the buttons right below the folded title (${fold.gap}px)`);
+    assert.ok(fold.buttonBottom <= fold.viewport, "the buttons are in view");
+    assert.match(await page.innerText(`${card} .permission-unfold`), /Show the whole request \([\d,.\u202f]+ characters\)/);
+    await page.click(`${card} .permission-unfold`);
+    await page.waitForSelector(`${card} .permission-title:not([data-folded])`);
+    assert.equal(await page.getAttribute(`${card} .permission-unfold`, "aria-expanded"), "true");
+    await page.click(`${card} .permission-unfold`);
+    await page.waitForSelector(`${card} .permission-title[data-folded='true']`);
+    // The plain choice is a button like the others, and answers with its id.
+    assert.equal((await page.innerText(`${card} .permission-option[data-option-id='maybe']`)).trim(), "Allow for an hour");
+    await page.click(`${card} .permission-option[data-option-id='maybe']`);
+    assert.deepEqual(await host.waitForRequests("permission/answer"), [{ requestId: "r-long", optionId: "maybe" }]);
+    // The request with no choice: answered, and says why.
+    assert.equal(await page.getAttribute(".permission[data-request-id='r-none']", "data-state"), "cancelled");
+    assert.match(await page.innerText(".permission[data-request-id='r-none']"), /asked without offering a choice Sidekicks can show/);
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  for (const theme of /** @type {const} */ (["dark", "light"])) {
+    it(`screenshot (${theme})`, async () => {
+      const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "odd", state: "busy" }], messages: [asking()] }), theme, width: 380, height: 700 });
+      const { page } = view;
+      await page.waitForSelector(`${card} .permission-option`);
+      await page.evaluate(() => document.fonts.ready);
+      await frames(page, 3);
+      mkdirSync(outDir, { recursive: true });
+      await page.screenshot({ path: path.join(outDir, `webview-permission-odd-${theme}.png`) });
+      assert.deepEqual(await view.problems(), []);
+    });
+  }
+});
