@@ -172,6 +172,12 @@ export interface StreamHooks {
  *   `onClientRequest` is given)
  */
 export function connectClient(proc: AgentProcess, handlers: AcpClientHandlers, sessions: SessionTable, hooks: StreamHooks): { connection: acp.ClientConnection; served: Served } {
+  const ignoredKinds = new Set<string>();
+  const ignoredOnce = (kind: string, why: string) => {
+    if (ignoredKinds.has(kind) || ignoredKinds.size >= 100) return;
+    ignoredKinds.add(kind);
+    handlers.onLog("debug", `session/update of kind ${JSON.stringify(kind).slice(0, 80)} ignored (${why}); later ones of this kind are not logged`);
+  };
   const stream = stdioStream(proc.child.stdout!, proc.child.stdin!, {
     onDroppedLine: (line, reason) => {
       const notAcp = proc.notAcp;
@@ -191,6 +197,13 @@ export function connectClient(proc: AgentProcess, handlers: AcpClientHandlers, s
     // wrote them, so every update sent before the load's answer is judged while the load is still in flight.
     keep: (message) => {
       hooks.onMessage();
+      // An update of a kind this version of ACP does not define (field case 25): ignored here, logged once per kind
+      // (the SDK would refuse it with a console error, out of the agent's log).
+      const kind = updateKind(message);
+      if (kind !== undefined && !SESSION_UPDATE_KINDS.has(kind)) {
+        ignoredOnce(kind, "a kind Sidekicks does not know");
+        return false;
+      }
       return sessions.keep(message);
     },
     onSend: (message) => sessions.sent(message),
@@ -208,7 +221,9 @@ export function connectClient(proc: AgentProcess, handlers: AcpClientHandlers, s
         return;
       }
       if (late) handlers.onLog("debug", `session/update ${params.update.sessionUpdate} of session ${sessionId} came after the agent answered its prompt: it goes to that prompt's turn`);
-      handlers.onUpdate(sessionId, toAgentUpdate(params.update), late);
+      const update = toAgentUpdate(params.update);
+      if (update.kind === "ignored") ignoredOnce(update.sessionUpdate, "not shown");
+      handlers.onUpdate(sessionId, update, late);
     })
     // Raw params, read by `readPermissionRequest`: the SDK's schema would refuse an option of an unknown kind (and
     // more) with "Invalid params" to the agent, unseen by the user and unlogged (issue 18).
@@ -281,4 +296,21 @@ async function clientRequest(handlers: AcpClientHandlers, served: Served, sessio
 function asRequestError(err: unknown): acp.RequestError {
   const e = asSidekicksError(err, "agent/request");
   return new acp.RequestError(INVALID_PARAMS_CODES.has(e.code) ? -32602 : -32603, e.message, { code: e.code });
+}
+
+/**
+ * The `session/update` kinds of the ACP schema this SDK speaks (its `SessionUpdate`): an update of any other kind is
+ * ignored where it enters (field case 25), as ACP asks of clients for what they do not understand.
+ */
+const SESSION_UPDATE_KINDS: ReadonlySet<string> = new Set([
+  "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan",
+  "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update",
+  "notice", "compaction_update", "compaction_summary_chunk",
+]);
+
+/** The `sessionUpdate` kind of a `session/update` notification, or undefined for any other message. */
+function updateKind(message: acp.AnyMessage): string | undefined {
+  if (!("method" in message) || message.method !== "session/update" || "id" in message) return undefined;
+  const update = (message.params as { update?: { sessionUpdate?: unknown } } | null | undefined)?.update;
+  return typeof update?.sessionUpdate === "string" ? update.sessionUpdate : "(none)";
 }

@@ -1,0 +1,89 @@
+// Field cases 23, 24 and 25, replayed by the scripted fake agent (a real subprocess) at the domain level: an agent
+// that answers end_turn after Stop and goes on talking; plans that replace each other and an empty one that clears;
+// update kinds ACP does not define and `_meta` on everything.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { channelSetup, fakeAgent, textOf } from "./channelHarness";
+import { waitFor } from "./helpers";
+
+const update = (u: object) => ({ update: u });
+const plan = (...entries: [string, string][]) => update({ sessionUpdate: "plan", entries: entries.map(([content, status]) => ({ content, priority: "medium", status })) });
+
+test("field case 23: end_turn after session/cancel settles cancelled; text sent after Stop stays with that answer, not a new turn; the next prompt works", async () => {
+  const s = await channelSetup([
+    fakeAgent("stubborn", {
+      ignoreCancel: true,
+      prompt: [{ chunk: "Working" }, { untilCancelled: true, once: true }, { chunk: " and still talking" }, { lateChunk: " (late)" }, { stop: "end_turn" }],
+    }),
+  ]);
+  try {
+    await s.channels.messages.send(s.general.id, "@stubborn go");
+    const started = await waitFor(() => s.events.of("message/started").find((m) => m.author.kind === "agent"), 10_000, "the answer");
+    await waitFor(() => s.events.of("message/delta").find((d) => d.messageId === started.id), 10_000, "its first text");
+    assert.equal(await s.channels.turns.cancel(started.id), true);
+    const answer = await s.finished((m) => m.id === started.id);
+    assert.equal(answer.outcome, "cancelled", "the user's Stop wins over the agent's end_turn");
+    assert.match(textOf(answer), /^Working and still talking/);
+    await s.channels.messages.send(s.general.id, "@stubborn again");
+    const next = await s.finished((m) => m.author.kind === "agent" && m.id !== started.id);
+    assert.equal(next.outcome, "completed");
+    // The late chunk went to the stopped answer (field case 1's rule), and no third answer appeared.
+    const { messages } = await s.channels.messages.open("general");
+    const agents = messages.filter((m) => m.author.kind === "agent");
+    assert.equal(agents.length, 2, "no phantom turn");
+    assert.match(textOf(agents[0]!), /\(late\)$/);
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("field case 24: each plan replaces the last (one card, the latest); an empty plan clears it", async () => {
+  const s = await channelSetup([
+    fakeAgent("planner", {
+      prompt: [plan(["Read", "in_progress"], ["Fix", "pending"]), plan(["Read", "completed"], ["Fix", "in_progress"], ["Test", "pending"]), { chunk: "Halfway." }],
+    }),
+    fakeAgent("clears", { prompt: [plan(["Read", "in_progress"]), plan(), { chunk: "No plan after all." }] }),
+  ]);
+  try {
+    await s.channels.messages.send(s.general.id, "@planner fix it");
+    const planned = await s.finished((m) => m.author.agentName === "planner");
+    const plans = planned.parts.filter((p) => p.type === "plan");
+    assert.equal(plans.length, 1, "one plan card");
+    assert.deepEqual(plans[0]!.type === "plan" && plans[0]!.entries.map((e) => `${e.content}:${e.status}`), ["Read:completed", "Fix:in_progress", "Test:pending"]);
+    await s.channels.messages.send(s.general.id, "@clears go");
+    const cleared = await s.finished((m) => m.author.agentName === "clears");
+    const left = cleared.parts.filter((p) => p.type === "plan");
+    assert.ok(left.every((p) => p.type === "plan" && p.entries.length === 0), "the empty plan replaced the first: nothing left to show");
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("field case 25: update kinds ACP does not define are ignored and logged once per kind; _meta everywhere does not hide the rest", async () => {
+  const s = await channelSetup([
+    fakeAgent("future", {
+      prompt: [
+        update({ sessionUpdate: "something_new", payload: 1 }),
+        update({ sessionUpdate: "something_new", payload: 2 }),
+        update({ sessionUpdate: "another_kind" }),
+        update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Shown", _meta: { a: 1 } }, _meta: { b: 2 } }),
+        { toolCall: { toolCallId: "t1", title: "Read a.ts", kind: "read", status: "completed", _meta: { c: 3 }, content: [{ type: "content", content: { type: "text", text: "ok" }, _meta: {} }], locations: [{ path: "/w/a.ts", _meta: {} }] } },
+        update({ sessionUpdate: "plan", entries: [{ content: "Read", priority: "high", status: "completed", _meta: {} }], _meta: {} }),
+      ],
+    }),
+  ]);
+  try {
+    await s.channels.messages.send(s.general.id, "@future go");
+    const answer = await s.finished((m) => m.author.kind === "agent");
+    assert.equal(answer.outcome, "completed");
+    assert.deepEqual(answer.parts.map((p) => p.type), ["text", "toolCall", "plan"]);
+    assert.equal(textOf(answer), "Shown");
+    const tool = answer.parts[1]!;
+    assert.ok(tool.type === "toolCall" && tool.content === "ok" && tool.locations?.[0]?.path === "/w/a.ts");
+    const logs = s.events.of("agent/log").map((l) => l.line);
+    assert.equal(logs.filter((l) => l.includes('"something_new" ignored')).length, 1, `logged once:\n${logs.join("\n")}`);
+    assert.equal(logs.filter((l) => l.includes('"another_kind" ignored')).length, 1);
+  } finally {
+    await s.teardown();
+  }
+});
