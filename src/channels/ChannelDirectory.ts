@@ -202,7 +202,8 @@ export class ChannelDirectory {
    * Creates the roster's declared channels (`channels:` in sidekicks.yaml) that were never created before, with their
    * description and the members that are roster agents, in one batch. Afterwards they are ordinary channels: editing
    * or removing the declaration changes nothing, and a declared channel the user deleted is not created again.
-   * @returns the names created now
+   * A declared `general` gives #general its description once, when it has none of its own.
+   * @returns the names created (or, for #general, described) now
    */
   async syncDeclared(declared: DeclaredChannel[]): Promise<string[]> {
     const ids = declared.map(() => this.newId());
@@ -211,7 +212,8 @@ export class ChannelDirectory {
       async (store) => {
         const taken = new Set<string>();
         for (const c of declared) if (await store.channelByName(c.name)) taken.add(c.name);
-        return { done: asStrings(await store.getValue(DECLARED_KEY)), taken };
+        const general = declared.some((c) => c.name === GENERAL) ? await store.channelByName(GENERAL) : undefined;
+        return { done: asStrings(await store.getValue(DECLARED_KEY)), taken, ...(general ? { general } : {}) };
       },
       (read) => decideDeclared(read, declared, roster, ids),
     );

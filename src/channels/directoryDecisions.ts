@@ -129,12 +129,13 @@ export function decideDirect(existing: ChannelRecord | undefined, agent: string,
 /**
  * The declared channels never created before, created (with their roster members) in one batch with the list of
  * those done; a declared channel the user deleted is not created again. `taken`: the declared names in use now;
- * `ids`: one new identity per declared entry, in order.
- * @returns the channels created now
+ * `ids`: one new identity per declared entry, in order. A declared `general` describes #general (`read.general`)
+ * once, when it has no description of its own.
+ * @returns the channels created now, and #general when it was described
  * @throws SidekicksError `channel/invalidName` for a declared name that is not a channel name
  */
 export function decideDeclared(
-  read: { done: string[]; taken: ReadonlySet<string> },
+  read: { done: string[]; taken: ReadonlySet<string>; general?: ChannelRecord },
   declared: DeclaredChannel[],
   roster: string[],
   ids: NewId[],
@@ -144,7 +145,19 @@ export function decideDeclared(
   const created: ChannelRecord[] = [];
   const changes: Required<Pick<StoreChanges, "channels" | "members">> = { channels: [], members: [] };
   declared.forEach((c, i) => {
-    if (done.has(c.name) || c.name === GENERAL) return;
+    if (done.has(c.name)) return;
+    if (c.name === GENERAL) {
+      // #general declared to describe it (its members are every agent): its description once, when it has none of
+      // its own, the user's own never overwritten. Its moderator is read from the roster each round.
+      if (!c.description?.trim() || !read.general) return;
+      if (!read.general.description) {
+        const described = decideDescribe(read.general, c.description, ids[i]!.at);
+        changes.channels.push(...(described.changes.channels ?? []));
+        created.push(described.result);
+      }
+      done.add(c.name);
+      return;
+    }
     if (!read.taken.has(c.name)) {
       const made = decideCreate({ taken: false }, { name: c.name, description: c.description, members: c.members.filter((m) => roster.includes(m)), roster }, ids[i]!);
       changes.channels.push(...(made.changes.channels ?? []));

@@ -23,6 +23,7 @@ export function buildSchema(spec: readonly SectionSpec[] = CONFIG_SPEC): JsonSch
       additionalProperties: false,
       ...(required.length > 0 ? { required } : {}),
       properties: Object.fromEntries(s.keys.map((k) => [k.key, keySchema(k)])),
+      ...(s.schemaExtra ?? {}),
     };
   };
   const resolve = (node: unknown): unknown => {

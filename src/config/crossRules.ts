@@ -1,10 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import { didYouMeanHint, nearest, type Finding } from "./schemaFindings";
 
-/** The longest `limits.idleTimeout`, in ms (24 h: timers stay far below Node's 2^31 ms limit). */
-export const MAX_IDLE_TIMEOUT_MS = 24 * 60 * 60 * 1000;
-
-/** The channel every agent belongs to; it cannot be declared in `channels`. */
+/** The channel every agent belongs to; declared in `channels`, it takes a description and a moderator, never members. */
 export const GENERAL_CHANNEL = "general";
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
@@ -25,8 +22,9 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /**
  * The rules a JSON Schema cannot say, checked on the merged data (after `<<:`): agent names unique ignoring case,
- * MCP server names unique per agent, channel names unique and not `general`, members that exist and appear once,
- * a moderator that is a member, `ui.defaultChannel` naming a channel, `limits.idleTimeout` at most 24 h.
+ * MCP server names unique per agent, channel names unique (`general` may be declared, without members), members that exist and appear once,
+ * a moderator that is a member, `ui.defaultChannel` naming a channel (`limits.idleTimeout`'s bound of 24 h is in the
+ * schema's pattern: `PATTERNS.dayDuration`).
  * Entries of the wrong shape are skipped: the schema reports those.
  */
 export function crossFindings(data: unknown): Finding[] {
@@ -59,9 +57,7 @@ export function crossFindings(data: unknown): Finding[] {
     if (!isRec(channel)) return;
     if (typeof channel.name === "string") {
       const first = channels.get(channel.name);
-      if (channel.name === GENERAL_CHANNEL) {
-        out.push({ path: ["channels", i, "name"], message: l10n.t('{0}: "general" is built in (every agent is a member); choose another name', `channels[${i}].name`) });
-      } else if (first !== undefined) {
+      if (first !== undefined) {
         out.push({ path: ["channels", i, "name"], message: l10n.t('{0}: "{1}" is already the name of {2}', `channels[${i}].name`, channel.name, `channels[${first}]`) });
       } else {
         channels.set(channel.name, i);
@@ -93,12 +89,6 @@ export function crossFindings(data: unknown): Finding[] {
     const name = data.ui.defaultChannel;
     if (name !== GENERAL_CHANNEL && !channels.has(name)) {
       out.push({ path: ["ui", "defaultChannel"], message: l10n.t('{0}: no channel named "{1}"{2}', "ui.defaultChannel", name, didYouMean(name, [GENERAL_CHANNEL, ...channels.keys()])) });
-    }
-  }
-  if (isRec(data.limits) && typeof data.limits.idleTimeout === "string") {
-    const ms = parseDuration(data.limits.idleTimeout);
-    if (ms !== undefined && ms > MAX_IDLE_TIMEOUT_MS) {
-      out.push({ path: ["limits", "idleTimeout"], message: l10n.t('{0}: "{1}" is longer than 24h', "limits.idleTimeout", String(data.limits.idleTimeout)) });
     }
   }
   return out;

@@ -51,7 +51,7 @@ export interface AgentConfig {
   mcpServers?: McpServerConfig[];
 }
 
-/** A declared channel (`channels[]`); member names are spelt as the agents' `name`. */
+/** A declared channel (`channels[]`); member names are spelt as the agents' `name`. `general` lists none (every agent). */
 export interface ChannelConfig {
   name: string;
   description?: string;
@@ -181,7 +181,7 @@ interface RawRoster {
   version?: 1;
   limits?: { maxRunningAgents?: number; idleTimeout?: string };
   agents: RawAgent[];
-  channels?: { name: string; description?: string; members: string[]; moderator?: string }[];
+  channels?: { name: string; description?: string; members?: string[]; moderator?: string }[];
   ui?: { defaultChannel?: string };
 }
 
@@ -221,7 +221,7 @@ function resolveRoster(raw: RawRoster, file: string): Roster {
     channels: (raw.channels ?? []).map((c) => ({
       name: c.name,
       ...(c.description !== undefined ? { description: c.description } : {}),
-      members: c.members.map(canonical),
+      members: (c.members ?? []).map(canonical),
       ...(c.moderator !== undefined ? { moderator: canonical(c.moderator) } : {}),
     })),
     ui: { defaultChannel: raw.ui?.defaultChannel ?? ROSTER_DEFAULTS.defaultChannel },

@@ -136,6 +136,9 @@ function describe(e: ErrorObject, alternatives: string[]): Finding {
       const hint = near ? didYouMeanHint(near) : allowed.length > 0 ? l10n.t(" (allowed: {0})", allowed.join(", ")) : "";
       return { path, key, message: l10n.t('{0}: unknown key "{1}"{2}', where, key, hint) };
     }
+    case "not":
+      // A rule between keys (spec `schemaExtra`): its branch says it in `description`.
+      return { path, message: `${where}: ${typeof parent.description === "string" ? parent.description : l10n.t("this combination of keys is not allowed")}` };
     case "required":
       return { path, message: l10n.t('{0}: missing required key "{1}"', where, (e.params as { missingProperty: string }).missingProperty) };
     case "type": {

@@ -41,6 +41,11 @@ export interface SectionSpec {
   keys: KeySpec[];
   /** Referenced through `$defs` (and `$ref`) instead of inlined. */
   shared?: boolean;
+  /**
+   * Conditions on the section as a whole, merged into its schema (`if`/`then`/`else`): for rules between its keys that
+   * both the schema and Sidekicks' validator state (a `not`'s branch gives its words in `description`).
+   */
+  schemaExtra?: JsonSchema;
 }
 
 /** A string pattern with the words validation uses for it. */
@@ -68,6 +73,15 @@ export const PATTERNS = {
     pattern: "^[1-9][0-9]{0,5}[smh]$",
     what: "a duration such as \"30s\", \"10m\" or \"1h\"",
     invalid: (v: string) => l10n.t('"{0}" is not a duration: write a whole number and a unit, such as "30s", "10m" or "1h"', v),
+  },
+  dayDuration: {
+    // At most a day, in each unit (86400s, 1440m, 24h): the bound is in the pattern, so the schema and the validator judge alike.
+    pattern: "^(?:(?:[1-9][0-9]{0,3}|[1-7][0-9]{4}|8[0-5][0-9]{3}|86[0-3][0-9]{2}|86400)s|(?:[1-9][0-9]{0,2}|1[0-3][0-9]{2}|14[0-3][0-9]|1440)m|(?:[1-9]|1[0-9]|2[0-4])h)$",
+    what: "a duration of at most 24h such as \"30s\", \"10m\" or \"1h\"",
+    invalid: (v: string) =>
+      /^[1-9][0-9]{0,5}[smh]$/.test(v)
+        ? l10n.t('"{0}" is longer than 24h', v)
+        : l10n.t('"{0}" is not a duration: write a whole number and a unit, such as "30s", "10m" or "1h"', v),
   },
   icon: {
     pattern: "^(?:\\$\\([a-z0-9-]+\\)|[a-z0-9-]+|[^$\\s][^\\n]*\\.(?:svg|png))$",
@@ -133,7 +147,7 @@ export const CONFIG_SPEC: SectionSpec[] = [
     intro: "How many agent processes run, and for how long they may sit idle.",
     keys: [
       { key: "maxRunningAgents", type: "integer ≥ 1", default: 4, description: "How many agent processes may run at once. When one more is needed, Sidekicks first stops the least recently used *idle* agent; when every running agent is busy, it refuses and says so.", example: "maxRunningAgents: 2", schema: { type: "integer", minimum: 1 } },
-      { key: "idleTimeout", type: "duration", default: "10m", description: "How long an agent may stay idle (no turn running) before its process is stopped; it starts again when next addressed. A whole number and a unit: `s` (seconds), `m` (minutes) or `h` (hours); at most `24h`.", example: "idleTimeout: 30m", schema: str(PATTERNS.duration) },
+      { key: "idleTimeout", type: "duration", default: "10m", description: "How long an agent may stay idle (no turn running) before its process is stopped; it starts again when next addressed. A whole number and a unit: `s` (seconds), `m` (minutes) or `h` (hours); at most `24h`.", example: "idleTimeout: 30m", schema: str(PATTERNS.dayDuration) },
     ],
   },
   {
@@ -212,10 +226,16 @@ export const CONFIG_SPEC: SectionSpec[] = [
     path: "channels[]",
     shared: true,
     intro: "A channel with its own members. A direct conversation with one agent needs no entry here.",
+    // `members` is required, except for `general` (every agent), which must not list them: one rule both judges apply.
+    schemaExtra: {
+      if: { properties: { name: { const: "general" } }, required: ["name"] },
+      then: { not: { properties: { members: true }, required: ["members"] }, description: "\"general\" has every agent as a member: leave out members (its description and moderator apply)" },
+      else: { properties: { members: true }, required: ["members"] },
+    },
     keys: [
-      { key: "name", type: "string", required: true, description: "Shown as `#name`: lowercase letters, digits, `-` or `_`, starting with a letter or digit; at most 64 characters. Unique. `general` is built in (every agent is a member) and cannot be declared.", example: "name: review", schema: str(PATTERNS.channelName) },
+      { key: "name", type: "string", required: true, description: "Shown as `#name`: lowercase letters, digits, `-` or `_`, starting with a letter or digit; at most 64 characters. Unique. `general` is built in and has every agent as a member: declare it (without `members`) to give it a `description` or a `moderator`.", example: "name: review", schema: str(PATTERNS.channelName) },
       { key: "description", type: "string", defaultText: "none", description: "What the channel is for, shown at its top.", example: "description: Two reviewers and a referee", schema: { type: "string" } },
-      { key: "members", type: "list of agent names", required: true, description: "The agents in the channel, by `name` (at least one; each once).", example: "members: [claude, codex, gemini]", schema: { type: "array", minItems: 1, items: { type: "string" } } },
+      { key: "members", type: "list of agent names", defaultText: "required, except for `general` (every agent, never listed)", description: "The agents in the channel, by `name` (at least one; each once). Required for every channel but `general`, whose members are every agent of the roster and are never listed.", example: "members: [claude, codex, gemini]", schema: { type: "array", minItems: 1, items: { type: "string" } } },
       { key: "moderator", type: "agent name", defaultText: "none", description: "A member woken once every turn of a round has settled, to sum up or decide (a panel). Must be one of `members`. The moderator's turn gets the round's answers as channel context, after a note \"Round complete\" in the channel; a round addressed to the moderator alone wakes nothing.", example: "moderator: gemini", schema: { type: "string" } },
     ],
   },

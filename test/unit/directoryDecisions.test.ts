@@ -82,6 +82,19 @@ test("declared channels: created once with their roster members in one batch wit
   assert.deepEqual(again.changes, { channels: [], members: [] }, "nothing to write");
 });
 
+test("a declared general describes #general once, when it has no description of its own; the user's own is never overwritten", () => {
+  const general = frozen<ChannelRecord>({ version: 1, id: "01GEN", name: "general", kind: "channel", createdAt: 1, updatedAt: 1 });
+  const declared = frozen([{ name: "general", description: "Everyone", members: [] }]);
+  const ids = frozen([{ id: "01N0", at: 7 }]);
+  const first = decideDeclared(frozen({ done: [], taken: new Set(["general"]), general }), declared, ROSTER, ids);
+  assert.deepEqual(first.result.map((c) => [c.id, c.description]), [["01GEN", "Everyone"]]);
+  assert.deepEqual(first.changes.values, [{ key: "declaredChannels", value: ["general"] }]);
+  const own = decideDeclared(frozen({ done: [], taken: new Set(["general"]), general: { ...general, description: "Mine" } }), declared, ROSTER, ids);
+  assert.deepEqual([own.result, own.changes.channels], [[], []], "the user's description stays");
+  const again = decideDeclared(frozen({ done: ["general"], taken: new Set(["general"]), general }), declared, ROSTER, ids);
+  assert.deepEqual(again.changes, { channels: [], members: [] }, "once");
+});
+
 test("the read marker only moves forward", () => {
   assert.deepEqual(decideMarkRead(frozen({ channel: design, previous: "01B" }), "01A").changes, {});
   assert.deepEqual(decideMarkRead(frozen({ channel: design, previous: "01B" }), "01C").changes.values, [{ key: "lastRead/01DES", value: "01C" }]);
