@@ -38,6 +38,6 @@ export function keptFiles(files: readonly ChangedFile[]): ChangedFile[] {
 
 /** `message` with its `files` part (replacing an earlier one) listing `kept`. */
 export function withFilesPart(message: MessageRecord, kept: readonly ChangedFile[]): MessageRecord {
-  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined })) };
+  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined, ...(typeof f.lineEndings?.from === "string" && typeof f.lineEndings.to === "string" ? { lineEndings: { from: f.lineEndings.from, to: f.lineEndings.to } } : {}) })) };
   return { ...message, parts: [...message.parts.filter((p) => p.type !== "files"), part] };
 }

@@ -1,3 +1,4 @@
+import { lineEndingChange } from "../shared/lineEndings";
 import * as vscode from "vscode";
 import type { ToolCallDiff } from "../shared/protocol";
 
@@ -36,7 +37,14 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider {
     const left = file.with({ scheme: DIFF_SCHEME, query: `${id}/old` });
     const right = file.with({ scheme: DIFF_SCHEME, query: `${id}/new` });
     const name = file.path.split("/").pop() || diff.path;
-    const title = diff.oldText === null ? vscode.l10n.t("{0} (new file, agent's change)", name) : vscode.l10n.t("{0} (agent's change)", name);
+    // A change of line endings only (field case 13): the diff editor compares lines without their endings and may show nothing.
+    const eol = lineEndingChange(diff.oldText, diff.newText);
+    const title =
+      diff.oldText === null
+        ? vscode.l10n.t("{0} (new file, agent's change)", name)
+        : eol
+          ? vscode.l10n.t("{0} (agent's change: line endings only, {1} → {2})", name, eol.from, eol.to)
+          : vscode.l10n.t("{0} (agent's change)", name);
     await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: true });
     return true;
   }

@@ -18,6 +18,7 @@
  * Nor is a file that holds at the end of the turn the text the snapshot read: a watcher event that arrives during the
  * turn may be for a write made before it began.
  */
+import { lineEndingChange, type LineEnding } from "../shared/lineEndings";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -38,6 +39,8 @@ export interface ChangedFile {
    * hold it (too large, over the budget, or not text).
    */
   before?: string | null;
+  /** Set when the turn changed only the file's line endings (field case 13), from what to what. */
+  lineEndings?: { from: LineEnding; to: LineEnding };
 }
 
 /** What tells a file changed without reading it: its size in bytes and its modification time in ms. */
@@ -174,7 +177,22 @@ export class TurnFiles {
     for (const [file, changed] of [...tracked.changed]) {
       if (changed.kind === "modified" && !tracked.acpWritten.has(file) && sameText(file, tracked.snapshot.get(file))) tracked.changed.delete(file);
     }
+    // A change of line endings only (field case 13) is said so on the card: every line differs byte for byte.
+    for (const changed of tracked.changed.values()) {
+      if (changed.kind !== "modified" || typeof changed.before !== "string") continue;
+      const eol = lineEndingChange(changed.before, readText(changed.path) ?? changed.before);
+      if (eol) changed.lineEndings = eol;
+    }
     return [...tracked.changed.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+}
+
+/** The file's text, or undefined when it cannot be read. */
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
   }
 }
 

@@ -28,6 +28,11 @@ export function FilesCard({ messageId, part }: { messageId: string; part: FilesP
               {shortPath(file.path)}
             </span>
             <span class={`files-kind kind-${file.kind}`}>{kindLabel(file.kind)}</span>
+            {file.lineEndings && (
+              <span class="files-eol" title={l10n.t("Every line differs only in its ending: the text is the same.")}>
+                {l10n.t("line endings only: {0} → {1}", file.lineEndings.from, file.lineEndings.to)}
+              </span>
+            )}
             {file.beforeKnown ? (
               <button type="button" class="diff-open" aria-label={l10n.t("Diff of {0} since before the answer", file.path)} onClick={() => void editor.fileDiff(messageId, file.path)}>
                 {l10n.t("Diff")}

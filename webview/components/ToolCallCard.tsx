@@ -3,6 +3,7 @@ import * as l10n from "@vscode/l10n";
 import { useContext } from "preact/hooks";
 import type { ToolCallDiff, ToolCallLocation, ToolCallPart, ToolCallStatus } from "../../src/shared/protocol";
 import { stripAnsi } from "../ansi";
+import { lineEndingChange } from "../../src/shared/lineEndings";
 import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
 import { AgentTerminal } from "./AgentTerminal";
@@ -123,15 +124,23 @@ export function ToolCallCard({ part, live, awaitingPermission = false }: { part:
 function DiffSummary({ diff, open }: { diff: ToolCallDiff; open: () => void }) {
   const { added, removed } = statsOf(diff);
   const created = diff.oldText === null;
+  // Only the line endings changed (field case 13): said so, not "+120 −120".
+  const eol = lineEndingChange(diff.oldText, diff.newText);
   return (
     <div class="tool-diff" data-path={diff.path}>
       <span class="diff-file" title={diff.path}>
         {shortPath(diff.path)}
       </span>
       {created && <span class="diff-new">{l10n.t("new")}</span>}
-      <span class="diff-stat" aria-label={added === 1 ? l10n.t("1 line added, {0} removed", removed) : l10n.t("{0} lines added, {1} removed", added, removed)}>
-        <span class={`diff-added${added === 0 ? " zero" : ""}`}>+{added}</span> <span class={`diff-removed${removed === 0 ? " zero" : ""}`}>−{removed}</span>
-      </span>
+      {eol ? (
+        <span class="diff-eol" title={l10n.t("Every line differs only in its ending: the text is the same.")}>
+          {l10n.t("line endings only: {0} → {1}", eol.from, eol.to)}
+        </span>
+      ) : (
+        <span class="diff-stat" aria-label={added === 1 ? l10n.t("1 line added, {0} removed", removed) : l10n.t("{0} lines added, {1} removed", added, removed)}>
+          <span class={`diff-added${added === 0 ? " zero" : ""}`}>+{added}</span> <span class={`diff-removed${removed === 0 ? " zero" : ""}`}>−{removed}</span>
+        </span>
+      )}
       <button type="button" class="diff-open" aria-label={l10n.t("Open diff of {0}", diff.path)} title={l10n.t("Open in the diff editor")} onClick={open}>
         {l10n.t("Open diff")}
       </button>

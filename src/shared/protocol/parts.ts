@@ -179,6 +179,8 @@ export interface ChangedFileView {
   kind: "created" | "modified" | "deleted";
   /** False when its text from before the turn is not known (too large, or not captured): no diff to open. */
   beforeKnown: boolean;
+  /** Set when the turn changed only its line endings (field case 13): `LF`, `CRLF`, `CR`, `mixed` or `none`. */
+  lineEndings?: { from: string; to: string };
 }
 
 /** The files the agent changed in its workspace during this turn, seen by the editor's file watcher. */
