@@ -1,0 +1,238 @@
+/**
+ * What a terminal shows of an output (issue 18, field case 21): progress that redraws itself ("Downloading   0%\r…
+ * Downloading 100%\n", npm/pip/cargo bars that move the cursor up and redraw their lines) shows its last frame only,
+ * as in a terminal, not every frame one after the other. Pure; the webview applies it where outputs are shown
+ * (`webview/ansi.ts` `terminalText`). The behaviours follow ECMA-48 (5th edition, 1991) and xterm's control
+ * sequences (ctlseqs), as xterm.js implements them; the tests hold it to `@xterm/headless`.
+ */
+
+/** Most columns a cursor movement (CUF, CHA, TAB) reaches; characters printed go on beyond it. */
+export const MAX_CURSOR_COLUMN = 4096;
+
+/** Characters that make a text more than plain lines: CR, BS and other C0 controls but LF/TAB, DEL, ESC, CSI. */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f\u009b]/;
+
+/**
+ * The visible text of `text` written to a terminal of unbounded width whose cursor starts at the top left, one line
+ * per terminal line, joined with "\n" (the input itself when it holds no control characters but LF and TAB).
+ *
+ * Followed, as a terminal does:
+ * - LF (and VT, FF) goes to the next line and its column 0 (a pty's `onlcr`); CR to column 0; "\r\n" is one newline.
+ *   Later characters overwrite the line from the cursor on and keep the rest: "abcdef\rXY" shows "XYcdef". A text
+ *   that ends in a lone CR still shows its line (a streamed chunk cut there): only characters written after it
+ *   replace it.
+ * - BS moves one column left (it does not erase: "abc\b\bX" shows "aXc"); TAB moves to the next multiple of 8.
+ * - CSI (ECMA-48 8.3): CUU `ESC[nA`, CUD `B` (not below the last line written, as at the bottom of a screen), CUF `C`,
+ *   CUB `D`, CNL `E`, CPL `F`, CHA `G`, HPA `` ` ``, HPR `a`, VPR `e`; EL `ESC[K`/`1K`/`2K`; ED `ESC[J` (the screen
+ *   below the cursor); ECH `X`; SCP/RCP `ESC[s`/`ESC[u` and DECSC/DECRC `ESC 7`/`ESC 8`. Cursor up stops at the first
+ *   line (the whole output is the screen).
+ * - Everything else is dropped: SGR colours and every other CSI (a private one such as `ESC[?25l` too), OSC, DCS, SOS,
+ *   PM and APC strings, other escapes, other C0 controls and DEL; a sequence cut off at the end of the text.
+ *   Cursor positioning relative to the screen's top (CUP, VPA) and screen clears (`ESC[2J`) are dropped too: the
+ *   screen's top is unknown in an output, and what a clear removed stays readable.
+ * - Wide characters (CJK, emoji) take two columns; combining marks join the character before them.
+ * Lines never wrap. Linear in the text's length: the blank cells cursor moves create are bounded by the text's length.
+ */
+export function terminalScreen(text: string): string {
+  if (!CONTROLS.test(text)) return text;
+  return new Screen(text.length + MAX_CURSOR_COLUMN).write(text).text();
+}
+
+/** A line's cells: one character (with its combining marks) per column; "" continues the wide character before it. */
+type Cells = string[];
+
+/** The screen being written: lines of cells, the cursor, and the budget of blank cells left for cursor moves. */
+class Screen {
+  private readonly lines: Cells[] = [[]];
+  private row = 0;
+  private col = 0;
+  private saved = { row: 0, col: 0 };
+
+  constructor(private padding: number) {}
+
+  /** Interprets `text` (ECMA-48 parsing: C0 controls, ESC sequences, CSI, control strings, printable characters). */
+  write(text: string): this {
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x1b || c === 0x9b) {
+        i = c === 0x9b ? this.csi(text, i + 1) : this.escape(text, i + 1);
+      } else if (c < 0x20 || c === 0x7f) {
+        this.control(c);
+        i++;
+      } else {
+        const wide = c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLowSurrogate(text.charCodeAt(i + 1));
+        const point = wide ? ((c - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00) + 0x10000 : c;
+        const size = wide ? 2 : 1;
+        this.print(text.slice(i, i + size), columns(point));
+        i += size;
+      }
+    }
+    return this;
+  }
+
+  /** The visible text: each line's cells joined, lines joined with "\n". */
+  text(): string {
+    return this.lines.map((cells) => cells.join("")).join("\n");
+  }
+
+  private control(c: number): void {
+    if (c === 0x0a || c === 0x0b || c === 0x0c) {
+      this.row++;
+      if (this.row === this.lines.length) this.lines.push([]);
+      this.col = 0;
+    } else if (c === 0x0d) this.col = 0;
+    else if (c === 0x08) this.col = Math.max(0, this.col - 1);
+    else if (c === 0x09) this.col = this.reach(Math.max(this.col, Math.min((Math.floor(this.col / 8) + 1) * 8, MAX_CURSOR_COLUMN)));
+    // Other C0 controls (BEL, NUL, SO/SI, …) and DEL move nothing and show nothing.
+  }
+
+  /** An escape sequence after ESC at `i` (ECMA-35: intermediates 0x20–0x2F, then a final 0x30–0x7E). @returns the index after it */
+  private escape(text: string, i: number): number {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b) return this.csi(text, i + 1); // ESC [
+    if (c === 0x5d || c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) return controlStringEnd(text, i + 1); // OSC, DCS, SOS, PM, APC
+    let j = i;
+    while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
+    if (j >= text.length) return text.length; // cut off
+    const final = text.charCodeAt(j);
+    if (final < 0x30 || final > 0x7e) return j; // not a sequence: ESC is dropped, what follows is read on its own
+    if (j === i && final === 0x37) this.saved = { row: this.row, col: this.col }; // DECSC
+    if (j === i && final === 0x38) this.restore(); // DECRC
+    return j + 1;
+  }
+
+  /** A control sequence whose parameters start at `i` (ECMA-48 5.4). @returns the index after it */
+  private csi(text: string, i: number): number {
+    let j = i;
+    while (j < text.length && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x3f) j++;
+    const paramsEnd = j;
+    while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
+    if (j >= text.length) return text.length; // cut off
+    const final = text.charCodeAt(j);
+    if (final < 0x40 || final > 0x7e) return j; // malformed: dropped up to there, as xterm does
+    const params = text.slice(i, paramsEnd);
+    // A private parameter string (`?25l`, `>c`) or intermediates (`ESC[ q`) is a mode or a query: nothing moves.
+    if (j === paramsEnd && !/[<=>?]/.test(params)) this.perform(String.fromCharCode(final), params);
+    return j + 1;
+  }
+
+  private perform(final: string, params: string): void {
+    const first = params.split(";", 1)[0]!;
+    const raw = first === "" ? 0 : Math.min(Number.parseInt(first, 10) || 0, 1e6);
+    const n = Math.max(1, raw); // a movement's count: 0 or missing is 1
+    const last = this.lines.length - 1;
+    switch (final) {
+      case "A": return void (this.row = Math.max(0, this.row - n));
+      case "B": case "e": return void (this.row = Math.min(last, this.row + n));
+      case "C": case "a": return void (this.col = this.reach(Math.min(this.col + n, MAX_CURSOR_COLUMN)));
+      case "D": return void (this.col = Math.max(0, this.col - n));
+      case "E": this.row = Math.min(last, this.row + n); return void (this.col = 0);
+      case "F": this.row = Math.max(0, this.row - n); return void (this.col = 0);
+      case "G": case "`": return void (this.col = this.reach(Math.min(n - 1, MAX_CURSOR_COLUMN)));
+      case "K": return this.eraseInLine(raw);
+      case "J": if (raw === 0) { this.eraseInLine(0); this.lines.length = this.row + 1; } return;
+      case "X": return this.blank(this.col, Math.min(this.col + n, this.line().length));
+      case "s": if (params === "") this.saved = { row: this.row, col: this.col }; return;
+      case "u": return this.restore();
+    }
+  }
+
+  /** EL (ECMA-48 8.3.41): 0 from the cursor to the end, 1 from the start to the cursor, 2 the whole line. */
+  private eraseInLine(mode: number): void {
+    const cells = this.line();
+    if (mode === 0) {
+      if (this.col < cells.length) {
+        if (cells[this.col] === "") cells[this.col - 1] = " "; // half a wide character is no character
+        cells.length = this.col;
+      }
+    } else if (mode === 1) this.blank(0, Math.min(this.col + 1, cells.length));
+    else if (mode === 2) this.lines[this.row] = [];
+  }
+
+  /** Blanks cells `from` (inclusive) to `to` (exclusive) of the cursor's line, and any wide character they cut in half. */
+  private blank(from: number, to: number): void {
+    const cells = this.line();
+    if (from >= to) return;
+    if (cells[from] === "") cells[from - 1] = " ";
+    if (to < cells.length && cells[to] === "") cells[to] = " ";
+    for (let k = from; k < to; k++) cells[k] = " ";
+  }
+
+  private restore(): void {
+    this.row = Math.min(this.saved.row, this.lines.length - 1);
+    this.col = this.reach(this.saved.col);
+  }
+
+  /** The column a cursor move may reach: past the line's end only while the budget of blank cells lasts. */
+  private reach(col: number): number {
+    const beyond = col - this.line().length;
+    if (beyond <= 0) return col;
+    if (beyond <= this.padding) return col;
+    return Math.max(this.col, this.line().length + this.padding);
+  }
+
+  private line(): Cells {
+    return this.lines[this.row]!;
+  }
+
+  /** Writes one character of `width` columns at the cursor and moves past it (a combining mark joins the one before). */
+  private print(char: string, width: number): void {
+    const cells = this.line();
+    if (width === 0) {
+      const at = cells[this.col - 1] === "" ? this.col - 2 : this.col - 1;
+      if (at >= 0 && at < cells.length) cells[at] += char;
+      return;
+    }
+    while (cells.length < this.col) {
+      cells.push(" ");
+      this.padding--;
+    }
+    const col = this.col;
+    if (cells[col] === "") cells[col - 1] = " "; // overwriting the right half of a wide character
+    const end = col + width;
+    if (end < cells.length && cells[end] === "") cells[end] = " "; // … or the left half of one
+    cells[col] = char;
+    if (width === 2) cells[col + 1] = "";
+    this.col = end;
+  }
+}
+
+/** The index after a control string's terminator (ST `ESC \`, or BEL as xterm accepts for OSC); the text's end if none. */
+function controlStringEnd(text: string, i: number): number {
+  for (let j = i; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x07 || c === 0x9c) return j + 1;
+    if (c === 0x1b) return text.charCodeAt(j + 1) === 0x5c ? j + 2 : j; // ESC \ ends it; another ESC starts anew
+  }
+  return text.length;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Columns a code point takes (after wcwidth and Unicode's East Asian Width: W and F take 2; combining marks 0). */
+export function columns(point: number): 0 | 1 | 2 {
+  if (point < 0x0300) return 1;
+  if ((point <= 0x036f) || (point >= 0x1ab0 && point <= 0x1aff) || (point >= 0x1dc0 && point <= 0x1dff) || (point >= 0x200b && point <= 0x200f) || (point >= 0x20d0 && point <= 0x20ff) || (point >= 0xfe00 && point <= 0xfe0f) || (point >= 0xfe20 && point <= 0xfe2f)) return 0;
+  if (
+    (point >= 0x1100 && point <= 0x115f) ||
+    (point >= 0x2e80 && point <= 0x303e) ||
+    (point >= 0x3041 && point <= 0x33ff) ||
+    (point >= 0x3400 && point <= 0x4dbf) ||
+    (point >= 0x4e00 && point <= 0x9fff) ||
+    (point >= 0xa000 && point <= 0xa4cf) ||
+    (point >= 0xac00 && point <= 0xd7a3) ||
+    (point >= 0xf900 && point <= 0xfaff) ||
+    (point >= 0xfe30 && point <= 0xfe4f) ||
+    (point >= 0xff00 && point <= 0xff60) ||
+    (point >= 0xffe0 && point <= 0xffe6) ||
+    (point >= 0x1f300 && point <= 0x1f64f) ||
+    (point >= 0x1f900 && point <= 0x1f9ff) ||
+    (point >= 0x20000 && point <= 0x3fffd)
+  )
+    return 2;
+  return 1;
+}
