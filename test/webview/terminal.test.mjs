@@ -38,6 +38,45 @@ describe("embedded terminal", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
+  it("progress redrawn with CR or cursor moves shows its last frame only: tool content, embedded and agent terminals (field case 21)", async () => {
+    const frames = "Downloading   0%\rDownloading  25%\rDownloading  50%\rDownloading 100%\n";
+    /** @type {import("../../src/shared/protocol").ToolCallPart[]} */
+    const parts = [
+      { type: "toolCall", toolCallId: "p1", title: "Fetch the model", kind: "fetch", status: "completed", content: frames },
+      { type: "toolCall", toolCallId: "p2", title: "Run pip install", kind: "execute", status: "in_progress", terminals: ["term_p"] },
+      {
+        type: "toolCall",
+        toolCallId: "p3",
+        title: "npm install",
+        kind: "execute",
+        status: "completed",
+        // Two bars redrawn in place: cursor up two lines, erase each line, write it again.
+        agentTerminals: [{ terminalId: "p3", output: "added\npkg-a  10%\npkg-b   0%\n\u001b[2A\u001b[2Kpkg-a 100%\n\u001b[2Kpkg-b 100%\r\nok\r\n", exit: { exitCode: 0, signal: null } }],
+      },
+    ];
+    const view = await openView(env.browser, env.server.origin, { width: 360 });
+    const { page, host } = view;
+    await page.evaluate(() => {
+      window.__host.handlers["terminal/snapshot"] = () => ({ known: true, output: "Collecting torch\r\nDownloading   0%\r", truncated: false });
+    });
+    await host.emit("message/started", message({ id: "mp", status: "streaming", parts }));
+    const embedded = ".tool-terminal[data-terminal-id='term_p'] .tool-terminal-output";
+    await page.waitForSelector(embedded);
+    // The chunk so far ends in CR: the line shows until later text overwrites it, as in a terminal.
+    assert.equal(await page.innerText(embedded), "Collecting torch\nDownloading   0%");
+    await host.emit("terminal/output", { terminalId: "term_p", text: "Downloading  40%\r\u001b[" });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("40%"), embedded);
+    assert.equal(await page.innerText(embedded), "Collecting torch\nDownloading  40%");
+    await host.emit("terminal/output", { terminalId: "term_p", text: "KDownloading 100%\r\n" });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("100%"), embedded);
+    assert.equal((await page.innerText(embedded)).trimEnd(), "Collecting torch\nDownloading 100%");
+    assert.equal((await page.innerText(".tool-call[data-tool-call-id='p1'] .tool-content")).trimEnd(), "Downloading 100%");
+    assert.equal((await page.innerText(".tool-call[data-tool-call-id='p3'] .tool-terminal-output")).trimEnd(), "added\npkg-a 100%\npkg-b 100%\nok");
+    mkdirSync(path.join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: path.join(root, "test-results", "webview-terminal-progress.png") });
+    assert.deepEqual(await view.problems(), []);
+  });
+
   it("a terminal from before a reload says its output is not available here, with no button", async () => {
     /** @type {import("../../src/shared/protocol").ToolCallPart} */
     const tool = { type: "toolCall", toolCallId: "c2", title: "Run make", kind: "execute", status: "completed", terminals: ["term_old"] };

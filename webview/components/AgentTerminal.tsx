@@ -4,7 +4,8 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { AgentTerminalOutput } from "../../src/shared/protocol";
-import { stripAnsi } from "../ansi";
+import { useMemo } from "preact/hooks";
+import { terminalText } from "../ansi";
 
 /** The exit status in words, or undefined while the command runs. */
 function exitText(terminal: AgentTerminalOutput): string | undefined {
@@ -14,11 +15,13 @@ function exitText(terminal: AgentTerminalOutput): string | undefined {
 }
 
 /**
- * Header (running, or how it exited; only when the command is a terminal the agent named) and the output, ANSI
- * stripped, with "…" when its start was dropped. `live`: the command runs (the answer streams and no permission request for it waits: ToolCallCard).
+ * Header (running, or how it exited; only when the command is a terminal the agent named) and the output as a
+ * terminal shows it (ANSI stripped, progress redrawn shows its last frame), with "…" when its start was dropped. `live`: the command runs (the answer streams and no permission request for it waits: ToolCallCard).
  */
 export function AgentTerminal({ terminal, live, named }: { terminal: AgentTerminalOutput; live: boolean; named: boolean }) {
   const exit = exitText(terminal);
+  // What the terminal shows: progress redrawn with CR or cursor moves shows its last frame (field case 21).
+  const shown = useMemo(() => terminalText(terminal.output), [terminal.output]);
   const state = exit ?? (live ? l10n.t("running") : undefined);
   return (
     <div class="tool-terminal agent-terminal" data-agent-terminal-id={terminal.terminalId} data-exited={exit ? "true" : undefined} data-exit-code={terminal.exit?.exitCode ?? undefined}>
@@ -30,7 +33,7 @@ export function AgentTerminal({ terminal, live, named }: { terminal: AgentTermin
       {terminal.output !== "" && (
         <pre class="tool-content tool-terminal-output" aria-live="off" title={terminal.omitted ? l10n.t("The start of the output is not kept ({0} characters).", terminal.omitted) : undefined}>
           {terminal.omitted ? "…\n" : ""}
-          {stripAnsi(terminal.output)}
+          {shown}
         </pre>
       )}
     </div>

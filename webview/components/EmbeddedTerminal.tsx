@@ -1,12 +1,13 @@
 /** A terminal an agent's tool call embeds (ACP content of type `terminal`): its live output and "Open in terminal". */
 import * as l10n from "@vscode/l10n";
-import { useContext, useEffect, useState } from "preact/hooks";
-import { stripAnsi } from "../ansi";
+import { useContext, useEffect, useMemo, useState } from "preact/hooks";
+import { terminalText } from "../ansi";
 import { TerminalContext } from "../terminalOutputs";
 
 /**
- * The output so far (ANSI stripped; the start dropped beyond the kept size, and said so), then live; the exit status
- * once the command exited; a button that brings its VS Code terminal to the front.
+ * The output so far as a terminal shows it (ANSI stripped, progress redrawn shows its last frame; the start dropped
+ * beyond the kept size, and said so), then live; the exit status once the command exited; a button that brings its
+ * VS Code terminal to the front.
  */
 export function EmbeddedTerminal({ terminalId }: { terminalId: string }) {
   const terminals = useContext(TerminalContext);
@@ -17,6 +18,8 @@ export function EmbeddedTerminal({ terminalId }: { terminalId: string }) {
     return off;
   }, [terminals, terminalId]);
   const view = terminals.get(terminalId);
+  // What the terminal shows: progress redrawn with CR or cursor moves shows its last frame (field case 21).
+  const shown = useMemo(() => terminalText(view.output), [view.output]);
   const [gone, setGone] = useState(false);
   const exit = view.exitStatus
     ? view.exitStatus.signal
@@ -37,7 +40,7 @@ export function EmbeddedTerminal({ terminalId }: { terminalId: string }) {
       {view.output !== "" && (
         <pre class="tool-content tool-terminal-output" aria-live="off">
           {view.truncated ? "…\n" : ""}
-          {stripAnsi(view.output)}
+          {shown}
         </pre>
       )}
     </div>

@@ -1,8 +1,8 @@
 /** A tool call the agent reported (ACP `tool_call` / `tool_call_update`). */
 import * as l10n from "@vscode/l10n";
-import { useContext } from "preact/hooks";
+import { useContext, useMemo } from "preact/hooks";
 import type { ToolCallDiff, ToolCallLocation, ToolCallPart, ToolCallStatus } from "../../src/shared/protocol";
-import { stripAnsi } from "../ansi";
+import { stripAnsi, terminalText } from "../ansi";
 import { lineEndingChange } from "../../src/shared/lineEndings";
 import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
@@ -12,6 +12,7 @@ import { EmbeddedTerminal } from "./EmbeddedTerminal";
 import { InlineCode } from "./InlineCode";
 import { Markdown } from "./Markdown";
 import { isMarkdownContent } from "../toolContent";
+import { terminalScreen } from "../../src/shared/terminalScreen";
 import { shortPath } from "../shortPath";
 
 /** A tool call's status in words, in the editor's language. */
@@ -91,15 +92,7 @@ export function ToolCallCard({ part, live, awaitingPermission = false }: { part:
       {part.diffs?.map((diff, i) => (
         <DiffSummary key={i} diff={diff} open={() => void editor.openDiff(diff)} />
       ))}
-      {part.content &&
-        (isMarkdownContent(part.content) ? (
-          // Claude Code's content is Markdown (its outputs come fenced): rendered as Markdown, as Zed does.
-          <div class="tool-content tool-markdown">
-            <Markdown text={part.content} streaming={live && (part.status === "pending" || part.status === "in_progress")} />
-          </div>
-        ) : (
-          <pre class="tool-content">{stripAnsi(part.content)}</pre>
-        ))}
+      {part.content && <ToolContent content={part.content} streaming={live && (part.status === "pending" || part.status === "in_progress")} />}
       {part.blocks && part.blocks.length > 0 && (
         <div class="tool-blocks">
           {part.blocks.map((block, i) => (
@@ -117,6 +110,24 @@ export function ToolCallCard({ part, live, awaitingPermission = false }: { part:
         ?.filter((t) => !part.terminals?.includes(t.terminalId))
         .map((t) => <AgentTerminal key={t.terminalId} terminal={t} live={runs} named={false} />)}
     </div>
+  );
+}
+
+/**
+ * A tool call's text content, as a terminal would show it (field case 21: progress redrawn with CR or cursor moves
+ * shows its last frame). Claude Code's content is Markdown (its outputs come fenced): rendered as Markdown, as Zed
+ * does; any other is preformatted.
+ */
+function ToolContent({ content, streaming }: { content: string; streaming: boolean }) {
+  const markdown = isMarkdownContent(content);
+  // Markdown strips the escapes the screen leaves none of, and shows bidi controls itself.
+  const shown = useMemo(() => (markdown ? terminalScreen(content) : terminalText(content)), [content, markdown]);
+  return markdown ? (
+    <div class="tool-content tool-markdown">
+      <Markdown text={shown} streaming={streaming} />
+    </div>
+  ) : (
+    <pre class="tool-content">{shown}</pre>
   );
 }
 
