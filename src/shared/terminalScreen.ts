@@ -9,6 +9,12 @@
 /** Most columns a cursor movement (CUF, CHA, TAB) reaches; characters printed go on beyond it. */
 export const MAX_CURSOR_COLUMN = 4096;
 
+/**
+ * Rows of the screen: cursor moves reach no line above the screen's top (the last `SCREEN_ROWS` rows of the output),
+ * as in a terminal whose earlier lines have scrolled out of its screen.
+ */
+export const SCREEN_ROWS = 1000;
+
 /** Characters that make a text more than plain lines: CR, BS and other C0 controls but LF/TAB, DEL, ESC, CSI. */
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f\u009b]/;
 
@@ -24,14 +30,15 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f\u009b]/;
  * - BS moves one column left (it does not erase: "abc\b\bX" shows "aXc"); TAB moves to the next multiple of 8.
  * - CSI (ECMA-48 8.3): CUU `ESC[nA`, CUD `B` (not below the last line written, as at the bottom of a screen), CUF `C`,
  *   CUB `D`, CNL `E`, CPL `F`, CHA `G`, HPA `` ` ``, HPR `a`, VPR `e`; EL `ESC[K`/`1K`/`2K`; ED `ESC[J` (the screen
- *   below the cursor); ECH `X`; SCP/RCP `ESC[s`/`ESC[u` and DECSC/DECRC `ESC 7`/`ESC 8`. Cursor up stops at the first
- *   line (the whole output is the screen).
+ *   below the cursor); ECH `X`; SCP/RCP `ESC[s`/`ESC[u` and DECSC/DECRC `ESC 7`/`ESC 8`. Cursor up stops at the
+ *   screen's top, `SCREEN_ROWS` rows above the last (xterm's stops at its viewport's top).
  * - Everything else is dropped: SGR colours and every other CSI (a private one such as `ESC[?25l` too), OSC, DCS, SOS,
  *   PM and APC strings, other escapes, other C0 controls and DEL; a sequence cut off at the end of the text.
  *   Cursor positioning relative to the screen's top (CUP, VPA) and screen clears (`ESC[2J`) are dropped too: the
  *   screen's top is unknown in an output, and what a clear removed stays readable.
  * - Wide characters (CJK, emoji) take two columns; combining marks join the character before them.
- * Lines never wrap. Linear in the text's length: the blank cells cursor moves create are bounded by the text's length.
+ * Lines never wrap. Linear in the text's length: the blank cells cursor moves create are bounded by the text's length,
+ * a line is rebuilt as a string only when it is short against what overwrites it, and otherwise kept as cells.
  */
 export function terminalScreen(text: string): string {
   if (!CONTROLS.test(text)) return text;
@@ -41,10 +48,19 @@ export function terminalScreen(text: string): string {
 /** A line's cells: one character (with its combining marks) per column; "" continues the wide character before it. */
 type Cells = string[];
 
-/** The screen being written: lines of cells, the cursor, and the budget of blank cells left for cursor moves. */
+/**
+ * A line: a string while it holds only characters one column and one code unit wide (column = index), written by
+ * appends and short overwrites (the common case, at the cost of the text written); cells once anything else happens
+ * to it (wide characters, combining marks, blanks, an overwrite short against a long line).
+ */
+type Line = string | Cells;
+
+/** The screen being written: its lines, the cursor, and the budget of blank cells left for cursor moves. */
 class Screen {
-  private readonly lines: Cells[] = [[]];
+  private readonly lines: (Line | undefined)[] = [""];
   private row = 0;
+  /** Rows the output has reached (LF adds them; lines past an ED 0 are empty rows). */
+  private rows = 1;
   private col = 0;
   private saved = { row: 0, col: 0 };
 
@@ -61,6 +77,11 @@ class Screen {
       } else if (c < 0x20 || c === 0x7f) {
         this.control(c);
         i++;
+      } else if (isSimple(c)) {
+        let j = i + 1;
+        while (j < n && isSimple(text.charCodeAt(j))) j++;
+        this.printRun(text.slice(i, j));
+        i = j;
       } else {
         const wide = c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLowSurrogate(text.charCodeAt(i + 1));
         const point = wide ? ((c - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00) + 0x10000 : c;
@@ -74,13 +95,15 @@ class Screen {
 
   /** The visible text: each line's cells joined, lines joined with "\n". */
   text(): string {
-    return this.lines.map((cells) => cells.join("")).join("\n");
+    const shown: string[] = [];
+    for (const line of this.lines) shown.push(line === undefined ? "" : typeof line === "string" ? line : line.join(""));
+    return shown.join("\n");
   }
 
   private control(c: number): void {
     if (c === 0x0a || c === 0x0b || c === 0x0c) {
-      this.row++;
-      if (this.row === this.lines.length) this.lines.push([]);
+      this.moveTo(this.row + 1);
+      this.rows = Math.max(this.rows, this.row + 1);
       this.col = 0;
     } else if (c === 0x0d) this.col = 0;
     else if (c === 0x08) this.col = Math.max(0, this.col - 1);
@@ -112,9 +135,11 @@ class Screen {
     if (j >= text.length) return text.length; // cut off
     const final = text.charCodeAt(j);
     if (final < 0x40 || final > 0x7e) return j; // malformed: dropped up to there, as xterm does
+    // SGR (colours), the most common by far, and every sequence with intermediates (`ESC[ q`) move nothing.
+    if (final === 0x6d || j !== paramsEnd) return j + 1;
     const params = text.slice(i, paramsEnd);
-    // A private parameter string (`?25l`, `>c`) or intermediates (`ESC[ q`) is a mode or a query: nothing moves.
-    if (j === paramsEnd && !/[<=>?]/.test(params)) this.perform(String.fromCharCode(final), params);
+    // A private parameter string (`?25l`, `>c`) is a mode or a query: nothing moves.
+    if (!/[<=>?]/.test(params)) this.perform(String.fromCharCode(final), params);
     return j + 1;
   }
 
@@ -122,17 +147,18 @@ class Screen {
     const first = params.split(";", 1)[0]!;
     const raw = first === "" ? 0 : Math.min(Number.parseInt(first, 10) || 0, 1e6);
     const n = Math.max(1, raw); // a movement's count: 0 or missing is 1
-    const last = this.lines.length - 1;
+    const last = this.rows - 1;
+    const top = Math.max(0, this.rows - SCREEN_ROWS);
     switch (final) {
-      case "A": return void (this.row = Math.max(0, this.row - n));
-      case "B": case "e": return void (this.row = Math.min(last, this.row + n));
+      case "A": return this.moveTo(Math.max(top, this.row - n));
+      case "B": case "e": return this.moveTo(Math.min(last, this.row + n));
       case "C": case "a": return void (this.col = this.reach(Math.min(this.col + n, MAX_CURSOR_COLUMN)));
       case "D": return void (this.col = Math.max(0, this.col - n));
-      case "E": this.row = Math.min(last, this.row + n); return void (this.col = 0);
-      case "F": this.row = Math.max(0, this.row - n); return void (this.col = 0);
+      case "E": this.moveTo(Math.min(last, this.row + n)); return void (this.col = 0);
+      case "F": this.moveTo(Math.max(top, this.row - n)); return void (this.col = 0);
       case "G": case "`": return void (this.col = this.reach(Math.min(n - 1, MAX_CURSOR_COLUMN)));
       case "K": return this.eraseInLine(raw);
-      case "J": if (raw === 0) { this.eraseInLine(0); this.lines.length = this.row + 1; } return;
+      case "J": return raw === 0 ? this.eraseBelow() : undefined;
       case "X": return this.blank(this.col, Math.min(this.col + n, this.line().length));
       case "s": if (params === "") this.saved = { row: this.row, col: this.col }; return;
       case "u": return this.restore();
@@ -141,27 +167,38 @@ class Screen {
 
   /** EL (ECMA-48 8.3.41): 0 from the cursor to the end, 1 from the start to the cursor, 2 the whole line. */
   private eraseInLine(mode: number): void {
-    const cells = this.line();
+    const line = this.line();
+    if (typeof line === "string") {
+      if (mode === 0 && this.col < line.length) this.lines[this.row] = line.slice(0, this.col);
+      if (mode === 0) return;
+    }
+    const cells = this.cells();
     if (mode === 0) {
       if (this.col < cells.length) {
         if (cells[this.col] === "") cells[this.col - 1] = " "; // half a wide character is no character
         cells.length = this.col;
       }
     } else if (mode === 1) this.blank(0, Math.min(this.col + 1, cells.length));
-    else if (mode === 2) this.lines[this.row] = [];
+    else if (mode === 2) this.lines[this.row] = "";
+  }
+
+  /** ED 0 (ECMA-48 8.3.39): the cursor's line from the cursor on, and the lines below (the rows stay, empty). */
+  private eraseBelow(): void {
+    this.eraseInLine(0);
+    this.lines.length = this.row + 1;
   }
 
   /** Blanks cells `from` (inclusive) to `to` (exclusive) of the cursor's line, and any wide character they cut in half. */
   private blank(from: number, to: number): void {
-    const cells = this.line();
     if (from >= to) return;
+    const cells = this.cells();
     if (cells[from] === "") cells[from - 1] = " ";
     if (to < cells.length && cells[to] === "") cells[to] = " ";
     for (let k = from; k < to; k++) cells[k] = " ";
   }
 
   private restore(): void {
-    this.row = Math.min(this.saved.row, this.lines.length - 1);
+    this.moveTo(Math.min(Math.max(this.saved.row, this.rows - SCREEN_ROWS), this.rows - 1));
     this.col = this.reach(this.saved.col);
   }
 
@@ -173,13 +210,47 @@ class Screen {
     return Math.max(this.col, this.line().length + this.padding);
   }
 
-  private line(): Cells {
-    return this.lines[this.row]!;
+  /** Moves the cursor to `row` (a row of the screen), with lines up to it (the rows an ED 0 left empty come back). */
+  private moveTo(row: number): void {
+    this.row = row;
+    if (this.lines.length <= row) this.lines.length = row + 1; // holes: empty lines, at no cost per line
+  }
+
+  private line(): Line {
+    return this.lines[this.row] ?? "";
+  }
+
+  /** The cursor's line as cells (a string line becomes cells, once). */
+  private cells(): Cells {
+    const line = this.line();
+    if (typeof line !== "string") return line;
+    const cells = line.split("");
+    this.lines[this.row] = cells;
+    return cells;
+  }
+
+  /** Writes `run` (characters one column and one code unit wide) at the cursor and moves past it. */
+  private printRun(run: string): void {
+    let line = this.line();
+    if (typeof line === "string") {
+      if (this.col > line.length) {
+        this.padding -= this.col - line.length;
+        line += " ".repeat(this.col - line.length);
+      }
+      // Appending, or overwriting a line not much longer than the run (a progress frame): as strings.
+      if (this.col === line.length || line.length <= 4 * run.length + 32) {
+        this.lines[this.row] = line.slice(0, this.col) + run + line.slice(this.col + run.length);
+        this.col += run.length;
+        return;
+      }
+      this.lines[this.row] = line;
+    }
+    for (const char of run) this.print(char, 1);
   }
 
   /** Writes one character of `width` columns at the cursor and moves past it (a combining mark joins the one before). */
   private print(char: string, width: number): void {
-    const cells = this.line();
+    const cells = this.cells();
     if (width === 0) {
       const at = cells[this.col - 1] === "" ? this.col - 2 : this.col - 1;
       if (at >= 0 && at < cells.length) cells[at] += char;
@@ -207,6 +278,12 @@ function controlStringEnd(text: string, i: number): number {
     if (c === 0x1b) return text.charCodeAt(j + 1) === 0x5c ? j + 2 : j; // ESC \ ends it; another ESC starts anew
   }
   return text.length;
+}
+
+/** A printable character one column and one code unit wide (not a control, a surrogate, a wide or a combining one). */
+function isSimple(c: number): boolean {
+  if (c < 0x300) return c >= 0x20 && c !== 0x7f && c !== 0x9b;
+  return (c < 0xd800 || c > 0xdfff) && columns(c) === 1;
 }
 
 function isLowSurrogate(code: number): boolean {

@@ -3,15 +3,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Terminal } from "@xterm/headless";
-import { columns, MAX_CURSOR_COLUMN, terminalScreen } from "../../src/shared/terminalScreen";
+import { columns, MAX_CURSOR_COLUMN, SCREEN_ROWS, terminalScreen } from "../../src/shared/terminalScreen";
 import { prng } from "../prng";
 
 const ESC = "\u001b";
 
 /** The visible text a terminal shows after `text`: lines with trailing blanks trimmed, no trailing empty lines. */
-async function xterm(text: string): Promise<string> {
+async function xterm(text: string, rows = 300): Promise<string> {
   // convertEol: LF goes to column 0 as well, as a pty's onlcr makes it; rows: the whole output fits the screen.
-  const term = new Terminal({ cols: 500, rows: 300, scrollback: 0, convertEol: true, allowProposedApi: true });
+  const term = new Terminal({ cols: 500, rows, scrollback: 10_000, convertEol: true, allowProposedApi: true });
   await new Promise<void>((resolve) => term.write(text, resolve));
   const buffer = term.buffer.active;
   const lines: string[] = [];
@@ -119,10 +119,21 @@ const TABLE = [
   "中文字符\r\u001b[1Cx",
   "ab中文\r\u001b[2CXY",
   "progress [=====>    ] 50%\rprogress [==========] 100%\r\n",
+  `${"x".repeat(200)}\rab\u001b[5Ccd\u001b[K`,
+  `${"x".repeat(200)}\r中\b\bab`,
+  `${"y".repeat(100)}\r${"z".repeat(90)}\u001b[1K!`,
 ];
 
 test("cursor movement, erasing and dropped sequences show what xterm shows", async () => {
   for (const text of TABLE) await assertLikeXterm(text);
+});
+
+test("cursor up stops at the top of a screen of SCREEN_ROWS rows, as xterm's stops at its viewport's top", async () => {
+  const text = `${Array.from({ length: SCREEN_ROWS + 200 }, (_, i) => `line ${i}`).join("\n")}${ESC}[${SCREEN_ROWS * 2}A\rtop${ESC}[J`;
+  const shown = terminalScreen(text);
+  assert.equal(shown.split("\n").at(-1), "top");
+  assert.equal(shown.split("\n").length, 201);
+  assert.equal(visible(shown), await xterm(text, SCREEN_ROWS));
 });
 
 /** A random output made of progress-like text and the controls terminalScreen follows or drops. */
@@ -131,6 +142,7 @@ function randomOutput(random: () => number): string {
     () => "Downloading",
     () => ` ${Math.floor(random() * 101)}%`,
     () => "[====>   ]",
+    () => "-".repeat(30),
     () => "x",
     () => " ",
     () => "\r",
@@ -178,5 +190,8 @@ test("stays linear on a megabyte of progress frames, and cursor moves cannot blo
   assert.ok(shown.length <= moves.length * 2 + MAX_CURSOR_COLUMN * 2, `output ${shown.length} characters for ${moves.length}`);
   const ups = `line\n${ESC}[999999A`.repeat(50_000);
   assert.equal(terminalScreen(ups), "line\n", "every cursor up stops at the first line, which each frame rewrites");
+  // Erasing the screen below, then moving down to its bottom again and writing there: empty rows cost nothing each.
+  const cycles = `${"a\n".repeat(SCREEN_ROWS)}${`${ESC}[${SCREEN_ROWS}A${ESC}[J${ESC}[${SCREEN_ROWS}B\rx`.repeat(20_000)}`;
+  assert.equal(terminalScreen(cycles), `a${"\n".repeat(SCREEN_ROWS)}x`, "the first line is above the screen: kept");
   assert.ok(performance.now() - started < 3_000, `took ${Math.round(performance.now() - started)} ms`);
 });
