@@ -107,7 +107,7 @@ class Screen {
       this.col = 0;
     } else if (c === 0x0d) this.col = 0;
     else if (c === 0x08) this.col = Math.max(0, this.col - 1);
-    else if (c === 0x09) this.col = this.reach(Math.max(this.col, Math.min((Math.floor(this.col / 8) + 1) * 8, MAX_CURSOR_COLUMN)));
+    else if (c === 0x09) this.col = Math.max(this.col, Math.min((Math.floor(this.col / 8) + 1) * 8, MAX_CURSOR_COLUMN));
     // Other C0 controls (BEL, NUL, SO/SI, …) and DEL move nothing and show nothing.
   }
 
@@ -152,11 +152,11 @@ class Screen {
     switch (final) {
       case "A": return this.moveTo(Math.max(top, this.row - n));
       case "B": case "e": return this.moveTo(Math.min(last, this.row + n));
-      case "C": case "a": return void (this.col = this.reach(Math.min(this.col + n, MAX_CURSOR_COLUMN)));
+      case "C": case "a": return void (this.col = Math.max(this.col, Math.min(this.col + n, MAX_CURSOR_COLUMN)));
       case "D": return void (this.col = Math.max(0, this.col - n));
       case "E": this.moveTo(Math.min(last, this.row + n)); return void (this.col = 0);
       case "F": this.moveTo(Math.max(top, this.row - n)); return void (this.col = 0);
-      case "G": case "`": return void (this.col = this.reach(Math.min(n - 1, MAX_CURSOR_COLUMN)));
+      case "G": case "`": return void (this.col = Math.min(n - 1, MAX_CURSOR_COLUMN));
       case "K": return this.eraseInLine(raw);
       case "J": return raw === 0 ? this.eraseBelow() : undefined;
       case "X": return this.blank(this.col, Math.min(this.col + n, this.line().length));
@@ -199,16 +199,9 @@ class Screen {
 
   private restore(): void {
     this.moveTo(Math.min(Math.max(this.saved.row, this.rows - SCREEN_ROWS), this.rows - 1));
-    this.col = this.reach(this.saved.col);
+    this.col = this.saved.col;
   }
 
-  /** The column a cursor move may reach: past the line's end only while the budget of blank cells lasts. */
-  private reach(col: number): number {
-    const beyond = col - this.line().length;
-    if (beyond <= 0) return col;
-    if (beyond <= this.padding) return col;
-    return Math.max(this.col, this.line().length + this.padding);
-  }
 
   /** Moves the cursor to `row` (a row of the screen), with lines up to it (the rows an ED 0 left empty come back). */
   private moveTo(row: number): void {
@@ -229,14 +222,26 @@ class Screen {
     return cells;
   }
 
+  /**
+   * Before a character is written past the end of a line of `length` cells: the blank cells up to the cursor, taken
+   * from the budget (once it is spent, the cursor comes back to the line's end). @returns how many to add
+   */
+  private spend(length: number): number {
+    const gap = Math.min(this.col - length, this.padding);
+    if (gap <= 0) {
+      this.col = Math.min(this.col, length);
+      return 0;
+    }
+    this.padding -= gap;
+    this.col = length + gap;
+    return gap;
+  }
+
   /** Writes `run` (characters one column and one code unit wide) at the cursor and moves past it. */
   private printRun(run: string): void {
     let line = this.line();
     if (typeof line === "string") {
-      if (this.col > line.length) {
-        this.padding -= this.col - line.length;
-        line += " ".repeat(this.col - line.length);
-      }
+      line += " ".repeat(this.spend(line.length));
       // Appending, or overwriting a line not much longer than the run (a progress frame): as strings.
       if (this.col === line.length || line.length <= 4 * run.length + 32) {
         this.lines[this.row] = line.slice(0, this.col) + run + line.slice(this.col + run.length);
@@ -256,10 +261,7 @@ class Screen {
       if (at >= 0 && at < cells.length) cells[at] += char;
       return;
     }
-    while (cells.length < this.col) {
-      cells.push(" ");
-      this.padding--;
-    }
+    for (let k = this.spend(cells.length); k > 0; k--) cells.push(" ");
     const col = this.col;
     if (cells[col] === "") cells[col - 1] = " "; // overwriting the right half of a wide character
     const end = col + width;

@@ -188,6 +188,9 @@ test("stays linear on a megabyte of progress frames, and cursor moves cannot blo
   const moves = `${ESC}[999999Cx\n`.repeat(100_000);
   const shown = terminalScreen(moves);
   assert.ok(shown.length <= moves.length * 2 + MAX_CURSOR_COLUMN * 2, `output ${shown.length} characters for ${moves.length}`);
+  // A cursor far right moving up line after line writes past each line's end: the blanks come from the same budget.
+  const wideUp = `${"\n".repeat(SCREEN_ROWS - 1)}${"x".repeat(100_000)}${`${ESC}[Ay`.repeat(SCREEN_ROWS - 1)}`;
+  assert.ok(terminalScreen(wideUp).length <= wideUp.length * 2 + MAX_CURSOR_COLUMN * 2, "bounded blanks");
   const ups = `line\n${ESC}[999999A`.repeat(50_000);
   assert.equal(terminalScreen(ups), "line\n", "every cursor up stops at the first line, which each frame rewrites");
   // Erasing the screen below, then moving down to its bottom again and writing there: empty rows cost nothing each.
