@@ -43,6 +43,8 @@ describe("embedded terminal", () => {
     /** @type {import("../../src/shared/protocol").ToolCallPart[]} */
     const parts = [
       { type: "toolCall", toolCallId: "p1", title: "Fetch the model", kind: "fetch", status: "completed", content: frames },
+      // Claude Code fences its outputs: Markdown, with the frames inside the fence.
+      { type: "toolCall", toolCallId: "p0", title: "curl -O model.bin", kind: "execute", status: "completed", content: `\`\`\`console\n${frames}\`\`\`` },
       { type: "toolCall", toolCallId: "p2", title: "Run pip install", kind: "execute", status: "in_progress", terminals: ["term_p"] },
       {
         type: "toolCall",
@@ -71,6 +73,7 @@ describe("embedded terminal", () => {
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("100%"), embedded);
     assert.equal((await page.innerText(embedded)).trimEnd(), "Collecting torch\nDownloading 100%");
     assert.equal((await page.innerText(".tool-call[data-tool-call-id='p1'] .tool-content")).trimEnd(), "Downloading 100%");
+    assert.equal((await page.innerText(".tool-call[data-tool-call-id='p0'] .tool-markdown pre code")).trimEnd(), "Downloading 100%");
     assert.equal((await page.innerText(".tool-call[data-tool-call-id='p3'] .tool-terminal-output")).trimEnd(), "added\npkg-a 100%\npkg-b 100%\nok");
     mkdirSync(path.join(root, "test-results"), { recursive: true });
     await page.screenshot({ path: path.join(root, "test-results", "webview-terminal-progress.png") });
