@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { Terminal } from "@xterm/headless";
 import { columns, MAX_CURSOR_COLUMN, SCREEN_ROWS, terminalScreen } from "../../src/shared/terminalScreen";
 import { prng } from "../prng";
+import { terminalText } from "../../webview/ansi";
 
 const ESC = "\u001b";
 
@@ -76,6 +77,11 @@ test("streaming: a chunk that ends in CR or inside a sequence shows the line unt
   assert.equal(terminalScreen("Downloading  25%\r\u001b[2K"), "");
   assert.equal(terminalScreen("Downloading  25%\rDownloading  50%"), "Downloading  50%");
   assert.equal(terminalScreen("Downloading  25%\r\n"), "Downloading  25%\n");
+});
+
+test("the webview's terminalText shows bidi controls as markers, in the frame a terminal would show", () => {
+  assert.equal(terminalText("evil \u202eRTL 10%\r\u001b[Kok \u202e 100%\r\n"), "ok [U+202E] 100%\n");
+  assert.equal(terminalText("plain \u2067x"), "plain [U+2067]x");
 });
 
 test("text without control characters is returned as it is", () => {
