@@ -84,6 +84,15 @@ test("the webview's terminalText shows bidi controls as markers, in the frame a 
   assert.equal(terminalText("plain \u2067x"), "plain [U+2067]x");
 });
 
+test("wide characters take two columns, as in VS Code's terminal (Unicode 11): CJK, and emoji such as ✅ and 🚀", () => {
+  assert.equal(terminalScreen("中文 ok\r\u001b[2Cx"), "中x  ok", "the half of 文 left over is blank");
+  assert.equal(terminalScreen("✅ done\r\u001b[3CX"), "✅ Xone");
+  assert.equal(terminalScreen("🚀 go\r\u001b[3CX"), "🚀 Xo");
+  assert.equal(terminalScreen("✓ ok\r\u001b[2CX"), "✓ Xk", "✓ is narrow");
+  assert.equal(terminalScreen("e\u0301x\u001b[De\u0301"), "e\u0301e\u0301", "a combining mark joins its character's cell");
+  assert.equal(terminalScreen("e\u0301x\rE"), "Ex", "and goes with it when the cell is overwritten");
+});
+
 test("text without control characters is returned as it is", () => {
   const plain = "  indented\n\ttabbed\n{\"ok\": true}\n";
   assert.equal(terminalScreen(plain), plain);
@@ -124,6 +133,10 @@ const TABLE = [
   "中文字符\rab",
   "中文字符\r\u001b[1Cx",
   "ab中文\r\u001b[2CXY",
+  "中文 ok\r\u001b[2Cx",
+  "e\u0301x\u001b[De\u0301",
+  "e\u0301x\rE",
+  "✓ ok\r\u001b[2CX",
   "progress [=====>    ] 50%\rprogress [==========] 100%\r\n",
   `${"x".repeat(200)}\rab\u001b[5Ccd\u001b[K`,
   `${"x".repeat(200)}\r中\b\bab`,
