@@ -28,15 +28,17 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f\u009b]/;
  *   that ends in a lone CR still shows its line (a streamed chunk cut there): only characters written after it
  *   replace it.
  * - BS moves one column left (it does not erase: "abc\b\bX" shows "aXc"); TAB moves to the next multiple of 8.
- * - CSI (ECMA-48 8.3): CUU `ESC[nA`, CUD `B` (not below the last line written, as at the bottom of a screen), CUF `C`,
+ * - CSI (ECMA-48 8.3): CUU `ESC[nA`, CUD `B` (not below the last row the output reached, as at a screen's bottom), CUF `C`,
  *   CUB `D`, CNL `E`, CPL `F`, CHA `G`, HPA `` ` ``, HPR `a`, VPR `e`; EL `ESC[K`/`1K`/`2K`; ED `ESC[J` (the screen
  *   below the cursor); ECH `X`; SCP/RCP `ESC[s`/`ESC[u` and DECSC/DECRC `ESC 7`/`ESC 8`. Cursor up stops at the
  *   screen's top, `SCREEN_ROWS` rows above the last (xterm's stops at its viewport's top).
  * - Everything else is dropped: SGR colours and every other CSI (a private one such as `ESC[?25l` too), OSC, DCS, SOS,
  *   PM and APC strings, other escapes, other C0 controls and DEL; a sequence cut off at the end of the text.
  *   Cursor positioning relative to the screen's top (CUP, VPA) and screen clears (`ESC[2J`) are dropped too: the
- *   screen's top is unknown in an output, and what a clear removed stays readable.
- * - Wide characters (CJK, emoji) take two columns; combining marks join the character before them.
+ *   real screen's height is unknown in an output, and what a clear removed stays readable.
+ * - Wide characters (CJK, emoji) take two columns (Unicode 11 widths, as VS Code's terminal); combining marks join
+ *   the character before them. Overwriting half of a wide character leaves a blank in the other half.
+ * A streamed output is given whole each time (an overwrite can reach back into lines already shown).
  * Lines never wrap. Linear in the text's length: the blank cells cursor moves create are bounded by the text's length,
  * a line is rebuilt as a string only when it is short against what overwrites it, and otherwise kept as cells.
  */
