@@ -4,6 +4,7 @@
  * they are written before the prompt within a byte budget.
  */
 import { describeBlock } from "../shared/contentBlocks";
+import { terminalScreen } from "../shared/terminalScreen";
 import { CONTEXT_FOOTER, CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../shared/preamble";
 import type { MessageRecord } from "../store/records";
 import { agentTerminalText } from "../turns/agentTerminals";
@@ -166,7 +167,8 @@ function toBlock(m: MessageRecord): Block {
   const tools = m.parts.flatMap((p) => {
     if (p.type !== "toolCall") return [];
     // What the tool printed: its text content, then what the agent's own terminals reported (codex-acp).
-    const output = [p.content ?? "", ...(p.blocks ?? []).map(describeBlock), agentTerminalText(p)].filter((t) => t !== "").join("\n");
+    // As a terminal shows it (field case 21): a progress bar's last frame, not every frame and its escapes.
+    const output = terminalScreen([p.content ?? "", ...(p.blocks ?? []).map(describeBlock), agentTerminalText(p)].filter((t) => t !== "").join("\n"));
     return [{ title: p.title, status: p.status, output, outputBytes: bytes(output), elided: false }];
   });
   return { author, text, tools, cut: 0 };

@@ -45,6 +45,14 @@ test("format: tool calls appear with their title, status and output", () => {
   assert.match(text, /@odie:\n\[tool call: Run tests \(completed\)\]\n12 passed\nDone\./);
 });
 
+test("format: a tool's progress output is given as a terminal shows it (field case 21): the last frame, no escapes", () => {
+  const progress = "Downloading   0%\rDownloading  25%\r\u001b[32mDownloading 100%\u001b[0m\n";
+  const text = formatContext([msg("odie", "Done.", [{ type: "toolCall", toolCallId: "t", title: "npm ci", status: "completed", content: progress }])]);
+  assert.match(text, /\[tool call: npm ci \(completed\)\]\nDownloading 100%\n/);
+  assert.equal(text.includes("25%"), false);
+  assert.equal(text.includes("\u001b"), false);
+});
+
 test("bound: large tool outputs are left out first, largest first, with their size", () => {
   const big = "x".repeat(3000);
   const small = "y".repeat(500);
