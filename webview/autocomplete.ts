@@ -52,7 +52,9 @@ export function suggest(text: string, caret: number, members: readonly { name: s
   }
   const lead = LEADING_MENTIONS.exec(before)![1]!;
   const rest = before.slice(before.length - before.trimStart().length + lead.length);
-  const command = /^\/([A-Za-z0-9_-]*)(?::([A-Za-z0-9_-]*))?$/.exec(rest);
+  // The command rule of routing (`src/shared/mentions.ts`): no whitespace, no "/"; a ":" after an agent's name, or
+  // inside a namespaced command's name (`/frontend:component`).
+  const command = /^\/([^\s/:]*)(?::([^\s/]*))?$/.exec(rest);
   if (!command) return [];
   const from = caret - rest.length;
   const byLower = new Map(members.map((m) => [m.name.toLowerCase(), m.name]));
@@ -65,9 +67,10 @@ export function suggest(text: string, caret: number, members: readonly { name: s
       });
   if (command[2] !== undefined) {
     const agent = byLower.get(command[1]!.toLowerCase());
-    return agent ? list(agent, command[2], true).slice(0, MAX_SUGGESTIONS) : [];
+    if (agent) return list(agent, command[2], true).slice(0, MAX_SUGGESTIONS);
   }
-  const partial = command[1]!;
+  // Not an agent's name before the ":": the name so far of a namespaced command.
+  const partial = command[2] !== undefined ? `${command[1]!}:${command[2]}` : command[1]!;
   const addressed = [...lead.matchAll(/@([A-Za-z][A-Za-z0-9_-]*)/g)].map((m) => byLower.get(m[1]!.toLowerCase())).filter((m): m is string => !!m);
   const out: Suggestion[] = [];
   if (addressed.length > 0 || members.length === 1) {

@@ -1,9 +1,10 @@
+import { isCommandName, MAX_COMMAND_NAME } from "../shared/mentions";
 import type { AgentCommandInfo } from "./types";
 
 /** The most commands kept of one `available_commands_update` (the rest are dropped, and counted in the problems). */
 export const MAX_COMMANDS = 500;
-/** The longest command name kept, in characters, and the longest description and hint (cut with `…`). */
-export const MAX_COMMAND_NAME_CHARS = 100;
+/** The longest command name kept, in characters (routing's own bound), and the longest description and hint (cut with `…`). */
+export const MAX_COMMAND_NAME_CHARS = MAX_COMMAND_NAME;
 const MAX_DESCRIPTION_CHARS = 1_000;
 
 /** An announcement made clean: the commands a user can call, and what was left out or changed, one sentence each. */
@@ -15,8 +16,8 @@ export interface CleanCommands {
 
 /**
  * Cleans the list of an ACP `available_commands_update` (field case 22): a name's leading `/`s are dropped (`/help`
- * is `help`, never `//help`); a name that is not text, is empty, holds whitespace or is longer than
- * {@link MAX_COMMAND_NAME_CHARS} cannot be typed as `/name` and is left out; a name announced again (compared
+ * is `help`, never `//help`); a name that is not text, is empty, holds whitespace or a `/`, or is longer than
+ * {@link MAX_COMMAND_NAME_CHARS} cannot be typed as `/name` (routing's rule, `isCommandName`) and is left out; a name announced again (compared
  * case-insensitively, as routing matches them) is merged into the first; a description or hint that is not text is
  * read as none. Names stay text: whatever they hold is shown as characters, never as markup.
  * @param raw the `availableCommands` as the agent sent them (a trust boundary: any JSON)
@@ -39,8 +40,8 @@ export function cleanCommands(raw: unknown): CleanCommands {
       empty++;
       continue;
     }
-    if (/\s/.test(name) || name.length > MAX_COMMAND_NAME_CHARS) {
-      problems.push(`the command ${JSON.stringify(name.slice(0, 60))} left out: a name with spaces or over ${MAX_COMMAND_NAME_CHARS} characters cannot be typed as /name`);
+    if (!isCommandName(name)) {
+      problems.push(`the command ${JSON.stringify(name.slice(0, 60))} left out: a name with spaces, a "/" or over ${MAX_COMMAND_NAME_CHARS} characters cannot be typed as /name`);
       continue;
     }
     const key = name.toLowerCase();

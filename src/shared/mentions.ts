@@ -35,6 +35,21 @@ export function findMentions(text: string): Mention[] {
   return out;
 }
 
+/**
+ * What a command name may hold to be typed as `/name`: no whitespace and no `/` (so `/usr/bin` is no command), at most
+ * {@link MAX_COMMAND_NAME} characters. A `:` is allowed: Claude Code's namespaced commands (`frontend:component`).
+ * The one rule for what an agent may announce (`src/acp/commands.ts`) and what routing calls.
+ */
+const COMMAND = "[^\\s/]+";
+/** The longest command name, in characters. */
+export const MAX_COMMAND_NAME = 100;
+const COMMAND_CALL = new RegExp(`^\\s*/(?:(${NAME}):)?(${COMMAND})(?=\\s|$)([\\s\\S]*)$`);
+
+/** Whether `name` (without its `/`) can be typed and called as a command (see `COMMAND`). */
+export function isCommandName(name: string): boolean {
+  return name.length > 0 && name.length <= MAX_COMMAND_NAME && new RegExp(`^${COMMAND}$`).test(name);
+}
+
 /** A slash command at the start of a message (after its leading mentions): `/cmd args` or `/agent:cmd args`. */
 export interface CommandCall {
   /** The agent prefix of `/agent:cmd`, as written. */
@@ -49,7 +64,7 @@ export interface CommandCall {
  * `/usr/bin` is no command: the name must end at whitespace or the end of the text.
  */
 export function parseCommand(text: string): CommandCall | undefined {
-  const m = new RegExp(`^\\s*/(?:(${NAME}):)?(${NAME})(?=\\s|$)([\\s\\S]*)$`).exec(text);
+  const m = COMMAND_CALL.exec(text);
   if (!m) return undefined;
   return { ...(m[1] ? { agent: m[1] } : {}), name: m[2]!, args: m[3]!.trim() };
 }
@@ -99,11 +114,15 @@ export function routeMessage(text: string, members: readonly string[], lastAddre
   const resolve = (name: string) => byLower.get(name.toLowerCase());
   const lead = leadingMentions(text);
   const body = text.slice(lead.end);
-  const call = parseCommand(body);
+  let call = parseCommand(body);
+  /** The `agent` of `/agent:cmd` when no member has that name: then `agent:cmd` may be a namespaced command. */
+  let prefix: string | undefined;
   if (call?.agent !== undefined) {
     const agent = resolve(call.agent);
-    if (!agent) return unknownMember([call.agent], members);
-    return withCommand([agent], call, commandsOf);
+    if (agent) return withCommand([agent], call, commandsOf);
+    // `/frontend:component` where no member is "frontend": Claude Code's namespaced command, when a recipient announced it.
+    prefix = call.agent;
+    call = { name: `${call.agent}:${call.name}`, args: call.args };
   }
   // With a command, only the leading mentions address: a mention in its arguments is part of the arguments.
   const mentions = call ? findMentions(text.slice(0, lead.end)) : findMentions(text);
@@ -115,8 +134,11 @@ export function routeMessage(text: string, members: readonly string[], lastAddre
   let recipients = agents;
   if (recipients.length === 0) {
     const fallback = members.length === 1 ? members[0] : lastAddressed ? resolve(lastAddressed) : undefined;
-    if (!fallback) return { kind: "none" };
+    if (!fallback) return prefix !== undefined ? unknownMember([prefix], members) : { kind: "none" };
     recipients = [fallback];
+  }
+  if (prefix !== undefined && !recipients.some((a) => commandsOf?.(a)?.some((c) => c.toLowerCase() === call!.name.toLowerCase()))) {
+    return unknownMember([prefix], members);
   }
   return call ? withCommand(recipients, call, commandsOf) : { kind: "agents", agents: recipients, prompt };
 }

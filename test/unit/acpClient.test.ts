@@ -240,7 +240,7 @@ test("available_commands_update is mapped to name, description and hint, even fo
   }
 });
 
-test("field case 22: announced commands are clean — /help once, duplicates merged, empty and spaced names left out, markup kept as text", async () => {
+test("field case 22: announced commands are clean — /help once, duplicates merged, empty, spaced and slashed names left out (routing could not call them), markup kept as text", async () => {
   const rec = recordingHandlers();
   const commands = [
     { name: "/help", description: "Help" },
@@ -248,7 +248,9 @@ test("field case 22: announced commands are clean — /help once, duplicates mer
     { name: "review", description: "Review again" },
     { name: "has space", description: "Cannot be typed" },
     { name: "", description: "Nameless" },
-    { name: "<img/src=x/onerror=alert(1)>", description: "Markup" },
+    { name: "<img/src=x/onerror=alert(1)>", description: "Markup with slashes" },
+    { name: "<svg:onload=alert(1)>", description: "Markup" },
+    { name: "frontend:component", description: "Claude Code's namespaced command" },
   ];
   const client = await AcpClient.start(fakeAgentLaunch({ prompt: [{ commandsFor: "s-odd", commands }, { chunk: "ok" }] }), rec.handlers, opts);
   try {
@@ -258,12 +260,13 @@ test("field case 22: announced commands are clean — /help once, duplicates mer
     assert.ok(update?.kind === "commands");
     assert.deepEqual(
       update.commands.map((c) => c.name),
-      ["help", "review", "<img/src=x/onerror=alert(1)>"],
-      "one /help (never //help), review once, the markup name kept as text",
+      ["help", "review", "<svg:onload=alert(1)>", "frontend:component"],
+      "one /help (never //help), review once, a markup name that can be typed kept as text, a namespaced one kept",
     );
     assert.equal(update.commands[1]!.description, "Review", "the first announcement of a name is kept");
     assert.deepEqual(update.problems, [
-      'the command "has space" left out: a name with spaces or over 100 characters cannot be typed as /name',
+      'the command "has space" left out: a name with spaces, a "/" or over 100 characters cannot be typed as /name',
+      'the command "<img/src=x/onerror=alert(1)>" left out: a name with spaces, a "/" or over 100 characters cannot be typed as /name',
       "1 command with an empty name left out",
       "1 command announced again merged into the first of the same name",
     ]);

@@ -10,6 +10,7 @@ const commands = {
   garfield: [
     { name: "idioms", description: "Explain a French idiom", hint: "a French phrase" },
     { name: "lasagna", description: "Order lasagna" },
+    { name: "frontend:component", description: "A namespaced command (Claude Code)" },
   ],
   odie: [{ name: "fetch", description: "Fetch" }],
 };
@@ -24,14 +25,18 @@ const cases: [string, string[]][] = [
   ["me@g|", []],
   ["`@g|", []],
   ["```\n@g|", []],
-  ["/|", ["/garfield:idioms", "/garfield:lasagna", "/odie:fetch"]],
+  ["/|", ["/garfield:idioms", "/garfield:lasagna", "/garfield:frontend:component", "/odie:fetch"]],
   ["/l|", ["/garfield:lasagna"]],
-  ["/garf|", ["/garfield:idioms", "/garfield:lasagna"]],
+  ["/garf|", ["/garfield:idioms", "/garfield:lasagna", "/garfield:frontend:component"]],
   ["/odie:|", ["/odie:fetch"]],
   ["/nobody:|", []],
-  ["@garfield /|", ["/idioms", "/lasagna"]],
+  ["/front|", ["/garfield:frontend:component"]],
+  ["/frontend:|", ["/garfield:frontend:component"]],
+  ["@garfield /frontend:c|", ["/frontend:component"]],
+  ["/garfield:frontend:|", ["/garfield:frontend:component"]],
+  ["@garfield /|", ["/idioms", "/lasagna", "/frontend:component"]],
   ["@garfield /I|", ["/idioms"]],
-  ["@garfield, @odie: /|", ["/idioms", "/lasagna", "/fetch"]],
+  ["@garfield, @odie: /|", ["/idioms", "/lasagna", "/frontend:component", "/fetch"]],
   ["say /|", []],
   ["/idioms Il pleut|", []],
   ["plain text|", []],
@@ -46,7 +51,7 @@ for (const [marked, expected] of cases) {
 }
 
 test("a single member's commands come without the agent prefix", () => {
-  assert.deepEqual(suggest("/", 1, [members[0]!], commands).map((s) => s.label), ["/idioms", "/lasagna"]);
+  assert.deepEqual(suggest("/", 1, [members[0]!], commands).map((s) => s.label), ["/idioms", "/lasagna", "/frontend:component"]);
 });
 
 test("accepting replaces the word at the caret and puts the caret after the inserted text", () => {

@@ -64,10 +64,10 @@ for (const [text, expected] of cases) {
 }
 
 const members = ["garfield", "odie", "nermal"];
-const commands: Record<string, string[]> = { garfield: ["idioms", "lasagna"], odie: ["fetch"] };
+const commands: Record<string, string[]> = { garfield: ["idioms", "lasagna", "frontend:component"], odie: ["fetch"] };
 const commandsOf = (agent: string) => commands[agent];
 
-/** Routing cases in channel `members`, where garfield announced /idioms and /lasagna, odie /fetch, nermal nothing. */
+/** Routing cases in channel `members`, where garfield announced /idioms, /lasagna and /frontend:component, odie /fetch, nermal nothing. */
 const routes: [string, string | undefined, Route][] = [
   ["@garfield /idioms Il pleut", undefined, { kind: "agents", agents: ["garfield"], prompt: "/idioms Il pleut", command: "idioms" }],
   ["/idioms Il pleut", "garfield", { kind: "agents", agents: ["garfield"], prompt: "/idioms Il pleut", command: "idioms" }],
@@ -78,8 +78,13 @@ const routes: [string, string | undefined, Route][] = [
   ["@nermal /anything goes", undefined, { kind: "agents", agents: ["nermal"], prompt: "/anything goes", command: "anything" }],
   ["/usr/bin/env is broken", "odie", { kind: "agents", agents: ["odie"], prompt: "/usr/bin/env is broken" }],
   ["@garfield /idiom Il pleut", undefined, { kind: "error", code: "channel/unknownCommand", message: "garfield has no command /idiom — did you mean /idioms?" }],
-  ["/garfield:zzz", undefined, { kind: "error", code: "channel/unknownCommand", message: "garfield has no command /zzz (it has /idioms, /lasagna)." }],
-  ["@garfield @odie /fetch", undefined, { kind: "error", code: "channel/unknownCommand", message: "garfield has no command /fetch (it has /idioms, /lasagna)." }],
+  ["/garfield:zzz", undefined, { kind: "error", code: "channel/unknownCommand", message: "garfield has no command /zzz (it has /idioms, /lasagna, /frontend:component)." }],
+  ["@garfield @odie /fetch", undefined, { kind: "error", code: "channel/unknownCommand", message: "garfield has no command /fetch (it has /idioms, /lasagna, /frontend:component)." }],
+  // A namespaced command (Claude Code's `frontend:component`): "frontend" is no member, garfield announced it.
+  ["@garfield /frontend:component Button", undefined, { kind: "agents", agents: ["garfield"], prompt: "/frontend:component Button", command: "frontend:component" }],
+  ["/frontend:component Button", "garfield", { kind: "agents", agents: ["garfield"], prompt: "/frontend:component Button", command: "frontend:component" }],
+  ["/garfield:frontend:component", undefined, { kind: "agents", agents: ["garfield"], prompt: "/frontend:component", command: "frontend:component" }],
+  ["/frontend:component", "odie", { kind: "error", code: "channel/unknownMember", message: "No member named @frontend in this channel. Members: @garfield, @odie, @nermal." }],
   ["/garfeld:idioms Il pleut", undefined, { kind: "error", code: "channel/unknownMember", message: "No member named @garfeld — did you mean @garfield?" }],
   ["@garfeld hi", undefined, { kind: "error", code: "channel/unknownMember", message: "No member named @garfeld — did you mean @garfield?" }],
   ["@odie @garfeld compare", undefined, { kind: "error", code: "channel/unknownMember", message: "No member named @garfeld — did you mean @garfield?" }],
