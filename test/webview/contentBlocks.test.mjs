@@ -7,39 +7,11 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import zlib from "node:zlib";
 import { describe, it } from "node:test";
 import { frames, message, openResult, openView, withBrowser } from "./harness.mjs";
+import { gradientPng } from "../fixtures/png.mjs";
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
-
-/**
- * A `width`×`height` RGB PNG of a diagonal gradient (written here: no image file in the repository).
- * @param {number} width @param {number} height
- */
-function gradientPng(width, height) {
-  const rows = [];
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) row.set([(x * 255) / width, (y * 255) / height, 160], 1 + x * 3);
-    rows.push(row);
-  }
-  /** @param {string} type @param {Buffer} data */
-  const chunk = (type, data) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, "latin1");
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])), 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(Buffer.concat(rows))), chunk("IEND", Buffer.alloc(0))]);
-  return png.toString("base64");
-}
 
 const WIDE = gradientPng(1200, 300);
 const SMALL = gradientPng(48, 32);

@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
 import type { HostRequests } from "../../../src/shared/protocol";
 import { fakeAgentEntry } from "./fakeAgentEntry";
+import { keptRoster } from "./keptRoster";
 import { poll } from "./poll";
 
 interface SidekicksTestApi {
@@ -16,31 +17,19 @@ interface SidekicksTestApi {
 }
 
 describe("code highlighting in the real webview", () => {
-  let api: SidekicksTestApi;
-  let roster: vscode.Uri;
-  let original: string | undefined;
-  const text = async (selector: string) => (await api.webview("test/text", { selector })).text;
-  const attribute = async (selector: string, name: string) => (await api.webview("test/attribute", { selector, name })).text;
+  const kept = keptRoster<SidekicksTestApi>();
+  const text = async (selector: string) => (await kept.api.webview("test/text", { selector })).text;
+  const attribute = async (selector: string, name: string) => (await kept.api.webview("test/attribute", { selector, name })).text;
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<{ testing?: SidekicksTestApi }>("sidekicks.sidekicks")!;
-    api = (await extension.activate()).testing!;
-    assert.ok(api, "the extension exports no test API");
-    roster = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, "sidekicks.yaml");
-    original = new TextDecoder().decode(await vscode.workspace.fs.readFile(roster));
     const script = { prompt: [{ chunk: "Here:\n\n```ts\nconst answer: number = 42;\n```\n\nDone." }] };
-    const coder = ["# The scripted fake agent: answers with a TypeScript code block.", "agents:", ...fakeAgentEntry("coder", script, extension.extensionPath)].join("\n");
-    await vscode.workspace.fs.writeFile(roster, new TextEncoder().encode(coder));
+    await kept.write(["# The scripted fake agent: answers with a TypeScript code block.", "agents:", ...fakeAgentEntry("coder", script, kept.extensionPath)]);
     await vscode.commands.executeCommand("sidekicks.focus");
     await poll("#general to show coder as a member", async () => ((await text(".channel-header"))?.includes("coder") ? true : undefined));
   });
 
-  after(async () => {
-    if (original !== undefined) await vscode.workspace.fs.writeFile(roster, new TextEncoder().encode(original));
-  });
-
   it("highlights a finished TypeScript block, its grammar fetched from dist/chunks/", async () => {
-    assert.equal((await api.webview("test/compose", { text: "@coder show me the answer in TypeScript" })).sent, true);
+    assert.equal((await kept.api.webview("test/compose", { text: "@coder show me the answer in TypeScript" })).sent, true);
     const block = ".history > .message:nth-last-child(1) .code-block";
     const state = await poll(
       "the answer's code block to be highlighted (or to fail)",
@@ -61,7 +50,7 @@ describe("code highlighting in the real webview", () => {
     editor.selection = new vscode.Selection(1, 0, 1, 0);
     await vscode.commands.executeCommand("sidekicks.focus");
     const insert = ".history > .message:nth-last-child(1) .code-block button[data-code-action='insert']";
-    assert.equal((await api.webview("test/click", { selector: insert })).clicked, true);
+    assert.equal((await kept.api.webview("test/click", { selector: insert })).clicked, true);
     await poll("the code to be inserted", async () => (document.getText().includes("const answer") ? true : undefined), 15_000);
     assert.equal(document.getText(), "# Notes\nconst answer: number = 42;\nkeep this line\n", "the code, then the line that was at the cursor");
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
