@@ -1,6 +1,7 @@
-// Field cases 23, 24 and 25, replayed by the scripted fake agent (a real subprocess) at the domain level: an agent
+// Field cases 21, 23, 24 and 25, replayed by the scripted fake agent (a real subprocess) at the domain level: an agent
 // that answers end_turn after Stop and goes on talking; plans that replace each other and an empty one that clears;
-// update kinds ACP does not define and `_meta` on everything.
+// update kinds ACP does not define and `_meta` on everything; a tool's carriage-return progress, which the answer keeps as
+// sent (the view shows its last frame) and another agent is told as a terminal shows it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { channelSetup, fakeAgent, textOf } from "./channelHarness";
@@ -83,6 +84,26 @@ test("field case 25: update kinds ACP does not define are ignored and logged onc
     const logs = s.events.of("agent/log").map((l) => l.line);
     assert.equal(logs.filter((l) => l.includes('"something_new" ignored')).length, 1, `logged once:\n${logs.join("\n")}`);
     assert.equal(logs.filter((l) => l.includes('"another_kind" ignored')).length, 1);
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("field case 21: a tool's progress output is kept as sent, and another agent is told its last frame only", async () => {
+  const progress = "Downloading   0%\rDownloading  25%\rDownloading  50%\rDownloading 100%\n";
+  const s = await channelSetup([
+    fakeAgent("fetcher", { prompt: [{ toolCall: { toolCallId: "dl", title: "Download", kind: "fetch", status: "completed", content: [{ type: "content", content: { type: "text", text: progress } }] } }, { chunk: "Downloaded." }] }),
+    fakeAgent("reads", { prompt: [{ echo: true }] }),
+  ]);
+  try {
+    await s.channels.messages.send(s.general.id, "@fetcher get the model");
+    const answer = await s.finished((m) => m.author.agentName === "fetcher");
+    const tool = answer.parts.find((p) => p.type === "toolCall");
+    assert.ok(tool?.type === "toolCall" && tool.content === progress, "kept as the agent sent it");
+    await s.channels.messages.send(s.general.id, "@reads what happened?");
+    const echoed = textOf(await s.finished((m) => m.author.agentName === "reads"));
+    assert.match(echoed, /\[tool call: Download \(completed\)\]\nDownloading 100%/);
+    assert.equal(echoed.includes("25%"), false, "no earlier frame");
   } finally {
     await s.teardown();
   }

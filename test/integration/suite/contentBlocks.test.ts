@@ -1,6 +1,6 @@
 /**
- * Field cases 18 and 19 in a real editor: the scripted fake agent answers with an image, an embedded Python file and
- * two resource links (the workspace's roster, and a file that is not there). The image shows in the real webview
+ * Field cases 18, 19 and 21 in a real editor: the scripted fake agent answers with an image, an embedded Python file,
+ * a tool call whose output is carriage-return progress (only its last frame shows), and two resource links (the workspace's roster, and a file that is not there). The image shows in the real webview
  * (its `data:` URL passes the real CSP), the file reads as written and is highlighted, the first link opens the file
  * in a real text editor, and the second says why it cannot, above the composer (issue 18, "a click that cannot do what
  * it says, says why"). Screenshot `content-blocks`. Replaces the roster and puts it back after.
@@ -18,7 +18,7 @@ interface SidekicksTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
 }
 
-describe("images, embedded files and resource links in the real webview (field cases 18, 19)", () => {
+describe("images, embedded files, progress output and resource links in the real webview (field cases 18, 19, 21)", () => {
   const kept = keptRoster<SidekicksTestApi>();
   const text = async (selector: string) => (await kept.api.webview("test/text", { selector })).text;
   const attribute = async (selector: string, name: string) => (await kept.api.webview("test/attribute", { selector, name })).text;
@@ -34,6 +34,8 @@ describe("images, embedded files and resource links in the real webview (field c
         chunk({ type: "resource", resource: { uri: vscode.Uri.joinPath(folder, "a.py").toString(), mimeType: "text/x-python", text: "def f():\n    return 1\n" } }),
         chunk({ type: "resource_link", uri: kept.uri.toString(), name: "sidekicks.yaml" }),
         chunk({ type: "resource_link", uri: vscode.Uri.joinPath(folder, "notes [draft].md").toString(), name: "notes [draft].md" }),
+        // Field case 21: carriage-return progress in a tool's output.
+        { toolCall: { toolCallId: "dl", title: "Download the model", kind: "fetch", status: "completed", content: [{ type: "content", content: { type: "text", text: "Downloading   0%\rDownloading  25%\rDownloading  50%\rDownloading 100%\n" } }] } },
       ],
     };
     await kept.write(["# The scripted fake agent: answers with an image, a file and two links.", "agents:", ...fakeAgentEntry("shows", script, kept.extensionPath)]);
@@ -50,6 +52,7 @@ describe("images, embedded files and resource links in the real webview (field c
     const body = (await text(`${answer} .message-body`)) ?? "";
     assert.equal(body.includes("[image]"), false);
     assert.equal(body.includes("iVBORw0KGgo"), false, "no base64 as text");
+    assert.equal((await text(`${answer} .tool-call[data-tool-call-id='dl'] .tool-content`))?.trim(), "Downloading 100%", "a progress bar shows its last frame (field case 21)");
     await screenshot("content-blocks", "sidebar");
   });
 
