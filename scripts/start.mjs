@@ -149,7 +149,13 @@ async function withCodeServer(options, workspace) {
   process.on("SIGHUP", () => stop("SIGHUP"));
   server.child.on("exit", (code, signal) => {
     if (stopping) return;
-    console.error(`[start] code-server exited (${signal ?? `exit ${code}`}); see ${logFile}`);
+    // Not stopped here (no Ctrl+C): something outside ended it. Say which, and how to go on.
+    const why = signal
+      ? `code-server was stopped by ${signal} from outside this command`
+      : code === 0
+        ? "code-server stopped by itself (exit 0): something outside asked it to"
+        : `code-server failed (exit ${code})`;
+    console.error(`[start] ${why}; the editor at ${url} is closed. See ${logFile}; run npm start to open it again.`);
     Promise.all([server.stop(), stopModelServer()]).finally(() => process.exit(1));
   });
 }
