@@ -3,8 +3,10 @@ import * as acp from "@agentclientprotocol/sdk";
 import { SidekicksError } from "../shared/errors";
 import { stripTerminalEscapes } from "../shared/terminalText";
 import { AgentProcess } from "./agentProcess";
-import { AuthRequiredError, describeAuthMethod, parseAuthMethods } from "./auth";
+import { parseAuthMethods } from "./auth";
 import { connectClient, SessionTable, type Served } from "./clientSide";
+import * as dl from "./deadlines";
+import { explainFailure } from "./explain";
 import { promptBlocks } from "./promptBlocks";
 import type { AcpClientHandlers, AgentInfo, AgentLaunch, ConfigOptionInfo, ExitInfo, McpServerSpec, PromptInput, SessionSetup } from "./types";
 import { configOptions, toSessionSetup } from "./updates";
@@ -23,6 +25,12 @@ export interface AcpClientOptions {
    * for a person, and saying so at once beats waiting out `initializeTimeoutMs`.
    */
   notAcpQuietMs?: number;
+  /** Deadline of every request but `initialize` and `session/prompt` (default 60 000 ms; 0: none). `authenticate` waits at least 5 min. */
+  requestTimeoutMs?: dl.Millis;
+  /** How long the cancelled `session/prompt` may take to answer after `session/cancel` (default 10 000 ms; 0: forever). */
+  cancelTimeoutMs?: dl.Millis;
+  /** The timers of those deadlines (default Node's; the agent manager passes its clock). */
+  timers?: dl.DeadlineTimers;
 }
 
 /**
@@ -48,6 +56,8 @@ export class AcpClient {
   /** What `initialize` advertises: files and terminals only when the handlers serve them. */
   private served: Served = { fs: false, terminal: false };
   private agentInfo: AgentInfo | undefined;
+  /** The prompt running in each session, abandoned when the agent does not answer `session/cancel` in time. */
+  private readonly prompts = new Map<string, RunningPrompt>();
 
   private constructor(
     private readonly proc: AgentProcess,
@@ -75,6 +85,9 @@ export class AcpClient {
       initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
       killGraceMs: options.killGraceMs ?? 2_000,
       notAcpQuietMs: options.notAcpQuietMs ?? 5_000,
+      requestTimeoutMs: options.requestTimeoutMs ?? dl.DEFAULT_REQUEST_TIMEOUT_MS,
+      cancelTimeoutMs: options.cancelTimeoutMs ?? dl.DEFAULT_CANCEL_TIMEOUT_MS,
+      timers: options.timers ?? dl.nodeTimers,
     };
     const proc = AgentProcess.spawn(launch, opts.agentName, opts.killGraceMs, (line) => handlers.onStderr(line));
     const client = new AcpClient(proc, handlers, opts, launch);
@@ -112,7 +125,7 @@ export class AcpClient {
     this.sessions.creating += 1;
     let response: acp.NewSessionResponse;
     try {
-      response = await this.call("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: toAcpServers(mcpServers) }));
+      response = await this.request("session/new", this.connection.agent.request("session/new", { cwd, mcpServers: toAcpServers(mcpServers) }));
     } finally {
       this.sessions.creating -= 1;
     }
@@ -133,7 +146,7 @@ export class AcpClient {
    * @throws SidekicksError `agent/request` when the agent refuses (an unknown mode), `agent/exited`
    */
   async setMode(sessionId: string, modeId: string): Promise<void> {
-    await this.call("session/set_mode", this.connection.agent.request("session/set_mode", { sessionId, modeId }));
+    await this.request("session/set_mode", this.connection.agent.request("session/set_mode", { sessionId, modeId }));
   }
 
   /**
@@ -143,7 +156,7 @@ export class AcpClient {
    */
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<ConfigOptionInfo[]> {
     const params: acp.SetSessionConfigOptionRequest = typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value };
-    const response = await this.call("session/set_config_option", this.connection.agent.request("session/set_config_option", params));
+    const response = await this.request("session/set_config_option", this.connection.agent.request("session/set_config_option", params));
     return configOptions(response.configOptions);
   }
 
@@ -153,7 +166,7 @@ export class AcpClient {
    * @throws SidekicksError `agent/request` (the agent refuses, or does not know the method), `agent/exited`
    */
   async setModel(sessionId: string, modelId: string): Promise<void> {
-    await this.call("session/set_model", this.connection.agent.request<unknown>("session/set_model", { sessionId, modelId }));
+    await this.request("session/set_model", this.connection.agent.request<unknown>("session/set_model", { sessionId, modelId }));
   }
 
   /**
@@ -172,7 +185,7 @@ export class AcpClient {
   async loadSession(sessionId: string, cwd: string, mcpServers: McpServerSpec[] = []): Promise<{ replayed: number }> {
     const load = this.sessions.beginLoad(sessionId);
     try {
-      const response = await this.call("session/load", this.connection.agent.request("session/load", { sessionId, cwd, mcpServers: toAcpServers(mcpServers) }));
+      const response = await this.request("session/load", this.connection.agent.request("session/load", { sessionId, cwd, mcpServers: toAcpServers(mcpServers) }));
       this.sessions.opened(sessionId, toSessionSetup(response));
     } finally {
       this.sessions.endLoad(sessionId, load);
@@ -187,11 +200,16 @@ export class AcpClient {
    * @throws SidekicksError `agent/exited` when the process dies mid-turn, `agent/request` on an error answer
    */
   async prompt(sessionId: string, input: string | PromptInput): Promise<string> {
-    const response: unknown = await this.call(
-      "session/prompt",
-      this.connection.agent.request("session/prompt", { sessionId, prompt: promptBlocks(input, this.agentInfo?.embeddedContext === true) }),
-    );
-    return this.stopReasonOf(response);
+    const running: RunningPrompt = { abandon: () => undefined, timer: undefined };
+    const abandoned = new Promise<never>((_, reject) => (running.abandon = reject));
+    this.prompts.set(sessionId, running);
+    const request = this.connection.agent.request("session/prompt", { sessionId, prompt: promptBlocks(input, this.agentInfo?.embeddedContext === true) });
+    try {
+      return this.stopReasonOf(await this.call("session/prompt", Promise.race([request, abandoned])));
+    } finally {
+      this.options.timers.clearTimeout(running.timer);
+      if (this.prompts.get(sessionId) === running) this.prompts.delete(sessionId);
+    }
   }
 
   /**
@@ -216,12 +234,20 @@ export class AcpClient {
    * @throws SidekicksError `agent/exited`, `agent/request` (the agent refused or the sign-in failed)
    */
   async authenticate(methodId: string): Promise<void> {
-    await this.call("authenticate", this.connection.agent.request("authenticate", { methodId }));
+    await this.request("authenticate", this.connection.agent.request("authenticate", { methodId }));
   }
 
-  /** ACP `session/cancel` (a notification: the pending prompt then ends with stop reason `cancelled`). */
+  /**
+   * ACP `session/cancel` (a notification: the pending prompt then ends with stop reason `cancelled`). When that prompt
+   * has not answered `cancelTimeoutMs` later, it is abandoned: it rejects with `agent/timeout`, a late answer ignored.
+   */
   async cancel(sessionId: string): Promise<void> {
     if (this.hasExited) return;
+    const running = this.prompts.get(sessionId);
+    const ms = dl.millis(this.options.cancelTimeoutMs);
+    if (running && running.timer === undefined && ms > 0 && Number.isFinite(ms)) {
+      running.timer = this.options.timers.setTimeout(() => running.abandon(dl.cancelTimeoutError(this.options.agentName, ms)), ms);
+    }
     await this.connection.agent.notify("session/cancel", { sessionId }).catch(() => undefined);
   }
 
@@ -306,6 +332,8 @@ export class AcpClient {
         ),
         timeout,
       ]);
+      const mismatch = dl.protocolVersionError(this.options.agentName, response.protocolVersion, acp.PROTOCOL_VERSION);
+      if (mismatch) throw mismatch;
       this.agentInfo = {
         name: response.agentInfo?.name,
         version: response.agentInfo?.version,
@@ -325,6 +353,13 @@ export class AcpClient {
     }
   }
 
+  /** {@link call} within the request deadline (`requestTimeoutMs`; `authenticate` at least 5 min: a browser sign-in). */
+  private request<T>(method: dl.DeadlineMethod, work: Promise<T>): Promise<T> {
+    const base = dl.millis(this.options.requestTimeoutMs);
+    const ms = method === "authenticate" && base > 0 ? Math.max(base, dl.MIN_AUTHENTICATE_TIMEOUT_MS) : base;
+    return dl.withDeadline(this.call(method, work), ms, this.options.timers, () => dl.requestTimeoutError(this.options.agentName, method, ms));
+  }
+
   /** Races `request` against the process exiting and turns every failure into a `SidekicksError`. */
   private async call<T>(method: string, request: Promise<T>): Promise<T> {
     try {
@@ -334,50 +369,15 @@ export class AcpClient {
     }
   }
 
-  private async explain(err: unknown, method: string): Promise<SidekicksError> {
-    if (this.proc.failedToSpawn) return this.proc.spawnFailure();
-    if (err instanceof SidekicksError) return err;
-    if (err instanceof acp.RequestError) {
-      const detail = err.data === undefined ? this.proc.stderr.tail(2048) || undefined : JSON.stringify(err.data, null, 2);
-      if (err.code === -32000) {
-        const methods = this.agentInfo?.authMethods ?? [];
-        const ways = methods.map(describeAuthMethod).join("; ");
-        return new AuthRequiredError(
-          { agent: this.options.agentName, methods, launch: this.launch },
-          ways
-            ? l10n.t('Agent "{0}" needs you to sign in first ({1}). Sign in, then try again.', this.options.agentName, ways)
-            : l10n.t('Agent "{0}" needs you to sign in first. Sign in, then try again.', this.options.agentName),
-          detail,
-          { cause: err },
-        );
-      }
-      if (method === "initialize") {
-        // A program that echoes its input (`cat`) bounces our own "Method not found" back: not an ACP agent.
-        return new SidekicksError(
-          "agent/protocol",
-          l10n.t(
-            'Agent "{0}" does not look like an ACP agent: it answered initialize with "{1}". Check "command" and "args" in sidekicks.yaml (some agents need a flag such as --acp).',
-            this.options.agentName,
-            err.message,
-          ),
-          this.proc.diagnosticDetail() ?? detail,
-          { cause: err },
-        );
-      }
-      return new SidekicksError("agent/request", l10n.t('Agent "{0}" answered {1} with an error: {2}', this.options.agentName, method, err.message), detail, {
-        cause: err,
-      });
-    }
-    // The connection closed under a pending request: most likely the process is exiting; wait for its status.
-    const exit = await Promise.race([this.exited, delay(1000)]);
-    if (exit) return this.proc.exitedError(exit, l10n.t("during {0}", method));
-    return new SidekicksError(
-      "agent/protocol",
-      l10n.t('Lost the ACP connection to agent "{0}" during {1}: {2}', this.options.agentName, method, err instanceof Error ? err.message : String(err)),
-      this.proc.diagnosticDetail(),
-      { cause: err },
-    );
+  private explain(err: unknown, method: string): Promise<SidekicksError> {
+    return explainFailure(err, method, { proc: this.proc, agentName: this.options.agentName, authMethods: this.agentInfo?.authMethods ?? [], launch: this.launch });
   }
+}
+
+/** A `session/prompt` in flight: how to abandon it, and the timer armed by `session/cancel`. */
+interface RunningPrompt {
+  abandon: (error: SidekicksError) => void;
+  timer: unknown;
 }
 
 /** ACP's stop reasons (https://agentclientprotocol.com/protocol/prompt-turn#stop-reasons). */
@@ -387,8 +387,3 @@ export const STOP_REASONS = ["end_turn", "max_tokens", "max_turn_requests", "ref
 function toAcpServers(mcpServers: McpServerSpec[]): acp.McpServer[] {
   return mcpServers.map((m): acp.McpServer => ("type" in m ? (m.type === "http" ? { ...m, type: "http" } : { ...m, type: "sse" }) : m));
 }
-
-function delay(ms: number): Promise<undefined> {
-  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
-}
-

@@ -1,7 +1,7 @@
 import type { AcpClient } from "../acp/AcpClient";
 import type { AgentUpdate, ClientRequest, PermissionAnswer, PermissionRequest, PromptInput } from "../acp/types";
 import type { AgentConfig } from "../config/roster";
-import type { AgentState, ErrorInfo } from "../shared/protocol";
+import type { AgentState, AgentWait, ErrorInfo } from "../shared/protocol";
 import type { TimerHandle } from "./Clock";
 import type { AgentPlace } from "./runtimes";
 
@@ -67,6 +67,8 @@ export interface AgentSession {
 export interface AgentSummary {
   name: string;
   state: AgentState;
+  /** What Sidekicks waits for the running agent to answer (said instead of "ready"/"busy"), if anything. */
+  waiting?: AgentWait;
   /** Why the agent is in `error`. */
   error?: ErrorInfo;
   /** Absolute folder the agent works in. */
@@ -84,6 +86,8 @@ export interface SessionRecord {
   prompted?: boolean;
   /** Set when the session was opened with ACP `session/load` (the agent remembers it). */
   resumed?: boolean;
+  /** The prompt running on this session; `endCancelWait` once the user's Stop sent `session/cancel`. */
+  running?: { endCancelWait?: () => void };
   /** Pending while `session/load` or `session/new` runs; `sessionId` and `resumed` are set when it resolves. */
   opening?: Promise<void>;
   client: AcpClient;
@@ -111,6 +115,8 @@ export interface AgentEntry {
   promptSinks: Map<string, SessionSink>;
   /** Prompts running. */
   busy: number;
+  /** What Sidekicks waits for this process to answer, oldest first (the last one is shown); see `AgentProcesses.waitFor`. */
+  waiting: AgentWait[];
   /** `session()` calls in progress (starting or opening a session). */
   using: number;
   removed: boolean;
@@ -139,6 +145,7 @@ export function newEntry(config: AgentConfig, now: number): AgentEntry {
     sinks: new Map(),
     promptSinks: new Map(),
     busy: 0,
+    waiting: [],
     using: 0,
     removed: false,
     restartPending: false,
@@ -156,6 +163,11 @@ export function holdsSlot(e: AgentEntry): boolean {
 /** True when the agent has a live process doing nothing: no prompt, no session being opened, not stopping. */
 export function isIdle(e: AgentEntry): boolean {
   return e.client !== undefined && !e.client.hasExited && !e.starting && !e.stopping && e.busy === 0 && e.using === 0;
+}
+
+/** What the agent's state shows it waits for: the latest wait, while a process runs (`ready` or `busy`). */
+export function shownWait(e: AgentEntry): AgentWait | undefined {
+  return e.state === "ready" || e.state === "busy" ? e.waiting.at(-1) : undefined;
 }
 
 /** "10 min", "45 s", "1.5 h": a duration in ms for people. */

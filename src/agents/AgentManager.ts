@@ -4,7 +4,7 @@ import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
 import type { AgentState, SessionChange, SessionStateView } from "../shared/protocol";
-import { holdsSlot, isIdle, newEntry, type AgentEntry, type AgentSession, type AgentSummary, type SessionSink } from "./AgentEntry";
+import { holdsSlot, isIdle, newEntry, shownWait, type AgentEntry, type AgentSession, type AgentSummary, type SessionSink } from "./AgentEntry";
 import { AgentProcesses } from "./AgentProcesses";
 import { AgentSessions, type SessionOptions } from "./AgentSessions";
 import { AgentWorkspaces, type WorkspaceHost } from "./AgentWorkspaces";
@@ -191,6 +191,7 @@ export class AgentManager {
     return [...this.entries.values()].map((e) => ({
       name: e.config.name,
       state: e.state,
+      waiting: shownWait(e),
       error: e.state === "error" ? e.error : undefined,
       workspace: e.config.workspace ?? this.options.launch.workspaceFolder,
       pending: e.removed ? "remove" : e.restartPending ? "restart" : undefined,
@@ -281,7 +282,7 @@ export class AgentManager {
     entry.using += 1;
     try {
       const client = await this.processes.ensureStarted(entry, true);
-      await client.authenticate(methodId);
+      await this.processes.waitFor(entry, "authenticate", () => client.authenticate(methodId));
     } finally {
       entry.using -= 1;
       this.processes.settleIdle(entry);

@@ -3,14 +3,15 @@ import { AcpClient } from "../acp/AcpClient";
 import type { ClientRequest, ExitInfo } from "../acp/types";
 import { asSidekicksError, SidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
-import type { AgentState, ErrorInfo } from "../shared/protocol";
-import { formatDuration, holdsSlot, isIdle, type AgentEntry } from "./AgentEntry";
+import type { AgentState, AgentWait, ErrorInfo } from "../shared/protocol";
+import { formatDuration, holdsSlot, isIdle, shownWait, type AgentEntry } from "./AgentEntry";
 import { terminalsAvailable } from "../workspace/terminals";
 import type { AgentWorkspaces } from "./AgentWorkspaces";
 import type { Clock } from "./Clock";
 import { StderrLog } from "./StderrLog";
 import { runtimeFor, type LaunchContext } from "./runtimes";
 import { isSessionStateUpdate, type SessionStateUpdate } from "./sessionState";
+import { DEFAULT_CANCEL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "../acp/deadlines";
 import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, MAX_PENDING_PERMISSIONS, processKey, type AgentLimits } from "./policy";
 
 /** What {@link AgentProcesses} needs from the manager that owns the entries. */
@@ -151,7 +152,13 @@ export class AgentProcesses {
           onStderr: (line) => stderrLog.line(line),
           onLog: (level, line) => this.emitter.emit("agent/log", { agent: name, level, line }),
         },
-        { agentName: name, initializeTimeoutMs: this.host.initializeTimeoutMs },
+        {
+          agentName: name,
+          initializeTimeoutMs: this.host.initializeTimeoutMs,
+          requestTimeoutMs: () => this.limits().requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+          cancelTimeoutMs: () => this.limits().cancelTimeoutMs ?? DEFAULT_CANCEL_TIMEOUT_MS,
+          timers: this.clock,
+        },
       );
       if (entry.stopRequested) {
         await client.stop();
@@ -304,11 +311,44 @@ export class AgentProcesses {
     entry.retryAt = now + backoffDelayMs(entry.crashes);
   }
 
+  /** Moves the state machine; an `agent/state` event says so (with what the agent is waiting for, if anything). */
   setState(entry: AgentEntry, state: AgentState, error?: ErrorInfo): void {
     if (entry.state === state && !error) return;
     entry.state = state;
     entry.error = error;
-    this.emitter.emit("agent/state", { agent: entry.config.name, state, error });
+    this.emitState(entry);
+  }
+
+  private emitState(entry: AgentEntry): void {
+    const waiting = shownWait(entry);
+    this.emitter.emit("agent/state", { agent: entry.config.name, state: entry.state, error: entry.error, ...(waiting ? { waiting } : {}) });
+  }
+
+  /**
+   * Runs `work` (a request with a deadline) while the agent's state says it waits for `what` ("starting session…",
+   * never "ready"); the state says what it said before once `work` settles.
+   */
+  async waitFor<T>(entry: AgentEntry, what: AgentWait, work: () => Promise<T>): Promise<T> {
+    const end = this.beginWait(entry, what);
+    try {
+      return await work();
+    } finally {
+      end();
+    }
+  }
+
+  /** Starts showing that the agent waits for `what`. @returns the function that ends it (once) */
+  beginWait(entry: AgentEntry, what: AgentWait): () => void {
+    entry.waiting.push(what);
+    this.emitState(entry);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const at = entry.waiting.lastIndexOf(what);
+      if (at >= 0) entry.waiting.splice(at, 1);
+      this.emitState(entry);
+    };
   }
 
   log(entry: AgentEntry, level: "info" | "warn" | "error", line: string): void {

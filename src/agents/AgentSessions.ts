@@ -6,7 +6,7 @@ import { asSidekicksError, SidekicksError } from "../shared/errors";
 import type { SessionChange, SessionStateView } from "../shared/protocol";
 import type { AgentEntry, AgentSession, SessionRecord, SessionSink } from "./AgentEntry";
 import type { AgentProcesses } from "./AgentProcesses";
-import { restoreChoices, sendChange } from "./sessionChoices";
+import { changeMethod, restoreChoices, sendChange } from "./sessionChoices";
 import { changeProblem } from "./sessionState";
 import type { SessionStates } from "./SessionStates";
 
@@ -57,7 +57,7 @@ export class AgentSessions {
       }
       const { client, sessionId } = record;
       try {
-        const options = await sendChange(client, sessionId, change);
+        const options = await this.host.processes.waitFor(entry, changeMethod(change), () => sendChange(client, sessionId, change));
         const state = this.host.sessionStates.accepted(agent, channelId, change, options)!;
         this.host.processes.log(entry, "info", `session ${sessionId}: ${describeChange(change)}`);
         return { state, sessionId };
@@ -94,7 +94,7 @@ export class AgentSessions {
     entry.using += 1;
     try {
       const client = await this.host.processes.ensureStarted(entry, true);
-      await client.newSession(this.sessionCwd(entry), entry.config.mcpServers);
+      await this.host.processes.waitFor(entry, "session/new", () => client.newSession(this.sessionCwd(entry), entry.config.mcpServers));
     } finally {
       entry.using -= 1;
       this.host.processes.settleIdle(entry);
@@ -157,7 +157,8 @@ export class AgentSessions {
    */
   private async restoreChoices(entry: AgentEntry, channelId: string, record: SessionRecord): Promise<void> {
     const name = entry.config.name;
-    const outcome = await restoreChoices(record.client, record.sessionId, this.host.sessionStates.get(name, channelId));
+    const run = <T>(change: SessionChange, work: () => Promise<T>) => this.host.processes.waitFor(entry, changeMethod(change), work);
+    const outcome = await restoreChoices(record.client, record.sessionId, this.host.sessionStates.get(name, channelId), run);
     for (const { change } of outcome.restored) this.host.processes.log(entry, "info", `session ${record.sessionId}: restored the user's ${describeChange(change)}`);
     for (const r of outcome.refused) this.host.processes.log(entry, "warn", `session ${record.sessionId}: could not restore the user's ${r.setting} ${r.value}: ${r.reason}`);
     this.host.sessionStates.restoreEnded(name, channelId, outcome);
@@ -174,17 +175,18 @@ export class AgentSessions {
         this.host.processes.log(entry, "info", `session ${resumeSessionId} not resumed: the agent does not offer ACP session/load; opening a new session`);
       } else {
         try {
-          await client.loadSession(resumeSessionId, cwd, entry.config.mcpServers);
+          await this.host.processes.waitFor(entry, "session/load", () => client.loadSession(resumeSessionId, cwd, entry.config.mcpServers));
           this.host.processes.log(entry, "info", `session ${resumeSessionId} resumed (ACP session/load)`);
           return { sessionId: resumeSessionId, resumed: true };
         } catch (err) {
           const error = asSidekicksError(err, "agent/protocol");
-          if (client.hasExited || error.code === "agent/exited" || error.code === "agent/stopped") throw error;
+          // A process that died, was stopped, or did not answer at all (agent/timeout: session/new would wait as long) is said so.
+          if (client.hasExited || error.code === "agent/exited" || error.code === "agent/stopped" || error.code === "agent/timeout") throw error;
           this.host.processes.log(entry, "warn", `session ${resumeSessionId} could not be resumed (${error.message}); opening a new session`);
         }
       }
     }
-    return { sessionId: await client.newSession(cwd, entry.config.mcpServers), resumed: false };
+    return { sessionId: await this.host.processes.waitFor(entry, "session/new", () => client.newSession(cwd, entry.config.mcpServers)), resumed: false };
   }
 
   private handle(entry: AgentEntry, channelId: string, first: SessionRecord, sink: SessionSink): AgentSession {
@@ -213,12 +215,18 @@ export class AgentSessions {
         }
         return this.runPrompt(entry, record, sink, input);
       },
-      cancel: () => record.client.cancel(record.sessionId),
+      cancel: () => {
+        // Until the cancelled prompt answers (or its cancel deadline abandons it), the agent "waits to stop".
+        if (record.running && !record.running.endCancelWait) record.running.endCancelWait = this.host.processes.beginWait(entry, "session/cancel");
+        return record.client.cancel(record.sessionId);
+      },
     };
   }
 
   private async runPrompt(entry: AgentEntry, record: SessionRecord, sink: SessionSink, input: string | PromptInput): Promise<string> {
     const client = record.client;
+    const running: NonNullable<SessionRecord["running"]> = {};
+    record.running = running;
     record.prompted = true;
     entry.promptSinks.set(record.sessionId, sink);
     entry.busy += 1;
@@ -229,6 +237,8 @@ export class AgentSessions {
     } catch (err) {
       throw this.noteAuth(asSidekicksError(err, "agent/protocol"));
     } finally {
+      running.endCancelWait?.();
+      if (record.running === running) record.running = undefined;
       entry.busy -= 1;
       this.host.processes.touch(entry);
       if (entry.busy === 0 && entry.client === client && !client.hasExited) {

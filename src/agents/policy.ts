@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentConfig } from "../config/roster";
+import { DEFAULT_CANCEL_TIMEOUT_MS } from "../acp/deadlines";
 import { SidekicksError } from "../shared/errors";
 
 /** How many agent processes may run at once, and when an idle one stops (sidekicks.yaml `limits`). */
@@ -8,6 +9,15 @@ export interface AgentLimits {
   maxRunningAgents: number;
   /** An agent with no prompt running stops after this many ms; 0 or Infinity never stops it. Default 600 000. */
   idleTimeoutMs: number;
+  /** Deadline of each request but `initialize` and `session/prompt` (`limits.requestTimeout`), ms. Default 60 000. */
+  requestTimeoutMs?: number;
+  /** How long the cancelled prompt may take to answer after `session/cancel` (`limits.cancelTimeout`), ms. Default 10 000. */
+  cancelTimeoutMs?: number;
+}
+
+/** The `session/cancel` deadline of `limits` in ms (`cancelTimeoutMs`, else the default). */
+export function cancelTimeoutOf(limits: AgentLimits): number {
+  return limits.cancelTimeoutMs ?? DEFAULT_CANCEL_TIMEOUT_MS;
 }
 
 /** The limits in force when sidekicks.yaml sets none. */
@@ -32,7 +42,8 @@ export function backoffDelayMs(crashes: number): number {
 }
 
 /**
- * Checks limits read from a config or a caller: whole numbers, `maxRunningAgents` ≥ 1, `idleTimeoutMs` ≥ 0.
+ * Checks limits read from a config or a caller: whole numbers, `maxRunningAgents` ≥ 1, `idleTimeoutMs` ≥ 0, the
+ * request and cancel deadlines > 0.
  * @throws RangeError naming the bad value
  */
 export function checkLimits(limits: AgentLimits): AgentLimits {
@@ -40,6 +51,10 @@ export function checkLimits(limits: AgentLimits): AgentLimits {
     throw new RangeError(`maxRunningAgents must be a whole number ≥ 1, got ${limits.maxRunningAgents}`);
   }
   if (!(limits.idleTimeoutMs >= 0)) throw new RangeError(`idleTimeoutMs must be ≥ 0 ms, got ${limits.idleTimeoutMs}`);
+  for (const key of ["requestTimeoutMs", "cancelTimeoutMs"] as const) {
+    const ms = limits[key];
+    if (ms !== undefined && !(ms > 0 && Number.isFinite(ms))) throw new RangeError(`${key} must be > 0 ms, got ${ms}`);
+  }
   return { ...limits };
 }
 

@@ -6,7 +6,7 @@
  * prompt. Pure, except {@link restoreChoices}, which asks the agent.
  */
 import type { AcpClient } from "../acp/AcpClient";
-import type { SessionChange, SessionChoices, SessionStateView } from "../shared/protocol";
+import type { AgentWait, SessionChange, SessionChoices, SessionStateView } from "../shared/protocol";
 import type { SessionStateUpdate } from "./sessionState";
 
 /** The choices with `change` recorded (the agent accepted it). */
@@ -90,6 +90,14 @@ export async function sendChange(client: AcpClient, sessionId: string, change: S
   return undefined;
 }
 
+/** The ACP method that sends `change` (what the agent's state says Sidekicks waits for meanwhile). */
+export function changeMethod(change: SessionChange): AgentWait {
+  return change.kind === "mode" ? "session/set_mode" : change.kind === "model" ? "session/set_model" : "session/set_config_option";
+}
+
+/** Runs the request of one change, such as `AgentProcesses.waitFor` with its method. */
+export type ChangeRunner = <T>(change: SessionChange, work: () => Promise<T>) => Promise<T>;
+
 /** What {@link restoreChoices} reports, for the state and the log. */
 export interface RestoreOutcome {
   restored: { change: SessionChange; configOptions: SessionStateView["configOptions"] }[];
@@ -98,13 +106,13 @@ export interface RestoreOutcome {
 
 /**
  * Sets each of {@link choicesToRestore}'s changes on the session, one after the other; a refusal is kept (with the
- * agent's reason) and the others still go. Never throws.
+ * agent's reason) and the others still go; each request runs through `run` (default: as it is). Never throws.
  */
-export async function restoreChoices(client: AcpClient, sessionId: string, state: SessionStateView | undefined): Promise<RestoreOutcome> {
+export async function restoreChoices(client: AcpClient, sessionId: string, state: SessionStateView | undefined, run: ChangeRunner = (_change, work) => work()): Promise<RestoreOutcome> {
   const outcome: RestoreOutcome = { restored: [], refused: [] };
   for (const change of choicesToRestore(state)) {
     try {
-      outcome.restored.push({ change, configOptions: await sendChange(client, sessionId, change) });
+      outcome.restored.push({ change, configOptions: await run(change, () => sendChange(client, sessionId, change)) });
     } catch (err) {
       outcome.refused.push({ ...describeSetting(change), reason: err instanceof Error ? err.message : String(err) });
     }

@@ -1,6 +1,8 @@
 import * as l10n from "@vscode/l10n";
 import { AgentManager } from "../agents/AgentManager";
 import type { LaunchContext } from "../agents/launch";
+import { cancelTimeoutOf } from "../agents/policy";
+import { CANCEL_GRACE_MS } from "../turns/reducerState";
 import { SidekicksError } from "../shared/errors";
 import { EventBus } from "../events/events";
 import { AgentTerminalOutputs } from "./AgentTerminalOutputs";
@@ -67,6 +69,8 @@ export function startSidekicks(options: AppOptions): SidekicksApp {
         log: (line) => editor.log("warn", line),
         moderatorOf: (channel) => roster.moderatorOf(channel),
         policyOf: (agent) => roster.policyOf(agent),
+        // The agent's own cancel deadline (limits.cancelTimeout) ends the prompt first; this grace is the net behind it.
+        cancelGraceMs: () => cancelTimeoutOf(agents.currentLimits) + CANCEL_GRACE_MS,
       }),
   });
   // An agent's stderr (level info) goes to its own log (src/vscode/AgentLogs.ts); diagnostics go here too.

@@ -31,8 +31,11 @@ export interface ChannelsOptions {
   log?: (line: string) => void;
   /** Milliseconds since the epoch (default `Date.now`). */
   now?: () => number;
-  /** How long Stop waits for the agent's `cancelled` answer before settling anyway, in ms (default {@link CANCEL_GRACE_MS}). */
-  cancelGraceMs?: number;
+  /**
+   * How long Stop waits for the agent's `cancelled` answer before settling anyway, in ms (default {@link CANCEL_GRACE_MS});
+   * a function is read at each Stop (the app: `limits.cancelTimeout` and a margin).
+   */
+  cancelGraceMs?: number | (() => number);
   /** This activation's owner id for turn attempts (default: a new ULID). */
   owner?: string;
   /** The moderator of a channel (from the roster's `channels[].moderator`), if it has one. */

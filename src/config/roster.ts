@@ -64,8 +64,8 @@ export interface Roster {
   /** Absolute path of the file it was read from. */
   file: string;
   version: 1;
-  /** `limits`, with `idleTimeout` in ms. */
-  limits: { maxRunningAgents: number; idleTimeoutMs: number };
+  /** `limits`, with the durations in ms. */
+  limits: { maxRunningAgents: number; idleTimeoutMs: number; requestTimeoutMs: number; cancelTimeoutMs: number };
   agents: AgentConfig[];
   channels: ChannelConfig[];
   ui: { defaultChannel: string };
@@ -82,7 +82,7 @@ export interface ConfigProblem {
 }
 
 /** Defaults the schema documents (src/config/spec.ts), applied by `parseRoster`. */
-export const ROSTER_DEFAULTS = { maxRunningAgents: 4, idleTimeout: "10m", icon: "hubot", permissions: "ask", defaultChannel: GENERAL_CHANNEL } as const;
+export const ROSTER_DEFAULTS = { maxRunningAgents: 4, idleTimeout: "10m", requestTimeout: "60s", cancelTimeout: "10s", icon: "hubot", permissions: "ask", defaultChannel: GENERAL_CHANNEL } as const;
 
 /** Formats a problem as `file:line:column: message`, the way compilers and the Problems panel do. */
 export function formatProblem(p: ConfigProblem): string {
@@ -179,7 +179,7 @@ type RawNameValues = Record<string, string> | NameValue[];
 type RawMcpServer = { type?: "stdio"; name: string; command: string; args?: string[]; env?: RawNameValues } | { type: "http" | "sse"; name: string; url: string; headers?: RawNameValues };
 interface RawRoster {
   version?: 1;
-  limits?: { maxRunningAgents?: number; idleTimeout?: string };
+  limits?: { maxRunningAgents?: number; idleTimeout?: string; requestTimeout?: string; cancelTimeout?: string };
   agents: RawAgent[];
   channels?: { name: string; description?: string; members?: string[]; moderator?: string }[];
   ui?: { defaultChannel?: string };
@@ -201,6 +201,8 @@ function resolveRoster(raw: RawRoster, file: string): Roster {
     limits: {
       maxRunningAgents: raw.limits?.maxRunningAgents ?? ROSTER_DEFAULTS.maxRunningAgents,
       idleTimeoutMs: parseDuration(raw.limits?.idleTimeout ?? ROSTER_DEFAULTS.idleTimeout)!,
+      requestTimeoutMs: parseDuration(raw.limits?.requestTimeout ?? ROSTER_DEFAULTS.requestTimeout)!,
+      cancelTimeoutMs: parseDuration(raw.limits?.cancelTimeout ?? ROSTER_DEFAULTS.cancelTimeout)!,
     },
     agents: raw.agents.map((a) => ({
       name: a.name,

@@ -144,10 +144,12 @@ export const CONFIG_SPEC: SectionSpec[] = [
   {
     id: "limits",
     path: "limits",
-    intro: "How many agent processes run, and for how long they may sit idle.",
+    intro: "How many agent processes run, for how long they may sit idle, and how long Sidekicks waits for an agent's answers.",
     keys: [
       { key: "maxRunningAgents", type: "integer ≥ 1", default: 4, description: "How many agent processes may run at once. When one more is needed, Sidekicks first stops the least recently used *idle* agent; when every running agent is busy, it refuses and says so.", example: "maxRunningAgents: 2", schema: { type: "integer", minimum: 1 } },
       { key: "idleTimeout", type: "duration", default: "10m", description: "How long an agent may stay idle (no turn running) before its process is stopped; it starts again when next addressed. A whole number and a unit: `s` (seconds), `m` (minutes) or `h` (hours); at most `24h`.", example: "idleTimeout: 30m", schema: str(PATTERNS.dayDuration) },
+      { key: "requestTimeout", type: "duration", default: "60s", description: "How long Sidekicks waits for an agent to answer a request — starting or loading a session (`session/new`, `session/load`), changing a session setting (`session/set_mode`, `session/set_config_option`, `session/set_model`), signing in (`authenticate`, which always gets at least `5m`) — before it gives up and says which request did not answer. A turn itself (`session/prompt`) has no deadline. Same format as `idleTimeout`; at most `24h`.", example: "requestTimeout: 2m", schema: str(PATTERNS.dayDuration) },
+      { key: "cancelTimeout", type: "duration", default: "10s", description: "After Stop (`session/cancel`), how long Sidekicks waits for the agent to end its turn. Past it the turn is ended as cancelled with a note saying the agent did not stop, and whatever the agent still sends for it is ignored. Same format as `idleTimeout`; at most `24h`.", example: "cancelTimeout: 30s", schema: str(PATTERNS.dayDuration) },
     ],
   },
   {
@@ -254,6 +256,8 @@ export const FULL_EXAMPLE = `version: 1
 limits:
   maxRunningAgents: 3
   idleTimeout: 15m
+  requestTimeout: 2m            # how long session/new and the like may take
+  cancelTimeout: 30s            # how long Stop waits for the agent to end its turn
 
 defaults: &defaults           # not read by Sidekicks: a home for anchors
   permissions: allow-reads

@@ -1,4 +1,4 @@
-import type { AgentCommand, AgentState, ChannelSummary, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part, SessionStateView } from "../shared/protocol";
+import type { AgentCommand, AgentState, AgentWait, ChannelSummary, ChannelView, ConfigStatus, ErrorInfo, MessageView, Part, SessionStateView } from "../shared/protocol";
 
 /** One permission request waiting for the user. */
 export interface PendingPermission {
@@ -17,7 +17,8 @@ export interface PendingPermission {
  */
 export interface SidekicksEvents {
   "config/changed": ConfigStatus;
-  "agent/state": { agent: string; state: AgentState; error?: ErrorInfo };
+  /** `waiting`: what Sidekicks waits for the running agent to answer (shown instead of "ready"/"busy"), if anything. */
+  "agent/state": { agent: string; state: AgentState; error?: ErrorInfo; waiting?: AgentWait };
   "agent/log": { agent: string; level: "info" | "debug" | "warn" | "error"; line: string };
   /** An agent announced its commands (ACP `available_commands_update`), whichever session it came from. */
   "commands/changed": { agent: string; commands: AgentCommand[] };

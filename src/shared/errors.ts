@@ -13,6 +13,7 @@ export type ErrorCode =
   | "agent/untrusted" // workspace not trusted: agents from its config never start
   | "agent/limit" // limits.maxRunningAgents reached and every running agent is busy
   | "agent/backoff" // the agent crashed repeatedly; a restart waits out its backoff
+  | "agent/timeout" // the agent did not answer a request (or session/cancel) within its deadline (limits.requestTimeout, limits.cancelTimeout)
   | "agent/unsupported" // a runtime Sidekicks cannot run (sbx; the demo agent in a container), or session settings it cannot change
   | "config/missing"
   | "config/invalid"

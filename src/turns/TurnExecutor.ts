@@ -60,8 +60,8 @@ export interface TurnPorts {
 export interface ExecutorOptions {
   /** This activation's owner id (a ULID). */
   owner: string;
-  /** How long Stop waits for the agent's `cancelled` before settling anyway, in ms. */
-  cancelGraceMs?: number;
+  /** How long Stop waits for the agent's `cancelled` before settling anyway, in ms (read at each Stop when a function). */
+  cancelGraceMs?: number | (() => number);
   /** Period of the checkpoint/heartbeat tick while a turn runs, in ms (default {@link CHECKPOINT_MS}). */
   tickMs?: number;
 }
@@ -150,7 +150,8 @@ export class TurnExecutor {
   /** Reduces `input` and applies its effects in order; synchronous until an effect has to be awaited. */
   private stepNow(input: EngineInput): boolean | undefined | Promise<boolean | undefined> {
     if (this.stopped) return false;
-    const { state, effects, result } = reduce(this.current, input, this.options.cancelGraceMs ?? CANCEL_GRACE_MS);
+    const grace = this.options.cancelGraceMs ?? CANCEL_GRACE_MS;
+    const { state, effects, result } = reduce(this.current, input, typeof grace === "function" ? grace() : grace);
     this.current = state;
     this.unsaved = undefined;
     for (let i = 0; i < effects.length; i++) {

@@ -1,4 +1,6 @@
 /** The turn reducer's Stop (with its grace), Send now, and the end of a prompt (which outcome it settles). */
+import * as l10n from "@vscode/l10n";
+import type { ErrorInfo } from "../shared/protocol";
 import { pendingPermissions } from "./answer";
 import { answerRequest } from "./reducePermissions";
 import type { Builder } from "./reducerCore";
@@ -44,11 +46,24 @@ export function promptEnded(b: Builder, input: Extract<EngineInput, { type: "pro
   if (!t) return;
   const { error } = input;
   if (t.cancelRequested || error?.code === "agent/stopped") {
-    // The user's Stop, or the user stopped the agent itself (Agents view, Restart): cancelled, not a crash.
-    b.settle(t, "cancelled", { stopReason: "cancelled" }, input.at);
+    // The user's Stop, or the user stopped the agent itself (Agents view, Restart): cancelled, not a crash. An agent
+    // that did not answer the cancel in time (`agent/timeout`) keeps that note on the message.
+    b.settle(t, "cancelled", { stopReason: "cancelled", ...(error?.code === "agent/timeout" ? { error } : {}) }, input.at);
   } else if (error) {
     b.settle(t, error.code === "turn/interrupted" ? "interrupted" : "failed", { error }, input.at);
   } else {
     b.settle(t, input.stopReason === "refusal" ? "refused" : "completed", { stopReason: input.stopReason }, input.at);
   }
+}
+
+/** The note of a turn settled `cancelled` by the Stop's grace: its agent never answered `session/cancel`. */
+export function cancelGraceNote(agent: string, graceMs: number): ErrorInfo {
+  return {
+    code: "agent/timeout",
+    message: l10n.t(
+      'Agent "{0}" did not stop within {1} s of session/cancel: its turn was ended as cancelled, and whatever it still sends for it is ignored. If it stays stuck, restart it (Sidekicks: Restart agent), or raise limits.cancelTimeout in sidekicks.yaml.',
+      agent,
+      Math.round(graceMs / 1000),
+    ),
+  };
 }

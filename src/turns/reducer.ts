@@ -26,7 +26,7 @@ import { Builder } from "./reducerCore";
 import { CANCEL_GRACE_MS, type EngineInput, type EngineState, type Step } from "./reducerState";
 import { answerRequest, permissionRequested } from "./reducePermissions";
 import { close, recover } from "./reduceRecovery";
-import { cancel, promptEnded, sendNow } from "./reduceStop";
+import { cancel, cancelGraceNote, promptEnded, sendNow } from "./reduceStop";
 import { filesChanged, sessionOpened, tick, update } from "./reduceUpdates";
 
 export * from "./reducerState";
@@ -61,7 +61,7 @@ export function reduce(state: EngineState, input: EngineInput, cancelGraceMs = C
       const t = b.current(input.turnId, input.attempt, "cancel grace");
       if (t?.cancelRequested) {
         b.log("warn", `[${t.record.agent}] did not answer session/cancel within ${cancelGraceMs} ms: the answer is settled as cancelled`);
-        b.settle(t, "cancelled", { stopReason: "cancelled" }, input.at);
+        b.settle(t, "cancelled", { stopReason: "cancelled", error: cancelGraceNote(t.record.agent, cancelGraceMs) }, input.at);
       }
       break;
     }

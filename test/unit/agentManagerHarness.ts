@@ -8,7 +8,7 @@ import { ManualClock } from "../../src/agents/Clock";
 import type { AgentLimits } from "../../src/agents/policy";
 import type { AgentConfig } from "../../src/config/roster";
 import type { Emitter, SidekicksEventName, SidekicksEvents } from "../../src/events/events";
-import type { AgentState } from "../../src/shared/protocol";
+import type { AgentState, AgentWait } from "../../src/shared/protocol";
 import { FAKE_AGENT, until } from "./helpers";
 
 /** Records events in order; {@link waitFor} resolves on a matching event, past or future. */
@@ -37,6 +37,25 @@ export class WaitingRecorder implements Emitter {
 
   of<E extends SidekicksEventName>(name: E): SidekicksEvents[E][] {
     return this.events.filter((e) => e.name === name).map((e) => e.payload as SidekicksEvents[E]);
+  }
+
+  /**
+   * Resolves with the first `agent/state` of `agent` (past or future) that says it waits for `waiting` (issue 18). Safety
+   * net 15 s, as {@link waitForState}.
+   */
+  waitForWait(agent: string, waiting: AgentWait): Promise<void> {
+    const seen = () => this.of("agent/state").some((p) => p.agent === agent && p.waiting === waiting);
+    if (seen()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${agent} never waited for ${waiting}; states: ${this.states(agent).join(" → ")}`)), 15_000);
+      this.waiters.push({
+        match: (name, payload) => name === "agent/state" && (payload as { agent: string }).agent === agent && (payload as { waiting?: string }).waiting === waiting,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
   }
 
   /**

@@ -57,7 +57,7 @@ test("every key's example is valid against that key's own schema", () => {
 test("the complete example in the reference is a valid roster using every section", () => {
   const { roster, problems } = parseRoster(FULL_EXAMPLE, "/project/sidekicks.yaml");
   assert.deepEqual(problems.map(formatProblem), []);
-  assert.deepEqual(roster?.limits, { maxRunningAgents: 3, idleTimeoutMs: 15 * 60_000 });
+  assert.deepEqual(roster?.limits, { maxRunningAgents: 3, idleTimeoutMs: 15 * 60_000, requestTimeoutMs: 120_000, cancelTimeoutMs: 30_000 });
   assert.deepEqual(roster?.agents.map((a) => [a.name, a.permissions, a.runtime?.type]), [
     ["demo", "ask", "local"],
     ["claude", "allow-reads", "local"],
@@ -77,6 +77,8 @@ test("the reference names every key, and the defaults parseRoster applies are th
   const defaults = Object.fromEntries(CONFIG_SPEC.flatMap((s) => s.keys.filter((k) => k.default !== undefined).map((k) => [`${s.id}.${k.key}`, k.default])));
   assert.equal(defaults["limits.maxRunningAgents"], ROSTER_DEFAULTS.maxRunningAgents);
   assert.equal(defaults["limits.idleTimeout"], ROSTER_DEFAULTS.idleTimeout);
+  assert.equal(defaults["limits.requestTimeout"], ROSTER_DEFAULTS.requestTimeout);
+  assert.equal(defaults["limits.cancelTimeout"], ROSTER_DEFAULTS.cancelTimeout);
   assert.equal(defaults["agent.icon"], ROSTER_DEFAULTS.icon);
   assert.equal(defaults["agent.permissions"], ROSTER_DEFAULTS.permissions);
   assert.equal(defaults["ui.defaultChannel"], ROSTER_DEFAULTS.defaultChannel);

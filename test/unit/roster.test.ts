@@ -22,14 +22,14 @@ test("the template's commented examples (limits, a second demo agent, three real
   const { roster, problems: found } = parseRoster(uncommented, FILE);
   assert.deepEqual(found.map(formatProblem), []);
   assert.deepEqual(roster?.agents.map((a) => a.name), ["demo", "odie", "claude", "codex", "gemini"]);
-  assert.deepEqual(roster?.limits, { maxRunningAgents: 4, idleTimeoutMs: 600_000 });
+  assert.deepEqual(roster?.limits, { maxRunningAgents: 4, idleTimeoutMs: 600_000, requestTimeoutMs: 60_000, cancelTimeoutMs: 10_000 });
   assert.deepEqual(roster?.channels, [{ name: "review", description: "Two reviewers and a referee", members: ["claude", "codex", "gemini"], moderator: "gemini" }]);
 });
 
 test("the template as written has the documented defaults: version 1, 4 agents at once, 10 minutes idle, #general first", () => {
   const { roster } = parseRoster(CONFIG_TEMPLATE, FILE);
   assert.equal(roster?.version, 1);
-  assert.deepEqual(roster?.limits, { maxRunningAgents: 4, idleTimeoutMs: 600_000 });
+  assert.deepEqual(roster?.limits, { maxRunningAgents: 4, idleTimeoutMs: 600_000, requestTimeoutMs: 60_000, cancelTimeoutMs: 10_000 });
   assert.deepEqual(roster?.channels, []);
   assert.deepEqual(roster?.ui, { defaultChannel: "general" });
   assert.deepEqual(roster?.agents[0], {

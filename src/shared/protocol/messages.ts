@@ -2,7 +2,7 @@
  * The request and event maps of the host ⇄ webview protocol and the envelope of what crosses `postMessage` (see
  * `index.ts` for the envelope's rules).
  */
-import type { AgentState, ErrorInfo, Part, ToolCallDiff, ToolCallLocation } from "./parts";
+import type { AgentState, AgentWait, ErrorInfo, Part, ToolCallDiff, ToolCallLocation } from "./parts";
 import type { AgentCommand, ChannelSummary, ChannelView, ConfigStatus, MessageView, SessionChange, SessionStateView } from "./views";
 
 /** Requests from the webview to the host: `method → [params, result]`. */
@@ -125,7 +125,7 @@ export interface HostEvents {
   /** An agent's session in a channel changed its settings, usage or title (or a refused change left them as they were). */
   "session/state": SessionStateView;
   /** An agent's process changed state: member badges in any open channel follow. */
-  "agent/state": { agent: string; state: AgentState };
+  "agent/state": { agent: string; state: AgentState; waiting?: AgentWait };
   "message/started": MessageView;
   /**
    * A change to a streaming message: `appendText` goes to its last text part (a new one when the last part is not

@@ -7,6 +7,12 @@
 /** State of one agent process, as the agent manager reports it (the original design's ADR 0003, `agent/state`). */
 export type AgentState = "stopped" | "starting" | "ready" | "busy" | "error";
 
+/**
+ * What a running agent is waiting for, while Sidekicks waits for its answer to a request with a deadline (issue 18):
+ * the ACP method, `session/cancel` being the wait for the cancelled prompt's answer. Shown instead of "ready"/"busy".
+ */
+export type AgentWait = "authenticate" | "session/new" | "session/load" | "session/set_mode" | "session/set_config_option" | "session/set_model" | "session/cancel";
+
 /** Who wrote a message (the original design's ADR 0003 data model, `Message.author`). */
 export interface Author {
   kind: "user" | "agent" | "system";

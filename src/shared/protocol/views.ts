@@ -2,7 +2,7 @@
  * What the webview is shown of channels, members, messages and agents' sessions (modes, config options, choices),
  * and of the roster file. Part of the host ⇄ webview protocol (`index.ts`).
  */
-import type { AgentState, Author, ErrorInfo, Part, TurnOutcome } from "./parts";
+import type { AgentState, AgentWait, Author, ErrorInfo, Part, TurnOutcome } from "./parts";
 
 /** A message as the webview shows it. `createdAt` is milliseconds since the epoch. */
 export interface MessageView {
@@ -39,6 +39,8 @@ export type AgentIconView = { codicon: string } | { uri: string };
 export interface MemberView {
   name: string;
   state: AgentState;
+  /** What the agent is waiting for meanwhile (its badge says so instead of the state), if anything. */
+  waiting?: AgentWait;
   /** The roster's `icon`; an image file arrives as a webview URI (the host's `asWebviewUri`). */
   icon?: AgentIconView;
   /** The roster's `color`: a theme colour id (`charts.blue`) or `#rrggbb`. */
