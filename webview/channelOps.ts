@@ -4,7 +4,7 @@
  * an answer settles.
  */
 import * as l10n from "@vscode/l10n";
-import type { AgentCommand, AgentState, ChannelView, ConfigStatus, HostEvents, MessageView, SessionStateView } from "../src/shared/protocol";
+import type { AgentCommand, AgentState, AgentWait, ChannelView, MemberView, ConfigStatus, HostEvents, MessageView, SessionStateView } from "../src/shared/protocol";
 import { stripAnsi } from "./ansi";
 import { markdownPlainText } from "./markdown";
 import { applyDelta, type Draft, materialize, upsertMessage } from "./messageDrafts";
@@ -16,7 +16,7 @@ export type Op =
   | { type: "finished"; message: HostEvents["message/finished"] }
   | { type: "delta"; delta: HostEvents["message/delta"] }
   | { type: "channel"; channel: ChannelView }
-  | { type: "agent"; agent: string; state: AgentState }
+  | { type: "agent"; agent: string; state: AgentState; waiting?: AgentWait }
   | { type: "config"; config: ConfigStatus }
   | { type: "commands"; agent: string; commands: AgentCommand[] }
   | { type: "session"; state: SessionStateView }
@@ -54,8 +54,12 @@ export function applyOps(state: ViewState, ops: Op[], away: boolean, onStale: ()
   for (const op of ops) {
     switch (op.type) {
       case "agent":
-        if (channel?.members.some((m) => m.name === op.agent && m.state !== op.state)) {
-          channel = { ...channel, members: channel.members.map((m) => (m.name === op.agent ? { ...m, state: op.state } : m)) };
+        if (channel?.members.some((m) => m.name === op.agent && (m.state !== op.state || m.waiting !== op.waiting))) {
+          const next = (m: MemberView): MemberView => {
+            const { waiting: _was, ...rest } = m;
+            return { ...rest, state: op.state, ...(op.waiting ? { waiting: op.waiting } : {}) };
+          };
+          channel = { ...channel, members: channel.members.map((m) => (m.name === op.agent ? next(m) : m)) };
         }
         break;
       case "channel":

@@ -56,7 +56,7 @@ export class ChannelStore {
     this.host.on("message/delta", (delta) => this.enqueue({ type: "delta", delta }));
     this.host.on("message/finished", (message) => this.enqueue({ type: "finished", message }));
     this.host.on("channel/changed", (channel) => this.enqueue({ type: "channel", channel }));
-    this.host.on("agent/state", ({ agent, state }) => this.enqueue({ type: "agent", agent, state }));
+    this.host.on("agent/state", ({ agent, state, waiting }) => this.enqueue({ type: "agent", agent, state, waiting }));
     this.host.on("config/changed", (config) => this.enqueue({ type: "config", config }));
     this.host.on("commands/changed", ({ agent, commands }) => this.enqueue({ type: "commands", agent, commands }));
     this.host.on("session/state", (state) => this.enqueue({ type: "session", state }));

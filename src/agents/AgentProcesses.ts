@@ -316,12 +316,13 @@ export class AgentProcesses {
     if (entry.state === state && !error) return;
     entry.state = state;
     entry.error = error;
-    this.emitState(entry);
+    const waiting = shownWait(entry);
+    this.emitter.emit("agent/state", { agent: entry.config.name, state, error, ...(waiting ? { waiting } : {}) });
   }
 
-  private emitState(entry: AgentEntry): void {
+  private emitWaiting(entry: AgentEntry): void {
     const waiting = shownWait(entry);
-    this.emitter.emit("agent/state", { agent: entry.config.name, state: entry.state, error: entry.error, ...(waiting ? { waiting } : {}) });
+    this.emitter.emit("agent/waiting", { agent: entry.config.name, state: entry.state, ...(waiting ? { waiting } : {}) });
   }
 
   /**
@@ -340,14 +341,14 @@ export class AgentProcesses {
   /** Starts showing that the agent waits for `what`. @returns the function that ends it (once) */
   beginWait(entry: AgentEntry, what: AgentWait): () => void {
     entry.waiting.push(what);
-    this.emitState(entry);
+    this.emitWaiting(entry);
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       const at = entry.waiting.lastIndexOf(what);
       if (at >= 0) entry.waiting.splice(at, 1);
-      this.emitState(entry);
+      this.emitWaiting(entry);
     };
   }
 

@@ -19,6 +19,11 @@ export interface SidekicksEvents {
   "config/changed": ConfigStatus;
   /** `waiting`: what Sidekicks waits for the running agent to answer (shown instead of "ready"/"busy"), if anything. */
   "agent/state": { agent: string; state: AgentState; error?: ErrorInfo; waiting?: AgentWait };
+  /**
+   * What Sidekicks waits for the running agent to answer changed (a request with a deadline began or ended, issue 18);
+   * `state` is the agent's state, unchanged. Not a transition: `agent/state` stays one event per transition.
+   */
+  "agent/waiting": { agent: string; state: AgentState; waiting?: AgentWait };
   "agent/log": { agent: string; level: "info" | "debug" | "warn" | "error"; line: string };
   /** An agent announced its commands (ACP `available_commands_update`), whichever session it came from. */
   "commands/changed": { agent: string; commands: AgentCommand[] };

@@ -40,7 +40,8 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>
     const item = new vscode.TreeItem(agent.name, vscode.TreeItemCollapsibleState.None);
     item.id = `agent/${agent.name}`;
     item.description = describeAgent(agent);
-    const [icon, color] = ICONS[agent.state];
+    // Waiting for an answer with a deadline (issue 18: "starting session…") spins, as starting does.
+    const [icon, color] = agent.waiting && (agent.state === "ready" || agent.state === "busy") ? ICONS.starting : ICONS[agent.state];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.tooltip = tooltip(agent);
     item.contextValue = `agent-${agent.state}`;

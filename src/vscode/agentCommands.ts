@@ -91,6 +91,7 @@ export function registerAgentUi(
           logs.state(e);
           tree.refresh();
         }),
+        app.events.on("agent/waiting", () => tree.refresh()),
         app.events.on("config/changed", () => tree.refresh()),
         app.agents.onAuthRequired((info) => void auth.show(info)),
       ];

@@ -306,3 +306,13 @@ test("session/load refused by the agent rejects with agent/request quoting its m
     await client.stop();
   }
 });
+
+test("field case 20: initialize answered with another protocol version fails start (ACP: the client closes the connection)", async () => {
+  const rec = recordingHandlers();
+  await assert.rejects(AcpClient.start(fakeAgentLaunch({ protocolVersion: 2 }), rec.handlers, opts), (err: unknown) => {
+    assert.ok(err instanceof SidekicksError);
+    assert.equal(err.code, "agent/protocol");
+    assert.equal(err.message, 'Agent "fake" speaks ACP protocol version 2; Sidekicks speaks version 1. Update Sidekicks, or use a version of the agent that speaks 1.');
+    return true;
+  });
+});

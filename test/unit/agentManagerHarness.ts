@@ -40,16 +40,16 @@ export class WaitingRecorder implements Emitter {
   }
 
   /**
-   * Resolves with the first `agent/state` of `agent` (past or future) that says it waits for `waiting` (issue 18). Safety
-   * net 15 s, as {@link waitForState}.
+   * Resolves with the first `agent/waiting` of `agent` (past or future) that says it waits for `waiting` (issue 18).
+   * Safety net 15 s, as {@link waitForState}.
    */
   waitForWait(agent: string, waiting: AgentWait): Promise<void> {
-    const seen = () => this.of("agent/state").some((p) => p.agent === agent && p.waiting === waiting);
+    const seen = () => this.of("agent/waiting").some((p) => p.agent === agent && p.waiting === waiting);
     if (seen()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${agent} never waited for ${waiting}; states: ${this.states(agent).join(" → ")}`)), 15_000);
       this.waiters.push({
-        match: (name, payload) => name === "agent/state" && (payload as { agent: string }).agent === agent && (payload as { waiting?: string }).waiting === waiting,
+        match: (name, payload) => name === "agent/waiting" && (payload as { agent: string }).agent === agent && (payload as { waiting?: string }).waiting === waiting,
         resolve: () => {
           clearTimeout(timer);
           resolve();

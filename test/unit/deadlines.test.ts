@@ -11,7 +11,11 @@ import type { AgentManager } from "../../src/agents/AgentManager";
 import { SidekicksError } from "../../src/shared/errors";
 import type { AgentWait } from "../../src/shared/protocol";
 import { describeAgent } from "../../src/shared/stateLabel";
+import { composeChannels } from "../../src/app/compose";
+import { Store } from "../../src/store/Store";
+import type { MessageView } from "../../src/shared/protocol";
 import { fakeAgent, harness, textSink } from "./agentManagerHarness";
+import { tempDir, waitFor } from "./helpers";
 
 const MODES = { currentModeId: "code", availableModes: [{ id: "code", name: "Code" }, { id: "plan", name: "Plan" }] };
 const CONFIG = [{ id: "effort", name: "Effort", type: "select", currentValue: "low", options: [{ value: "low", name: "Low" }, { value: "high", name: "High" }] }];
@@ -117,5 +121,81 @@ test("the deadlines follow sidekicks.yaml's limits while the agent runs", async 
     assert.match(err.message, /did not answer session\/set_mode within 2 min\./);
   } finally {
     await manager.stopAll();
+  }
+});
+
+test("field case 20: an agent that answers initialize with protocol version 2 is stopped, and the error names both versions", async () => {
+  const { events, manager } = harness();
+  manager.setRoster([fakeAgent("future", { protocolVersion: 2 })]);
+  try {
+    await assert.rejects(manager.session("future", "c1", textSink()), (err: unknown) => {
+      assert.ok(err instanceof SidekicksError);
+      assert.equal(err.code, "agent/protocol");
+      assert.equal(err.message, 'Agent "future" speaks ACP protocol version 2; Sidekicks speaks version 1. Update Sidekicks, or use a version of the agent that speaks 1.');
+      return true;
+    });
+    const [summary] = manager.summaries();
+    assert.equal(summary?.state, "error");
+    assert.equal(summary?.pid, undefined, "the connection is closed: no process left running");
+    assert.match(describeAgent(summary!), /^error: Agent "future" speaks ACP protocol version 2; Sidekicks speaks version 1\./);
+    assert.ok(events.logs("future").every((line) => !line.includes("started: pid")), "never reported started");
+  } finally {
+    await manager.stopAll();
+  }
+});
+
+/** A channel over a temp store and the manual-clock manager, its one member the fake agent "stuck" with `script`. */
+async function channel(script: object) {
+  const { dir, cleanup } = tempDir();
+  const { events, clock, manager } = harness();
+  manager.setRoster([fakeAgent("stuck", script)]);
+  const store = await Store.open(dir);
+  // The executor's own Stop grace is far away: what ends the turn here is the agent manager's cancel deadline.
+  const channels = composeChannels({ store, agents: manager, emitter: events, cancelGraceMs: 3_600_000 });
+  const general = await channels.directory.syncGeneral(manager.names());
+  const finished = () => waitFor(() => events.of("message/finished").find((m: MessageView) => m.author.kind === "agent"), 15_000, "the agent's answer settled");
+  const teardown = async () => {
+    await channels.close();
+    await store.close();
+    await manager.stopAll();
+    cleanup();
+  };
+  return { events, clock, manager, channels, general, finished, teardown };
+}
+
+test("a turn whose agent never answers session/new settles failed with the deadline's error in the message, no spinner left", async () => {
+  const c = await channel({ neverAnswer: ["session/new"] });
+  try {
+    await c.channels.messages.send(c.general.id, "@stuck hello");
+    await c.events.waitForWait("stuck", "session/new");
+    c.clock.advance(60_000);
+    const answer = await c.finished();
+    assert.equal(answer.outcome, "failed");
+    assert.equal(answer.status, "error");
+    assert.match(answer.error?.message ?? "", /^Agent "stuck" did not answer session\/new within 60 s\. It may be waiting for a sign-in or be stuck: restart it \(Sidekicks: Restart agent\)/);
+    assert.equal(answer.retryable, true, "the user can Retry it");
+  } finally {
+    await c.teardown();
+  }
+});
+
+test("Stop of a turn whose agent never answers the cancelled prompt settles it cancelled with a note, and frees the agent", async () => {
+  const c = await channel({ neverAnswer: ["session/prompt"] });
+  try {
+    await c.channels.messages.send(c.general.id, "@stuck go");
+    await c.events.waitForState("stuck", "busy");
+    const started = await waitFor(() => c.events.of("message/started").find((m: MessageView) => m.author.kind === "agent"));
+    assert.equal(await c.channels.turns.cancel(started.id), true);
+    await c.events.waitForWait("stuck", "session/cancel");
+    assert.equal(describeAgent(c.manager.summaries()[0]!), "waiting for the agent to stop…");
+    c.clock.advance(10_000);
+    const answer = await c.finished();
+    assert.equal(answer.outcome, "cancelled");
+    assert.equal(answer.stopReason, "cancelled");
+    assert.match(answer.error?.message ?? "", /^Agent "stuck" did not stop within 10 s of session\/cancel: its turn was ended as cancelled/);
+    await c.events.waitForState("stuck", "ready", 2);
+    assert.equal(describeAgent(c.manager.summaries()[0]!), "ready");
+  } finally {
+    await c.teardown();
   }
 });

@@ -4,8 +4,8 @@
  */
 import * as l10n from "@vscode/l10n";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { agentStateLabel } from "../../src/shared/stateLabel";
-import type { AgentState, ChannelSummary, ChannelView, SessionChange, SessionStateView } from "../../src/shared/protocol";
+import { agentStatusLabel } from "../../src/shared/stateLabel";
+import type { AgentState, AgentWait, ChannelSummary, ChannelView, SessionChange, SessionStateView } from "../../src/shared/protocol";
 import { channelLabel } from "../channelLabel";
 import { channelNameProblem, normaliseChannelName } from "../channelName";
 import { hasSessionControls, SessionControls } from "./SessionControls";
@@ -13,9 +13,12 @@ import { hasSessionControls, SessionControls } from "./SessionControls";
 /** What a member's badge says: its agent's state, or "waiting for you" while one of its permission requests waits. */
 type Activity = AgentState | "waiting";
 
-/** A member badge's word for `activity`, in the editor's language: the Agents view's word for the agent's state. */
-function stateLabel(activity: Activity): string {
-  return activity === "waiting" ? l10n.t("waiting for you") : agentStateLabel(activity);
+/**
+ * A member badge's word for `activity`, in the editor's language: the Agents view's word for the agent's state, or
+ * what Sidekicks waits for the agent to answer (`waiting`, issue 18: "starting session…").
+ */
+function stateLabel(activity: Activity, waiting?: AgentWait): string {
+  return activity === "waiting" ? l10n.t("waiting for you") : agentStatusLabel(activity, waiting);
 }
 
 /** The members' sessions (issue 6): their states, who waits for the user, and how to change a setting. */
@@ -113,12 +116,12 @@ export function ChannelHeader({ channel, requested, editing, manage, sessions }:
           {channel.members.map((m) => {
             const activity: Activity = m.state !== "error" && sessions?.waiting.has(m.name) ? "waiting" : m.state;
             const session = sessions?.states[m.name];
-            const title = session?.title ? l10n.t("@{0}: {1}\n“{2}”", m.name, stateLabel(activity), session.title) : l10n.t("@{0}: {1}", m.name, stateLabel(activity));
+            const title = session?.title ? l10n.t("@{0}: {1}\n“{2}”", m.name, stateLabel(activity, m.waiting), session.title) : l10n.t("@{0}: {1}", m.name, stateLabel(activity, m.waiting));
             return (
             <li key={m.name} class={`member state-${m.state} activity-${activity}`} data-member={m.name} data-state={m.state} data-activity={activity} title={title}>
               <span class="member-dot" aria-hidden="true" />
               <span class="member-name">{m.name}</span>
-              <span class="member-state">{stateLabel(activity)}</span>
+              <span class="member-state">{stateLabel(activity, m.waiting)}</span>
               {sessions && hasSessionControls(session) && <SessionControls state={session} configure={(change) => sessions.configure(m.name, change)} />}
               {editing && (
                 <button type="button" class="member-leave" aria-label={l10n.t("Remove @{0} from {1}", m.name, channelLabel(channel.name))} title={l10n.t("Remove from this channel (its messages stay)")} onClick={() => editing.leave(m.name)}>
