@@ -99,3 +99,13 @@ test("sidekicks:demo runs the bundled demo agent with the editor's runtime as No
   const launch = resolveLaunch({ name: "demo", command: "sidekicks:demo", args: [], env: {} }, { workspaceFolder: "/w", nodePath: "/vscode/electron", demoAgentPath: "/ext/dist/demo-agent.js", env: {} });
   assert.deepEqual([launch.command, launch.args, launch.env.ELECTRON_RUN_AS_NODE, launch.cwd], ["/vscode/electron", ["/ext/dist/demo-agent.js"], "1", "/w"]);
 });
+
+test("limits.requestTimeout and limits.cancelTimeout (issue 18): durations in ms, at most 24h, never 0", () => {
+  const agents = "agents:\n  - name: demo\n    command: sidekicks:demo\n";
+  const { roster } = parseRoster(`limits:\n  requestTimeout: 2m\n  cancelTimeout: 30s\n${agents}`, FILE);
+  assert.equal(roster?.limits.requestTimeoutMs, 120_000);
+  assert.equal(roster?.limits.cancelTimeoutMs, 30_000);
+  assert.match(problems(`limits:\n  requestTimeout: 25h\n${agents}`).join("\n"), /limits\.requestTimeout: "25h" is longer than 24h/);
+  assert.match(problems(`limits:\n  cancelTimeout: 25h\n${agents}`).join("\n"), /limits\.cancelTimeout: "25h" is longer than 24h/);
+  assert.notDeepEqual(problems(`limits:\n  cancelTimeout: 0s\n${agents}`), [], "0s is not a duration: a Stop always ends");
+});
