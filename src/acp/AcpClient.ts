@@ -39,7 +39,9 @@ export interface AcpClientOptions {
  * {@link AcpClientHandlers}).
  *
  * Every request is raced against the process exiting, because the SDK's connection cannot know why its stream
- * ended: a dying agent rejects the pending request with `agent/exited` (exit code and stderr tail), never a hang.
+ * ended: a dying agent rejects the pending request with `agent/exited` (exit code and stderr tail), never a hang. A
+ * live agent that does not answer is not waited for forever either: every request but `session/prompt` has a deadline
+ * (`requestTimeoutMs`), and so does the cancelled prompt after `session/cancel` (`cancelTimeoutMs`; `deadlines.ts`).
  * The process is started in its own process group so that {@link stop} also ends the children of wrapper agents
  * (`agentProcess.ts`); what the agent sends is handled in `clientSide.ts`.
  */
@@ -77,7 +79,8 @@ export class AcpClient {
    *
    * @throws SidekicksError `agent/spawn` when the command or the working folder does not exist;
    *   `agent/exited` when it exits before answering; `agent/protocol` when it never sends a valid answer
-   *   (the message quotes the last non-ACP line it printed, field case 6); `agent/request` on a JSON-RPC error.
+   *   (the message quotes the last non-ACP line it printed, field case 6), or answers a protocol version Sidekicks
+   *   does not speak (field case 20: the process is stopped); `agent/request` on a JSON-RPC error.
    */
   static async start(launch: AgentLaunch, handlers: AcpClientHandlers, options: AcpClientOptions): Promise<AcpClient> {
     const opts: Required<AcpClientOptions> = {
@@ -119,7 +122,7 @@ export class AcpClient {
   /**
    * ACP `session/new` with `cwd` (absolute) and the MCP servers the agent should connect to.
    * @returns the new session id
-   * @throws SidekicksError `agent/exited`, `agent/request` (an `AuthRequiredError` when authentication is required)
+   * @throws SidekicksError `agent/exited`, `agent/request` (an `AuthRequiredError` when authentication is required), `agent/timeout`
    */
   async newSession(cwd: string, mcpServers: McpServerSpec[] = []): Promise<string> {
     this.sessions.creating += 1;
@@ -143,7 +146,7 @@ export class AcpClient {
 
   /**
    * ACP `session/set_mode`. The agent may also send `current_mode_update`.
-   * @throws SidekicksError `agent/request` when the agent refuses (an unknown mode), `agent/exited`
+   * @throws SidekicksError `agent/request` when the agent refuses (an unknown mode), `agent/exited`, `agent/timeout`
    */
   async setMode(sessionId: string, modeId: string): Promise<void> {
     await this.request("session/set_mode", this.connection.agent.request("session/set_mode", { sessionId, modeId }));
@@ -152,7 +155,7 @@ export class AcpClient {
   /**
    * ACP `session/set_config_option` with a select's value id (a string) or a boolean toggle's value.
    * @returns the complete set of options as the agent answered it
-   * @throws SidekicksError `agent/request` when the agent refuses the value, `agent/exited`
+   * @throws SidekicksError `agent/request` when the agent refuses the value, `agent/exited`, `agent/timeout`
    */
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<ConfigOptionInfo[]> {
     const params: acp.SetSessionConfigOptionRequest = typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value };
@@ -163,7 +166,7 @@ export class AcpClient {
   /**
    * `session/set_model`: the legacy, unstable way to pick a model, for agents that offer `models` but no model config
    * option. SDK 2.4.0 types it nowhere, so it goes as an untyped request.
-   * @throws SidekicksError `agent/request` (the agent refuses, or does not know the method), `agent/exited`
+   * @throws SidekicksError `agent/request` (the agent refuses, or does not know the method), `agent/exited`, `agent/timeout`
    */
   async setModel(sessionId: string, modelId: string): Promise<void> {
     await this.request("session/set_model", this.connection.agent.request<unknown>("session/set_model", { sessionId, modelId }));
@@ -180,7 +183,7 @@ export class AcpClient {
    * `available_commands_update` is kept (the agent's commands, not history).
    * @returns how many replayed updates were dropped
    * @throws SidekicksError `agent/request` when the agent refuses (an unknown or expired session; an
-   *   `AuthRequiredError` when authentication is required), `agent/exited` when the process dies meanwhile
+   *   `AuthRequiredError` when authentication is required), `agent/exited` when the process dies meanwhile, `agent/timeout`
    */
   async loadSession(sessionId: string, cwd: string, mcpServers: McpServerSpec[] = []): Promise<{ replayed: number }> {
     const load = this.sessions.beginLoad(sessionId);
@@ -197,7 +200,8 @@ export class AcpClient {
   /**
    * ACP `session/prompt` with the blocks {@link promptBlocks} makes. Updates stream through `handlers.onUpdate`.
    * @returns the stop reason (`end_turn`, `cancelled`, `max_tokens`, `max_turn_requests`, `refusal`)
-   * @throws SidekicksError `agent/exited` when the process dies mid-turn, `agent/request` on an error answer
+   * @throws SidekicksError `agent/exited` when the process dies mid-turn, `agent/request` on an error answer,
+   *   `agent/timeout` when it did not answer within `cancelTimeoutMs` of {@link cancel} (no deadline otherwise)
    */
   async prompt(sessionId: string, input: string | PromptInput): Promise<string> {
     const running: RunningPrompt = { abandon: () => undefined, timer: undefined };
@@ -231,7 +235,7 @@ export class AcpClient {
   /**
    * ACP `authenticate` with one of the agent's `agent`-kind auth methods (the agent runs its own sign-in, such as a
    * browser flow). Not for `terminal` methods, which the user runs in a terminal.
-   * @throws SidekicksError `agent/exited`, `agent/request` (the agent refused or the sign-in failed)
+   * @throws SidekicksError `agent/exited`, `agent/request` (the agent refused or the sign-in failed), `agent/timeout`
    */
   async authenticate(methodId: string): Promise<void> {
     await this.request("authenticate", this.connection.agent.request("authenticate", { methodId }));
