@@ -207,8 +207,16 @@ export function pendingPermissions(message: MessageRecord): string[] {
   return message.parts.filter((p): p is PermissionPart => p.type === "permission" && p.outcome === undefined).map((p) => p.requestId);
 }
 
+/** Why a request was closed without the user's answer, by how its attempt ended. */
+const UNANSWERED = {
+  unknown: () => l10n.t("Not answered: the answer was interrupted (a reload, or the window closed) before you chose. Retry asks again."),
+  failed: () => l10n.t("Not answered: the agent stopped before you chose."),
+  noResult: () => l10n.t("Not answered: the agent ended its turn without waiting for your answer."),
+};
+
 /**
- * Closes what an ended attempt left open: pending permission requests become `cancelled`; tool calls still
+ * Closes what an ended attempt left open: pending permission requests become `cancelled` (the agent's answer), shown as
+ * "not answered" with why unless the user stopped the turn (`unanswered`); tool calls still
  * `pending`/`in_progress` are marked failed when the attempt failed, cancelled when the user stopped it (ACP
  * `session/cancel`: the client marks unfinished tool calls cancelled), "outcome unknown" when it was interrupted
  * (the agent ran them itself; whether they finished is not known — brief, "Tool intents"), and "no result" when the
@@ -220,7 +228,8 @@ export function closeOpenParts(message: MessageRecord, how: "failed" | "cancelle
   const parts = message.parts.map((p) => {
     if (p.type === "permission" && p.outcome === undefined) {
       changed = true;
-      return { ...p, outcome: "cancelled" };
+      // The agent is answered `cancelled`; the card says the user chose nothing, unless the user's Stop ended it.
+      return how === "cancelled" ? { ...p, outcome: "cancelled" } : { ...p, outcome: "cancelled", unanswered: true, notice: UNANSWERED[how]() };
     }
     if (p.type === "toolCall" && (p.status === "pending" || p.status === "in_progress")) {
       changed = true;

@@ -8,6 +8,7 @@ import test from "node:test";
 import type { PermissionRequest } from "../../src/acp/types";
 import type { PermissionOption, PermissionPart } from "../../src/shared/protocol";
 import type { AgentRules, PermissionPolicy } from "../../src/turns/permissionPolicy";
+import { closeOpenParts } from "../../src/turns/answer";
 import { of, run, running, T0 } from "./reducerHarness";
 
 /** Claude Code's Bash options for `exit 3` (claude-agent-acp 0.101.0). */
@@ -94,3 +95,15 @@ for (const [optionId, remember, accepted, rule, note] of answers) {
     assert.deepEqual(step.effects.map((e) => e.type), rule ? ["remember", "answerPermission", "delta"] : ["answerPermission", "delta"], "remembered before sent (the next, identical request finds the rule), sent before shown");
   });
 }
+
+test("a request still waiting when its answer ends: the agent is answered cancelled; the card says Not answered and why, unless the user's Stop ended it", () => {
+  const pending: PermissionPart = { type: "permission", requestId: "R1", toolCallId: "t1", title: "exit 3", options: CLAUDE };
+  const message = { version: 1 as const, id: "M", channelId: "C", author: { kind: "agent" as const, agentName: "claude" }, createdAt: 1, parts: [pending] };
+  const card = (how: Parameters<typeof closeOpenParts>[1]) => closeOpenParts(message, how).parts[0] as PermissionPart;
+  assert.deepEqual([card("cancelled").outcome, card("cancelled").unanswered, card("cancelled").notice], ["cancelled", undefined, undefined], "the user's Stop: Cancelled");
+  for (const [how, says] of [["unknown", /interrupted \(a reload, or the window closed\) before you chose\. Retry asks again/], ["failed", /the agent stopped before you chose/], ["noResult", /ended its turn without waiting/]] as const) {
+    assert.equal(card(how).outcome, "cancelled", `${how}: what the agent was told`);
+    assert.equal(card(how).unanswered, true, how);
+    assert.match(card(how).notice ?? "", says);
+  }
+});

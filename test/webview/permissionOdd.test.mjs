@@ -36,7 +36,19 @@ const NO_CHOICE = {
   notice: "@odd asked without offering a choice Sidekicks can show, so Sidekicks answered Cancelled. The agent's log says what was wrong.",
 };
 
-const asking = () => message({ id: "a1", agentName: "odd", status: "streaming", parts: [{ type: "text", text: "I need to run this:" }, NO_CHOICE, LONG] });
+/** @type {import("../../src/shared/protocol").PermissionPart} */
+const UNANSWERED = {
+  type: "permission",
+  requestId: "r-reload",
+  toolCallId: "t3",
+  title: "Edit demo-notes.md",
+  options: [{ optionId: "ok", name: "Allow once", kind: "allow_once" }],
+  outcome: "cancelled",
+  unanswered: true,
+  notice: "Not answered: the answer was interrupted (a reload, or the window closed) before you chose. Retry asks again.",
+};
+
+const asking = () => message({ id: "a1", agentName: "odd", status: "streaming", parts: [{ type: "text", text: "I need to run this:" }, UNANSWERED, NO_CHOICE, LONG] });
 const card = ".permission[data-request-id='r-long']";
 
 describe("odd permission requests", () => {
@@ -65,6 +77,8 @@ describe("odd permission requests", () => {
     assert.equal((await page.innerText(`${card} .permission-option[data-option-id='maybe']`)).trim(), "Allow for an hour");
     await page.click(`${card} .permission-option[data-option-id='maybe']`);
     assert.deepEqual(await host.waitForRequests("permission/answer"), [{ requestId: "r-long", optionId: "maybe" }]);
+    // A request closed by a reload says Not answered, never Cancelled (a tryout took it for a refusal).
+    assert.match(await page.innerText(".permission[data-request-id='r-reload'] .permission-outcome"), /^Not answered$/);
     // The request with no choice: answered, and says why.
     assert.equal(await page.getAttribute(".permission[data-request-id='r-none']", "data-state"), "cancelled");
     assert.match(await page.innerText(".permission[data-request-id='r-none']"), /asked without offering a choice Sidekicks can show/);

@@ -17,7 +17,7 @@ const summary = ({ name, kind = "channel", members = ["demo"], unread = 0, busy 
 });
 
 const LIST = [
-  summary({ name: "general", members: ["demo", "odie"] }),
+  summary({ name: "general", members: ["demo", "odie"], description: "Where demo and odie meet" }),
   summary({ name: "design", unread: 3, description: "Look and feel" }),
   summary({ name: "panel", busy: true, unread: 250 }),
   summary({ name: "@odie", kind: "direct", members: ["odie"], unread: 1 }),
@@ -33,6 +33,15 @@ describe("channel switcher", () => {
   const env = withBrowser();
   /** @type {import("../../src/shared/protocol").MemberView[]} */
   const members = [{ name: "demo", state: "ready" }, { name: "odie", state: "ready" }];
+
+  it("shows the open channel's description under its name (a tryout found it only in a tab's tooltip)", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members }), channels: LIST, width: 300 });
+    const { page } = view;
+    await page.waitForSelector(".channel-header .channel-description");
+    assert.equal((await page.innerText(".channel-header .channel-description")).trim(), "Where demo and odie meet");
+    assert.equal(await page.getAttribute(".channel-header .channel-description", "title"), "Where demo and odie meet");
+    assert.deepEqual(await view.problems(), []);
+  });
 
   it("lists channels then directs with unread badges (99+ past the cap) and a busy dot, on one line of a 300 px sidebar", async () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members }), channels: LIST, width: 300 });

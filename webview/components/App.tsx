@@ -60,7 +60,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
     { value: actions.editor },
     <div class="app" data-phase={state.phase} data-snapshot={state.snapshot}>
       <ChannelSwitcher list={list} current={state.channel?.id} actions={actions.switcher} />
-      <ChannelHeader key={state.channel?.id} channel={state.channel} requested={state.requested} editing={editing} manage={management(state, list, actions)} sessions={memberSessions(state, actions)} />
+      <ChannelHeader key={state.channel?.id} channel={state.channel} description={list.channels.find((c) => c.id === state.channel?.id)?.description} requested={state.requested} editing={editing} manage={management(state, list, actions)} sessions={memberSessions(state, actions)} />
       <ConfigBanner config={state.config} error={state.commandError} run={actions.runCommand} />
       {state.phase === "failed" ? (
         <div class="open-error" role="alert">

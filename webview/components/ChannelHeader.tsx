@@ -2,6 +2,7 @@
  * The channel's name and its members with their agents' states; for a channel that allows it, rename (an inline
  * field checked as you type) and delete (an inline confirmation that names the channel and says its messages go too).
  */
+import { showBidiControls } from "../ansi";
 import * as l10n from "@vscode/l10n";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { agentStatusLabel } from "../../src/shared/stateLabel";
@@ -57,7 +58,7 @@ export interface ChannelManagement {
  * name `requested`, if any, is shown); `editing` adds ×/+ controls; `manage` adds the rename and delete buttons.
  * Keyed by channel id by the caller, so a switch closes any form.
  */
-export function ChannelHeader({ channel, requested, editing, manage, sessions }: { channel: ChannelView | undefined; requested?: string; editing?: MemberEditing; manage?: ChannelManagement; sessions?: MemberSessions }) {
+export function ChannelHeader({ channel, requested, editing, manage, sessions, description }: { channel: ChannelView | undefined; requested?: string; editing?: MemberEditing; manage?: ChannelManagement; sessions?: MemberSessions; description?: string }) {
   const [mode, setMode] = useState<"idle" | "renaming" | "deleting">("idle");
   const renameButton = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
@@ -109,6 +110,12 @@ export function ChannelHeader({ channel, requested, editing, manage, sessions }:
             </span>
           )}
         </div>
+      )}
+      {channel && description && (
+        // What the channel is for (roster `channels[].description`, or set with Sidekicks: Describe channel): one line, whole on hover.
+        <p class="channel-description" title={description}>
+          {showBidiControls(description)}
+        </p>
       )}
       {channel && (
         <ul class="members" aria-label={l10n.t("Members")}>

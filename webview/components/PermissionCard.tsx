@@ -50,7 +50,7 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
 
   const chosen = outcome ?? answering;
   let result: string | undefined;
-  if (outcome === "cancelled") result = l10n.t("Cancelled");
+  if (outcome === "cancelled") result = part.unanswered ? l10n.t("Not answered") : l10n.t("Cancelled");
   else if (outcome !== undefined) result = l10n.t("Chosen: {0}", part.options.find((o) => o.optionId === outcome)?.name ?? outcome);
   else if (!live) result = l10n.t("Not answered");
   // The title goes in <strong> wherever the language puts it in the sentence.

@@ -165,6 +165,8 @@ export interface PermissionPart {
   /** `auto`: why Sidekicks answered without asking (the policy, or which rule); `notice`: why it asked anyway, or the rule made. */
   auto?: string;
   notice?: string;
+  /** Answered `cancelled` by Sidekicks because the answer ended (interrupted, failed, ended) before the user chose: shown as "Not answered". */
+  unanswered?: boolean;
 }
 
 /**
