@@ -189,6 +189,8 @@ describe("interaction", () => {
     await page.waitForSelector(".message[data-message-id='a1'][data-status='done']");
     assert.equal(await page.$(".message[data-message-id='a1'] .message-stop"), null, "no Stop on a finished message");
     assert.match(await page.innerText(".message[data-message-id='a1']"), /Cancelled/);
+    // The button went away with the answer's end; the focus stayed on its message, not on the page (a tryout found it on the body).
+    assert.equal(await page.evaluate(() => document.activeElement?.closest(".message")?.getAttribute("data-message-id")), "a1");
     assert.deepEqual(await view.problems(), []);
   });
 

@@ -115,7 +115,12 @@ export class MessageItem extends Component<Props> {
               type="button"
               class="message-stop"
               title={queued ? l10n.t("Remove this message from the queue") : l10n.t("Stop this answer (ACP session/cancel)")}
-              onClick={() => turn.stop(message.id)}
+              onClick={(event) => {
+                // The button goes away with the answer's end: the focus stays on this message, not on the page (a
+                // keyboard user keeps their place; Retry or Run again is one Tab away).
+                (event.currentTarget.closest("article") as HTMLElement | null)?.focus({ preventScroll: true });
+                turn.stop(message.id);
+              }}
             >
               {queued ? l10n.t("Cancel") : l10n.t("Stop")}
             </button>
