@@ -85,8 +85,26 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
     void (level === "error" ? vscode.window.showErrorMessage(message) : vscode.window.showWarningMessage(message));
   }
 
+  /** The problems shown per roster file, to show again where they belong once an open editor reloads the file. */
+  private readonly shown = new Map<string, ConfigProblem[]>();
+
+  /**
+   * A roster changed on disk while open in an editor: its problems (read from the disk's text) were set before the
+   * editor reloaded it, and the reload moved them (a tryout saw a squiggle lines away from its Problems entry). Once
+   * the editor holds the disk's text again (not dirty), they are set anew.
+   */
+  private readonly reloads = vscode.workspace.onDidChangeTextDocument((e) => {
+    const problems = this.shown.get(e.document.uri.fsPath);
+    if (problems && problems.length > 0 && !e.document.isDirty && e.document.uri.scheme === "file") this.setProblems(e.document.uri, problems);
+  });
+
   showProblems(file: string, problems: ConfigProblem[]): void {
-    const uri = vscode.Uri.file(file);
+    if (problems.length > 0) this.shown.set(file, problems);
+    else this.shown.delete(file);
+    this.setProblems(vscode.Uri.file(file), problems);
+  }
+
+  private setProblems(uri: vscode.Uri, problems: ConfigProblem[]): void {
     this.diagnostics.set(
       uri,
       problems.map((p) => {
@@ -104,6 +122,7 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
   }
 
   dispose(): void {
+    this.reloads.dispose();
     this.diagnostics.dispose();
   }
 }
