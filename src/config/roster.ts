@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { isMap, isSeq, LineCounter, parseDocument, visit, type Document } from "yaml";
@@ -114,7 +115,15 @@ export function parseRoster(text: string, file: string): { roster?: Roster; prob
     return { file, line: from.line, column: from.col, ...(to ? { endLine: to.line, endColumn: to.col } : {}), message };
   };
   if (doc.errors.length > 0) {
-    return { problems: doc.errors.map((e) => at(e.pos[0], e.pos[1] > e.pos[0] ? e.pos[1] : undefined, `YAML syntax: ${e.message.split("\n")[0]}`)) };
+    return {
+      problems: doc.errors.map((e) => {
+        // An unclosed `[` or `{` is reported where the parser gave up (often the end of the file): point at the bracket.
+        const close = /end with a ([\]}])/.exec(e.message)?.[1];
+        const open = close ? unclosedFlow(text, e.pos[0], close === "]" ? "[" : "{") : undefined;
+        if (open !== undefined) return at(open, open + 1, l10n.t('YAML syntax: this "{0}" is never closed: end it with "{1}", or write the items on lines of their own', close === "]" ? "[" : "{", close!));
+        return at(e.pos[0], e.pos[1] > e.pos[0] ? e.pos[1] : undefined, `YAML syntax: ${e.message.split("\n")[0]}`);
+      }),
+    };
   }
   let data: unknown;
   try {
@@ -233,4 +242,31 @@ function resolveRoster(raw: RawRoster, file: string): Roster {
 function resolveIcon(icon: string, dir: string): AgentIcon {
   const codicon = /^\$\(([a-z0-9-]+)\)$/.exec(icon)?.[1] ?? (/^[a-z0-9-]+$/.test(icon) ? icon : undefined);
   return codicon ? { kind: "codicon", name: codicon } : { kind: "file", path: path.resolve(dir, icon) };
+}
+
+/**
+ * The offset of the last `opener` (`[` or `{`) before `before` that no bracket closes, outside quotes and comments;
+ * undefined when there is none (a rough scan for the message only: YAML's own parser has already refused the text).
+ */
+function unclosedFlow(text: string, before: number, opener: "[" | "{"): number | undefined {
+  const stack: { char: string; at: number }[] = [];
+  let quote: string | undefined;
+  for (let i = 0; i < Math.min(before, text.length); i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === quote && text[i - 1] !== "\\") quote = undefined;
+      else if (c === "\n") quote = undefined;
+      continue;
+    }
+    if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const end = text.indexOf("\n", i);
+      i = end === -1 ? text.length : end;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === "[" || c === "{") stack.push({ char: c, at: i });
+    else if ((c === "]" && stack.at(-1)?.char === "[") || (c === "}" && stack.at(-1)?.char === "{")) stack.pop();
+  }
+  for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.char === opener) return stack[k]!.at;
+  return undefined;
 }

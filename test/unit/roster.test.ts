@@ -64,7 +64,9 @@ const invalid: [string, string, string[]][] = [
   ["duplicate names (case-insensitive), at the second", "agents:\n  - name: a\n    command: x\n  - name: A\n    command: y\n", [
     `${FILE}:4:11: agents[1].name: "A" is already the name of agents[0]; names must be unique (ignoring case)`,
   ]],
-  ["broken YAML syntax", "agents: [\n", [`${FILE}:2:1: YAML syntax: Flow sequence in block collection must be sufficiently indented and end with a ]`]],
+  // Where the bracket opened, not where the parser gave up (the end of the file): a tryout found the raw words there.
+  ["broken YAML syntax", "agents: [\n", [`${FILE}:1:9: YAML syntax: this "[" is never closed: end it with "]", or write the items on lines of their own`]],
+  ["an unclosed map, a [ in a string and a comment not counted", 'agents: {name: "a[" # {\n', [`${FILE}:1:9: YAML syntax: this "{" is never closed: end it with "}", or write the items on lines of their own`]],
   ["an unknown top-level key", "agent:\n  - name: a\n", [
     `${FILE}:1:1: (top level): missing required key "agents"`,
     `${FILE}:1:1: (top level): unknown key "agent" (did you mean "agents"?)`,
