@@ -136,7 +136,7 @@ function DiffSummary({ diff, open }: { diff: ToolCallDiff; open: () => void }) {
   const { added, removed } = statsOf(diff);
   const created = diff.oldText === null;
   // Only the line endings changed (field case 13): said so, not "+120 −120".
-  const eol = lineEndingChange(diff.oldText, diff.newText);
+  const eol = eolOf(diff);
   return (
     <div class="tool-diff" data-path={diff.path}>
       <span class="diff-file" title={diff.path}>
@@ -165,6 +165,14 @@ function statsOf(diff: ToolCallDiff): DiffStats {
   let stats = statsCache.get(diff);
   if (!stats) statsCache.set(diff, (stats = diffStats(diff.oldText, diff.newText)));
   return stats;
+}
+
+/** Whether a diff only changes line endings, once per diff object too (it normalizes both whole texts). */
+const eolCache = new WeakMap<ToolCallDiff, ReturnType<typeof lineEndingChange> | null>();
+function eolOf(diff: ToolCallDiff): ReturnType<typeof lineEndingChange> {
+  let eol = eolCache.get(diff);
+  if (eol === undefined) eolCache.set(diff, (eol = lineEndingChange(diff.oldText, diff.newText) ?? null));
+  return eol ?? undefined;
 }
 
 function locationText(location: ToolCallLocation): string {
