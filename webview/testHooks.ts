@@ -13,7 +13,7 @@ export interface TestHookDeps {
   document?: Document;
 }
 
-/** Builds the handlers for `test/text`, `test/attribute`, `test/click` and `test/compose`. */
+/** Builds the handlers for `test/text`, `test/attribute`, `test/click`, `test/count`, `test/type` and `test/compose`. */
 export function createTestHandlers(deps: TestHookDeps): HostRequestHandlers {
   const doc = deps.document ?? document;
   return {
@@ -34,6 +34,20 @@ export function createTestHandlers(deps: TestHookDeps): HostRequestHandlers {
       if (el instanceof HTMLElement) el.click();
       else el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
       return { clicked: true };
+    },
+    "test/count": ({ selector }) => {
+      deps.flush();
+      return { count: doc.querySelectorAll(selector).length };
+    },
+    "test/type": ({ text }) => {
+      deps.flush();
+      const textarea = doc.querySelector<HTMLTextAreaElement>("#composer textarea");
+      if (!textarea) return { typed: false };
+      textarea.focus();
+      textarea.value = text;
+      textarea.setSelectionRange(text.length, text.length);
+      textarea.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: text }));
+      return { typed: true };
     },
     /** Types into the composer and presses Enter; `sent` is whether the host accepted the resulting send. */
     "test/compose": async ({ text }) => {

@@ -140,7 +140,7 @@ describe("interaction", () => {
     assert.match(userBody, /line one<br>\s*line two/, "the newline survives in the rendered message");
   });
 
-  it("answers the host's test/compose, test/text and test/click requests, each exactly once", async () => {
+  it("answers the host's test/compose, test/text, test/click, test/count and test/type requests, each exactly once", async () => {
     const { page, host } = await openView(env.browser, env.server.origin, {
       open: openResult({ messages: [message({ id: "q1", status: "streaming", parts: [PERMISSION] })] }),
     });
@@ -161,6 +161,14 @@ describe("interaction", () => {
     assert.deepEqual(await host.waitForRequests("permission/answer"), [{ requestId: "r1", optionId: "always" }]);
     assert.deepEqual((await host.request("test/click", { selector: ".nothing" })).result, { clicked: false });
 
+    assert.deepEqual((await host.request("test/count", { selector: "button.permission-option" })).result, { count: 3 });
+    assert.deepEqual((await host.request("test/count", { selector: ".nothing" })).result, { count: 0 });
+    const sends = (await host.requests("channel/send")).length;
+    assert.deepEqual((await host.request("test/type", { text: "@de" })).result, { typed: true });
+    assert.equal(await page.inputValue("#composer textarea"), "@de", "typed, not sent");
+    assert.match((await host.request("test/text", { selector: ".suggestions" })).result?.text ?? "", /demo/, "the suggestions typing opens");
+    assert.equal((await host.requests("channel/send")).length, sends, "typing sends nothing");
+
     // A method the protocol does not have, on purpose: the cast lets it through the types, as a buggy host would send it.
     const unknown = await host.request(/** @type {any} */ ("test/bogus"), {});
     assert.equal(unknown.error?.code, "webview/unknownMethod");
@@ -168,7 +176,7 @@ describe("interaction", () => {
     const responses = (await host.posted()).filter((m) => m.kind === "response");
     const ids = responses.map((r) => r.id);
     assert.deepEqual(ids, [...new Set(ids)], "no request answered twice");
-    assert.equal(ids.length, 9, "every request answered");
+    assert.equal(ids.length, 13, "every request answered");
   });
 
   it("Stop on a streaming answer and Cancel on a queued one ask the host to cancel exactly that message", async () => {
@@ -238,7 +246,10 @@ describe("following the conversation", () => {
     await page.fill("#composer textarea", Array.from({ length: 12 }, (_, i) => `draft line ${i}`).join("\n"));
     await frames(page, 3);
     assert.ok((await distance()) < 40, `still at the bottom after the composer grew (${await distance()} px)`);
-    await page.$eval(".history", (el) => (el.scrollTop = 0));
+    await page.$eval(".history", (el) => {
+      el.dispatchEvent(new WheelEvent("wheel", { bubbles: true })); // the user's wheel, then where it took the view
+      el.scrollTop = 0;
+    });
     await frames(page, 2);
     await host.emit("message/finished", message({ id: "mine", author: "user", text: "@demo go", to: ["demo"] }));
     await host.emit("message/started", message({ id: "answer", status: "streaming", text: "Working" }));

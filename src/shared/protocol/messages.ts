@@ -166,6 +166,10 @@ export interface HostRequests {
   "test/click": [{ selector: string }, { clicked: boolean }];
   /** Types `text` into the composer and presses Enter, as a user would; `sent` is whether the host accepted it. */
   "test/compose": [{ text: string }, { sent: boolean }];
+  /** Returns how many elements match `selector` (one plan card, no duplicated suggestion). */
+  "test/count": [{ selector: string }, { count: number }];
+  /** Types `text` into the composer without sending it (the suggestions it opens can then be read). */
+  "test/type": [{ text: string }, { typed: boolean }];
 }
 
 export type WebviewRequestMethod = keyof WebviewRequests;
