@@ -164,4 +164,32 @@ describe("following a streaming answer", () => {
     assert.equal(await page.$$eval(".jump-latest", (els) => els.length), 1, "Jump to latest is offered");
     assert.deepEqual(await view.problems(), []);
   });
+
+  it("stays at the bottom when the layout, not the user, moves the view away (a long answer's rows laid out again)", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: earlier(60) }), width: 600, height: 700 });
+    const { page, host } = view;
+    const distance = () => page.$eval(".history", (el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    await frames(page, 3);
+    assert.ok((await distance()) < 40, "starts at the bottom");
+    await host.emit("message/finished", message({ id: "mine", author: "user", text: "@demo go", to: ["demo"] }));
+    await frames(page, 3);
+    // The rows at the bottom collapse for one layout and come back (as re-created chunks of a 1 MB answer did in the
+    // real editor, just after the user's message): the browser clamps the view upwards, a scroll no user caused.
+    await page.$eval(".history", (list) => {
+      const rows = [...list.querySelectorAll(":scope > .message")].slice(-10);
+      for (const row of rows) /** @type {HTMLElement} */ (row).style.display = "none";
+      void list.scrollTop; // the layout with the rows gone: the view is clamped
+      for (const row of rows) /** @type {HTMLElement} */ (row).style.display = "";
+    });
+    await frames(page, 3);
+    await host.emit("message/finished", message({ id: "answer", text: "The answer, in view." }));
+    await frames(page, 3);
+    assert.ok((await distance()) < 40, `still at the bottom (${await distance()} px away)`);
+    assert.equal(await page.$$eval(".jump-latest", (els) => els.length), 0, "no Jump to latest: nothing was left behind");
+    // The user's own wheel still takes the view away.
+    await page.mouse.move(300, 300);
+    await page.mouse.wheel(0, -1500);
+    await page.waitForSelector(".jump-latest");
+    assert.deepEqual(await view.problems(), []);
+  });
 });

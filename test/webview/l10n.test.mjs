@@ -180,7 +180,10 @@ describe("webview languages", () => {
     };
     /** @param {import("playwright-core").Page} page */
     const jumpText = async (page) => {
-      await page.$eval(".history", (el) => (el.scrollTop = 0));
+      await page.$eval(".history", (el) => {
+        el.dispatchEvent(new WheelEvent("wheel", { bubbles: true }));
+        el.scrollTop = 0;
+      });
       await page.waitForSelector(".jump-latest");
       return (await page.innerText(".jump-latest")).replace(/^↓\s*/, "");
     };

@@ -93,7 +93,10 @@ describe("long streamed answer", () => {
 
     // Scrolled to the start, then to the middle: what comes on screen is laid out and shown, in order.
     for (const [fraction, step] of /** @type {[number, number | null][]} */ ([[0, 0], [0.5, null]])) {
-      await page.$eval(".history", (list, f) => (list.scrollTop = f * list.scrollHeight), fraction);
+      await page.$eval(".history", (list, f) => {
+        list.dispatchEvent(new WheelEvent("wheel", { bubbles: true }));
+        list.scrollTop = f * list.scrollHeight;
+      }, fraction);
       await frames(page, 4);
       const shown = await page.$eval(".history", (list) => {
         const box = list.getBoundingClientRect();

@@ -68,6 +68,7 @@ function topVisible(page) {
  */
 function scrollTo(page, top) {
   return page.$eval(".history", (list, y) => {
+    list.dispatchEvent(new WheelEvent("wheel", { bubbles: true }));
     list.scrollTop = y;
     list.dispatchEvent(new Event("scroll"));
   }, top);

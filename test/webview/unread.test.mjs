@@ -36,7 +36,10 @@ describe("unread marker", () => {
     await page.waitForSelector(".message[data-message-id='live']");
     assert.deepEqual(await dividers(page), [], "nothing is unread while the user follows at the bottom");
 
-    await page.$eval(".history", (el) => (el.scrollTop = 0));
+    await page.$eval(".history", (el) => {
+      el.dispatchEvent(new WheelEvent("wheel", { bubbles: true }));
+      el.scrollTop = 0;
+    });
     await page.waitForSelector(".jump-latest");
     await host.emit("message/finished", message({ id: "n1", text: "first while away" }));
     await host.emit("message/finished", message({ id: "n2", text: "second while away" }));

@@ -99,7 +99,10 @@ describe("virtualised history", () => {
 
     // Scrolling to the top (as a scroll bar drag would) shows the first message.
     for (let i = 0; i < 5 && !(await inView(page, "m0")); i++) {
-      await page.$eval(".history", (el) => (el.scrollTop = 0));
+      await page.$eval(".history", (el) => {
+      el.dispatchEvent(new WheelEvent("wheel", { bubbles: true }));
+      el.scrollTop = 0;
+    });
       await frames(page, 3);
     }
     assert.ok(await inView(page, "m0"), "the first message is in view at the top");
@@ -109,7 +112,10 @@ describe("virtualised history", () => {
     assert.match(await page.innerText(".jump-latest"), /^↓?\s*Jump to latest$/, "scrolled up: the button offers the way back");
 
     // A position in the middle, passing the long messages: still windowed, and the messages there are rendered.
-    await page.$eval(".history", (el) => (el.scrollTop = el.scrollHeight / 2));
+    await page.$eval(".history", (el) => {
+      el.dispatchEvent(new WheelEvent("wheel", { bubbles: true }));
+      el.scrollTop = el.scrollHeight / 2;
+    });
     await frames(page, 4);
     const middle = await page.$$eval(".history .message", (els) => els.map((e) => Number(e.getAttribute("data-message-id")?.slice(1))));
     assert.ok(middle.length > 0 && middle.length <= 100, `windowed in the middle: ${middle.length}`);
@@ -202,7 +208,10 @@ describe("virtualised history across channels", () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: bigHistory(2_000) }), channels: [summary("general"), summary("design")], height: 600 });
     const { page } = view;
     await page.waitForSelector(".message[data-message-id='m1999']");
-    await page.$eval(".history", (el) => (el.scrollTop = 0));
+    await page.$eval(".history", (el) => {
+      el.dispatchEvent(new WheelEvent("wheel", { bubbles: true }));
+      el.scrollTop = 0;
+    });
     await page.waitForSelector(".jump-latest");
     const design = Array.from({ length: 500 }, (_, i) => message({ id: `d${i}`, channelId: "ch-design", text: `design ${i}` }));
     await page.evaluate((next) => (window.__host.open = next), openResult({ name: "design", messages: design }));
@@ -235,6 +244,7 @@ describe("the Jump to latest button", () => {
     const badgeAtBottom = () =>
       page.$eval(".history", (list) => {
         const badge = /** @type {HTMLElement} */ (list.querySelector(".message[data-message-id='last'] .status-badge"));
+        list.dispatchEvent(new WheelEvent("wheel", { bubbles: true })); // the user's wheel, then where it took the view
         list.scrollTop += badge.getBoundingClientRect().bottom - (list.getBoundingClientRect().bottom - 2);
       });
     await badgeAtBottom();

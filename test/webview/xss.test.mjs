@@ -56,6 +56,7 @@ async function everyScreen(page, visit) {
   let position = 0;
   await page.evaluate(() => {
     const history = document.querySelector(".history");
+    history?.dispatchEvent(new WheelEvent("wheel", { bubbles: true }));
     if (history) history.scrollTop = 0;
   });
   for (let step = 0; step < 1_000; step++) {
@@ -68,6 +69,7 @@ async function everyScreen(page, visit) {
     const [atEnd, next] = await page.evaluate((from) => {
       const history = document.querySelector(".history");
       if (!history) return [true, 0];
+      history.dispatchEvent(new WheelEvent("wheel", { bubbles: true }));
       history.scrollTop = from;
       const end = history.scrollTop + history.clientHeight >= history.scrollHeight - 2;
       history.scrollTop = from + Math.max(50, history.clientHeight * 0.8);

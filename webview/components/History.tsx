@@ -10,13 +10,12 @@ import { channelLabel } from "../channelLabel";
 import { EditorContext } from "../editorActions";
 import type { FocusRequest, OlderPages, UnreadMarker } from "../viewState";
 import { VirtualWindow, type WindowRange } from "../virtualWindow";
+import { BottomPin } from "./bottomPin";
 import { articleOf, focusArticle, routeLink, useKeys, useLooks, visibleArticles } from "./historyDom";
 import { HistoryEmpty, OlderRow } from "./HistoryRows";
 import { MessageItem, type TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
 
-/** How close to the bottom (px) still counts as "at the bottom". */
-const STICK_THRESHOLD_PX = 40;
 /** Rendered beyond the viewport on each side (px), so scrolling shows rows already laid out. */
 const OVERSCAN_PX = 900;
 /** The viewport height assumed before the list was laid out (px). */
@@ -60,7 +59,9 @@ export function History(props: {
   const { channelName, messages, answerPermission, turn, memberCount, members, unread, onScrolledAway, focusRequest, older, onLoadOlder } = props;
   const ref = useRef<HTMLDivElement>(null);
   const editor = useContext(EditorContext);
-  const stick = useRef(true);
+  /** Whether the view follows the bottom (`stick.current.stuck`), and what moved it (`bottomPin.ts`). */
+  const stick = useRef<BottomPin>(null as unknown as BottomPin);
+  stick.current ??= new BottomPin();
   /** The id of the newest user message seen at the last render (`null` before the first render). */
   const lastUserMessage = useRef<string | undefined | null>(null);
   const win = useMemo(() => new VirtualWindow(), []);
@@ -87,7 +88,7 @@ export function History(props: {
   const opened = useRef(true);
   if (shownChannel.current !== channelName) {
     shownChannel.current = channelName;
-    stick.current = true;
+    stick.current.stuck = true;
     opened.current = true;
   }
   // A page of older messages was prepended: what the user looks at stays in place. The window moves down by the
@@ -97,7 +98,7 @@ export function History(props: {
   if (firstKey.current !== undefined && first !== firstKey.current) {
     const shift = keys.current.indexOf(firstKey.current);
     const el = ref.current;
-    if (shift > 0 && el && !stick.current) {
+    if (shift > 0 && el && !stick.current.stuck) {
       const row = visibleArticles(el)[0];
       if (row?.dataset.messageId) anchor.current = { id: row.dataset.messageId, top: row.getBoundingClientRect().top };
       scroll.current = { ...scroll.current, top: scroll.current.top + win.offsetOf(keys.current, shift) };
@@ -109,7 +110,7 @@ export function History(props: {
     const el = ref.current;
     if (!el) return;
     scroll.current = { top: el.scrollTop, viewport: el.clientHeight || INITIAL_VIEWPORT_PX };
-    const next = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current);
+    const next = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current.stuck);
     const now = rendered.current;
     if (next.start === now.start && next.end === now.end) return;
     if (syncs.current.count >= MAX_SYNCS_PER_FRAME) {
@@ -127,8 +128,8 @@ export function History(props: {
   };
 
   const setStick = (atBottom: boolean): void => {
-    if (stick.current === atBottom) return;
-    stick.current = atBottom;
+    if (stick.current.stuck === atBottom) return;
+    stick.current.stuck = atBottom;
     setLeftAt(atBottom ? null : (keys.current[keys.current.length - 1] ?? null));
     onScrolledAway?.(!atBottom);
   };
@@ -150,7 +151,7 @@ export function History(props: {
               const height = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
               if (id && height > 0 && win.measure(id, height)) changed = true;
             }
-            if (stick.current) el.scrollTop = el.scrollHeight;
+            if (stick.current.stuck) stick.current.pin(el);
             if (changed) sync();
           }),
     [],
@@ -187,7 +188,7 @@ export function History(props: {
         observer.observe(row);
       }
     }
-    if (stick.current) el.scrollTop = el.scrollHeight;
+    if (stick.current.stuck) stick.current.pin(el);
     const kept = anchor.current;
     if (kept) {
       anchor.current = undefined;
@@ -199,7 +200,7 @@ export function History(props: {
       opened.current = false;
       revealUnread(el);
     }
-    if (stick.current && leftAt !== null) {
+    if (stick.current.stuck && leftAt !== null) {
       setLeftAt(null);
       onScrolledAway?.(false);
     }
@@ -245,7 +246,7 @@ export function History(props: {
   const onScroll = (): void => {
     const el = ref.current;
     if (!el) return;
-    setStick(el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD_PX);
+    setStick(stick.current.scrolled(el));
     sync();
     nearTop();
   };
@@ -256,7 +257,7 @@ export function History(props: {
     if (!el) return;
     setStick(true);
     if (focusLast) pendingFocus.current = keys.current[keys.current.length - 1];
-    el.scrollTop = el.scrollHeight;
+    stick.current.pin(el);
     rerender();
   };
 
@@ -294,7 +295,10 @@ export function History(props: {
     rerender(); // the layout effect above focuses it once rendered
   }, [focusRequest?.seq]);
 
+  const onInput = (): void => stick.current.input();
+
   const onKeyDown = (event: KeyboardEvent): void => {
+    onInput();
     const el = ref.current;
     if (!el || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const target = event.target as HTMLElement;
@@ -331,7 +335,7 @@ export function History(props: {
     event.preventDefault();
   };
 
-  const range = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current);
+  const range = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current.stuck);
   rendered.current = range;
   const newCount = leftAt === null ? 0 : keys.current.length - 1 - keys.current.lastIndexOf(leftAt);
   const rows: preact.JSX.Element[] = [];
@@ -362,6 +366,10 @@ export function History(props: {
         aria-keyshortcuts="ArrowUp ArrowDown Home End"
         tabIndex={0}
         onScroll={onScroll}
+        onWheel={onInput}
+        onTouchStart={onInput}
+        onPointerDown={onInput}
+        onFocusIn={onInput}
         onKeyDown={onKeyDown}
         onClick={(event) => routeLink(event, editor)}
         onAuxClick={(event) => routeLink(event, undefined)}
