@@ -116,7 +116,8 @@ async function main() {
         "--disable-sync",
       ],
     });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // The clipboard as a desktop editor has it: Copy in a webview writes it, vscode.env.clipboard reads it.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, permissions: ["clipboard-read", "clipboard-write"] });
     const screenshots = screenshotQueue(page);
     await page.exposeFunction("codeAutomationLog", (/** @type {string} */ type, /** @type {unknown} */ message) => {
       const text = Array.isArray(message) ? formatConsoleArgs(message) : String(message);

@@ -52,7 +52,8 @@ async function webviewFrame(page) {
  * `test/text` (innerText, or null), `test/attribute` (or null), `test/click` (a real click when the element exists),
  * `test/compose` (types into the composer, presses Enter; `sent` once the composer is cleared, which it is only when
  * the host accepted the message). Plus `workbench/visible` (waits, 30 s at most, for an element of the workbench page
- * itself to be visible: the terminal panel, the diff editor).
+ * itself to be visible: the terminal panel, the diff editor) `workbench/clipboard` (the browser's clipboard text) and `workbench/squiggles` (the lines of the active editor's
+ * drawn error squiggles).
  */
 /** The CDP session profiling the e2e bench's page (SIDEKICKS_E2E_PROFILE=1), from `e2e/arm` to `e2e/painted`. */
 /** @type {import("playwright-core").CDPSession | undefined} */
@@ -80,6 +81,33 @@ export async function webviewRequest(page, method, given) {
     // The workbench's own DOM (outside the webview): resolves once an element matching `selector` is visible.
     await page.locator(need("selector")).first().waitFor({ state: "visible", timeout: 30_000 });
     return { visible: true };
+  }
+  if (method === "workbench/squiggles") {
+    // The active text editor's error squiggles as drawn: each overlay line holding one, and the line number drawn in
+    // the gutter at the same height (both layers place a line at the same `top`). 1-based, in order.
+    await page.locator(".editor-group-container.active .monaco-editor .view-overlays").first().waitFor({ state: "attached", timeout: 30_000 });
+    return {
+      lines: await page.evaluate(() => {
+        const editor = document.querySelector(".editor-group-container.active .monaco-editor");
+        if (!editor) return [];
+        /** @type {Map<string, number>} */
+        const numbers = new Map();
+        for (const row of editor.querySelectorAll(".margin-view-overlays > div")) {
+          const n = row.querySelector(".line-numbers")?.textContent?.trim();
+          if (n) numbers.set(/** @type {HTMLElement} */ (row).style.top, Number(n));
+        }
+        return [...editor.querySelectorAll(".view-overlays > div")]
+          .filter((row) => row.querySelector(".squiggly-error"))
+          .map((row) => numbers.get(/** @type {HTMLElement} */ (row).style.top) ?? -1)
+          .sort((a, b) => a - b);
+      }),
+    };
+  }
+  if (method === "workbench/clipboard") {
+    // The browser's clipboard (what Copy in a webview wrote), read by the workbench page: the page is focused first, as
+    // the Clipboard API reads only for a focused document.
+    await page.bringToFront();
+    return { text: await page.evaluate(async () => { window.focus(); return navigator.clipboard.readText(); }) };
   }
   const frame = await webviewFrame(page);
   switch (method) {

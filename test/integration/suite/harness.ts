@@ -21,3 +21,13 @@ export async function screenshot(name: string, part?: "sidebar"): Promise<boolea
 export async function workbenchVisible(selector: string): Promise<void> {
   await webview("workbench/visible", { selector });
 }
+
+/** The text on the browser's clipboard, read by the harness in the workbench page (what a webview's Copy wrote). */
+export async function clipboardText(): Promise<string> {
+  return (await webview("workbench/clipboard", {})).text;
+}
+
+/** The 1-based lines where the active text editor draws error squiggles, in order (read from the workbench's DOM). */
+export async function squiggleLines(): Promise<number[]> {
+  return (await webview("workbench/squiggles", {})).lines;
+}

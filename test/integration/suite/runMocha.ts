@@ -7,9 +7,11 @@ import { screenshot } from "./harness";
  * file, so they are imported, not globbed. Prints `SIDEKICKS_RESULT {"passed":N,"failed":M}` for the harness and a
  * picture test-results/failed-<title>.png for each failing test (asked of the harness, waited for); rejects when a test failed. `earlier` adds the
  * counts of a phase that ran in an extension host before a window reload (test/integration/suite/reloadIndex.ts).
+ * `SIDEKICKS_IT_GREP` (a developer's run, never CI's) runs only the tests whose full title matches it.
  */
 export async function runMocha(load: () => Promise<unknown>, earlier = { passed: 0, failed: 0 }): Promise<void> {
-  const mocha = new Mocha({ ui: "bdd", timeout: 60_000, color: false, reporter: "spec" });
+  const grep = process.env.SIDEKICKS_IT_GREP;
+  const mocha = new Mocha({ ui: "bdd", timeout: 60_000, color: false, reporter: "spec", ...(grep ? { grep } : {}) });
   mocha.suite.emit("pre-require", globalThis, "bundle", mocha);
   mocha.suite.afterEach(async function () {
     const test = this.currentTest;

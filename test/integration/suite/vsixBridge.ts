@@ -52,6 +52,8 @@ type BridgeRequests = HostRequests & {
   "vsix/type": [{ text: string }, { typed: boolean }];
   "vsix/screenshot": [{ name: string; part?: "sidebar" }, { taken: boolean }];
   "workbench/visible": [{ selector: string }, { visible: boolean }];
+  "workbench/clipboard": [Record<string, never>, { text: string }];
+  "workbench/squiggles": [Record<string, never>, { lines: number[] }];
 };
 
 /** Sends one webview request through the harness and waits (60 s at most) for its answer; rejects with its error. */
