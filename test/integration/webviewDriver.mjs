@@ -52,7 +52,8 @@ async function webviewFrame(page) {
  * `test/text` (innerText, or null), `test/attribute` (or null), `test/click` (a real click when the element exists),
  * `test/compose` (types into the composer, presses Enter; `sent` once the composer is cleared, which it is only when
  * the host accepted the message). Plus `workbench/visible` (waits, 30 s at most, for an element of the workbench page
- * itself to be visible: the terminal panel, the diff editor) `workbench/clipboard` (the browser's clipboard text) and `workbench/squiggles` (the lines of the active editor's
+ * itself to be visible: the terminal panel, the diff editor) `workbench/keys` (types into the focused workbench input and presses Enter), `workbench/clipboard` (the browser's
+ * clipboard text) and `workbench/squiggles` (the lines of the active editor's
  * drawn error squiggles).
  */
 /** The CDP session profiling the e2e bench's page (SIDEKICKS_E2E_PROFILE=1), from `e2e/arm` to `e2e/painted`. */
@@ -102,6 +103,14 @@ export async function webviewRequest(page, method, given) {
           .sort((a, b) => a - b);
       }),
     };
+  }
+  if (method === "workbench/keys") {
+    // What a user types into the focused workbench input (a quick pick, an input box): all of it replaced by `text`,
+    // then Enter.
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type(need("text"));
+    await page.keyboard.press("Enter");
+    return { typed: true };
   }
   if (method === "workbench/clipboard") {
     // The browser's clipboard (what Copy in a webview wrote), read by the workbench page: the page is focused first, as

@@ -31,3 +31,8 @@ export async function clipboardText(): Promise<string> {
 export async function squiggleLines(): Promise<number[]> {
   return (await webview("workbench/squiggles", {})).lines;
 }
+
+/** Types `text` into the focused workbench input (a quick pick, an input box) in place of what it holds, then Enter. */
+export async function typeInWorkbench(text: string): Promise<void> {
+  await webview("workbench/keys", { text });
+}

@@ -53,6 +53,7 @@ type BridgeRequests = HostRequests & {
   "vsix/screenshot": [{ name: string; part?: "sidebar" }, { taken: boolean }];
   "workbench/visible": [{ selector: string }, { visible: boolean }];
   "workbench/clipboard": [Record<string, never>, { text: string }];
+  "workbench/keys": [{ text: string }, { typed: boolean }];
   "workbench/squiggles": [Record<string, never>, { lines: number[] }];
 };
 
