@@ -24,13 +24,13 @@ export function asChangedFiles(value: unknown): ChangedFile[] {
 
 /**
  * The files as kept: their earlier texts within {@link TURN_FILES_BYTES}, in order; beyond it, a file's earlier text is
- * dropped (its diff is then not offered).
+ * dropped and said so (`beforeUnknown: "overBudget"`; its diff is then not offered).
  */
 export function keptFiles(files: readonly ChangedFile[]): ChangedFile[] {
   let budget = TURN_FILES_BYTES;
   return files.map((f) => {
     const size = typeof f.before === "string" ? Buffer.byteLength(f.before) : 0;
-    if (size > budget) return { path: f.path, kind: f.kind };
+    if (size > budget) return { path: f.path, kind: f.kind, beforeUnknown: "overBudget" };
     budget -= size;
     return f;
   });

@@ -1,33 +1,33 @@
 /**
- * Files an agent changed during a turn (issue 7, "File watching"): the editor's `FileSystemWatcher` reports changes
- * under the agent's workspace; each change made while a turn runs there joins that turn's list, with the file's text
- * from before the turn, so the user can open a diff against it.
+ * Files an agent changed during a turn (issue 7, "File watching"; issue 19, "Snapshots that scale"): each change made
+ * while a turn runs in the agent's workspace joins that turn's list, with the file's text from before the turn, so the
+ * user can open a diff against it.
  *
- * "Before the turn" is a snapshot taken when the turn starts: the workspace's text files, skipping folders of
- * dependencies and build output and files over {@link SNAPSHOT_FILE_BYTES}, within {@link SNAPSHOT_TOTAL_BYTES}. A
- * file the snapshot did not hold (too large, over the budget, or changed before the snapshot reached it) is listed with
- * its earlier text unknown, and said so; it is never guessed.
+ * "Before the turn" is a snapshot begun when the turn starts, which the prompt does not wait for (beyond
+ * {@link SNAPSHOT_WAIT_MS}). In a git work tree (`gitSnapshot.ts`) git says what is dirty — ignored files are ignored —
+ * only the dirty files' texts are read, and a clean file's earlier text comes from git's objects when it turns out to be
+ * changed. Elsewhere (`snapshotFiles.ts`) the folder is walked (skipping folders of dependencies and build output) and
+ * the editor's file watcher names the changes. Texts are kept within {@link SNAPSHOT_FILE_BYTES} per file and
+ * {@link SNAPSHOT_TOTAL_BYTES} in all, binary and large files dropped first. A file whose earlier text the snapshot
+ * does not hold (too large, binary, over the budget, or changed before the snapshot read it once the prompt had
+ * started) is listed with its earlier text unknown and why ({@link ChangedFile.beforeUnknown}); it is never guessed.
  *
- * The watcher's events arrive late (the editor's watcher and the caller's throttle gather them), so an edit made just
- * before the prompt ends may not have arrived when the turn settles. {@link TurnFiles.end} therefore walks the folder
- * again and compares each file's size and modification time with the snapshot's; files written through ACP
- * `fs/write_text_file` (which may change only an open editor buffer) are reported by {@link TurnFiles.wrote}.
+ * The watcher's events arrive late (the editor's watcher and the caller's throttle gather them), so {@link
+ * TurnFiles.end} asks again — `git status`, or a second walk comparing sizes and modification times — and files written
+ * through ACP `fs/write_text_file` (which may change only an open editor buffer) are reported by {@link TurnFiles.wrote}.
  *
  * A file the user saved in the editor during the turn ({@link TurnFiles.saved}) is not the agent's change: it is left
  * out while the file still holds what the user saved, unless the agent had changed it before (or writes it after).
- * Nor is a file that holds at the end of the turn the text the snapshot read: a watcher event that arrives during the
- * turn may be for a write made before it began.
+ * Nor is a file that holds at the end of the turn the text it had before: a watcher event that arrives during the turn
+ * may be for a write made before it began.
  */
-import { lineEndingChange, type LineEnding } from "../shared/lineEndings";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { lineEndingChange, type LineEnding } from "../shared/lineEndings";
+import { gitBaseline, gitRoot, StatusRuns } from "./gitSnapshot";
+import { IGNORED_DIRS, walkBaseline, type Baseline, type Before, type UnknownReason } from "./snapshotFiles";
 
-/** Largest file the snapshot keeps, in bytes. */
-export const SNAPSHOT_FILE_BYTES = 512 * 1024;
-/** Most bytes one snapshot keeps in all. */
-export const SNAPSHOT_TOTAL_BYTES = 32 * 1024 * 1024;
-/** Folders never snapshotted or tracked: version control, dependencies, build output, caches. */
-export const IGNORED_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", "dist", "out", "build", "target", ".next", "coverage", ".cache", ".tools"]);
+export { IGNORED_DIRS, SNAPSHOT_FILE_BYTES, SNAPSHOT_TOTAL_BYTES, type UnknownReason } from "./snapshotFiles";
 
 /** One file a turn changed. */
 export interface ChangedFile {
@@ -36,37 +36,33 @@ export interface ChangedFile {
   kind: "created" | "modified" | "deleted";
   /**
    * The text before the turn: a string, `null` when the file did not exist, `undefined` when the snapshot did not
-   * hold it (too large, over the budget, or not text).
+   * hold it (then {@link beforeUnknown} says why).
    */
   before?: string | null;
+  /** Why the text before the turn is not known, when it is not. */
+  beforeUnknown?: UnknownReason;
   /** Set when the turn changed only the file's line endings (field case 13), from what to what. */
   lineEndings?: { from: LineEnding; to: LineEnding };
 }
 
-/** What tells a file changed without reading it: its size in bytes and its modification time in ms. */
-interface Signature {
-  size: number;
-  mtimeMs: number;
-}
-
 interface Tracked {
   folder: string;
-  /** path → text before the turn (text files within the budget). Filled in the background. */
-  snapshot: Map<string, string>;
-  /** Paths that existed when the snapshot walked them (to tell created from modified) → their size and mtime. */
-  existed: Map<string, Signature>;
-  ready: Promise<void>;
-  /** Set once the turn's prompt may start: files the walk reads afterwards might already be changed. */
-  frozen: boolean;
-  changed: Map<string, ChangedFile>;
+  /** What the folder held when the turn started; its start-of-turn work runs in the background. */
+  baseline: Promise<Baseline>;
+  /** Files the watcher reported or the agent wrote during the turn. */
+  touched: Set<string>;
   /** Files the user saved in the editor during the turn → the text saved (the latest save). */
   userSaved: Map<string, string>;
   /** Files the agent wrote through ACP `fs/write_text_file` during the turn. */
   acpWritten: Set<string>;
 }
 
-/** How long a turn's prompt waits for its snapshot at most, in ms; files not read by then have no earlier text. */
-export const SNAPSHOT_WAIT_MS = 1_000;
+/**
+ * How long a turn's prompt waits for its snapshot at most, in ms: a small folder's snapshot is done by then; in a
+ * larger one the snapshot goes on while the agent works, and files it reads after the agent changed them have no
+ * earlier text (`late`).
+ */
+export const SNAPSHOT_WAIT_MS = 10;
 
 /** Whether `file` is inside `folder` and not under an ignored folder. */
 export function isTracked(folder: string, file: string): boolean {
@@ -78,6 +74,7 @@ export function isTracked(folder: string, file: string): boolean {
 /** Keeps, per running turn, the files changed under its agent's workspace. */
 export class TurnFiles {
   private readonly turns = new Map<string, Tracked>();
+  private readonly statusRuns = new StatusRuns();
 
   /** @param ignored absolute folders never listed (Sidekicks' own history store, when it lies in a workspace) */
   constructor(private readonly ignored: readonly string[] = []) {}
@@ -88,18 +85,28 @@ export class TurnFiles {
   }
 
   /**
-   * Starts tracking a turn whose agent works in `folder` (absolute) and snapshots the folder. Resolves when the
-   * snapshot is complete, or after `maxWaitMs`: the prompt should start only then (the agent must not change a file
-   * before it is read). Files the walk reaches later are known to exist but have no earlier text.
+   * Starts tracking a turn whose agent works in `folder` (absolute) and begins its snapshot. Resolves when the
+   * snapshot is complete or after `maxWaitMs` (`Infinity`: when complete), whichever is first; the prompt starts
+   * then, the snapshot going on meanwhile.
    */
   async begin(turnId: string, folder: string, maxWaitMs = SNAPSHOT_WAIT_MS): Promise<void> {
-    const tracked: Tracked = { folder, snapshot: new Map(), existed: new Map(), ready: Promise.resolve(), frozen: false, changed: new Map(), userSaved: new Map(), acpWritten: new Set() };
-    tracked.ready = snapshot(folder, tracked).catch(() => undefined);
+    const prompt: { startedAt?: number } = {};
+    const promptStart = () => prompt.startedAt;
+    const baseline = gitRoot(folder).then((root) => (root ? gitBaseline(root, folder, this.statusRuns, promptStart) : walkBaseline(folder, promptStart)));
+    const tracked: Tracked = { folder, baseline, touched: new Set(), userSaved: new Map(), acpWritten: new Set() };
     this.turns.set(turnId, tracked);
+    const ready = tracked.baseline.then((b) => b.ready);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([tracked.ready, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)))]);
+    const waits = [ready];
+    if (Number.isFinite(maxWaitMs)) waits.push(new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs))));
+    await Promise.race(waits);
     clearTimeout(timer);
-    tracked.frozen = true;
+    prompt.startedAt = Date.now();
+  }
+
+  /** Resolves when the start-of-turn snapshot of turn `turnId` is complete (for tests and benches: no prompt waits for it). */
+  async snapshotted(turnId: string): Promise<void> {
+    await (await this.turns.get(turnId)?.baseline)?.ready;
   }
 
   /**
@@ -112,10 +119,9 @@ export class TurnFiles {
         if (!this.holds(tracked, event.path)) continue;
         // A folder is not a file change: its files report their own events.
         if (event.kind !== "deleted" && isDirectory(event.path)) continue;
-        await tracked.ready;
         // Changed since the user saved it (an agent wrote over it): the agent's change again.
         if (tracked.userSaved.has(event.path) && !sameText(event.path, tracked.userSaved.get(event.path))) tracked.userSaved.delete(event.path);
-        record(tracked, event.path, event.kind === "deleted");
+        tracked.touched.add(event.path);
       }
     }
   }
@@ -128,9 +134,8 @@ export class TurnFiles {
     const tracked = this.turns.get(turnId);
     if (!tracked || !this.holds(tracked, file)) return;
     tracked.acpWritten.add(file);
+    tracked.touched.add(file);
     tracked.userSaved.delete(file);
-    await tracked.ready;
-    record(tracked, file, false);
   }
 
   /**
@@ -142,48 +147,61 @@ export class TurnFiles {
   saved(file: string, text: string): void {
     for (const tracked of this.turns.values()) {
       if (!this.holds(tracked, file) || tracked.acpWritten.has(file)) continue;
-      if (tracked.changed.has(file) && !tracked.userSaved.has(file)) continue;
+      if (tracked.touched.has(file) && !tracked.userSaved.has(file)) continue;
       tracked.userSaved.set(file, text);
     }
   }
 
   /**
-   * Stops tracking a turn, after walking its folder once more: a file created, deleted, or whose size or modification
-   * time differs from the snapshot's is listed even when the watcher's event has not arrived yet.
+   * Stops tracking a turn, after asking once more what changed (`git status`, or a walk comparing sizes and
+   * modification times): a change is listed even when the watcher's event has not arrived yet.
    * @returns the files it changed, sorted by path
    */
   async end(turnId: string): Promise<ChangedFile[]> {
     const tracked = this.turns.get(turnId);
     if (!tracked) return [];
     this.turns.delete(turnId);
-    await tracked.ready;
-    const now = new Map<string, Signature>();
-    await walk(tracked.folder, (file, signature) => void (this.holds(tracked, file) && now.set(file, signature)));
-    for (const [file, signature] of now) {
-      const before = tracked.existed.get(file);
-      if (before && before.size === signature.size && before.mtimeMs === signature.mtimeMs) continue;
-      // Touched but not changed (same size and text): not listed.
-      if (!tracked.changed.has(file) && before?.size === signature.size && sameText(file, tracked.snapshot.get(file))) continue;
-      record(tracked, file, false);
+    const baseline = await tracked.baseline;
+    const befores = await baseline.end(tracked.touched, tracked.acpWritten);
+    const changed = new Map<string, ChangedFile>();
+    for (const [file, before] of befores) {
+      if (!this.holds(tracked, file)) continue;
+      const entry = compare(file, before, tracked.acpWritten.has(file));
+      if (entry) changed.set(file, entry);
     }
-    for (const file of tracked.existed.keys()) if (!now.has(file) && this.holds(tracked, file)) record(tracked, file, true);
-    // A file the watcher reported as created that is gone again: created and removed within the turn.
-    for (const file of [...tracked.changed.keys()]) if (!now.has(file) && !tracked.existed.has(file)) tracked.changed.delete(file);
     // Still what the user saved: the user's change, not the agent's.
-    for (const [file, text] of tracked.userSaved) if (tracked.changed.get(file)?.kind !== "deleted" && sameText(file, text)) tracked.changed.delete(file);
-    // Holding the text it had before the turn: nothing changed — a watcher event that arrived late for a write made
-    // before the turn began (a file saved just before the prompt), or text put back. An ACP write stays listed (it may
-    // have changed only an open editor buffer).
-    for (const [file, changed] of [...tracked.changed]) {
-      if (changed.kind === "modified" && !tracked.acpWritten.has(file) && sameText(file, tracked.snapshot.get(file))) tracked.changed.delete(file);
-    }
+    for (const [file, text] of tracked.userSaved) if (changed.get(file)?.kind !== "deleted" && sameText(file, text)) changed.delete(file);
     // A change of line endings only (field case 13) is said so on the card: every line differs byte for byte.
-    for (const changed of tracked.changed.values()) {
-      if (changed.kind !== "modified" || typeof changed.before !== "string") continue;
-      const eol = lineEndingChange(changed.before, readText(changed.path) ?? changed.before);
-      if (eol) changed.lineEndings = eol;
+    for (const entry of changed.values()) {
+      if (entry.kind !== "modified" || typeof entry.before !== "string") continue;
+      const eol = lineEndingChange(entry.before, readText(entry.path) ?? entry.before);
+      if (eol) entry.lineEndings = eol;
     }
-    return [...tracked.changed.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+    return [...changed.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+}
+
+/**
+ * What happened to `file` given what it was before the turn, or undefined when nothing did: it holds the text it had
+ * (a watcher event late for a write made before the turn, a touch, or text put back), or it was absent and still is
+ * (created and removed within the turn). An ACP write stays listed (it may have changed only an open editor buffer).
+ */
+function compare(file: string, before: Before, acpWritten: boolean): ChangedFile | undefined {
+  const now = readNow(file);
+  if (!before.existed) return now === "missing" ? undefined : { path: file, kind: "created", before: null };
+  const earlier = "text" in before ? { before: before.text } : { beforeUnknown: before.unknown };
+  if (now === "missing") return { path: file, kind: "deleted", ...earlier };
+  if ("text" in before && !acpWritten && typeof now === "string" && now === before.text) return undefined;
+  return { path: file, kind: "modified", ...earlier };
+}
+
+/** The file's text now, `missing` when there is no file, undefined when it cannot be read. */
+function readNow(file: string): string | "missing" | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR" ? "missing" : undefined;
   }
 }
 
@@ -196,28 +214,9 @@ function readText(file: string): string | undefined {
   }
 }
 
-/** Lists `file` as changed (or `deleted`) in `tracked`, with its text from before the turn when the snapshot has it. */
-function record(tracked: Tracked, file: string, deleted: boolean): void {
-  const existedBefore = tracked.existed.has(file);
-  if (deleted && !existedBefore) {
-    tracked.changed.delete(file); // created and removed within the turn: nothing changed
-    return;
-  }
-  const kind: ChangedFile["kind"] = deleted ? "deleted" : existedBefore ? "modified" : "created";
-  const changed: ChangedFile = { path: file, kind };
-  if (!existedBefore) changed.before = null;
-  else if (tracked.snapshot.has(file)) changed.before = tracked.snapshot.get(file);
-  tracked.changed.set(file, changed);
-}
-
 /** Whether `file` holds exactly `text` (false when `text` is undefined or the file cannot be read). */
 function sameText(file: string, text: string | undefined): boolean {
-  if (text === undefined) return false;
-  try {
-    return readFileSync(file, "utf8") === text;
-  } catch {
-    return false;
-  }
+  return text !== undefined && readText(file) === text;
 }
 
 function isDirectory(file: string): boolean {
@@ -225,74 +224,5 @@ function isDirectory(file: string): boolean {
     return statSync(file).isDirectory();
   } catch {
     return false;
-  }
-}
-
-/** File name endings never read into a snapshot (not text): only their existence is recorded. */
-const BINARY = /\.(png|jpe?g|gif|webp|ico|bmp|pdf|zip|gz|tgz|xz|7z|jar|vsix|woff2?|ttf|otf|eot|mp[34]|mov|wasm|node|so|dylib|dll|exe|o|a|class|pyc|sqlite|db)$/i;
-
-/** How long the walk reads before it lets other work run, in ms. */
-const SLICE_MS = 4;
-
-/**
- * Walks `folder` and keeps the text of its files. Synchronous reads (an order of magnitude cheaper in CPU than
- * promise-based ones for many small files), in slices of {@link SLICE_MS} between which the event loop runs.
- */
-async function snapshot(folder: string, into: Tracked): Promise<void> {
-  let total = 0;
-  await walk(folder, (file, signature) => {
-    into.existed.set(file, signature);
-    if (into.frozen || BINARY.test(file)) return;
-    if (signature.size > SNAPSHOT_FILE_BYTES || total + signature.size > SNAPSHOT_TOTAL_BYTES) return;
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch {
-      return;
-    }
-    if (bytes.includes(0)) return; // not text
-    total += bytes.length;
-    into.snapshot.set(file, bytes.toString("utf8"));
-  });
-}
-
-/** How many folders down a snapshot looks: a tree an agent made thousands of levels deep is not walked (issue 17). */
-const WALK_DEPTH = 64;
-
-/**
- * Calls `visit` with each file under `folder` (not under {@link IGNORED_DIRS}, at most {@link WALK_DEPTH} folders
- * down) and its size and modification time.
- * Synchronous calls, in slices of {@link SLICE_MS} between which the event loop runs.
- */
-async function walk(folder: string, visit: (file: string, signature: Signature) => void): Promise<void> {
-  let sliceStart = performance.now();
-  const pending: [string, number][] = [[folder, 0]];
-  while (pending.length > 0) {
-    const [dir, depth] = pending.pop()!;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!IGNORED_DIRS.has(entry.name) && depth < WALK_DEPTH) pending.push([file, depth + 1]);
-        continue;
-      }
-      if (!entry.isFile()) continue;
-      let stat;
-      try {
-        stat = statSync(file);
-      } catch {
-        continue;
-      }
-      visit(file, { size: stat.size, mtimeMs: stat.mtimeMs });
-    }
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
   }
 }

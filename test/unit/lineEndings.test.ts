@@ -25,7 +25,7 @@ test("a turn that only rewrote a file's line endings lists it with them; a real 
     writeFileSync(path.join(dir, "src", "crlf.ts"), "export const a = 1;\nexport const b = 2;\n");
     writeFileSync(path.join(dir, "src", "edit.ts"), "x\n");
     const files = new TurnFiles();
-    await files.begin("T1", dir);
+    await files.begin("T1", dir, Infinity);
     writeFileSync(path.join(dir, "src", "crlf.ts"), "export const a = 1;\r\nexport const b = 2;\r\n");
     writeFileSync(path.join(dir, "src", "edit.ts"), "y\r\n");
     await files.changed([

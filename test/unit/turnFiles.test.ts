@@ -18,7 +18,7 @@ test("created, modified and deleted files are listed with their text from before
     writeFileSync(path.join(dir, "old.txt"), "to be removed\n");
     writeFileSync(path.join(dir, "big.log"), "x".repeat(SNAPSHOT_FILE_BYTES + 1));
     const files = new TurnFiles();
-    await files.begin("T1", dir);
+    await files.begin("T1", dir, Infinity);
     writeFileSync(path.join(dir, "src", "a.ts"), "export const a = 2;\n");
     writeFileSync(path.join(dir, "src", "new.ts"), "new\n");
     rmSync(path.join(dir, "old.txt"));
@@ -54,7 +54,7 @@ test("two turns in the same folder both list a change; a turn elsewhere does not
     mkdirSync(path.join(dir, "one"));
     mkdirSync(path.join(dir, "two"));
     const files = new TurnFiles();
-    await Promise.all([files.begin("A", path.join(dir, "one")), files.begin("B", path.join(dir, "one")), files.begin("C", path.join(dir, "two"))]);
+    await Promise.all([files.begin("A", path.join(dir, "one"), Infinity), files.begin("B", path.join(dir, "one"), Infinity), files.begin("C", path.join(dir, "two"), Infinity)]);
     writeFileSync(path.join(dir, "one", "f.txt"), "f");
     await files.changed([{ path: path.join(dir, "one", "f.txt"), kind: "created" }]);
     assert.equal((await files.end("A")).length, 1);
@@ -83,7 +83,7 @@ test("a folder created during the turn is not listed as a changed file (its file
   const { dir, cleanup } = tempDir();
   try {
     const files = new TurnFiles();
-    await files.begin("T1", dir);
+    await files.begin("T1", dir, Infinity);
     mkdirSync(path.join(dir, "with space"));
     writeFileSync(path.join(dir, "with space", "a b.txt"), "x");
     await files.changed([
@@ -105,7 +105,7 @@ test("changes whose watcher events have not arrived when the turn ends are liste
     writeFileSync(path.join(dir, "src", "gone.ts"), "x\n");
     writeFileSync(path.join(dir, "same.txt"), "same\n");
     const files = new TurnFiles();
-    await files.begin("T1", dir);
+    await files.begin("T1", dir, Infinity);
     // No watcher event at all: the agent ends its turn right after these.
     appendFileSync(path.join(dir, "README.md"), "appended\n");
     writeFileSync(path.join(dir, "src", "new.ts"), "new\n");
@@ -131,7 +131,7 @@ test("a watcher event that arrives during the turn for a file written just befor
     writeFileSync(path.join(dir, "notes.txt"), "alpha\n");
     writeFileSync(path.join(dir, "draft.md"), "# saved just before\n");
     const files = new TurnFiles();
-    await files.begin("T1", dir);
+    await files.begin("T1", dir, Infinity);
     await files.changed([
       { path: path.join(dir, "notes.txt"), kind: "changed" },
       { path: path.join(dir, "draft.md"), kind: "changed" },
@@ -153,7 +153,7 @@ test("a file written through ACP is listed though the disk never changed (an ope
   try {
     writeFileSync(path.join(dir, "open.ts"), "before\n");
     const files = new TurnFiles();
-    await files.begin("T1", dir);
+    await files.begin("T1", dir, Infinity);
     await files.wrote("T1", path.join(dir, "open.ts"));
     await files.wrote("T1", path.join(path.dirname(dir), "outside.ts"));
     assert.deepEqual((await files.end("T1")).map((f) => [path.basename(f.path), f.kind, f.before]), [["open.ts", "modified", "before\n"]]);
@@ -168,7 +168,7 @@ test("Sidekicks' own history store inside the workspace is never listed as chang
     mkdirSync(path.join(dir, ".history"));
     writeFileSync(path.join(dir, ".history", "000001.log"), "a");
     const files = new TurnFiles([path.join(dir, ".history")]);
-    await files.begin("T1", dir);
+    await files.begin("T1", dir, Infinity);
     appendFileSync(path.join(dir, ".history", "000001.log"), "b");
     writeFileSync(path.join(dir, ".history", "000002.ldb"), "c");
     writeFileSync(path.join(dir, "agent.txt"), "d");
@@ -184,7 +184,7 @@ test("a file the user saved in the editor during the turn is not the agent's cha
   try {
     for (const name of ["README.md", "both.md", "written.ts", "earlier.md"]) writeFileSync(path.join(dir, name), `${name} before\n`);
     const files = new TurnFiles();
-    await files.begin("T1", dir);
+    await files.begin("T1", dir, Infinity);
     const save = (name: string, text: string) => {
       writeFileSync(path.join(dir, name), text);
       files.saved(path.join(dir, name), text);

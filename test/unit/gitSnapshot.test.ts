@@ -1,0 +1,166 @@
+/**
+ * A turn's snapshot in a git work tree (issue 19, "Snapshots that scale"): real `git` in temporary repositories —
+ * which files a turn changed and their text from before it, with ignored files ignored, a commit made during the turn
+ * seen through, and an earlier text never guessed when the prompt started before the snapshot read it.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import test from "node:test";
+import { StatusRuns } from "../../src/workspace/gitSnapshot";
+import { SNAPSHOT_FILE_BYTES, TurnFiles, type ChangedFile } from "../../src/workspace/turnFiles";
+import { keptFiles, TURN_FILES_BYTES } from "../../src/turns/changedFiles";
+import { tempDir } from "./helpers";
+
+const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }).toString();
+
+/** A repository in `dir` with `files` committed (path → text). */
+function repo(dir: string, files: Record<string, string | Buffer>): void {
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "config", "user.email", "t@example.com");
+  git(dir, "config", "user.name", "t");
+  git(dir, "config", "commit.gpgsign", "false");
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "start");
+}
+
+const rows = (dir: string, files: ChangedFile[]) => files.map((f) => [path.relative(dir, f.path).split(path.sep).join("/"), f.kind, f.before, ...(f.beforeUnknown ? [f.beforeUnknown] : [])]);
+
+test("in a git repository: changes on disk, a rename, a deletion and a commit during the turn are listed with their text from before; ignored files are not", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { ".gitignore": "ignored/\n*.log\n", "a.ts": "a1\n", "b.ts": "b1\n", "c.ts": "c1\n", "dirty.ts": "d1\n", "gone.ts": "gone\n", "old.ts": "old\n", "src/deep/e.ts": "e1\n" });
+    // Before the turn: the user's own uncommitted edit, an untracked file, an ignored file.
+    writeFileSync(path.join(dir, "dirty.ts"), "dirty before the turn\n");
+    writeFileSync(path.join(dir, "untracked.txt"), "u1\n");
+    writeFileSync(path.join(dir, "build.log"), "log1\n");
+    const files = new TurnFiles();
+    await files.begin("T1", dir, Infinity);
+    // The agent's turn: no watcher event for most of it (they come late).
+    writeFileSync(path.join(dir, "a.ts"), "a2\n");
+    rmSync(path.join(dir, "gone.ts"));
+    git(dir, "mv", "old.ts", "new.ts");
+    appendFileSync(path.join(dir, "dirty.ts"), "and the agent's line\n");
+    writeFileSync(path.join(dir, "untracked.txt"), "u2\n");
+    writeFileSync(path.join(dir, "src", "deep", "e.ts"), "e2\n");
+    git(dir, "commit", "-q", "-m", "the agent commits e.ts", "--", "src/deep/e.ts");
+    writeFileSync(path.join(dir, "fresh.ts"), "fresh\n");
+    mkdirSync(path.join(dir, "ignored"));
+    writeFileSync(path.join(dir, "ignored", "x.txt"), "x\n");
+    writeFileSync(path.join(dir, "build.log"), "log2\n");
+    writeFileSync(path.join(dir, "c.ts"), "c1\n"); // rewritten with the same text: not a change
+    await files.changed(["ignored/x.txt", "build.log", "c.ts", "a.ts"].map((f) => ({ path: path.join(dir, f), kind: "changed" as const })));
+    assert.deepEqual(rows(dir, await files.end("T1")), [
+      ["a.ts", "modified", "a1\n"],
+      ["dirty.ts", "modified", "dirty before the turn\n"],
+      ["fresh.ts", "created", null],
+      ["gone.ts", "deleted", "gone\n"],
+      ["new.ts", "created", null],
+      ["old.ts", "deleted", "old\n"],
+      ["src/deep/e.ts", "modified", "e1\n"],
+      ["untracked.txt", "modified", "u1\n"],
+    ]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("in a git repository: a workspace that is a subfolder lists only its own files; an ACP write that left the disk alone is listed", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { "app/main.ts": "m1\n", "app/open.ts": "o1\n", "other/x.ts": "x1\n" });
+    const files = new TurnFiles();
+    const folder = path.join(dir, "app");
+    await files.begin("T1", folder, Infinity);
+    writeFileSync(path.join(dir, "app", "main.ts"), "m2\n");
+    writeFileSync(path.join(dir, "other", "x.ts"), "x2\n");
+    await files.wrote("T1", path.join(folder, "open.ts"));
+    assert.deepEqual(rows(folder, await files.end("T1")), [
+      ["main.ts", "modified", "m1\n"],
+      ["open.ts", "modified", "o1\n"],
+    ]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("in a git repository: large and binary files are listed with why their earlier text is unknown", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const big = "y".repeat(SNAPSHOT_FILE_BYTES + 1);
+    repo(dir, { "big.txt": big, "data.bin": Buffer.from([1, 0, 2, 0]), "small.txt": "s1\n" });
+    writeFileSync(path.join(dir, "untracked-big.txt"), big);
+    writeFileSync(path.join(dir, "picture.png"), "not really a picture");
+    const files = new TurnFiles();
+    await files.begin("T1", dir, Infinity);
+    for (const f of ["big.txt", "data.bin", "small.txt", "untracked-big.txt", "picture.png"]) appendFileSync(path.join(dir, f), "more");
+    assert.deepEqual(rows(dir, await files.end("T1")), [
+      ["big.txt", "modified", undefined, "tooLarge"],
+      ["data.bin", "modified", undefined, "binary"],
+      ["picture.png", "modified", undefined, "binary"],
+      ["small.txt", "modified", "s1\n"],
+      ["untracked-big.txt", "modified", undefined, "tooLarge"],
+    ]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("the prompt does not wait for the snapshot: a dirty file the agent changed before the snapshot read it has no earlier text, never the agent's", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { "clean.ts": "c1\n", "dirty.ts": "d0\n" });
+    writeFileSync(path.join(dir, "dirty.ts"), "d1\n");
+    const files = new TurnFiles();
+    await files.begin("T1", dir, 0);
+    writeFileSync(path.join(dir, "dirty.ts"), "the agent's\n");
+    writeFileSync(path.join(dir, "clean.ts"), "the agent's\n");
+    await files.snapshotted("T1");
+    const [clean, dirty] = await files.end("T1");
+    assert.deepEqual([dirty?.kind, dirty?.before, dirty?.beforeUnknown], ["modified", undefined, "late"]);
+    // Whether git's status saw clean.ts before or after the agent changed it, its earlier text is right or unknown.
+    assert.equal(clean?.kind, "modified");
+    assert.ok(clean?.before === "c1\n" || (clean?.before === undefined && clean.beforeUnknown === "late"), JSON.stringify(clean));
+  } finally {
+    cleanup();
+  }
+});
+
+test("turns starting at once in one folder share one git status; a turn's end asks again", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { "a.ts": "a1\n" });
+    const runs = new StatusRuns();
+    const first = runs.current(dir, dir);
+    assert.equal(runs.current(dir, dir), first, "a second turn takes the status under way");
+    const fresh = runs.fresh(dir, dir);
+    assert.notEqual(fresh, first);
+    assert.equal(runs.fresh(dir, dir), fresh, "ends at once share the next status too");
+    assert.deepEqual([...(await first)!.dirty], []);
+    await fresh;
+    const files = new TurnFiles();
+    await Promise.all([files.begin("A", dir, Infinity), files.begin("B", dir, Infinity)]);
+    writeFileSync(path.join(dir, "b.ts"), "b\n");
+    assert.deepEqual(rows(dir, await files.end("A")), [["b.ts", "created", null]]);
+    assert.deepEqual(rows(dir, await files.end("B")), [["b.ts", "created", null]]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("a turn's earlier texts over the kept budget are dropped and say so", () => {
+  const text = "z".repeat(TURN_FILES_BYTES / 2 + 1);
+  const kept = keptFiles([
+    { path: "/w/a", kind: "modified", before: text },
+    { path: "/w/b", kind: "modified", before: text },
+  ]);
+  assert.deepEqual(kept.map((f) => [f.path, f.before === text, f.beforeUnknown]), [
+    ["/w/a", true, undefined],
+    ["/w/b", false, "overBudget"],
+  ]);
+});
