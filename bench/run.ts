@@ -20,6 +20,9 @@
  *
  * render.e2e2MBLagMs — only with `npm run bench -- --e2e` (and then only it): see bench/renderE2e.ts, the real editor.
  *
+ * turn.snapshotCpuVsGitStatus, turn.promptDelayMs, turn.diffsKept* — only with `npm run bench -- --snapshots` (and then
+ * only they, added to results.json): see bench/snapshots.ts, generated git workspaces of 50,000 and 200,000 files.
+ *
  * realAgent.turnOverheadRatio — see bench/realAgent.ts: the same scripted Claude Code tools turn (claude-agent-acp
  * against the scripted model server) through Sidekicks' host pipeline over a bare SDK client, wall time, medians of
  * alternating rounds. Target ≤ 1.05. Needs the real agents (`node scripts/tools.mjs ensure`).
@@ -28,7 +31,7 @@
  * 100-message channel (latest page of 50, loaded and posted). Target ≤ 2. Run last: filling the store allocates.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
@@ -266,7 +269,29 @@ async function e2eMain(): Promise<void> {
   console.log(`| render.e2e2MBLagMs (median; runs ${JSON.stringify((figures.samples as { e2e2MBLagMs: number[] }).e2e2MBLagMs)}) | ${String(figures["render.e2e2MBLagMs"])} | ≤ 1000 |`);
 }
 
-if (require.main === module) void (process.argv.includes("--e2e") ? e2eMain() : main()).catch((err) => {
+/**
+ * `--snapshots` (`--before` too: the code before issue 19): only the turn snapshot figures (bench/snapshots.ts), added
+ * to bench/results.json with the machine's load.
+ */
+async function snapshotsMain(): Promise<void> {
+  const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
+  const figures = await (await import("./snapshots")).snapshotFigures(process.argv.includes("--before"));
+  const file = path.join(__dirname, "results.json");
+  let results: Record<string, unknown> = {};
+  try {
+    results = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    // no earlier results: these alone
+  }
+  const machine = `${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}, load ${load} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`;
+  Object.assign(results, figures, { "turn.snapshotMachine": machine, "turn.snapshotDate": new Date().toISOString() });
+  writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
+  console.log(`machine: ${machine}`);
+  for (const [name, value] of Object.entries(figures)) console.log(`| ${name} | ${String(value)} |`);
+}
+
+const mode = process.argv.includes("--e2e") ? e2eMain : process.argv.includes("--snapshots") ? snapshotsMain : main;
+if (require.main === module) void mode().catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -11,6 +11,9 @@ import type { ChangedFile } from "../workspace/turnFiles";
 /** Most bytes of earlier file texts kept per turn for its "files changed" diffs. */
 export const TURN_FILES_BYTES = 2 * 1024 * 1024;
 
+/** The reasons an earlier text may be unknown (a stored value is checked against them). */
+const UNKNOWN_REASONS: readonly string[] = ["tooLarge", "binary", "overBudget", "late"];
+
 /** `value/` key of a turn's changed files with their earlier texts. */
 export const turnFilesKey = (turnId: string): string => `turnFiles/${turnId}`;
 
@@ -38,6 +41,6 @@ export function keptFiles(files: readonly ChangedFile[]): ChangedFile[] {
 
 /** `message` with its `files` part (replacing an earlier one) listing `kept`. */
 export function withFilesPart(message: MessageRecord, kept: readonly ChangedFile[]): MessageRecord {
-  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined, ...(typeof f.lineEndings?.from === "string" && typeof f.lineEndings.to === "string" ? { lineEndings: { from: f.lineEndings.from, to: f.lineEndings.to } } : {}) })) };
+  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined, ...(f.before === undefined && f.beforeUnknown && UNKNOWN_REASONS.includes(f.beforeUnknown) ? { beforeUnknown: f.beforeUnknown } : {}), ...(typeof f.lineEndings?.from === "string" && typeof f.lineEndings.to === "string" ? { lineEndings: { from: f.lineEndings.from, to: f.lineEndings.to } } : {}) })) };
   return { ...message, parts: [...message.parts.filter((p) => p.type !== "files"), part] };
 }

@@ -9,6 +9,22 @@ import { shortPath } from "../shortPath";
 const kindLabel = (kind: FilesPart["files"][number]["kind"]): string =>
   kind === "created" ? l10n.t("new") : kind === "modified" ? l10n.t("changed") : l10n.t("deleted");
 
+/** Why a file's text from before the answer is unknown, in the editor's language. */
+function unknownWhy(reason: FilesPart["files"][number]["beforeUnknown"]): string {
+  switch (reason) {
+    case "tooLarge":
+      return l10n.t("Its text from before this answer was not kept: the file is too large. There is no diff to show.");
+    case "binary":
+      return l10n.t("Its text from before this answer was not kept: the file is not text. There is no diff to show.");
+    case "overBudget":
+      return l10n.t("Its text from before this answer was not kept: the snapshot's budget went to smaller files. There is no diff to show.");
+    case "late":
+      return l10n.t("Its text from before this answer is not known: it changed before the snapshot could read it. There is no diff to show.");
+    default:
+      return l10n.t("Its text from before this answer was not captured (a large file, or the snapshot budget was spent), so there is no diff to show.");
+  }
+}
+
 /**
  * One row per file: its name (full path on hover), what happened to it, and "Diff" (its text before the turn against
  * the file now, in the editor's diff view) when its earlier text is known.
@@ -38,10 +54,7 @@ export function FilesCard({ messageId, part }: { messageId: string; part: FilesP
                 {l10n.t("Diff")}
               </button>
             ) : (
-              <span class="files-unknown" title={l10n.t(
-                  "Its text from before this answer was not captured (a large file, or the snapshot budget was spent), so there is no diff to show.",
-                )}
-              >
+              <span class="files-unknown" data-reason={file.beforeUnknown} title={unknownWhy(file.beforeUnknown)}>
                 {l10n.t("no earlier text")}
               </span>
             )}

@@ -187,6 +187,11 @@ export interface ChangedFileView {
   kind: "created" | "modified" | "deleted";
   /** False when its text from before the turn is not known (too large, or not captured): no diff to open. */
   beforeKnown: boolean;
+  /**
+   * Why its earlier text is not known, when it is not: `tooLarge`, `binary`, `overBudget` (the snapshot's or the
+   * turn's budget was spent on smaller files) or `late` (changed before the snapshot could read it).
+   */
+  beforeUnknown?: "tooLarge" | "binary" | "overBudget" | "late";
   /** Set when the turn changed only its line endings (field case 13): `LF`, `CRLF`, `CR`, `mixed` or `none`. */
   lineEndings?: { from: string; to: string };
 }
