@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { readTexts, SNAPSHOT_FILE_BYTES, type Baseline, type Before, type PromptStart } from "./snapshotFiles";
+import { readTexts, SNAPSHOT_FILE_BYTES, walkBaseline, type Baseline, type Before, type PromptStart } from "./snapshotFiles";
 
 /** What `git status` says of a folder: the commit HEAD named, and the files that differ from it (root-relative). */
 export interface GitStatus {
@@ -62,12 +62,15 @@ function nulRecords(onRecord: (record: string) => void): (chunk: Buffer) => void
   };
 }
 
-/** The work tree's top folder holding `folder`, or undefined when `folder` is not in a git work tree (or no git). */
-export async function gitRoot(folder: string): Promise<string | undefined> {
-  let out = "";
-  const code = await runGit(folder, ["rev-parse", "--show-toplevel"], (c) => (out += c.toString("utf8")));
-  const root = out.trim();
-  return code === 0 && root ? path.resolve(root) : undefined;
+/**
+ * The work tree's top folder holding `folder`: the nearest folder up from it holding `.git` (a folder, or a file in a
+ * linked work tree or submodule), or undefined. Looked up with a few `stat` calls, no process: the prompt does not wait.
+ */
+export function gitRoot(folder: string): string | undefined {
+  for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, ".git"))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 /**
@@ -210,21 +213,26 @@ export class StatusRuns {
  * A turn's snapshot of `folder`, which lies in the work tree at `root`: `git status` when the turn starts (shared
  * through `runs`), the texts of the files dirty then read from disk within the budget (smallest first; binary and
  * large files are dropped first), and at the end the files dirty then or now, committed in between, or reported by the
- * watcher — each with what it was at the start, a clean one's text from the start's HEAD commit.
+ * watcher — each with what it was at the start, a clean one's text from the start's HEAD commit. When git cannot
+ * say (not installed, a broken repository), the folder is walked instead.
  */
 export function gitBaseline(root: string, folder: string, runs: StatusRuns, promptStart: PromptStart): Baseline {
   let start: GitStatus | undefined;
   let dirtyBefore = new Map<string, Before>();
   const abs = (rel: string) => path.join(root, rel);
   const rel = (file: string) => path.relative(root, file).split(path.sep).join("/");
+  let walked: Baseline | undefined;
   const ready = (async () => {
     start = await runs.current(root, folder);
     if (start) dirtyBefore = await readTexts([...start.dirty].map(abs), promptStart);
+    // git failed (not installed, a broken repository): the walk instead, from now.
+    else await (walked = walkBaseline(folder, promptStart)).ready;
   })().catch(() => undefined);
   return {
     ready,
     async end(extra, keep) {
       await ready;
+      if (walked) return walked.end(extra, keep);
       const now = await runs.fresh(root, folder);
       const out = new Map<string, Before>();
       if (!start || !now) return out;

@@ -86,19 +86,24 @@ export class TurnFiles {
 
   /**
    * Starts tracking a turn whose agent works in `folder` (absolute) and begins its snapshot. Resolves when the
-   * snapshot is complete or after `maxWaitMs` (`Infinity`: when complete), whichever is first; the prompt starts
-   * then, the snapshot going on meanwhile.
+   * snapshot is complete or after `maxWaitMs` (`Infinity`: when complete), whichever is first — at once in a git work
+   * tree unless `Infinity` — and the prompt starts then, the snapshot going on meanwhile.
    */
   async begin(turnId: string, folder: string, maxWaitMs = SNAPSHOT_WAIT_MS): Promise<void> {
     const prompt: { startedAt?: number } = {};
     const promptStart = () => prompt.startedAt;
-    const baseline = gitRoot(folder).then((root) => (root ? gitBaseline(root, folder, this.statusRuns, promptStart) : walkBaseline(folder, promptStart)));
+    const root = gitRoot(folder);
+    // In git the snapshot starts on the next turn of the event loop (spawning git blocks a moment), after the prompt.
+    const baseline = root ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => gitBaseline(root, folder, this.statusRuns, promptStart)) : Promise.resolve(walkBaseline(folder, promptStart));
     const tracked: Tracked = { folder, baseline, touched: new Set(), userSaved: new Map(), acpWritten: new Set() };
     this.turns.set(turnId, tracked);
     const ready = tracked.baseline.then((b) => b.ready);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const waits = [ready];
-    if (Number.isFinite(maxWaitMs)) waits.push(new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs))));
+    // git answers in more than a few ms even in a small repository, and its clean files need no reading: no wait.
+    const wait = root && Number.isFinite(maxWaitMs) ? 0 : maxWaitMs;
+    if (wait <= 0) waits.push(Promise.resolve());
+    else if (Number.isFinite(wait)) waits.push(new Promise<void>((resolve) => (timer = setTimeout(resolve, wait))));
     await Promise.race(waits);
     clearTimeout(timer);
     prompt.startedAt = Date.now();
