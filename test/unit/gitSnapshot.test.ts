@@ -10,7 +10,7 @@ import path from "node:path";
 import test from "node:test";
 import { StatusRuns } from "../../src/workspace/gitSnapshot";
 import { SNAPSHOT_FILE_BYTES, TurnFiles, type ChangedFile } from "../../src/workspace/turnFiles";
-import { keptFiles, TURN_FILES_BYTES } from "../../src/turns/changedFiles";
+import { keptFiles, TURN_FILES_BYTES, withFilesPart } from "../../src/turns/changedFiles";
 import { tempDir } from "./helpers";
 
 const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }).toString();
@@ -111,6 +111,22 @@ test("in a git repository: large and binary files are listed with why their earl
   }
 });
 
+test("in a git repository that converts line endings, a clean file's earlier text is the one its work tree held", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { "a.txt": "one\ntwo\n" });
+    git(dir, "config", "core.autocrlf", "true");
+    rmSync(path.join(dir, "a.txt"));
+    git(dir, "checkout", "--", "a.txt"); // now with CRLF on disk, LF in git's objects
+    const files = new TurnFiles();
+    await files.begin("T1", dir, Infinity);
+    appendFileSync(path.join(dir, "a.txt"), "three\r\n");
+    assert.deepEqual(rows(dir, await files.end("T1")), [["a.txt", "modified", "one\r\ntwo\r\n"]]);
+  } finally {
+    cleanup();
+  }
+});
+
 test("the prompt does not wait for the snapshot: a dirty file the agent changed before the snapshot read it has no earlier text, never the agent's", async () => {
   const { dir, cleanup } = tempDir();
   try {
@@ -153,7 +169,7 @@ test("turns starting at once in one folder share one git status; a turn's end as
   }
 });
 
-test("a turn's earlier texts over the kept budget are dropped and say so", () => {
+test("a turn's earlier texts over the kept budget are dropped and say so, on the files card too", () => {
   const text = "z".repeat(TURN_FILES_BYTES / 2 + 1);
   const kept = keptFiles([
     { path: "/w/a", kind: "modified", before: text },
@@ -163,4 +179,10 @@ test("a turn's earlier texts over the kept budget are dropped and say so", () =>
     ["/w/a", true, undefined],
     ["/w/b", false, "overBudget"],
   ]);
+  const part = withFilesPart({ parts: [] } as never, kept).parts[0];
+  assert.ok(part?.type === "files");
+  assert.deepEqual(part.files.map((f) => [f.path, f.beforeKnown, f.beforeUnknown]), [
+    ["/w/a", true, undefined],
+    ["/w/b", false, "overBudget"],
+  ], "the files card is told why");
 });
