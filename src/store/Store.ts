@@ -6,6 +6,7 @@ import { SidekicksError } from "../shared/errors";
 import { migrate } from "./migrations";
 import { needsRepairMarkerOf, openLevel, type StoreRecovery } from "./openLevel";
 import { rescueChannels } from "./channelRescue";
+import { LAST_READ, StoreRevisions } from "./revisions";
 import {
   STORE_SCHEMA_VERSION,
   asChannelRecord,
@@ -60,6 +61,8 @@ export type CorruptRecordSink = (key: string, reason: string) => void;
  */
 export class Store {
   private batchCount = 0;
+  /** What each commit changed, as numbers to cache against (a channel's unread count, the channel list). */
+  readonly revisions = new StoreRevisions();
 
   private constructor(
     private readonly db: GuardedLevel,
@@ -169,6 +172,31 @@ export class Store {
     return n;
   }
 
+  /**
+   * How many messages of a channel come after message `afterId` (all of them when undefined) and were not written by
+   * an author of kind `except`, scanning at most `limit` records from there (so capped at `limit`, "99+"). Unlike
+   * {@link countMessagesAfter} it parses only the records whose text names that kind (`"system"`): an unread count
+   * of 99 costs 99 reads, not 99 JSON parses.
+   */
+  async countMessagesAfterExcept(channelId: string, afterId: string | undefined, limit: number, except: MessageRecord["author"]["kind"]): Promise<number> {
+    const prefix = keys.messagePrefix(channelId);
+    const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
+    const named = JSON.stringify(except);
+    let n = 0;
+    for await (const [key, value] of this.db.iterator({ ...range, lt: prefix + "\uffff", limit })) {
+      if (!value.includes(named)) {
+        // JSON.stringify writes the kind as `"system"`: a record without it was not written by one (a record that
+        // is not even an object is skipped and reported, as a parse would).
+        if (value.startsWith("{") && value.endsWith("}")) n++;
+        else this.onCorrupt(key, "not JSON");
+        continue;
+      }
+      const record = this.parse(key, value, asMessageRecord);
+      if (record && record.author.kind !== except) n++;
+    }
+    return n;
+  }
+
   /** Memberships of a channel, ordered by agent name. */
   async members(channelId: string): Promise<MembershipRecord[]> {
     const prefix = keys.memberPrefix(channelId);
@@ -222,7 +250,7 @@ export class Store {
     }
     for (const m of changes.removedMembers ?? []) ops.push({ type: "del", key: keys.member(m.channelId, m.agentName) });
     for (const { channel, directAgents } of changes.deletedChannels ?? []) {
-      ops.push({ type: "del", key: keys.channel(channel.id) }, { type: "del", key: keys.channelName(channel.name) }, { type: "del", key: keys.value(`lastRead/${channel.id}`) });
+      ops.push({ type: "del", key: keys.channel(channel.id) }, { type: "del", key: keys.channelName(channel.name) }, { type: "del", key: keys.value(LAST_READ + channel.id) });
       for (const agent of directAgents) ops.push({ type: "del", key: keys.direct(agent) });
       for (const prefix of [keys.memberPrefix(channel.id), keys.messagePrefix(channel.id)]) {
         for await (const [key] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) ops.push({ type: "del", key });
@@ -237,6 +265,7 @@ export class Store {
       const sync = settles || (changes.channels?.length ?? 0) > 0 || (changes.deletedChannels?.length ?? 0) > 0;
       await this.db.batch(ops, sync);
       this.batchCount++;
+      this.revisions.bump(changes);
     }
   }
 

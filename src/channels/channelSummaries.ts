@@ -1,0 +1,67 @@
+import { UNREAD_CAP } from "../shared/protocol";
+import type { Store } from "../store/Store";
+import type { ChannelRecord } from "../store/records";
+import { GENERAL, lastReadKey } from "./directoryDecisions";
+
+/** What a channel's line in the list needs from the history: its members' names and its unread count. */
+export interface ChannelCounts {
+  members: string[];
+  unread: number;
+}
+
+/**
+ * The channel list's reads, cached against the store's revisions (`src/store/revisions.ts`): the channel records
+ * are read again only after a channel was created, changed or deleted, and a channel's members and unread count only
+ * after a commit touched that channel (a message, a membership, its read marker). So a turn's list updates cost the
+ * channel that changed, not all of them (issue 21, "Lists that stay fast"), however often the list is asked for.
+ */
+export class ChannelSummaries {
+  private sorted?: { revision: number; records: Promise<ChannelRecord[]> };
+  private readonly counted = new Map<string, { revision: number; counts: Promise<ChannelCounts>; settled?: ChannelCounts }>();
+
+  constructor(private readonly store: Store) {}
+
+  /** Every channel (#general first, then by name) followed by the direct conversations (by agent name). */
+  async channels(): Promise<readonly ChannelRecord[]> {
+    const revision = this.store.revisions.channels;
+    if (this.sorted?.revision !== revision) {
+      const records = this.store.channels().then((all) => {
+        const rank = (c: ChannelRecord) => (c.kind === "direct" ? 2 : c.name === GENERAL ? 0 : 1);
+        all.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const ids = new Set(all.map((c) => c.id));
+        for (const id of this.counted.keys()) if (!ids.has(id)) this.counted.delete(id);
+        return all;
+      });
+      this.sorted = { revision, records };
+      records.catch(() => this.sorted?.records === records && (this.sorted = undefined));
+    }
+    return this.sorted.records;
+  }
+
+  /** The channel's counts when they are cached and still current, without waiting: the list's common case. */
+  current(channelId: string): ChannelCounts | undefined {
+    const cached = this.counted.get(channelId);
+    return cached?.revision === this.store.revisions.of(channelId) ? cached.settled : undefined;
+  }
+
+  /** The channel's members (agent names, by name) and unread count (capped at {@link UNREAD_CAP}, system notes not counted). */
+  async counts(channelId: string): Promise<ChannelCounts> {
+    const revision = this.store.revisions.of(channelId);
+    const cached = this.counted.get(channelId);
+    if (cached?.revision === revision) return cached.counts;
+    const entry: { revision: number; counts: Promise<ChannelCounts>; settled?: ChannelCounts } = { revision, counts: this.read(channelId) };
+    this.counted.set(channelId, entry);
+    entry.counts.then(
+      (settled) => (entry.settled = settled),
+      () => this.counted.get(channelId) === entry && this.counted.delete(channelId),
+    );
+    return entry.counts;
+  }
+
+  private async read(channelId: string): Promise<ChannelCounts> {
+    const members = (await this.store.members(channelId)).map((m) => m.agentName);
+    const lastRead = await this.store.getValue(lastReadKey(channelId));
+    const unread = await this.store.countMessagesAfterExcept(channelId, typeof lastRead === "string" ? lastRead : undefined, UNREAD_CAP, "system");
+    return { members, unread };
+  }
+}
