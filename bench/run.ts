@@ -29,6 +29,10 @@
  *
  * channel.open100kRatio — see bench/channelOpen.ts: `channel/open` of a 100,000-message channel over the same for a
  * 100-message channel (latest page of 50, loaded and posted). Target ≤ 2. Run last: filling the store allocates.
+ *
+ * channel.list500Ratio — see bench/channelList.ts: `channels/list` with 500 channels over the same with 5, one channel
+ * changed before each request. Target ≤ 1.5. context.catchUpRatio — see bench/contextCatchUp.ts: a new session's
+ * first context after 200 turns over the same after 1. Target ≤ 1.5.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -45,6 +49,8 @@ import { EventBus } from "../src/events/events";
 import { Store } from "../src/store/Store";
 import { FAKE_AGENT, tempDir, stubHandlers } from "../test/unit/helpers";
 import { channelOpenBench } from "./channelOpen";
+import { channelListBench } from "./channelList";
+import { contextCatchUpBench } from "./contextCatchUp";
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20_000);
 const CHUNK_BYTES = 100;
@@ -200,6 +206,8 @@ async function main(): Promise<void> {
     ours.push(await pipeline());
   }
   const opening = await channelOpenBench();
+  const listing = await channelListBench();
+  const catchUp = await contextCatchUpBench();
   const round1 = (x: number) => Math.round(x * 10) / 10;
   const results = {
     machine: `${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()}`,
@@ -220,6 +228,12 @@ async function main(): Promise<void> {
     "channel.open100kRssDeltaKB": opening.rssDeltaKB,
     "channel.fill100kMs": opening.fillMs,
     "channel.openTarget": "≤ 2",
+    "channel.list500Ms": listing.list500Ms,
+    "channel.list5Ms": listing.list5Ms,
+    "channel.list500Ratio": listing.ratio,
+    "context.catchUp200Ms": catchUp.after200Ms,
+    "context.catchUp1Ms": catchUp.after1Ms,
+    "context.catchUpRatio": catchUp.ratio,
     samples: {
       baselineCpuMs: base.map(Math.round),
       pipelineCpuMs: ours.map(Math.round),
@@ -253,6 +267,10 @@ async function main(): Promise<void> {
   console.log(`| channel.open100kMs / open100Ms (channel/open, latest 50, loaded and posted) | ${opening.bigMs} / ${opening.smallMs} | |`);
   console.log(`| channel.open100kRatio | ${opening.ratio} | ≤ 2 |`);
   console.log(`| channel.open100k heap / RSS growth (KB) | ${opening.heapDeltaKB} / ${opening.rssDeltaKB} | |`);
+  console.log(`| channel.list500Ms / list5Ms (channels/list, one channel changed before each) | ${listing.list500Ms} / ${listing.list5Ms} | |`);
+  console.log(`| channel.list500Ratio | ${listing.ratio} | ≤ 1.5 |`);
+  console.log(`| context.catchUp200Ms / catchUp1Ms (a new session's first context) | ${catchUp.after200Ms} / ${catchUp.after1Ms} | |`);
+  console.log(`| context.catchUpRatio | ${catchUp.ratio} | ≤ 1.5 |`);
   console.log(`| activation.ms (activate() on the production bundle, demo roster; load ${activation["activation.loadMs"]} ms, app ready after ${activation["activation.readyMs"]} ms) | ${activation["activation.ms"]} | ≤ 20 |`);
   console.log(`| vsix.bytes (linux-x64) / webview.bundleBytes | ${activation["vsix.bytes"]} / ${activation["webview.bundleBytes"]} | ≤ 3 MB / |`);
   console.log(`| render.chunk1MBMs / chunk10KBMs (main-thread ms per 100 B chunk, webview) | ${render["render.chunk1MBMs"]} / ${render["render.chunk10KBMs"]} | |`);

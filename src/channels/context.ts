@@ -38,6 +38,11 @@ export interface ContextFormat {
   maxBytes?: number;
   /** True when older unseen messages were not even read (beyond {@link CONTEXT_SCAN_LIMIT}): the note says so. */
   olderNotRead?: boolean;
+  /**
+   * How many unseen messages older than `messages` were counted but not read (beyond the budget already filled by
+   * the newer ones): they are said to be left out with the others.
+   */
+  olderLeftOut?: number;
   /** True when the agent's session is new (it remembers nothing here): the header says the history is repeated. */
   newSession?: boolean;
 }
@@ -88,12 +93,13 @@ export function formatContext(messages: readonly MessageRecord[], options: Conte
   if (messages.length === 0) return "";
   const blocks = messages.map(toBlock);
   const more = options.olderNotRead ?? false;
+  const older = options.olderLeftOut ?? 0;
   const header = options.newSession ? HEADER_NEW_SESSION : HEADER;
   // Sizes are kept as sums (each block's bytes, updated as tool outputs are left out), so fitting a channel that
   // holds megabytes of answers costs one pass over its text, not one assembly of the whole block per step.
   const sizes = blocks.map(blockBytes);
   let total = sizes.reduce((a, b) => a + b, 0);
-  const size = (dropped: number) => bytes(assemble(header, [], dropped, more)) + total;
+  const size = (dropped: number) => bytes(assemble(header, [], older + dropped, more)) + total;
   // 1. tool outputs, largest first
   const outputs = blocks.flatMap((b, i) => b.tools.map((tool) => ({ tool, block: i }))).sort((a, b) => b.tool.outputBytes - a.tool.outputBytes);
   for (const { tool, block } of outputs) {
@@ -114,7 +120,18 @@ export function formatContext(messages: readonly MessageRecord[], options: Conte
   const last = blocks[blocks.length - 1]!;
   const over = size(dropped) - maxBytes;
   if (over > 0) last.cut = over + 64; // room for the note
-  return assemble(header, blocks.slice(dropped), dropped, more);
+  return assemble(header, blocks.slice(dropped), older + dropped, more);
+}
+
+/**
+ * The fewest UTF-8 bytes message `m` adds to a context block (its tool outputs left out, nothing cut). Once the
+ * newest unseen messages add up to more than the budget, every tool output is left out and older messages can only
+ * be dropped, so they need not be read (`unseenContext.ts`).
+ */
+export function leastContextBytes(m: MessageRecord): number {
+  const block = toBlock(m);
+  for (const tool of block.tools) tool.elided = true;
+  return blockBytes(block);
 }
 
 interface ToolBlock {

@@ -1,6 +1,10 @@
 import type { Store } from "../store/Store";
-import { CONTEXT_SCAN_LIMIT, formatContext, unseenMessages } from "./context";
+import type { MessageRecord } from "../store/records";
+import { CONTEXT_MAX_BYTES, CONTEXT_SCAN_LIMIT, formatContext, leastContextBytes, unseenMessages } from "./context";
 import { PAGE_SIZE } from "./ChannelMessages";
+
+/** Messages read at a time when only counting the older unseen ones. */
+const COUNT_PAGE = 200;
 
 /**
  * The channel messages `agent` has not seen before the message `beforeId`, formatted to go before the
@@ -12,9 +16,36 @@ export async function unseenContext(store: Store, channelId: string, agent: stri
   const member = (await store.members(channelId)).find((m) => m.agentName === agent);
   const newSession = fresh && member?.lastSeenMessageId !== undefined;
   const lastSeen = newSession ? undefined : member?.lastSeenMessageId;
-  // Usually the latest page holds everything unseen; a late joiner's catch-up reads up to CONTEXT_SCAN_LIMIT.
-  let recent = await store.latestMessages(channelId, PAGE_SIZE);
-  if (recent.length === PAGE_SIZE && (lastSeen === undefined || recent[0]!.id > lastSeen)) recent = await store.latestMessages(channelId, CONTEXT_SCAN_LIMIT);
-  const truncated = recent.length === CONTEXT_SCAN_LIMIT && (lastSeen === undefined || recent[0]!.id > lastSeen);
-  return formatContext(unseenMessages(recent, agent, lastSeen, beforeId, newSession), { olderNotRead: truncated, newSession });
+  // Read backwards a page at a time, only until the unseen messages read fill the budget even with their tool
+  // outputs left out (then every older one would be dropped: those are only counted), the messages the agent saw,
+  // the channel's start, or CONTEXT_SCAN_LIMIT messages. Before, a long catch-up read and formatted 1,000.
+  const unseen: MessageRecord[][] = [];
+  let read = 0;
+  let least = 0;
+  let cursor: string | undefined;
+  for (;;) {
+    const want = Math.min(PAGE_SIZE, CONTEXT_SCAN_LIMIT - read);
+    const page = cursor === undefined ? await store.latestMessages(channelId, want) : await store.messagesBefore(channelId, cursor, want);
+    read += page.length;
+    const fresh = unseenMessages(page, agent, lastSeen, beforeId, newSession);
+    unseen.unshift(fresh);
+    for (const m of fresh) least += leastContextBytes(m);
+    const done = page.length < want || (lastSeen !== undefined && page[0]!.id <= lastSeen);
+    if (done) return formatContext(unseen.flat(), { newSession });
+    if (read >= CONTEXT_SCAN_LIMIT) return formatContext(unseen.flat(), { olderNotRead: true, newSession });
+    cursor = page[0]!.id;
+    if (least > CONTEXT_MAX_BYTES) {
+      // Every older unseen message would be dropped: counted (for the note), never formatted.
+      let older = 0;
+      while (read < CONTEXT_SCAN_LIMIT) {
+        const ask = Math.min(COUNT_PAGE, CONTEXT_SCAN_LIMIT - read);
+        const more = await store.messagesBefore(channelId, cursor, ask);
+        read += more.length;
+        older += unseenMessages(more, agent, lastSeen, beforeId, newSession).length;
+        if (more.length < ask || (lastSeen !== undefined && more[0]!.id <= lastSeen)) return formatContext(unseen.flat(), { olderLeftOut: older, newSession });
+        cursor = more[0]!.id;
+      }
+      return formatContext(unseen.flat(), { olderLeftOut: older, olderNotRead: true, newSession });
+    }
+  }
 }

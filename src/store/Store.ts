@@ -51,6 +51,12 @@ export interface StoreChanges {
   fence?: { turnId: string; attempt: number; owner: string };
 }
 
+/**
+ * What one trip to LevelDB's thread may bring back when reading a bounded range of messages (a page, an unread
+ * count): the range comes back in a trip or two instead of one per 16 KiB, each a wait on the thread pool.
+ */
+const PAGE_READ_BYTES = 1 << 20;
+
 /** Receives one line per record the store had to skip (corrupt JSON, wrong shape). */
 export type CorruptRecordSink = (key: string, reason: string) => void;
 
@@ -183,7 +189,7 @@ export class Store {
     const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
     const named = JSON.stringify(except);
     let n = 0;
-    for await (const [key, value] of this.db.iterator({ ...range, lt: prefix + "\uffff", limit })) {
+    for await (const [key, value] of this.db.iterator({ ...range, lt: prefix + "\uffff", limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
       if (!value.includes(named)) {
         // JSON.stringify writes the kind as `"system"`: a record without it was not written by one (a record that
         // is not even an object is skipped and reported, as a parse would).
@@ -328,7 +334,7 @@ export class Store {
   async latestMessages(channelId: string, limit: number): Promise<MessageRecord[]> {
     const prefix = keys.messagePrefix(channelId);
     const out: MessageRecord[] = [];
-    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff", reverse: true, limit })) {
+    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff", reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
       const record = this.parse(key, value, asMessageRecord);
       if (record) out.push(record);
     }
@@ -342,7 +348,7 @@ export class Store {
   async messagesBefore(channelId: string, beforeId: string, limit: number): Promise<MessageRecord[]> {
     const prefix = keys.messagePrefix(channelId);
     const out: MessageRecord[] = [];
-    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: keys.message(channelId, beforeId), reverse: true, limit })) {
+    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: keys.message(channelId, beforeId), reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
       const record = this.parse(key, value, asMessageRecord);
       if (record) out.push(record);
     }

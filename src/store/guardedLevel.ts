@@ -14,6 +14,8 @@ export interface LevelRange {
   lte?: string;
   reverse?: boolean;
   limit?: number;
+  /** How many bytes one trip to LevelDB's thread may bring back (its default is 16 KiB: a few messages a trip). */
+  highWaterMarkBytes?: number;
 }
 
 /**
