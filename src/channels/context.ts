@@ -32,6 +32,21 @@ export function unseenMessages(messages: readonly MessageRecord[], agent: string
   );
 }
 
+/**
+ * Whether the stored message `json` is one {@link unseenMessages} keeps (its ids already checked), telling from its
+ * text when it can and calling `parse` otherwise. JSON.stringify writes structure unescaped and string contents
+ * with their quotes escaped, so a text part that starts with a visible character shows as `"type":"text","text":"x`,
+ * and the author as `"agentName":"<agent>"`; anything else (own answers, text that starts with a space, other parts)
+ * is parsed and checked exactly.
+ */
+export function keptByText(json: string, agent: string, includeOwn: boolean, parse: () => MessageRecord | undefined): boolean {
+  if ((includeOwn || !json.includes(`"agentName":${JSON.stringify(agent)}`)) && VISIBLE_TEXT_PART.test(json)) return true;
+  const m = parse();
+  return m !== undefined && unseenMessages([m], agent, undefined, "\uffff", includeOwn).length === 1;
+}
+
+const VISIBLE_TEXT_PART = /"type":"text","text":"[^"\\\s]/;
+
 /** Options of {@link formatContext}. */
 export interface ContextFormat {
   /** Upper bound of the whole block in UTF-8 bytes (default {@link CONTEXT_MAX_BYTES}). */

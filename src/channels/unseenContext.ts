@@ -1,10 +1,7 @@
 import type { Store } from "../store/Store";
 import type { MessageRecord } from "../store/records";
-import { CONTEXT_MAX_BYTES, CONTEXT_SCAN_LIMIT, formatContext, leastContextBytes, unseenMessages } from "./context";
+import { CONTEXT_MAX_BYTES, CONTEXT_SCAN_LIMIT, formatContext, keptByText, leastContextBytes, unseenMessages } from "./context";
 import { PAGE_SIZE } from "./ChannelMessages";
-
-/** Messages read at a time when only counting the older unseen ones. */
-const COUNT_PAGE = 200;
 
 /**
  * The channel messages `agent` has not seen before the message `beforeId`, formatted to go before the
@@ -35,17 +32,10 @@ export async function unseenContext(store: Store, channelId: string, agent: stri
     if (read >= CONTEXT_SCAN_LIMIT) return formatContext(unseen.flat(), { olderNotRead: true, newSession });
     cursor = page[0]!.id;
     if (least > CONTEXT_MAX_BYTES) {
-      // Every older unseen message would be dropped: counted (for the note), never formatted.
-      let older = 0;
-      while (read < CONTEXT_SCAN_LIMIT) {
-        const ask = Math.min(COUNT_PAGE, CONTEXT_SCAN_LIMIT - read);
-        const more = await store.messagesBefore(channelId, cursor, ask);
-        read += more.length;
-        older += unseenMessages(more, agent, lastSeen, beforeId, newSession).length;
-        if (more.length < ask || (lastSeen !== undefined && more[0]!.id <= lastSeen)) return formatContext(unseen.flat(), { olderLeftOut: older, newSession });
-        cursor = more[0]!.id;
-      }
-      return formatContext(unseen.flat(), { olderLeftOut: older, olderNotRead: true, newSession });
+      // Every older unseen message would be dropped: only counted (for the note), never parsed when its text tells.
+      const left = CONTEXT_SCAN_LIMIT - read;
+      const older = await store.countMessagesBetween(channelId, lastSeen, cursor, left, (json, parse) => keptByText(json, agent, newSession, parse));
+      return formatContext(unseen.flat(), { olderLeftOut: older.counted, olderNotRead: older.read === left, newSession });
     }
   }
 }

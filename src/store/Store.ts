@@ -203,6 +203,29 @@ export class Store {
     return n;
   }
 
+  /**
+   * Counts the messages of a channel after message `afterId` (from the first when undefined) and before message
+   * `beforeId`, newest first, reading at most `limit`, that `keep` accepts. `keep` gets each record's stored JSON
+   * text and a `parse` to read it whole only when the text cannot tell (the context's count of what it left out).
+   */
+  async countMessagesBetween(
+    channelId: string,
+    afterId: string | undefined,
+    beforeId: string,
+    limit: number,
+    keep: (json: string, parse: () => MessageRecord | undefined) => boolean,
+  ): Promise<{ counted: number; read: number }> {
+    const prefix = keys.messagePrefix(channelId);
+    const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
+    let counted = 0;
+    let read = 0;
+    for await (const [key, value] of this.db.iterator({ ...range, lt: keys.message(channelId, beforeId), reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
+      read++;
+      if (keep(value, () => this.parse(key, value, asMessageRecord))) counted++;
+    }
+    return { counted, read };
+  }
+
   /** Memberships of a channel, ordered by agent name. */
   async members(channelId: string): Promise<MembershipRecord[]> {
     const prefix = keys.memberPrefix(channelId);
