@@ -208,13 +208,7 @@ export class Store {
    * `beforeId`, newest first, reading at most `limit`, that `keep` accepts. `keep` gets each record's stored JSON
    * text and a `parse` to read it whole only when the text cannot tell (the context's count of what it left out).
    */
-  async countMessagesBetween(
-    channelId: string,
-    afterId: string | undefined,
-    beforeId: string,
-    limit: number,
-    keep: (json: string, parse: () => MessageRecord | undefined) => boolean,
-  ): Promise<{ counted: number; read: number }> {
+  async countMessagesBetween(channelId: string, afterId: string | undefined, beforeId: string, limit: number, keep: (json: string, parse: () => MessageRecord | undefined) => boolean): Promise<{ counted: number; read: number }> {
     const prefix = keys.messagePrefix(channelId);
     const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
     let counted = 0;
