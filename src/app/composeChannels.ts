@@ -2,6 +2,7 @@ import { monotonicFactory } from "ulid";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { ChannelRecord } from "../store/records";
+import { HistorySearch } from "../channels/HistorySearch";
 import { StoreWriter } from "../store/StoreWriter";
 import { CANCEL_GRACE_MS } from "../turns/reducer";
 import { IntentLog } from "../turns/intents";
@@ -67,6 +68,8 @@ export interface Channels {
   readonly directory: ChannelDirectory;
   /** The commands each agent announced, stored per agent. */
   readonly commands: AgentCommands;
+  /** History search over every channel (issue 21); builds an older store's word index in the background. */
+  readonly search: HistorySearch;
   /** Tool intents: effects run for agents, recorded around the effect (brief, "Tool intents"). */
   readonly intents: IntentLog;
   /** The user's Sidekicks permission rules per agent (ADR 0005). */
@@ -124,6 +127,9 @@ export function composeChannels(options: ChannelsOptions): Channels {
   const messages = new ChannelMessages({ store, executor, commands, clock, view: (channel) => directory.view(channel), ready });
   const turns = new TurnService({ store, executor, intents, now: () => now(), ready });
   const recovered = turns.recover();
+  const search = new HistorySearch(writer);
+  // An older store's word index is built once recovery is done, a step at a time in the write lane (ADR 0007).
+  void recovered.then(() => search.buildIndex()).catch((err: unknown) => log(`warn: search index not built: ${(err as Error).message}`));
   return {
     ready: recovered,
     messages,
@@ -134,6 +140,10 @@ export function composeChannels(options: ChannelsOptions): Channels {
     commands,
     intents,
     permissions,
-    close: () => turns.close(),
+    search,
+    close: async () => {
+      await search.stop();
+      await turns.close();
+    },
   };
 }

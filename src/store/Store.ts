@@ -7,6 +7,7 @@ import { migrate } from "./migrations";
 import { needsRepairMarkerOf, openLevel, type StoreRecovery } from "./openLevel";
 import { rescueChannels } from "./channelRescue";
 import { LAST_READ, StoreRevisions } from "./revisions";
+import { SEARCH_INDEX_STATE, indexDels, indexPuts, indexSearch, indexStep, readIndexState, scanSearch, type SearchIndexState, type SearchQuery, type SearchResult } from "./search";
 import {
   STORE_SCHEMA_VERSION,
   asChannelRecord,
@@ -49,6 +50,8 @@ export interface StoreChanges {
    * still has this attempt number and owner; otherwise nothing is written and `store/staleAttempt` is thrown.
    */
   fence?: { turnId: string; attempt: number; owner: string };
+  /** A step of building the word index of an older store (ADR 0007): these messages' words, and the state after. */
+  searchIndex?: { messages: MessageRecord[]; state: SearchIndexState };
 }
 
 /**
@@ -102,7 +105,8 @@ export class Store {
     try {
       const version = await level.get(keys.version);
       if (version === undefined) {
-        await level.batch([{ type: "put", key: keys.version, value: String(STORE_SCHEMA_VERSION) }], true);
+        const indexed: SearchIndexState = { complete: true }; // a new store's index starts complete
+        await level.batch([{ type: "put", key: keys.version, value: String(STORE_SCHEMA_VERSION) }, { type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(indexed) }], true);
       } else if (Number(version) < STORE_SCHEMA_VERSION) {
         try {
           await migrate(db, Number(version), STORE_SCHEMA_VERSION);
@@ -118,6 +122,8 @@ export class Store {
       }
       const store = new Store(level, onCorrupt, path.resolve(dir), recovery);
       await rescueChannels(level, onCorrupt, recovery !== undefined);
+      // A repaired copy may have lost index entries with its tables: the word index is built again (ADR 0007).
+      if (recovery !== undefined) await level.batch([{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }], true);
       return store;
     } catch (err) {
       await db.close().catch(() => undefined);
@@ -255,7 +261,11 @@ export class Store {
       else ops.push({ type: "put", key: keys.turnOpen(t.id), value: t.channelId });
     }
     for (const m of changes.messages ?? []) {
-      ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) });
+      ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) }, ...indexPuts(m));
+    }
+    if (changes.searchIndex) {
+      for (const m of changes.searchIndex.messages) ops.push(...indexPuts(m));
+      ops.push({ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(changes.searchIndex.state) });
     }
     for (const i of changes.intents ?? []) {
       ops.push({ type: "put", key: keys.intent(i.turnId, i.id), value: JSON.stringify(i) });
@@ -276,7 +286,11 @@ export class Store {
       ops.push({ type: "del", key: keys.channel(channel.id) }, { type: "del", key: keys.channelName(channel.name) }, { type: "del", key: keys.value(LAST_READ + channel.id) });
       for (const agent of directAgents) ops.push({ type: "del", key: keys.direct(agent) });
       for (const prefix of [keys.memberPrefix(channel.id), keys.messagePrefix(channel.id)]) {
-        for await (const [key] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) ops.push({ type: "del", key });
+        for await (const [key, value] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) {
+          ops.push({ type: "del", key });
+          const m = prefix === keys.memberPrefix(channel.id) ? undefined : this.parse(key, value, asMessageRecord);
+          if (m) ops.push(...indexDels(m)); // its words leave the index with it
+        }
       }
     }
     for (const v of changes.values ?? []) ops.push({ type: "put", key: keys.value(v.key), value: JSON.stringify({ version: 1, value: v.value }) });
@@ -291,6 +305,34 @@ export class Store {
       this.revisions.bump(changes);
     }
   }
+
+  /**
+   * Messages of every channel matching `query`, newest first: through the word index once it is complete, else by
+   * reading every message ({@link scanSearch}) while an older store's index is being built (ADR 0007).
+   */
+  async search(query: SearchQuery): Promise<SearchResult> {
+    return (await readIndexState(this.db)).complete ? indexSearch(this.db, query, this.parseMessage) : this.scanSearch(query);
+  }
+
+  /** The same search by reading every message (the baseline of `search.100kMs`). */
+  async scanSearch(query: SearchQuery): Promise<SearchResult> {
+    return scanSearch(this.db, query, this.parseMessage);
+  }
+
+  /** Whether the word index holds every message, and where its building is. */
+  async searchIndexState(): Promise<SearchIndexState> {
+    return readIndexState(this.db);
+  }
+
+  /**
+   * The next step of building the index: up to `count` messages after the state's `after` key, and the state once
+   * they are indexed (complete when none are left). Committed through the write lane (`changes.searchIndex`).
+   */
+  async searchIndexStep(count: number): Promise<{ messages: MessageRecord[]; state: SearchIndexState }> {
+    return indexStep(this.db, count, this.parseMessage);
+  }
+
+  private readonly parseMessage = (key: string, value: string): MessageRecord | undefined => this.parse(key, value, asMessageRecord);
 
   /** How many write batches {@link commit} has written since the store opened. */
   get batches(): number {

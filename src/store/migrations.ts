@@ -1,5 +1,6 @@
 import type { ClassicLevel } from "classic-level";
 import { keys } from "./records";
+import { SEARCH_INDEX_STATE } from "./search";
 
 /** One write of a migration batch. */
 export type MigrationOp = { type: "put"; key: string; value: string } | { type: "del"; key: string };
@@ -21,6 +22,10 @@ export interface Migration {
  *
  * 2 → 3: durable turns (`turn/<id>`, `turn-open/<id>`); messages get optional `turnId`, `outcome`, `attempt`.
  * Older messages are settled history without a turn, so nothing is rewritten.
+ *
+ * 3 → 4: the word index of history search (`word/<word>/<messageId>`, ADR 0007). Nothing is indexed here, so an
+ * open stays quick however long the history: the step marks the index as not built, and the search unit builds it
+ * in the background in small batches through the write lane (searches read every message until it is complete).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -47,6 +52,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // Messages written before schema 3 have no turn: they are settled history and stay as they are.
     async plan() {
       return [];
+    },
+  },
+  {
+    from: 3,
+    description: "history search: the word index, built in the background after the open",
+    async plan() {
+      return [{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }];
     },
   },
 ];

@@ -1,7 +1,7 @@
 import type { Author, ErrorInfo, Part, TurnOutcome } from "../shared/protocol";
 
 /** Schema version of the store, written under key `v` (the original design's ADR 0003, "Pebble keys"). */
-export const STORE_SCHEMA_VERSION = 3;
+export const STORE_SCHEMA_VERSION = 4;
 
 /** `channel/<id>` (the original design's ADR 0003 `Channel`). Times are milliseconds since the epoch. */
 export interface ChannelRecord {

@@ -28,14 +28,14 @@ test("ULID message keys sort by time: latestMessages returns the last page, olde
   }
 });
 
-test("messages survive closing and reopening; the schema version key v is 3", async () => {
+test("messages survive closing and reopening; the schema version key v is 4", async () => {
   const { dir, cleanup } = tempDir();
   try {
     const store = await Store.open(dir);
     await store.commit({ messages: [message("01A", "hello")] });
     await store.close();
     const raw = new ClassicLevel<string, string>(dir);
-    assert.equal(await raw.get(keys.version), "3");
+    assert.equal(await raw.get(keys.version), "4");
     await raw.close();
     const again = await Store.open(dir);
     assert.equal((await again.latestMessages("C1", 10))[0]?.parts[0]?.type, "text");

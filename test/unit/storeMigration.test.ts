@@ -20,8 +20,8 @@ async function writeV1(dir: string): Promise<void> {
   await db.close();
 }
 
-test("a schema-1 store opens as schema 3: channels get kind, v moves to 3, history and members stay", async () => {
-  assert.equal(STORE_SCHEMA_VERSION, 3);
+test("a schema-1 store opens as schema 4: channels get kind, v moves to 4, history and members stay", async () => {
+  assert.equal(STORE_SCHEMA_VERSION, 4);
   const { dir, cleanup } = tempDir();
   try {
     await writeV1(dir);
@@ -33,7 +33,7 @@ test("a schema-1 store opens as schema 3: channels get kind, v moves to 3, histo
     assert.deepEqual((await store.members("C1")).map((m) => m.agentName), ["demo"]);
     await store.close();
     const raw = new ClassicLevel<string, string>(dir);
-    assert.equal(await raw.get(keys.version), "3");
+    assert.equal(await raw.get(keys.version), "4");
     assert.equal(await raw.get("channel/BAD"), "{not json", "a corrupt record is left for the reader to skip");
     await raw.close();
     const again = await Store.open(dir, (key) => skipped.push(key));

@@ -1,0 +1,207 @@
+import type { GuardedLevel, LevelOp } from "./guardedLevel";
+import { keys, type MessageRecord } from "./records";
+import { INDEXED_WORD_CHARS, indexedWords, isIndexable, matchesAll, queryTerms, searchableText, snippetOf } from "./searchText";
+
+/** What to look for in the history (every field but `text` optional; all of them must hold). */
+export interface SearchQuery {
+  /** Words; each must start a word of the message (case ignored). */
+  text: string;
+  /** Only this channel (its id). */
+  channelId?: string;
+  /** Only messages of this author: `user`, `system`, or an agent's name. */
+  author?: string;
+  /** Only messages written at or after / before these times (ms since the epoch). */
+  since?: number;
+  until?: number;
+  /** At most this many hits (default 50). */
+  limit?: number;
+}
+
+/** One message that matches a {@link SearchQuery}. */
+export interface SearchHit {
+  channelId: string;
+  messageId: string;
+  /** `user`, `system`, or the agent's name. */
+  author: string;
+  createdAt: number;
+  /** About 120 characters around the first match, on one line. */
+  snippet: string;
+}
+
+/** The hits, newest first, and whether more were left out by the limit or the index's bounds. */
+export interface SearchResult {
+  hits: SearchHit[];
+  more: boolean;
+}
+
+/** How many words starting with a query term the index follows at most (a one-letter term has many). */
+const MAX_EXPANSIONS = 200;
+const DEFAULT_LIMIT = 50;
+
+/** The index key of one word of a message: `word/<word>/<messageId>`; its value is {@link postingValue}. */
+export const wordKey = (word: string, messageId: string): string => `word/${word}/${messageId}`;
+
+/** `search-index`: `{"complete": true}` once every message is indexed; else the key after which backfill goes on. */
+export const SEARCH_INDEX_STATE = "search-index";
+
+/** State of the word index (stored under {@link SEARCH_INDEX_STATE}). */
+export interface SearchIndexState {
+  complete: boolean;
+  /** While building: the last message key indexed so far (absent before the first step). */
+  after?: string;
+}
+
+/** The author of a message as search names it. */
+export function authorOf(m: MessageRecord): string {
+  return m.author.kind === "agent" ? (m.author.agentName ?? "agent") : m.author.kind;
+}
+
+function postingValue(m: MessageRecord): string {
+  return JSON.stringify([m.channelId, authorOf(m), m.createdAt]);
+}
+
+/** The index puts for one message (none while it is not in its final form, {@link isIndexable}). */
+export function indexPuts(m: MessageRecord): LevelOp[] {
+  if (!isIndexable(m)) return [];
+  const value = postingValue(m);
+  return indexedWords(m).map((w) => ({ type: "put", key: wordKey(w, m.id), value }));
+}
+
+/** The index deletes for one message that goes away (its channel is deleted). */
+export function indexDels(m: MessageRecord): LevelOp[] {
+  return indexedWords(m).map((w) => ({ type: "del", key: wordKey(w, m.id) }));
+}
+
+function passes(q: SearchQuery, channelId: string, author: string, createdAt: number): boolean {
+  if (q.channelId !== undefined && channelId !== q.channelId) return false;
+  if (q.author !== undefined && author.toLowerCase() !== q.author.toLowerCase()) return false;
+  if (q.since !== undefined && createdAt < q.since) return false;
+  return q.until === undefined || createdAt < q.until;
+}
+
+function hitOf(m: MessageRecord, terms: string[]): SearchHit | undefined {
+  const text = searchableText(m);
+  if (!matchesAll(text, terms)) return undefined;
+  return { channelId: m.channelId, messageId: m.id, author: authorOf(m), createdAt: m.createdAt, snippet: snippetOf(text, terms[0]!) };
+}
+
+/**
+ * The full scan (the baseline, and the answer while the index is being built): reads every message of every
+ * channel and keeps those that match, newest first.
+ */
+export async function scanSearch(db: GuardedLevel, q: SearchQuery, parse: (key: string, value: string) => MessageRecord | undefined): Promise<SearchResult> {
+  const terms = queryTerms(q.text);
+  if (terms.length === 0) return { hits: [], more: false };
+  const hits: SearchHit[] = [];
+  const range = q.channelId !== undefined ? keys.messagePrefix(q.channelId) : "msg/";
+  for await (const [key, value] of db.iterator({ gte: range, lt: range + "\uffff" })) {
+    const m = parse(key, value);
+    if (!m || !passes(q, m.channelId, authorOf(m), m.createdAt)) continue;
+    const hit = hitOf(m, terms);
+    if (hit) hits.push(hit);
+  }
+  hits.sort((a, b) => b.createdAt - a.createdAt || (a.messageId < b.messageId ? 1 : -1));
+  const limit = q.limit ?? DEFAULT_LIMIT;
+  return { hits: hits.slice(0, limit), more: hits.length > limit };
+}
+
+/** The words of the index that start with `prefix`, in order, at most `max` (one short range read each). */
+async function expansions(db: GuardedLevel, prefix: string, max: number): Promise<{ words: string[]; more: boolean }> {
+  const out: string[] = [];
+  let from = `word/${prefix}`;
+  const end = `word/${prefix}\uffff`;
+  while (out.length <= max) {
+    let next: string | undefined;
+    for await (const [key] of db.iterator({ gte: from, lt: end, limit: 1 })) next = key.slice(5, key.indexOf("/", 5));
+    if (next === undefined) return { words: out, more: false };
+    out.push(next);
+    from = `word/${next}/\uffff`;
+  }
+  return { words: out.slice(0, max), more: true };
+}
+
+/** Postings of one word, newest message first, read lazily. */
+type Cursor = { gen: AsyncGenerator<[string, string]>; head?: [string, string] };
+
+async function advance(c: Cursor): Promise<void> {
+  const r = await c.gen.next();
+  c.head = r.done ? undefined : r.value;
+}
+
+/**
+ * The indexed search: follows the postings of every word that starts with the query's longest term, newest
+ * message first (a merge of reverse range reads), filters on the channel, author and time kept in each posting,
+ * and reads only the messages that pass to check the other terms and cut the snippet. Stops at the limit.
+ */
+export async function indexSearch(db: GuardedLevel, q: SearchQuery, parse: (key: string, value: string) => MessageRecord | undefined): Promise<SearchResult> {
+  const terms = queryTerms(q.text);
+  if (terms.length === 0) return { hits: [], more: false };
+  const lead = [...terms].sort((a, b) => b.length - a.length)[0]!.slice(0, INDEXED_WORD_CHARS);
+  const found = await expansions(db, lead, MAX_EXPANSIONS);
+  const cursors: Cursor[] = found.words.map((w) => ({ gen: db.iterator({ gte: `word/${w}/`, lt: `word/${w}/\uffff`, reverse: true }) }));
+  const limit = q.limit ?? DEFAULT_LIMIT;
+  const hits: SearchHit[] = [];
+  const seen = new Set<string>();
+  let more = found.more;
+  try {
+    await Promise.all(cursors.map(advance));
+    for (;;) {
+      let best: Cursor | undefined;
+      for (const c of cursors) if (c.head && (!best || idOf(c.head[0]) > idOf(best.head![0]))) best = c;
+      if (!best) break;
+      const [key, value] = best.head!;
+      await advance(best);
+      const id = idOf(key);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const [channelId, author, createdAt] = JSON.parse(value) as [string, string, number];
+      if (!passes(q, channelId, author, createdAt)) continue;
+      const raw = await db.get(keys.message(channelId, id));
+      const m = raw === undefined ? undefined : parse(keys.message(channelId, id), raw);
+      const hit = m && hitOf(m, terms);
+      if (!hit) continue; // a word the message no longer has, or a message gone
+      if (hits.length === limit) {
+        more = true;
+        break;
+      }
+      hits.push(hit);
+    }
+  } finally {
+    await Promise.all(cursors.map((c) => c.gen.return(undefined)));
+  }
+  return { hits, more };
+}
+
+function idOf(key: string): string {
+  return key.slice(key.lastIndexOf("/") + 1);
+}
+
+/** The index's state ({@link SEARCH_INDEX_STATE}); missing or damaged reads as "not built" (puts are idempotent). */
+export async function readIndexState(db: GuardedLevel): Promise<SearchIndexState> {
+  const raw = await db.get(SEARCH_INDEX_STATE);
+  try {
+    const state = raw === undefined ? undefined : (JSON.parse(raw) as SearchIndexState);
+    if (state && typeof state.complete === "boolean") return state;
+  } catch {
+    // damaged: built again from the start
+  }
+  return { complete: false };
+}
+
+/** Up to `count` messages after the state's `after` key, and the state once their words are in the index. */
+export async function indexStep(
+  db: GuardedLevel,
+  count: number,
+  parse: (key: string, value: string) => MessageRecord | undefined,
+): Promise<{ messages: MessageRecord[]; state: SearchIndexState }> {
+  const { complete, after } = await readIndexState(db);
+  if (complete) return { messages: [], state: { complete } };
+  const messages: MessageRecord[] = [];
+  let last: string | undefined;
+  for await (const [key, value] of db.iterator({ ...(after ? { gt: after } : { gte: "msg/" }), lt: "msg/\uffff", limit: count })) {
+    last = key;
+    const m = parse(key, value);
+    if (m) messages.push(m);
+  }
+  return { messages, state: last === undefined ? { complete: true } : { complete: false, after: last } };
+}

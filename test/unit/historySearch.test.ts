@@ -1,0 +1,132 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ClassicLevel } from "classic-level";
+import { monotonicFactory } from "ulid";
+import { Store } from "../../src/store/Store";
+import { StoreWriter } from "../../src/store/StoreWriter";
+import { keys, type ChannelRecord, type MessageRecord } from "../../src/store/records";
+import { HistorySearch, parseSearch } from "../../src/channels/HistorySearch";
+import { tempDir } from "./helpers";
+
+const ulid = monotonicFactory();
+const DAY = 86_400_000;
+const T0 = Date.parse("2026-11-01T10:00:00Z");
+
+const channel = (name: string): ChannelRecord => ({ version: 1, id: ulid(T0 - DAY), name, kind: "channel", createdAt: T0, updatedAt: T0 });
+
+function msg(channelId: string, at: number, author: MessageRecord["author"], parts: MessageRecord["parts"], extra: Partial<MessageRecord> = {}): MessageRecord {
+  return { version: 1, id: ulid(at), channelId, author, parts, createdAt: at, ...extra };
+}
+const text = (t: string): MessageRecord["parts"] => [{ type: "text", text: t }];
+
+async function withHistory(run: (search: HistorySearch, store: Store, ids: Record<string, string>) => Promise<void>): Promise<void> {
+  const { dir, cleanup } = tempDir();
+  const store = await Store.open(dir);
+  try {
+    const general = channel("general");
+    const infra = channel("infra");
+    await store.commit({ channels: [{ channel: general }, { channel: infra }] });
+    const m = {
+      ask: msg(general.id, T0, { kind: "user" }, text("Please refactor the parser, it is slow")),
+      answer: msg(general.id, T0 + DAY, { kind: "agent", agentName: "claude" }, [
+        { type: "toolCall", toolCallId: "t1", title: "Read src/parser.ts", status: "completed" },
+        { type: "text", text: "I refactored the Parser: tokens are now cached." },
+      ], { turnId: "T1", outcome: "completed" }),
+      infra: msg(infra.id, T0 + 2 * DAY, { kind: "agent", agentName: "codex" }, text("The deploy of the parser service failed on Friday."), { turnId: "T2", outcome: "completed" }),
+      running: msg(infra.id, T0 + 3 * DAY, { kind: "agent", agentName: "codex" }, text("Still refactoring…"), { turnId: "T3" }),
+    };
+    await store.commit({ messages: Object.values(m) });
+    await run(new HistorySearch(new StoreWriter(store)), store, Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.id])));
+  } finally {
+    await store.close();
+    cleanup();
+  }
+}
+
+test("a word finds the messages of every channel that have a word starting with it, newest first, with channel, author and a snippet", async () => {
+  await withHistory(async (search, _store, ids) => {
+    const { hits, more } = await search.search("parser");
+    assert.deepEqual(hits.map((h) => [h.messageId, h.channelName, h.author]), [
+      [ids.infra, "infra", "codex"],
+      [ids.answer, "general", "claude"],
+      [ids.ask, "general", "user"],
+    ]);
+    assert.equal(more, false);
+    assert.match(hits[1]!.snippet, /I refactored the Parser: tokens are now cached\./);
+    assert.deepEqual((await search.search("REFAC")).hits.map((h) => h.messageId), [ids.answer, ids.ask], "case ignored; a running answer is not found until it settles");
+    assert.deepEqual((await search.search("arser")).hits, [], "a term matches the start of a word, not its middle");
+  });
+});
+
+test("filters narrow by channel, author and date; several words must all be there", async () => {
+  await withHistory(async (search, _store, ids) => {
+    const ids_ = async (q: string) => (await search.search(q)).hits.map((h) => h.messageId);
+    assert.deepEqual(await ids_("parser in:#general"), [ids.answer, ids.ask]);
+    assert.deepEqual(await ids_("parser from:claude"), [ids.answer]);
+    assert.deepEqual(await ids_("parser from:user"), [ids.ask]);
+    assert.deepEqual(await ids_("parser after:2026-11-02 before:2026-11-03"), [ids.answer]);
+    assert.deepEqual(await ids_("parser failed"), [ids.infra]);
+    assert.deepEqual(await ids_("parser in:#nowhere"), []);
+    assert.deepEqual(await ids_("src/parser"), [ids.answer], "a tool call's title is searched too");
+  });
+});
+
+test("the limit keeps the newest hits and says more exist; the index and the full scan agree", async () => {
+  await withHistory(async (search, store) => {
+    const { hits, more } = await search.search("parser", 2);
+    assert.equal(hits.length, 2);
+    assert.equal(more, true);
+    for (const q of [{ text: "parser" }, { text: "the", author: "codex" }, { text: "p", limit: 10 }, { text: "tokens cached" }]) {
+      assert.deepEqual(await store.search(q), await store.scanSearch(q), JSON.stringify(q));
+    }
+  });
+});
+
+test("parseSearch keeps a filter that does not parse as a word", () => {
+  assert.deepEqual(parseSearch("  deploy in:#infra from:@codex after:2026-11-02 before:soon "), {
+    text: "deploy before:soon", channel: "infra", author: "codex", since: Date.parse("2026-11-02T00:00:00Z"),
+  });
+});
+
+test("a deleted channel's messages are no longer found", async () => {
+  await withHistory(async (search, store) => {
+    const infra = (await store.channelByName("infra"))!;
+    await store.commit({ deletedChannels: [{ channel: infra, directAgents: [] }] });
+    assert.deepEqual((await search.search("deploy")).hits, []);
+    const raw = store as unknown as { db: { iterator(r: object): AsyncIterable<[string, string]> } };
+    const left: string[] = [];
+    for await (const [key] of raw.db.iterator({ gte: "word/deploy/", lt: "word/deploy/\uffff" })) left.push(key);
+    assert.deepEqual(left, [], "its words left the index in the same batch");
+  });
+});
+
+test("a schema-3 store is searched by reading every message, then through the index once it is built in the background", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const db = new ClassicLevel<string, string>(dir, { keyEncoding: "utf8", valueEncoding: "utf8" });
+    const ids: string[] = [];
+    const ops: { type: "put"; key: string; value: string }[] = [{ type: "put", key: keys.version, value: "3" }];
+    for (let i = 0; i < 1_200; i++) {
+      const m = msg("C1", T0 + i * 1000, { kind: "user" }, text(i % 100 === 0 ? `milestone ${i}` : `message ${i}`));
+      ids.push(m.id);
+      ops.push({ type: "put", key: keys.message("C1", m.id), value: JSON.stringify(m) });
+    }
+    await db.batch(ops);
+    await db.close();
+    const store = await Store.open(dir);
+    try {
+      const search = new HistorySearch(new StoreWriter(store));
+      assert.equal((await store.searchIndexState()).complete, false);
+      const expected = ids.filter((_, i) => i % 100 === 0).reverse();
+      assert.deepEqual((await search.search("milestone")).hits.map((h) => h.messageId), expected, "found before the index is built");
+      await search.buildIndex();
+      assert.equal((await store.searchIndexState()).complete, true);
+      assert.deepEqual((await search.search("milestone")).hits.map((h) => h.messageId), expected, "found through the index");
+      assert.deepEqual(await store.search({ text: "milestone" }), await store.scanSearch({ text: "milestone" }));
+    } finally {
+      await store.close();
+    }
+  } finally {
+    cleanup();
+  }
+});
