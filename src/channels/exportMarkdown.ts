@@ -1,0 +1,130 @@
+import * as l10n from "@vscode/l10n";
+import { describeBlock } from "../shared/contentBlocks";
+import type { Part, ToolCallDiff } from "../shared/protocol";
+import type { MessageRecord } from "../store/records";
+import type { Store } from "../store/Store";
+
+/** What heads the exported file. */
+export interface ExportHeader {
+  /** The channel's name (without `#`). */
+  channelName: string;
+  /** When it was exported (ms since the epoch). */
+  exportedAt: number;
+  /** Set when only messages since this time are exported. */
+  since?: number;
+}
+
+/** `2026-11-01 10:00 UTC`: times in the export, the same on every machine. */
+export function exportTime(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+function authorName(m: MessageRecord): string {
+  if (m.author.kind === "agent") return `@${m.author.agentName ?? "agent"}`;
+  return m.author.kind === "user" ? l10n.t("You") : l10n.t("Sidekicks");
+}
+
+function statusWord(status: string, cancelled?: boolean, noResult?: boolean): string {
+  if (cancelled) return l10n.t("cancelled");
+  if (noResult) return l10n.t("no result");
+  switch (status) {
+    case "completed":
+      return l10n.t("completed");
+    case "failed":
+      return l10n.t("failed");
+    default:
+      return l10n.t("not finished");
+  }
+}
+
+function lineCount(text: string): number {
+  return text === "" ? 0 : text.split(/\r\n|\r|\n/).length;
+}
+
+function diffLine(d: ToolCallDiff): string {
+  if (d.oldText === null) return l10n.t("new file `{0}`, {1} lines", d.path, lineCount(d.newText));
+  return l10n.t("changed `{0}`, {1} → {2} lines", d.path, lineCount(d.oldText), lineCount(d.newText));
+}
+
+/** `text` with a closing fence added when it leaves a ``` or ~~~ block open (the next heading would fall inside). */
+function closeFences(text: string): string {
+  let open: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (!fence) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
+  }
+  return open === undefined ? text : `${text}\n${open}`;
+}
+
+/** One line (or block, for text) of Markdown per part; tool calls and diffs in one line each. */
+function partMarkdown(part: Part): string | undefined {
+  switch (part.type) {
+    case "text":
+      return closeFences(part.text); // verbatim: it is Markdown already
+    case "thought":
+      return `> ${l10n.t("Thought:")} ${part.text.replace(/\s+/g, " ").trim()}`;
+    case "toolCall": {
+      const diffs = (part.diffs ?? []).map(diffLine);
+      const changes = diffs.length > 0 ? ` — ${diffs.join("; ")}` : "";
+      return `- ${l10n.t("Tool call: {0} ({1})", part.title, statusWord(part.status, part.cancelled, part.noResult))}${changes}`;
+    }
+    case "permission": {
+      const chosen = part.options.find((o) => o.optionId === part.outcome)?.name;
+      const answer = chosen !== undefined ? l10n.t("answered “{0}”", chosen) : part.outcome === undefined ? l10n.t("pending") : l10n.t("not answered");
+      return `- ${l10n.t("Permission: {0} ({1})", part.title, answer)}`;
+    }
+    case "plan":
+      return part.entries.map((e) => `- [${e.status === "completed" ? "x" : " "}] ${e.content}`).join("\n");
+    case "content":
+      return `- ${describeBlock(part.block)}`;
+    case "files":
+      return `- ${l10n.t("Files changed: {0}", part.files.map((f) => `\`${f.path}\``).join(", "))}`;
+    case "retry":
+      return `- ${l10n.t("Attempt {0}", part.attempt)}`;
+    case "notice":
+      return `> ${part.text}`;
+  }
+}
+
+/**
+ * A channel's messages as a Markdown document (issue 21, "Export"): a heading per message with its author and time,
+ * the text verbatim, each tool call (with its diffs), permission, plan and content block summarised in one line, an
+ * error in a quote. `messages` oldest first, as the store pages them.
+ */
+export function channelToMarkdown(header: ExportHeader, messages: readonly MessageRecord[]): string {
+  const out: string[] = [`# #${header.channelName}`, ""];
+  const range = header.since !== undefined ? l10n.t("messages since {0}", exportTime(header.since)) : l10n.t("all messages");
+  out.push(`_${l10n.t("Exported from Sidekicks on {0}: {1} ({2}).", exportTime(header.exportedAt), range, messages.length)}_`, "");
+  for (const m of messages) {
+    const to = m.to && m.to.length > 0 ? ` → ${m.to.map((a) => `@${a}`).join(", ")}` : "";
+    out.push(`## ${authorName(m)}${to} · ${exportTime(m.createdAt)}`, "");
+    for (const part of m.parts) {
+      const md = partMarkdown(part);
+      if (md !== undefined && md.trim() !== "") out.push(md.replace(/\n+$/, ""), "");
+    }
+    if (m.error) out.push(`> ${l10n.t("Error: {0}", m.error.message)}`, "");
+  }
+  return out.join("\n").replace(/\n+$/, "\n");
+}
+
+
+/** Messages read per page while exporting. */
+const EXPORT_PAGE = 500;
+
+/**
+ * The messages of a channel to export, oldest first: all of them, or those written at or after `since`, read a page
+ * at a time from the newest back (`Store.messagesBefore`), stopping at the first page that reaches before `since`.
+ */
+export async function messagesToExport(store: Store, channelId: string, since?: number): Promise<MessageRecord[]> {
+  const pages: MessageRecord[][] = [];
+  let page = await store.latestMessages(channelId, EXPORT_PAGE);
+  while (page.length > 0) {
+    const kept = since === undefined ? page : page.filter((m) => m.createdAt >= since);
+    pages.unshift(kept);
+    if (kept.length < page.length || page.length < EXPORT_PAGE) break;
+    page = await store.messagesBefore(channelId, page[0]!.id, EXPORT_PAGE);
+  }
+  return pages.flat();
+}

@@ -1,0 +1,91 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { monotonicFactory } from "ulid";
+import { channelToMarkdown, messagesToExport } from "../../src/channels/exportMarkdown";
+import { Store } from "../../src/store/Store";
+import type { MessageRecord } from "../../src/store/records";
+import { tempDir } from "./helpers";
+
+const T0 = Date.parse("2026-11-01T10:00:00Z");
+const DAY = 86_400_000;
+const ulid = monotonicFactory();
+
+const ask: MessageRecord = {
+  version: 1, id: "01A", channelId: "C1", author: { kind: "user" }, to: ["claude"], createdAt: T0,
+  parts: [{ type: "text", text: "@claude why does `parse()` fail?\n\n```ts\nparse(\"{\")\n```" }],
+};
+const answer: MessageRecord = {
+  version: 1, id: "01B", channelId: "C1", author: { kind: "agent", agentName: "claude" }, createdAt: T0 + 90_000, turnId: "T1", outcome: "completed",
+  parts: [
+    { type: "thought", text: "Look at\nthe parser first." },
+    { type: "toolCall", toolCallId: "t1", title: "Read src/parser.ts", kind: "read", status: "completed", content: "export function parse() {}" },
+    { type: "permission", requestId: "p1", toolCallId: "t2", title: "Edit src/parser.ts", options: [{ optionId: "ok", name: "Allow once", kind: "allow_once" }, { optionId: "no", name: "Reject", kind: "reject_once" }], outcome: "ok" },
+    {
+      type: "toolCall", toolCallId: "t2", title: "Edit src/parser.ts", kind: "edit", status: "completed",
+      diffs: [{ path: "/w/src/parser.ts", oldText: "a\nb\n", newText: "a\nb\nc\n" }, { path: "/w/src/new.ts", oldText: null, newText: "x\ny" }],
+    },
+    { type: "content", block: { kind: "image", mimeType: "image/png", bytes: 12_345, data: "iVBORw0KGgo=", name: "trace.png" } },
+    { type: "text", text: "The brace was never closed. Fixed:\n\n```ts\nif (open) throw new Error(\"unclosed\");" },
+  ],
+};
+const failed: MessageRecord = {
+  version: 1, id: "01C", channelId: "C1", author: { kind: "agent", agentName: "codex" }, createdAt: T0 + 120_000, turnId: "T2", outcome: "failed",
+  parts: [{ type: "toolCall", toolCallId: "t3", title: "npm test", kind: "execute", status: "in_progress", noResult: true }],
+  error: { code: "agent/exited", message: "The agent exited (code 1)." },
+};
+
+test("a channel exports as Markdown: a heading per message with author and time, text verbatim, tools, permissions and blocks in one line each", () => {
+  const md = channelToMarkdown({ channelName: "general", exportedAt: T0 + DAY }, [ask, answer, failed]);
+  assert.equal(md, [
+    "# #general",
+    "",
+    "_Exported from Sidekicks on 2026-11-02 10:00 UTC: all messages (3)._",
+    "",
+    "## You → @claude · 2026-11-01 10:00 UTC",
+    "",
+    "@claude why does `parse()` fail?\n\n```ts\nparse(\"{\")\n```",
+    "",
+    "## @claude · 2026-11-01 10:01 UTC",
+    "",
+    "> Thought: Look at the parser first.",
+    "",
+    "- Tool call: Read src/parser.ts (completed)",
+    "",
+    "- Permission: Edit src/parser.ts (answered “Allow once”)",
+    "",
+    "- Tool call: Edit src/parser.ts (completed) — changed `/w/src/parser.ts`, 3 → 4 lines; new file `/w/src/new.ts`, 2 lines",
+    "",
+    "- [image trace.png: image/png, 12 KB]",
+    "",
+    "The brace was never closed. Fixed:\n\n```ts\nif (open) throw new Error(\"unclosed\");\n```",
+    "",
+    "## @codex · 2026-11-01 10:02 UTC",
+    "",
+    "- Tool call: npm test (no result)",
+    "",
+    "> Error: The agent exited (code 1).",
+    "",
+  ].join("\n"));
+  assert.doesNotMatch(md, /iVBORw0KGgo/, "an image is described, never dumped");
+});
+
+test("the export reads every page of a long channel, or only the messages since a date, oldest first", async () => {
+  const { dir, cleanup } = tempDir();
+  const store = await Store.open(dir);
+  try {
+    const all: MessageRecord[] = Array.from({ length: 1_234 }, (_, i) => ({
+      version: 1, id: ulid(T0 + i * 60_000), channelId: "C1", author: { kind: "user" }, parts: [{ type: "text", text: `message ${i}` }], createdAt: T0 + i * 60_000,
+    }));
+    await store.commit({ messages: all });
+    assert.deepEqual((await messagesToExport(store, "C1")).map((m) => m.id), all.map((m) => m.id));
+    const since = T0 + 1_000 * 60_000;
+    const recent = await messagesToExport(store, "C1", since);
+    assert.deepEqual(recent.map((m) => m.id), all.slice(1_000).map((m) => m.id));
+    const md = channelToMarkdown({ channelName: "long", exportedAt: T0, since }, recent);
+    assert.match(md, /messages since 2026-11-02 02:40 UTC \(234\)/);
+    assert.deepEqual(await messagesToExport(store, "C2"), []);
+  } finally {
+    await store.close();
+    cleanup();
+  }
+});
