@@ -11,6 +11,7 @@ import { CONFIG_TEMPLATE } from "./config/template";
 import type { HostRequestMethod, HostRequests } from "./shared/protocol";
 import { registerAgentUi, type AgentItemSnapshot } from "./vscode/agentCommands";
 import { registerChannelCommands } from "./vscode/channelCommands";
+import { registerHistoryCommands } from "./vscode/historyCommands";
 import { ChannelPanels, registerPanelCommand, type PanelSnapshot } from "./vscode/ChannelPanels";
 import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
 import { DIFF_SCHEME } from "./vscode/DiffDocuments";
@@ -80,6 +81,11 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
   registerCommands(context, log);
   const agentUi = registerAgentUi(context, () => app, whenReady);
   registerChannelCommands(context, whenReady, (name) => view.showChannel(name));
+  registerHistoryCommands(context, whenReady, (name, target) => {
+    view.showChannel(name);
+    view.revealMessage(target);
+    void vscode.commands.executeCommand("sidekicks.channel.focus");
+  });
   registerPanelCommand(context, panels, () => view.currentChannel, whenReady);
   const permissionStatus = new PermissionStatus(view, panels, (name) => view.showChannel(name), () => app);
   const fileWatchers = new FileWatchers(() => app);

@@ -7,7 +7,7 @@
  * so the renderer can skip everything else.
  */
 import * as l10n from "@vscode/l10n";
-import type { ChannelView, HostEvents, SessionChange } from "../src/shared/protocol";
+import type { ChannelView, SessionChange } from "../src/shared/protocol";
 import { applyOps, isAway, type Op, openedUnread, type Presence } from "./channelOps";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";
@@ -34,8 +34,8 @@ export class ChannelStore {
   private openChannel: ChannelView | undefined;
   private readonly listeners = new Set<(state: ViewState) => void>();
   private readonly presence: Presence = { hidden: false, scrolledAway: false };
-  /** A `permission/focus` for a channel not open yet (a `channel/reload` came first): applied once it opens. */
-  private focusWaiting: HostEvents["permission/focus"] | undefined;
+  /** A `permission/focus` or `message/reveal` for a channel not open yet (a `channel/reload` came first), or a message not loaded yet. */
+  private focusWaiting: { channelId: string; messageId: string; requestId?: string } | undefined;
   private focusSeq = 0;
   /** The pending `channel/older` load, if any: never two at once. */
   private olderLoad: Promise<void> | undefined;
@@ -62,6 +62,10 @@ export class ChannelStore {
     this.host.on("session/state", (state) => this.enqueue({ type: "session", state }));
     this.host.on("channel/reload", ({ name }) => void this.open(name));
     this.host.on("permission/focus", (target) => {
+      this.focusWaiting = target;
+      this.applyFocus();
+    });
+    this.host.on("message/reveal", (target) => {
       this.focusWaiting = target;
       this.applyFocus();
     });
@@ -197,10 +201,20 @@ export class ChannelStore {
     }
   }
 
-  /** Hands a waiting `permission/focus` to the view once its channel is the open one. */
+  /**
+   * Hands a waiting `permission/focus` or `message/reveal` to the view once its channel is the open one and its
+   * message is loaded: a message older than the first one loaded (ids are ULIDs, so they sort by time) loads the
+   * pages before it, one after the other, until it is in or nothing older is left (or a page fails to load).
+   */
   private applyFocus(): void {
     const target = this.focusWaiting;
     if (!target || this.openChannel?.id !== target.channelId) return;
+    if (this.firstId !== undefined && target.messageId < this.firstId && this.older.more && !this.older.error) {
+      void this.loadOlder().then(() => {
+        if (this.focusWaiting === target) this.applyFocus();
+      });
+      return;
+    }
     this.focusWaiting = undefined;
     this.update({ focusRequest: { messageId: target.messageId, requestId: target.requestId, seq: ++this.focusSeq } });
   }

@@ -41,10 +41,11 @@ export interface ViewState {
   focusRequest?: FocusRequest;
 }
 
-/** A permission card the host asked to focus, in the open channel. */
+/** A message (`message/reveal`), or a permission card in it (`permission/focus`), the host asked to focus in the open channel. */
 export interface FocusRequest {
   messageId: string;
-  requestId: string;
+  /** The permission card to focus inside the message; absent: the message itself. */
+  requestId?: string;
   seq: number;
 }
 

@@ -1,6 +1,7 @@
 import type { AgentManager, AgentSummary } from "../agents/AgentManager";
 import { GENERAL, type ChannelDirectory } from "../channels/ChannelDirectory";
 import type { ChannelMessages } from "../channels/ChannelMessages";
+import type { Channels } from "./composeChannels";
 import type { SidekicksError } from "../shared/errors";
 import type { EventBus } from "../events/events";
 import type { ConfigStatus } from "../shared/protocol";
@@ -118,6 +119,14 @@ export class SidekicksApp {
    */
   get messages(): ChannelMessages {
     return this.parts.history.require().messages;
+  }
+
+  /**
+   * History search over every channel, and the Markdown export of a channel (issue 21).
+   * @throws SidekicksError `store/locked` or `store/corrupt` when the history store is not open
+   */
+  get history(): Pick<Channels, "search" | "exportChannel"> {
+    return this.parts.history.require();
   }
 
   /**

@@ -2,7 +2,10 @@ import { monotonicFactory } from "ulid";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { ChannelRecord } from "../store/records";
+import * as l10n from "@vscode/l10n";
 import { HistorySearch } from "../channels/HistorySearch";
+import { channelToMarkdown, messagesToExport } from "../channels/exportMarkdown";
+import { SidekicksError } from "../shared/errors";
 import { StoreWriter } from "../store/StoreWriter";
 import { CANCEL_GRACE_MS } from "../turns/reducer";
 import { IntentLog } from "../turns/intents";
@@ -70,6 +73,11 @@ export interface Channels {
   readonly commands: AgentCommands;
   /** History search over every channel (issue 21); builds an older store's word index in the background. */
   readonly search: HistorySearch;
+  /**
+   * A channel (or its messages since `since`) as Markdown (issue 21, "Export"), with its name for the file.
+   * @throws SidekicksError `channel/notFound` when it no longer exists
+   */
+  exportChannel(channelId: string, since?: number): Promise<{ name: string; markdown: string }>;
   /** Tool intents: effects run for agents, recorded around the effect (brief, "Tool intents"). */
   readonly intents: IntentLog;
   /** The user's Sidekicks permission rules per agent (ADR 0005). */
@@ -141,6 +149,12 @@ export function composeChannels(options: ChannelsOptions): Channels {
     intents,
     permissions,
     search,
+    exportChannel: async (channelId, since) => {
+      const channel = await store.channelById(channelId);
+      if (!channel) throw new SidekicksError("channel/notFound", l10n.t("That channel no longer exists."));
+      const messages = await messagesToExport(store, channelId, since);
+      return { name: channel.name, markdown: channelToMarkdown({ channelName: channel.name, exportedAt: now(), since }, messages) };
+    },
     close: async () => {
       await search.stop();
       await turns.close();

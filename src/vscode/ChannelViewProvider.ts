@@ -19,6 +19,8 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   private pendingChannel: string | undefined;
   /** A permission card to focus once the view says `ready`, after {@link pendingChannel}. */
   private pendingPermission: HostEvents["permission/focus"] | undefined;
+  /** A message to reveal once the view says `ready`, after {@link pendingChannel} (a search result chosen). */
+  private pendingReveal: HostEvents["message/reveal"] | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   /** The channel the view opened last, under its current name, for `Sidekicks: Open Channel in Editor`. */
   private readonly channel = new ShownChannel();
@@ -44,6 +46,9 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
         const permission = this.pendingPermission;
         this.pendingPermission = undefined;
         if (permission) bridge.event("permission/focus", permission);
+        const reveal = this.pendingReveal;
+        this.pendingReveal = undefined;
+        if (reveal) bridge.event("message/reveal", reveal);
       },
       onOpened: (opened) => this.channel.opened(opened),
     });
@@ -95,6 +100,12 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   focusPermission(target: HostEvents["permission/focus"]): void {
     if (this.bridge?.isReady) this.bridge.event("permission/focus", target);
     else this.pendingPermission = target;
+  }
+
+  /** Reveals a message in the view (`message/reveal`, loading its page): now when it is loaded, else once it says `ready`. */
+  revealMessage(target: HostEvents["message/reveal"]): void {
+    if (this.bridge?.isReady) this.bridge.event("message/reveal", target);
+    else this.pendingReveal = target;
   }
 
   /** Sends a request to the live view (used by the integration tests to read and drive the real DOM). */

@@ -277,7 +277,7 @@ export function History(props: {
     rerender();
   };
 
-  // Reveal a permission card (`permission/focus`): its message is rendered first when the window is elsewhere.
+  // Reveal a message (`message/reveal`) or a permission card (`permission/focus`): its message is rendered first when the window is elsewhere.
   useLayoutEffect(() => {
     if (!focusRequest) return;
     const index = keys.current.indexOf(focusRequest.messageId);
@@ -285,7 +285,8 @@ export function History(props: {
     const el = ref.current;
     if (!el) return;
     pendingFocus.current = focusRequest.messageId;
-    pendingFocusInside.current = `.permission[data-request-id="${CSS.escape(focusRequest.requestId)}"] .permission-option:not([disabled])`;
+    const { requestId } = focusRequest;
+    pendingFocusInside.current = requestId === undefined ? undefined : `.permission[data-request-id="${CSS.escape(requestId)}"] .permission-option:not([disabled])`;
     if (!articleOf(el, focusRequest.messageId)) {
       const last = index === keys.current.length - 1;
       setStick(last);

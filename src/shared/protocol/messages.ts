@@ -151,6 +151,11 @@ export interface HostEvents {
    * bring message `messageId` into view and focus the first option of its permission card `requestId` (Enter answers).
    */
   "permission/focus": { channelId: string; messageId: string; requestId: string };
+  /**
+   * A history search result chosen (`Sidekicks: Search history…`): once channel `channelId` is open, load older pages
+   * until message `messageId` is among them, then bring it into view and focus it.
+   */
+  "message/reveal": { channelId: string; messageId: string };
 }
 
 /**

@@ -1,0 +1,138 @@
+import * as vscode from "vscode";
+import type { SidekicksApp } from "../app/SidekicksApp";
+import type { HistoryHit } from "../channels/HistorySearch";
+import { exportTime } from "../channels/exportMarkdown";
+import type { HostEvents } from "../shared/protocol";
+
+/** Shows a channel in the view and reveals one of its messages there (loading its page). */
+export type RevealMessage = (channelName: string, target: HostEvents["message/reveal"]) => void;
+
+/** Milliseconds the search waits after the last key before it runs. */
+const DEBOUNCE_MS = 150;
+
+type HitItem = vscode.QuickPickItem & { hit?: HistoryHit };
+
+function itemOf(hit: HistoryHit): HitItem {
+  const author = hit.author === "user" ? vscode.l10n.t("You") : hit.author === "system" ? "Sidekicks" : `@${hit.author}`;
+  return { label: hit.snippet, description: `#${hit.channelName} · ${author}`, detail: exportTime(hit.createdAt), hit };
+}
+
+/**
+ * Registers `Sidekicks: Search history…` (a QuickPick that searches every channel as the user types, with `in:#channel`,
+ * `from:agent`, `after:` and `before:` filters; choosing a result opens its channel at that message) and `Sidekicks:
+ * Export channel…` (a channel, all of it or since a date, as Markdown in a file the user picks, then opened).
+ */
+export function registerHistoryCommands(context: vscode.ExtensionContext, getApp: () => Promise<SidekicksApp | undefined>, reveal: RevealMessage): void {
+  const withApp = (run: (app: SidekicksApp) => Promise<void>) => async () => {
+    const app = await getApp();
+    if (!app) return void vscode.window.showWarningMessage(vscode.l10n.t("Sidekicks is not running: open a folder with a sidekicks.yaml."));
+    try {
+      await run(app);
+    } catch (err) {
+      void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+    }
+  };
+  context.subscriptions.push(
+    vscode.commands.registerCommand("sidekicks.searchHistory", withApp((app) => searchHistory(app, reveal))),
+    vscode.commands.registerCommand("sidekicks.exportChannel", withApp((app) => exportChannel(app))),
+  );
+}
+
+async function searchHistory(app: SidekicksApp, reveal: RevealMessage): Promise<void> {
+  const pick = vscode.window.createQuickPick<HitItem>();
+  pick.title = vscode.l10n.t("Search history");
+  pick.placeholder = vscode.l10n.t("Words, and in:#channel from:agent after:2026-01-31 before:2026-02-28");
+  pick.matchOnDescription = false;
+  pick.matchOnDetail = false;
+  let timer: NodeJS.Timeout | undefined;
+  let generation = 0;
+  const run = async (value: string): Promise<void> => {
+    const mine = ++generation;
+    if (value.trim() === "") {
+      pick.items = [];
+      pick.busy = false;
+      return;
+    }
+    pick.busy = true;
+    try {
+      const { hits, more } = await app.history.search.search(value);
+      if (mine !== generation) return;
+      const items: HitItem[] = hits.map(itemOf);
+      // The QuickPick would filter the items again by its own rules: every result is shown as the search found it.
+      for (const item of items) item.alwaysShow = true;
+      if (hits.length === 0) items.push({ label: vscode.l10n.t("No message matches."), alwaysShow: true });
+      else if (more) items.push({ label: vscode.l10n.t("Only the {0} newest are shown: add words or filters.", hits.length), alwaysShow: true });
+      pick.items = items;
+    } catch (err) {
+      if (mine === generation) pick.items = [{ label: err instanceof Error ? err.message : String(err), alwaysShow: true }];
+    } finally {
+      if (mine === generation) pick.busy = false;
+    }
+  };
+  const done = new Promise<HistoryHit | undefined>((resolve) => {
+    pick.onDidChangeValue((value) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void run(value), DEBOUNCE_MS);
+    });
+    pick.onDidAccept(() => {
+      const hit = pick.selectedItems[0]?.hit;
+      if (hit) {
+        resolve(hit);
+        pick.hide();
+      }
+    });
+    pick.onDidHide(() => resolve(undefined));
+  });
+  pick.show();
+  const hit = await done;
+  clearTimeout(timer);
+  pick.dispose();
+  if (hit) reveal(hit.channelName, { channelId: hit.channelId, messageId: hit.messageId });
+}
+
+async function exportChannel(app: SidekicksApp): Promise<void> {
+  const channels = await app.directory.list();
+  const picked = await vscode.window.showQuickPick(
+    channels.map((c) => ({ label: c.kind === "direct" ? c.name : `#${c.name}`, description: c.description, channel: c })),
+    { title: vscode.l10n.t("Export channel"), placeHolder: vscode.l10n.t("Export which channel?") },
+  );
+  if (!picked) return;
+  const range = await vscode.window.showQuickPick(
+    [
+      { label: vscode.l10n.t("All messages"), since: false },
+      { label: vscode.l10n.t("Messages since a date…"), since: true },
+    ],
+    { title: vscode.l10n.t("Export #{0}", picked.channel.name) },
+  );
+  if (!range) return;
+  let since: number | undefined;
+  if (range.since) {
+    const typed = await vscode.window.showInputBox({
+      title: vscode.l10n.t("Export #{0}", picked.channel.name),
+      prompt: vscode.l10n.t("Messages written on or after this day (UTC), as YYYY-MM-DD"),
+      value: new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10),
+      validateInput: (v) => (dayStart(v) === undefined ? vscode.l10n.t("A date such as 2026-01-31") : undefined),
+    });
+    if (typed === undefined) return;
+    since = dayStart(typed);
+  }
+  const { name, markdown } = await app.history.exportChannel(picked.channel.id, since);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const file = `${name}-${new Date().toISOString().slice(0, 10)}.md`;
+  const target = await vscode.window.showSaveDialog({
+    title: vscode.l10n.t("Export #{0}", name),
+    saveLabel: vscode.l10n.t("Export"),
+    filters: { Markdown: ["md"] },
+    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, file) } : {}),
+  });
+  if (!target) return;
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(markdown));
+  await vscode.window.showTextDocument(target);
+}
+
+/** The start (UTC) of a `YYYY-MM-DD` day, or undefined when `text` is not one. */
+function dayStart(text: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) return undefined;
+  const at = Date.parse(`${text.trim()}T00:00:00Z`);
+  return Number.isNaN(at) ? undefined : at;
+}
