@@ -7,6 +7,7 @@ import { StoreWriter } from "../../src/store/StoreWriter";
 import { keys, type ChannelRecord, type MessageRecord } from "../../src/store/records";
 import { HistorySearch, parseSearch } from "../../src/channels/HistorySearch";
 import { tempDir } from "./helpers";
+import { channelSetup, fakeAgent } from "./channelHarness";
 
 const ulid = monotonicFactory();
 const DAY = 86_400_000;
@@ -128,5 +129,22 @@ test("a schema-3 store is searched by reading every message, then through the in
     }
   } finally {
     cleanup();
+  }
+});
+
+test("an agent's answer is found once it settles, opens by its id, and exports with its author", async () => {
+  const s = await channelSetup([fakeAgent("demo", { prompt: [{ chunk: "I renamed the tokenizer " }, { chunk: "and its tests." }] })]);
+  try {
+    await s.channels.messages.send(s.general.id, "@demo rename the lexer");
+    const answer = await s.finished((m) => m.author.kind === "agent");
+    await s.channels.ready;
+    const { hits } = await s.channels.search.search("tokenizer");
+    assert.deepEqual(hits.map((h) => [h.messageId, h.channelName, h.author, h.snippet]), [[answer.id, "general", "demo", "I renamed the tokenizer and its tests."]]);
+    assert.deepEqual((await s.channels.search.search("lexer from:user")).hits.map((h) => h.author), ["user"]);
+    const { name, markdown } = await s.channels.exportChannel(s.general.id);
+    assert.equal(name, "general");
+    assert.match(markdown, /## You → @demo · .*\n\n@demo rename the lexer\n\n## @demo · .*\n\nI renamed the tokenizer and its tests\.\n/);
+  } finally {
+    await s.teardown();
   }
 });
