@@ -56,6 +56,45 @@ export class GuardedLevel {
   }
 
   /**
+   * The entries of `range` in pages of up to `size` (one native read each; the first of up to `first`), in key order.
+   * @throws SidekicksError `store/damaged`
+   */
+  async *pages(range: LevelRange, size: number, first = size): AsyncGenerator<[string, string][]> {
+    const it = this.raw.iterator(range);
+    try {
+      for (let n = first; ; n = size) {
+        const page = await it.nextv(n);
+        if (page.length === 0) return;
+        yield page;
+      }
+    } catch (err) {
+      throw this.readFailed(err);
+    } finally {
+      await it.close();
+    }
+  }
+
+  /**
+   * Keys of `range` in order, skipping: after each key, the read moves on to `skip(key)` (one seek, no entries read
+   * in between). @throws SidekicksError `store/damaged`
+   */
+  async *skipping(range: LevelRange, skip: (key: string) => string): AsyncGenerator<string> {
+    const it = this.raw.keys(range);
+    try {
+      for (;;) {
+        const key = await it.next();
+        if (key === undefined) return;
+        yield key;
+        it.seek(skip(key));
+      }
+    } catch (err) {
+      throw this.readFailed(err);
+    } finally {
+      await it.close();
+    }
+  }
+
+  /**
    * Writes `ops` in one atomic batch; with `sync`, flushed to the disk before it resolves (survives a power cut).
    * @throws SidekicksError `store/writeFailed` (this write, or an earlier one, failed)
    */

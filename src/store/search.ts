@@ -38,7 +38,7 @@ export interface SearchResult {
 const MAX_EXPANSIONS = 200;
 const DEFAULT_LIMIT = 50;
 
-/** The index key of one word of a message: `word/<word>/<messageId>`; its value is {@link postingValue}. */
+/** The index key of one word of a message: `word/<word>/<messageId>`; its value is `<channelId>\t<author>\t<createdAt>`. */
 export const wordKey = (word: string, messageId: string): string => `word/${word}/${messageId}`;
 
 /** `search-index`: `{"complete": true}` once every message is indexed; else the key after which backfill goes on. */
@@ -56,8 +56,9 @@ export function authorOf(m: MessageRecord): string {
   return m.author.kind === "agent" ? (m.author.agentName ?? "agent") : m.author.kind;
 }
 
+/** `<channelId>\t<author>\t<createdAt>`: split without a JSON parse for each posting a filter looks at. */
 function postingValue(m: MessageRecord): string {
-  return JSON.stringify([m.channelId, authorOf(m), m.createdAt]);
+  return `${m.channelId}\t${authorOf(m).replace(/\t/g, " ")}\t${m.createdAt}`;
 }
 
 /** The index puts for one message (none while it is not in its final form, {@link isIndexable}). */
@@ -105,27 +106,33 @@ export async function scanSearch(db: GuardedLevel, q: SearchQuery, parse: (key: 
   return { hits: hits.slice(0, limit), more: hits.length > limit };
 }
 
-/** The words of the index that start with `prefix`, in order, at most `max` (one short range read each). */
+/** The words of the index that start with `prefix`, in order, at most `max` (one seek from each to the next). */
 async function expansions(db: GuardedLevel, prefix: string, max: number): Promise<{ words: string[]; more: boolean }> {
   const out: string[] = [];
-  let from = `word/${prefix}`;
-  const end = `word/${prefix}\uffff`;
-  while (out.length <= max) {
-    let next: string | undefined;
-    for await (const [key] of db.iterator({ gte: from, lt: end, limit: 1 })) next = key.slice(5, key.indexOf("/", 5));
-    if (next === undefined) return { words: out, more: false };
-    out.push(next);
-    from = `word/${next}/\uffff`;
+  for await (const key of db.skipping({ gte: `word/${prefix}`, lt: `word/${prefix}\uffff` }, (k) => `${k.slice(0, k.indexOf("/", 5))}/\uffff`)) {
+    if (out.length === max) return { words: out, more: true };
+    out.push(key.slice(5, key.indexOf("/", 5)));
   }
-  return { words: out.slice(0, max), more: true };
+  return { words: out, more: false };
 }
 
-/** Postings of one word, newest message first, read lazily. */
-type Cursor = { gen: AsyncGenerator<[string, string]>; head?: [string, string] };
+/** Postings of one word, newest message first, read a page at a time. */
+type Cursor = { pages: AsyncGenerator<[string, string][]>; page: [string, string][]; at: number; head?: [string, string]; id: string };
+
+/** Postings read per native call (the pages after the first; see {@link advance}). */
+const POSTING_PAGE = 256;
+/** The first page of each word: small, since most searches stop at their first 50 hits among many words. */
+const FIRST_PAGE = 8;
 
 async function advance(c: Cursor): Promise<void> {
-  const r = await c.gen.next();
-  c.head = r.done ? undefined : r.value;
+  c.at++;
+  if (c.at >= c.page.length) {
+    const r = await c.pages.next();
+    c.page = r.done ? [] : r.value;
+    c.at = 0;
+  }
+  c.head = c.page[c.at];
+  c.id = c.head ? idOf(c.head[0]) : "";
 }
 
 /**
@@ -138,7 +145,7 @@ export async function indexSearch(db: GuardedLevel, q: SearchQuery, parse: (key:
   if (terms.length === 0) return { hits: [], more: false };
   const lead = [...terms].sort((a, b) => b.length - a.length)[0]!.slice(0, INDEXED_WORD_CHARS);
   const found = await expansions(db, lead, MAX_EXPANSIONS);
-  const cursors: Cursor[] = found.words.map((w) => ({ gen: db.iterator({ gte: `word/${w}/`, lt: `word/${w}/\uffff`, reverse: true }) }));
+  const cursors: Cursor[] = found.words.map((w) => ({ pages: db.pages({ gte: `word/${w}/`, lt: `word/${w}/\uffff`, reverse: true }, POSTING_PAGE, FIRST_PAGE), page: [], at: -1, id: "" }));
   const limit = q.limit ?? DEFAULT_LIMIT;
   const hits: SearchHit[] = [];
   const seen = new Set<string>();
@@ -147,15 +154,15 @@ export async function indexSearch(db: GuardedLevel, q: SearchQuery, parse: (key:
     await Promise.all(cursors.map(advance));
     for (;;) {
       let best: Cursor | undefined;
-      for (const c of cursors) if (c.head && (!best || idOf(c.head[0]) > idOf(best.head![0]))) best = c;
+      for (const c of cursors) if (c.head && (!best || c.id > best.id)) best = c;
       if (!best) break;
-      const [key, value] = best.head!;
+      const [, value] = best.head!;
+      const id = best.id;
       await advance(best);
-      const id = idOf(key);
       if (seen.has(id)) continue;
       seen.add(id);
-      const [channelId, author, createdAt] = JSON.parse(value) as [string, string, number];
-      if (!passes(q, channelId, author, createdAt)) continue;
+      const [channelId = "", author = "", createdAt = "0"] = value.split("\t");
+      if (!passes(q, channelId, author, Number(createdAt))) continue;
       const raw = await db.get(keys.message(channelId, id));
       const m = raw === undefined ? undefined : parse(keys.message(channelId, id), raw);
       const hit = m && hitOf(m, terms);
@@ -167,7 +174,7 @@ export async function indexSearch(db: GuardedLevel, q: SearchQuery, parse: (key:
       hits.push(hit);
     }
   } finally {
-    await Promise.all(cursors.map((c) => c.gen.return(undefined)));
+    await Promise.all(cursors.map((c) => c.pages.return(undefined)));
   }
   return { hits, more };
 }
