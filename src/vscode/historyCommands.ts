@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
-import type { HistoryHit } from "../channels/HistorySearch";
+import { parseSearch, type HistoryHit } from "../channels/HistorySearch";
 import { exportTime } from "../channels/exportMarkdown";
 import type { HostEvents } from "../shared/protocol";
 
@@ -14,7 +14,8 @@ type HitItem = vscode.QuickPickItem & { hit?: HistoryHit };
 
 function itemOf(hit: HistoryHit): HitItem {
   const author = hit.author === "user" ? vscode.l10n.t("You") : hit.author === "system" ? "Sidekicks" : `@${hit.author}`;
-  return { label: hit.snippet, description: `#${hit.channelName} · ${author}`, detail: exportTime(hit.createdAt), hit };
+  // A label reads `$(name)` as an icon: a snippet's own `$(` is kept as text.
+  return { label: hit.snippet.replace(/\$\(/g, "$\u200b("), description: `#${hit.channelName} · ${author}`, detail: exportTime(hit.createdAt), hit };
 }
 
 /**
@@ -48,8 +49,8 @@ async function searchHistory(app: SidekicksApp, reveal: RevealMessage): Promise<
   let generation = 0;
   const run = async (value: string): Promise<void> => {
     const mine = ++generation;
-    if (value.trim() === "") {
-      pick.items = [];
+    if (parseSearch(value).text.trim() === "") {
+      pick.items = value.trim() === "" ? [] : [{ label: vscode.l10n.t("Type a word to search for, with the filters."), alwaysShow: true }];
       pick.busy = false;
       return;
     }
