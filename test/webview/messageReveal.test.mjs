@@ -35,4 +35,23 @@ describe("message/reveal", () => {
     assert.match(await page.innerText(".message[data-message-id='m020']"), /Message m020\./);
     assert.deepEqual(await view.problems(), []);
   });
+
+  it("after a channel/reload to the result's channel, reveals the message once that channel opened", async () => {
+    const view = await openView(env.browser, env.server.origin);
+    const { page, host } = view;
+    const review = ALL.map((m) => ({ ...m, channelId: "ch-review" }));
+    await page.evaluate((messages) => {
+      window.__host.open = { channel: { id: "ch-review", name: "review", members: [{ name: "demo", state: "ready" }] }, messages: messages.slice(150), config: { state: "ok", path: "/work/sidekicks.yaml", problems: [] }, more: true };
+      window.__host.handlers["channel/older"] = ({ beforeId, limit = 50 }) => {
+        const end = messages.findIndex((m) => m.id === beforeId);
+        const start = Math.max(0, end - limit);
+        return { messages: messages.slice(start, end), more: start > 0 };
+      };
+    }, review);
+    await host.emit("channel/reload", { name: "review" });
+    await host.emit("message/reveal", { channelId: "ch-review", messageId: "m120" });
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-message-id") === "m120");
+    assert.match(await page.innerText(".channel-header"), /#review/);
+    assert.deepEqual(await view.problems(), []);
+  });
 });
