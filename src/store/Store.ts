@@ -1,13 +1,14 @@
 import * as l10n from "@vscode/l10n";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { GuardedLevel, type LevelOp } from "./guardedLevel";
+import { GuardedLevel } from "./guardedLevel";
 import { SidekicksError } from "../shared/errors";
 import { migrate } from "./migrations";
 import { needsRepairMarkerOf, openLevel, type StoreRecovery } from "./openLevel";
 import { rescueChannels } from "./channelRescue";
-import { LAST_READ, StoreRevisions } from "./revisions";
-import { SEARCH_INDEX_STATE, indexDels, indexPuts, indexSearch, indexStep, readIndexState, scanSearch, type SearchIndexState, type SearchQuery, type SearchResult } from "./search";
+import { StoreRevisions } from "./revisions";
+import { commitOps, type StoreChanges } from "./commitOps";
+import { SEARCH_INDEX_STATE, indexSearch, indexStep, readIndexState, scanSearch, type SearchIndexState, type SearchQuery, type SearchResult } from "./search";
 import {
   STORE_SCHEMA_VERSION,
   asChannelRecord,
@@ -23,36 +24,7 @@ import {
   type TurnRecord,
 } from "./records";
 
-/** Changes written in one atomic batch (see {@link Store.commit}). */
-export interface StoreChanges {
-  messages?: MessageRecord[];
-  members?: MembershipRecord[];
-  /** Turn records; a settled one also drops its `turn-open/` index entry, an open one writes it. */
-  turns?: TurnRecord[];
-  /** Tool intents; a settled one drops its `intent-open/` entry, an open one writes it. */
-  intents?: IntentRecord[];
-  /** Small JSON values under `value/<key>` (stored as `{version: 1, value}`; {@link Store.getValue}), in the batch. */
-  values?: { key: string; value: unknown }[];
-  /**
-   * Channels with their name index; `previousName` (a rename) drops the old name index, `directAgent` writes the
-   * `direct/<agent>` index of a direct conversation.
-   */
-  channels?: { channel: ChannelRecord; previousName?: string; directAgent?: string }[];
-  /** Memberships removed (their messages stay). */
-  removedMembers?: { channelId: string; agentName: string }[];
-  /**
-   * Channels deleted, each in the same batch with its name index, its read marker, the `direct/<agent>` indexes of
-   * `directAgents` (those that point to it), and every membership and message it has (read by range here).
-   */
-  deletedChannels?: { channel: ChannelRecord; directAgents: string[] }[];
-  /**
-   * Fencing (brief, "Only the owning attempt may settle the turn"): the batch is written only if the stored turn
-   * still has this attempt number and owner; otherwise nothing is written and `store/staleAttempt` is thrown.
-   */
-  fence?: { turnId: string; attempt: number; owner: string };
-  /** A step of building the word index of an older store (ADR 0007): these messages' words, and the state after. */
-  searchIndex?: { messages: MessageRecord[]; state: SearchIndexState };
-}
+export type { StoreChanges };
 
 /**
  * What one trip to LevelDB's thread may bring back when reading a bounded range of messages (a page, an unread
@@ -254,46 +226,7 @@ export class Store {
         );
       }
     }
-    const ops: LevelOp[] = [];
-    for (const t of changes.turns ?? []) {
-      ops.push({ type: "put", key: keys.turn(t.id), value: JSON.stringify(t) });
-      if (t.state === "settled") ops.push({ type: "del", key: keys.turnOpen(t.id) });
-      else ops.push({ type: "put", key: keys.turnOpen(t.id), value: t.channelId });
-    }
-    for (const m of changes.messages ?? []) {
-      ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) }, ...indexPuts(m));
-    }
-    if (changes.searchIndex) {
-      for (const m of changes.searchIndex.messages) ops.push(...indexPuts(m));
-      ops.push({ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(changes.searchIndex.state) });
-    }
-    for (const i of changes.intents ?? []) {
-      ops.push({ type: "put", key: keys.intent(i.turnId, i.id), value: JSON.stringify(i) });
-      if (i.phase === "settled") ops.push({ type: "del", key: keys.intentOpen(i.id) });
-      else ops.push({ type: "put", key: keys.intentOpen(i.id), value: i.turnId });
-    }
-    for (const m of changes.members ?? []) {
-      ops.push({ type: "put", key: keys.member(m.channelId, m.agentName), value: JSON.stringify(m) });
-    }
-    // Channels, removed members, deleted channels (with every membership and message key: gone in the same batch).
-    for (const { channel, previousName, directAgent } of changes.channels ?? []) {
-      ops.push({ type: "put", key: keys.channel(channel.id), value: JSON.stringify(channel) }, { type: "put", key: keys.channelName(channel.name), value: channel.id });
-      if (previousName !== undefined && previousName !== channel.name) ops.push({ type: "del", key: keys.channelName(previousName) });
-      if (directAgent !== undefined) ops.push({ type: "put", key: keys.direct(directAgent), value: channel.id });
-    }
-    for (const m of changes.removedMembers ?? []) ops.push({ type: "del", key: keys.member(m.channelId, m.agentName) });
-    for (const { channel, directAgents } of changes.deletedChannels ?? []) {
-      ops.push({ type: "del", key: keys.channel(channel.id) }, { type: "del", key: keys.channelName(channel.name) }, { type: "del", key: keys.value(LAST_READ + channel.id) });
-      for (const agent of directAgents) ops.push({ type: "del", key: keys.direct(agent) });
-      for (const prefix of [keys.memberPrefix(channel.id), keys.messagePrefix(channel.id)]) {
-        for await (const [key, value] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff" })) {
-          ops.push({ type: "del", key });
-          const m = prefix === keys.memberPrefix(channel.id) ? undefined : this.parse(key, value, asMessageRecord);
-          if (m) ops.push(...indexDels(m)); // its words leave the index with it
-        }
-      }
-    }
-    for (const v of changes.values ?? []) ops.push({ type: "put", key: keys.value(v.key), value: JSON.stringify({ version: 1, value: v.value }) });
+    const ops = await commitOps(changes, this.db, this.parseMessage);
     if (ops.length > 0) {
       // A settlement (the answer the user saw end), an admission (the user's message) and a channel made, changed or
       // deleted are flushed to the disk before they count as saved, so they survive a power cut; checkpoints and
