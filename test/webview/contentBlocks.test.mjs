@@ -78,7 +78,7 @@ describe("content blocks", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
-  it("a resource link opens through the host's link rule; a click the host refuses says why above the composer, until dismissed or the next one works", async () => {
+  it("a resource link opens through the host's link rule; a click the host refuses says why above the composer, until dismissed, the next one works or a message is sent", async () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "shows", state: "ready" }], messages: [ANSWER()] }) });
     const { page, host } = view;
     const link = `${body} .content-link .content-name`;
@@ -101,6 +101,16 @@ describe("content blocks", () => {
       window.__host.handlers["editor/openLink"] = () => ({ opened: true });
     });
     await page.click(link);
+    await page.waitForSelector(".action-note", { state: "detached" });
+    // Refused once more, then the user sends a message: they have moved on, the note goes.
+    await page.evaluate(() => {
+      window.__host.handlers["editor/openLink"] = () => ({ error: { code: "editor/cannotOpen", message: "/w/notes [draft].md does not exist (any more)." } });
+    });
+    await page.click(link);
+    await page.waitForSelector(".action-note");
+    await page.fill("#composer textarea", "@shows thanks");
+    await page.press("#composer textarea", "Enter");
+    await host.waitForRequests("channel/send");
     await page.waitForSelector(".action-note", { state: "detached" });
     assert.deepEqual(await view.problems(), []);
   });

@@ -1,7 +1,7 @@
 /**
  * Why the last click could not do what it says (issue 18): "src/a.ts does not exist (any more).", "Sidekicks does not
  * open a javascript: link from an agent's answer." Shown above the composer, announced politely, until dismissed, until
- * the next action succeeds, or until another refusal replaces it. Never a click that silently does nothing.
+ * the next action succeeds, the user sends a message, or another refusal replaces it. Never a click that silently does nothing.
  */
 import * as l10n from "@vscode/l10n";
 import { useContext, useEffect, useState } from "preact/hooks";

@@ -4,7 +4,8 @@
  */
 import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useContext, useEffect, useRef, useState } from "preact/hooks";
+import { EditorContext } from "../editorActions";
 import type { AgentCommand } from "../../src/shared/protocol";
 import { accept, suggest, type Suggestion } from "../autocomplete";
 import { Suggestions } from "./Suggestions";
@@ -55,6 +56,7 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
   /** Sends not yet answered by the host (`sending` while there is one). */
   const inFlight = useRef(0);
   const [sending, setSending] = useState(false);
+  const { refusals } = useContext(EditorContext);
   const mounted = useRef(true);
   const confirm = useStopConfirm(running, stop);
   const [empty, setEmpty] = useState(initialDraft.trim() === "");
@@ -124,6 +126,7 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
     setSending(true);
     try {
       if (!(await send(text))) restore(text);
+      else refusals.dismiss(); // the user has moved on: why an earlier click could not act is old news
     } finally {
       inFlight.current -= 1;
       if (mounted.current) setSending(inFlight.current > 0);
