@@ -2,7 +2,7 @@
  * Mocha entry of the integration suite, run inside the real extension host (code-server, or VS Code via
  * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in, the channel switcher,
  * two demo agents answering one message, the demo's edit (files changed, its diff) and delegation, an agent's files and
- * terminals through the editor, code highlighting, images, files and links in answers, the field cases' exchanges, what the view shows for them, and a roster edited through the UI.
+ * terminals through the editor, code highlighting, images, files and links in answers, the field cases' exchanges, what the view shows for them, a roster edited through the UI, history search and export.
  */
 import { runMocha } from "./runMocha";
 
@@ -21,5 +21,6 @@ export function run(): Promise<void> {
     await import("./fieldCasesTurns.test.js");
     await import("./fieldCasesShown.test.js");
     await import("./fieldCaseRoster.test.js");
+    await import("./historySearch.test.js");
   });
 }
