@@ -1,5 +1,5 @@
-// Field cases 21, 23, 24 and 25, replayed by the scripted fake agent (a real subprocess) at the domain level: an agent
-// that answers end_turn after Stop and goes on talking; plans that replace each other and an empty one that clears;
+// Field cases 11, 21, 23, 24 and 25, replayed by the scripted fake agent (a real subprocess) at the domain level: an agent
+// that streams a code fence open across chunks; that answers end_turn after Stop and goes on talking; plans that replace each other and an empty one that clears;
 // update kinds ACP does not define and `_meta` on everything; a tool's carriage-return progress, which the answer keeps as
 // sent (the view shows its last frame) and another agent is told as a terminal shows it.
 import { test } from "node:test";
@@ -104,6 +104,21 @@ test("field case 21: a tool's progress output is kept as sent, and another agent
     const echoed = textOf(await s.finished((m) => m.author.agentName === "reads"));
     assert.match(echoed, /\[tool call: Download \(completed\)\]\nDownloading 100%/);
     assert.equal(echoed.includes("25%"), false, "no earlier frame");
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("field case 11: Markdown streamed with a fence open across chunks is kept as one text, byte for byte", async () => {
+  const s = await channelSetup([
+    fakeAgent("streams", { prompt: [{ chunk: "Run:\n```bash\nkill $1\n" }, { chunk: "echo \\(x\\)\n" }, { chunk: "```\nDone." }] }),
+    fakeAgent("sha", { prompt: [{ chunk: "SHA:\n\n```text\nabc123\n```" }] }),
+  ]);
+  try {
+    await s.channels.messages.send(s.general.id, "@streams go");
+    assert.equal(textOf(await s.finished((m) => m.author.agentName === "streams")), "Run:\n```bash\nkill $1\necho \\(x\\)\n```\nDone.");
+    await s.channels.messages.send(s.general.id, "@sha go");
+    assert.equal(textOf(await s.finished((m) => m.author.agentName === "sha")), "SHA:\n\n```text\nabc123\n```", "no newline added after the fence");
   } finally {
     await s.teardown();
   }

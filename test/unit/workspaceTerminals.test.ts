@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import { SidekicksError } from "../../src/shared/errors";
@@ -195,6 +195,18 @@ describe("terminals (real processes on node-pty)", () => {
     await term.waitForExit();
     assert.equal(term.output().output, `${spaced}\r\na value with spaces é\r\nbase\r\n`);
     await m.releaseAll();
+  });
+
+  it("field case 16: a program whose own path has spaces runs, in a folder with spaces, its argument kept whole", async () => {
+    const program = path.join(base, "with space", "node");
+    mkdirSync(path.dirname(program), { recursive: true });
+    symlinkSync(node, program);
+    const folder = path.join(base, "Test User", "my repo");
+    mkdirSync(folder, { recursive: true });
+    const term = await manager.create({ command: program, args: ["-e", "console.log('a b'); console.log(process.cwd())"], cwd: folder });
+    assert.deepEqual(await term.waitForExit(), { exitCode: 0, signal: null });
+    assert.equal(manager.output(term.id).output, `a b\r\n${folder}\r\n`);
+    await manager.release(term.id);
   });
 
   it("reports a non-zero exit code and output before exit", async () => {
