@@ -209,6 +209,13 @@ export class StatusRuns {
   }
 }
 
+/** Whether the repository at `root` ignores `folder` (below it) as a whole (`git check-ignore`; false when git fails). */
+export async function ignoredByGit(root: string, folder: string): Promise<boolean> {
+  const rel = path.relative(root, folder);
+  if (rel === "") return false;
+  return (await runGit(root, ["check-ignore", "-q", "--", rel.split(path.sep).join("/")], () => undefined)) === 0;
+}
+
 /**
  * A turn's snapshot of `folder`, which lies in the work tree at `root`: `git status` when the turn starts (shared
  * through `runs`), the texts of the files dirty then read from disk within the budget (smallest first; binary and
@@ -223,6 +230,10 @@ export function gitBaseline(root: string, folder: string, runs: StatusRuns, prom
   const rel = (file: string) => path.relative(root, file).split(path.sep).join("/");
   let walked: Baseline | undefined;
   const ready = (async () => {
+    // A folder its repository ignores as a whole (the demo's `.demo/workspace` inside the clone, a scratch folder
+    // under `build/`): git sees none of its files, so the walk snapshots it, as outside git (a tryout found the demo's
+    // edit missing from "files changed").
+    if (await ignoredByGit(root, folder)) return void (await (walked = walkBaseline(folder, promptStart)).ready);
     start = await runs.current(root, folder);
     if (start) dirtyBefore = await readTexts([...start.dirty].map(abs), promptStart);
     // git failed (not installed, a broken repository): the walk instead, from now.

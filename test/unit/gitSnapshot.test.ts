@@ -186,3 +186,24 @@ test("a turn's earlier texts over the kept budget are dropped and say so, on the
     ["/w/b", false, "overBudget"],
   ], "the files card is told why");
 });
+
+test("a workspace folder its repository ignores as a whole (the demo's .demo/workspace) is snapshotted by the walk: its changes are listed", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { ".gitignore": ".demo/\n", "README.md": "r\n" });
+    const folder = path.join(dir, ".demo", "workspace");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, "demo-notes.md"), "# Notes\n");
+    const files = new TurnFiles();
+    await files.begin("T1", folder, Infinity);
+    writeFileSync(path.join(folder, "demo-notes.md"), "# Notes\nedited\n");
+    writeFileSync(path.join(folder, "new.md"), "new\n");
+    await files.wrote("T1", path.join(folder, "demo-notes.md"));
+    assert.deepEqual(rows(folder, await files.end("T1")), [
+      ["demo-notes.md", "modified", "# Notes\n"],
+      ["new.md", "created", null],
+    ]);
+  } finally {
+    cleanup();
+  }
+});
