@@ -12,11 +12,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { tempDir } from "../test/unit/helpers";
+import { median } from "./stats";
 
 const ROOT = path.resolve(__dirname, "..");
 const RUNS = Number(process.env.BENCH_ACTIVATION_RUNS ?? 9);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Builds the linux-x64 package (production bundles) and measures activation and sizes. */
 export async function activationFigures(): Promise<Record<string, number | string>> {

@@ -16,6 +16,7 @@ import { PROTOCOL_VERSION, type ChannelSummary, type HostToWebview } from "../sr
 import { Store } from "../src/store/Store";
 import type { ChannelRecord, MessageRecord } from "../src/store/records";
 import { tempDir, stubHandlers } from "../test/unit/helpers";
+import { median } from "./stats";
 
 const MESSAGES = 110;
 const READ_UP_TO = 100;
@@ -111,7 +112,6 @@ export async function channelListBench(): Promise<ChannelListResult> {
       list500Ms.push(await big.round());
       list5Ms.push(await small.round());
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const r2 = (x: number) => Math.round(x * 100) / 100;
     return { list500Ms: r2(median(list500Ms)), list5Ms: r2(median(list5Ms)), ratio: r2(median(list500Ms) / median(list5Ms)), samples: { list500Ms: list500Ms.map(r2), list5Ms: list5Ms.map(r2) } };
   } finally {

@@ -15,6 +15,7 @@ import { PROTOCOL_VERSION, type HostToWebview } from "../src/shared/protocol";
 import { Store } from "../src/store/Store";
 import type { MessageRecord } from "../src/store/records";
 import { tempDir, stubHandlers } from "../test/unit/helpers";
+import { median } from "./stats";
 
 const BIG = Number(process.env.BENCH_OPEN_MESSAGES ?? 100_000);
 const SMALL = 100;
@@ -100,7 +101,6 @@ export async function channelOpenBench(): Promise<ChannelOpenResult> {
     }
     bridge.dispose();
     await channels.close();
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const r2 = (x: number) => Math.round(x * 100) / 100;
     return {
       bigMs: r2(median(bigMs)),

@@ -10,6 +10,7 @@ import { unseenContext } from "../src/channels/unseenContext";
 import { Store } from "../src/store/Store";
 import type { MessageRecord } from "../src/store/records";
 import { tempDir } from "../test/unit/helpers";
+import { median } from "./stats";
 
 const ROUNDS = Number(process.env.BENCH_CONTEXT_ROUNDS ?? 40);
 const AGENT = "demo";
@@ -91,7 +92,6 @@ export async function contextCatchUpBench(): Promise<ContextCatchUpResult> {
       if (!one.text.includes("0: The function")) throw new Error("the one answer is not in the context");
       after1Ms.push(one.ms);
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const r2 = (x: number) => Math.round(x * 100) / 100;
     return {
       after200Ms: r2(median(after200Ms)),

@@ -22,6 +22,7 @@ import { EventBus } from "../src/events/events";
 import { Store } from "../src/store/Store";
 import { tempDir } from "../test/unit/helpers";
 import { realAgentConfig, startModelServer, type ModelServer } from "../test/realagents/harness";
+import { median } from "./stats";
 
 const ROUNDS = Number(process.env.BENCH_REAL_ROUNDS ?? 15);
 const PROMPT = "work on the notes script:tools";
@@ -122,8 +123,6 @@ async function pipeline(server: ModelServer): Promise<number> {
  * after the `session/new` answer), at most 10 s: both sides start the clock on a session that is done settling.
  */
 const settled = (announced: Promise<void>) => Promise.race([announced, new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref())]);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The real-agent figures: medians of {@link ROUNDS} alternating rounds, in ms, and their ratio. */
 export async function realAgentFigures(): Promise<Record<string, unknown>> {

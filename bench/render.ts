@@ -24,6 +24,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { markdownDocument } from "./renderMarkdownDoc";
+import { median } from "./stats";
 
 const CHUNK = 100;
 const SMALL = 10_000;
@@ -53,8 +54,6 @@ interface PageWindow {
   cancelAnimationFrame(handle: number): void;
   document: { querySelector(selector: string): { scrollTop: number; scrollHeight: number; textContent: string | null } | null };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function harness(): Promise<Harness> {
   const root = path.resolve(__dirname, "..");

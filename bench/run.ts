@@ -53,6 +53,7 @@ import { FAKE_AGENT, tempDir, stubHandlers } from "../test/unit/helpers";
 import { channelOpenBench } from "./channelOpen";
 import { channelListBench } from "./channelList";
 import { contextCatchUpBench } from "./contextCatchUp";
+import { median } from "./stats";
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20_000);
 const CHUNK_BYTES = 100;
@@ -183,8 +184,6 @@ async function bareStart(): Promise<{ totalMs: number; agentMs: number }> {
   if (typeof agentMs !== "number") throw new Error("the fake agent reported no _meta.startupMs");
   return { totalMs, agentMs };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   // Cold starts first, alternating with the bare client, while the process is still small (a fork copies its page

@@ -13,6 +13,7 @@ import { StoreWriter } from "../src/store/StoreWriter";
 import type { MessageRecord } from "../src/store/records";
 import { prng } from "../test/prng";
 import { tempDir } from "../test/unit/helpers";
+import { median } from "./stats";
 
 const COUNT = Number(process.env.BENCH_SEARCH_MESSAGES ?? 100_000);
 const CHANNELS = 10;
@@ -20,7 +21,6 @@ const BATCH = 5_000;
 const ROUNDS = Number(process.env.BENCH_SEARCH_ROUNDS ?? 15);
 const VOCABULARY = 5_000;
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /** A made-up word for rank `i` (distinct, 3 to 10 letters). */

@@ -18,6 +18,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DIRTY, committedText, dirtyIndex, dirtyText, snapshotTree, trackedFile } from "./snapshotTree";
+import { median } from "./stats";
 
 const ROUNDS = Number(process.env.BENCH_SNAPSHOT_ROUNDS ?? 3);
 
@@ -90,8 +91,6 @@ async function oneTurn(Files: FilesClass, dir: string, size: number, round: numb
   if (list.length !== expected) console.warn(`the turn listed ${list.length} files of the ${expected} it changed`);
   return { cpuMs, promptDelayMs, kept: list.filter((f) => f.before !== undefined).length, changed: expected };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The snapshot code of the merge base with main (before issue 19), loaded from git into a temporary module. */
 async function legacyFiles(): Promise<FilesClass> {

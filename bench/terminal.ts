@@ -12,6 +12,7 @@
 import * as pty from "node-pty";
 import { TerminalManager } from "../src/workspace/terminals";
 import { utf8Bytes } from "../src/workspace/outputBuffer";
+import { median } from "./stats";
 
 const MB = Number(process.env.BENCH_TERMINAL_MB ?? 50);
 const ROUNDS = Number(process.env.BENCH_TERMINAL_ROUNDS ?? 3);
@@ -89,7 +90,6 @@ async function bare(): Promise<number> {
   return (performance.now() - start) / 1000;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 /** Runs the benchmark; see the file comment. */
