@@ -58,11 +58,12 @@ interface Tracked {
 }
 
 /**
- * How long a turn's prompt waits for its snapshot at most, in ms: a small folder's snapshot is done by then; in a
- * larger one the snapshot goes on while the agent works, and files it reads after the agent changed them have no
- * earlier text (`late`).
+ * How long a turn's prompt waits for a walked snapshot (outside git) at most, in ms: a small folder's snapshot is done
+ * by then; in a larger one the snapshot goes on while the agent works, and files it reads after the agent changed
+ * them have no earlier text (`late`). Not 10 ms: a walk that had not yet read a file the agent changed at once took
+ * its changed text for the earlier one and the change went unlisted (a CI run saw it); in git the prompt never waits.
  */
-export const SNAPSHOT_WAIT_MS = 10;
+export const SNAPSHOT_WAIT_MS = 1_000;
 
 /** Whether `file` is inside `folder` and not under an ignored folder. */
 export function isTracked(folder: string, file: string): boolean {
