@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
-import { isMap, isSeq, LineCounter, parseDocument, visit, type Document } from "yaml";
+import { isMap, isSeq, LineCounter, parseDocument, Parser, visit, type Document } from "yaml";
 import { buildSchema } from "./buildSchema";
 import { crossFindings, GENERAL_CHANNEL, parseDuration } from "./crossRules";
 import { findingsOf, type Finding } from "./schemaFindings";
@@ -121,6 +121,9 @@ export function parseRoster(text: string, file: string): { roster?: Roster; prob
         const close = /end with a ([\]}])/.exec(e.message)?.[1];
         const open = close ? unclosedFlow(text, e.pos[0], close === "]" ? "[" : "{") : undefined;
         if (open !== undefined) return at(open, open + 1, l10n.t('YAML syntax: this "{0}" is never closed: end it with "{1}", or write the items on lines of their own', close === "]" ? "[" : "{", close!));
+        // An unclosed quote is reported where the file ends: point at the quote that opened the string.
+        const quote = e.code === "MISSING_CHAR" ? unclosedQuote(text, e.pos[0]) : undefined;
+        if (quote) return at(quote.at, quote.at + 1, l10n.t("YAML syntax: this {0} is never closed: end the string with {0} on the same line, or write the value without quotes", quote.char));
         return at(e.pos[0], e.pos[1] > e.pos[0] ? e.pos[1] : undefined, `YAML syntax: ${e.message.split("\n")[0]}`);
       }),
     };
@@ -269,4 +272,24 @@ function unclosedFlow(text: string, before: number, opener: "[" | "{"): number |
   }
   for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.char === opener) return stack[k]!.at;
   return undefined;
+}
+
+/**
+ * The opening quote of the quoted scalar that runs up to `pos` (where YAML's parser reported a missing closing quote),
+ * found in the parser's own tokens; undefined when `pos` is not inside one.
+ */
+function unclosedQuote(text: string, pos: number): { at: number; char: string } | undefined {
+  let found: { at: number; char: string } | undefined;
+  const scan = (token: unknown): void => {
+    if (found || typeof token !== "object" || token === null) return;
+    if (Array.isArray(token)) return token.forEach(scan);
+    const t = token as { type?: string; offset?: number; source?: string };
+    if ((t.type === "double-quoted-scalar" || t.type === "single-quoted-scalar") && typeof t.offset === "number" && typeof t.source === "string" && t.offset < pos && pos <= t.offset + t.source.length) {
+      found = { at: t.offset, char: t.source[0]! };
+      return;
+    }
+    for (const value of Object.values(token)) scan(value);
+  };
+  for (const token of new Parser().parse(text)) scan(token);
+  return found;
 }

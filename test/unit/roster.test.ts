@@ -67,6 +67,9 @@ const invalid: [string, string, string[]][] = [
   // Where the bracket opened, not where the parser gave up (the end of the file): a tryout found the raw words there.
   ["broken YAML syntax", "agents: [\n", [`${FILE}:1:9: YAML syntax: this "[" is never closed: end it with "]", or write the items on lines of their own`]],
   ["an unclosed map, a [ in a string and a comment not counted", 'agents: {name: "a[" # {\n', [`${FILE}:1:9: YAML syntax: this "{" is never closed: end it with "}", or write the items on lines of their own`]],
+  // Where the quote opened, not the end of the file where the parser gave up (a tryout saw column 1 of the last line).
+  ["an unclosed double quote", 'agents:\n  - name: a\n    command: "x\n    args: []\n', [`${FILE}:3:14: YAML syntax: this " is never closed: end the string with " on the same line, or write the value without quotes`]],
+  ["an unclosed single quote", "agents:\n  - name: 'a\n", [`${FILE}:2:11: YAML syntax: this ' is never closed: end the string with ' on the same line, or write the value without quotes`]],
   ["an unknown top-level key", "agent:\n  - name: a\n", [
     `${FILE}:1:1: (top level): missing required key "agents"`,
     `${FILE}:1:1: (top level): unknown key "agent" (did you mean "agents"?)`,
