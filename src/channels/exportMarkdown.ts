@@ -50,7 +50,7 @@ function diffLine(d: ToolCallDiff): string {
 function closeFences(text: string): string {
   let open: string | undefined;
   for (const line of text.split(/\r?\n/)) {
-    const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    const fence = fenceOf(line);
     if (!fence) continue;
     if (open === undefined) open = fence;
     else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
@@ -58,11 +58,51 @@ function closeFences(text: string): string {
   return open === undefined ? text : `${text}\n${open}`;
 }
 
+/** Whether `line` opens or closes a ``` or ~~~ fence, and with which fence. */
+function fenceOf(line: string): string | undefined {
+  return /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+}
+
+/**
+ * A message's Markdown made to sit under its export heading, shown as the view shows it:
+ * - its headings go two levels down (`#` → `###`, at most `######`), so a heading the user or agent wrote (a typed
+ *   "## You → …" included) nests under the message's own `##` heading and never reads as another message;
+ * - raw HTML (`<b>`, `<img …>`, `<!-- -->`) is escaped as `&lt;`, since the view shows it as text (ADR 0004) and a
+ *   Markdown preview would render it; autolinks (`<https://…>`) stay links;
+ * - fenced code and `code spans` are left exactly as written, and lines indented as code are left alone.
+ */
+export function nestedMarkdown(text: string): string {
+  let open: string | undefined;
+  return text
+    .split("\n")
+    .map((line) => {
+      const fence = fenceOf(line);
+      if (open !== undefined) {
+        if (fence && fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
+        return line;
+      }
+      if (fence) {
+        open = fence;
+        return line;
+      }
+      if (/^(?: {4}|\t)/.test(line)) return line;
+      const heading = /^( {0,3})(#{1,6})(?=[ \t]|$)/.exec(line);
+      const shifted = heading ? `${heading[1]}${"#".repeat(Math.min(6, heading[2]!.length + 2))}${line.slice(heading[0].length)}` : line;
+      // Outside code spans (runs of backticks closed by the same run), a `<` that starts a tag, a comment or a
+      // declaration becomes `&lt;`.
+      return shifted
+        .split(/(`+[^`]*?`+)/)
+        .map((piece, i) => (i % 2 === 1 ? piece : piece.replace(/<(?![A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>|[^\s<>@]+@[^\s<>@]+>)(?=[A-Za-z/!?])/g, "&lt;")))
+        .join("");
+    })
+    .join("\n");
+}
+
 /** One line (or block, for text) of Markdown per part; tool calls and diffs in one line each. */
 function partMarkdown(part: Part): string | undefined {
   switch (part.type) {
     case "text":
-      return closeFences(part.text); // verbatim: it is Markdown already
+      return closeFences(nestedMarkdown(part.text)); // Markdown already: its headings nested, its HTML shown as text
     case "thought":
       return `> ${l10n.t("Thought:")} ${part.text.replace(/\s+/g, " ").trim()}`;
     case "toolCall": {
@@ -90,7 +130,8 @@ function partMarkdown(part: Part): string | undefined {
 
 /**
  * A channel's messages as a Markdown document (issue 21, "Export"): a heading per message with its author and time,
- * the text verbatim, each tool call (with its diffs), permission, plan and content block summarised in one line, an
+ * the text as written with its headings nested below the message's and raw HTML shown as text ({@link nestedMarkdown}),
+ * a cancelled or refused answer said so, each tool call (with its diffs), permission, plan and content block summarised in one line, an
  * error in a quote. `messages` oldest first, as the store pages them.
  */
 export function channelToMarkdown(header: ExportHeader, messages: readonly MessageRecord[]): string {
@@ -105,6 +146,8 @@ export function channelToMarkdown(header: ExportHeader, messages: readonly Messa
       if (md !== undefined && md.trim() !== "") out.push(md.replace(/\n+$/, ""), "");
     }
     if (m.error) out.push(`> ${l10n.t("Error: {0}", m.error.message)}`, "");
+    else if (m.outcome === "cancelled") out.push(`> ${l10n.t("Cancelled")}`, "");
+    else if (m.outcome === "refused") out.push(`> ${l10n.t("The agent refused to continue")}`, "");
   }
   return out.join("\n").replace(/\n+$/, "\n");
 }

@@ -69,6 +69,22 @@ test("a channel exports as Markdown: a heading per message with author and time,
   assert.doesNotMatch(md, /iVBORw0KGgo/, "an image is described, never dumped");
 });
 
+test("a message's own headings nest under its export heading, raw HTML shows as text as in the view, code is left as written, and a stopped answer says so", () => {
+  const typed: MessageRecord = {
+    version: 1, id: "01D", channelId: "C1", author: { kind: "user" }, to: ["claude"], createdAt: T0,
+    parts: [{ type: "text", text: "## You → @odie · 2026-11-01 10:00 UTC\n<b>bold?</b> <!-- note --> see <https://example.com> or <me@example.com>, and `<div>` stays\n\n```html\n<div># not a heading</div>\n```\n    <pre>indented</pre>\n###### six" }],
+  };
+  const stopped: MessageRecord = { ...answer, id: "01E", outcome: "cancelled", parts: [{ type: "text", text: "Half an ans" }] };
+  const refused: MessageRecord = { ...answer, id: "01F", outcome: "refused", parts: [] };
+  const md = channelToMarkdown({ channelName: "general", exportedAt: T0 }, [typed, stopped, refused]);
+  assert.equal(md.split("\n").filter((l) => l.startsWith("## ")).length, 3, "exactly one level-2 heading per message");
+  assert.match(md, /\n#### You → @odie · 2026-11-01 10:00 UTC\n/);
+  assert.match(md, /\n&lt;b>bold\?&lt;\/b> &lt;!-- note --> see <https:\/\/example\.com> or <me@example\.com>, and `<div>` stays\n/);
+  assert.match(md, /\n```html\n<div># not a heading<\/div>\n```\n {4}<pre>indented<\/pre>\n###### six\n/);
+  assert.match(md, /## @claude · 2026-11-01 10:01 UTC\n\nHalf an ans\n\n> Cancelled\n/);
+  assert.match(md, /\n> The agent refused to continue\n$/);
+});
+
 test("the export reads every page of a long channel, or only the messages since a date, oldest first", async () => {
   const { dir, cleanup } = tempDir();
   const store = await Store.open(dir);
