@@ -40,6 +40,14 @@ export interface StoreChanges {
 }
 
 /**
+ * Appends `more` to `ops` one by one: a message's index operations are one per distinct word, and `push(...more)`
+ * passes each as an argument, which overflows the stack past about 120,000 (a 1 MB answer of distinct words did).
+ */
+function append(ops: LevelOp[], more: readonly LevelOp[]): void {
+  for (const op of more) ops.push(op);
+}
+
+/**
  * The operations of one commit of `changes`, in order. Reads only to delete a channel's memberships and messages
  * (a range of `db`); `parseMessage` reads a message record (its words leave the index with it), undefined when
  * corrupt.
@@ -52,10 +60,11 @@ export async function commitOps(changes: StoreChanges, db: GuardedLevel, parseMe
     else ops.push({ type: "put", key: keys.turnOpen(t.id), value: t.channelId });
   }
   for (const m of changes.messages ?? []) {
-    ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) }, ...indexPuts(m));
+    ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) });
+    append(ops, indexPuts(m));
   }
   if (changes.searchIndex) {
-    for (const m of changes.searchIndex.messages) ops.push(...indexPuts(m));
+    for (const m of changes.searchIndex.messages) append(ops, indexPuts(m));
     ops.push({ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(changes.searchIndex.state) });
   }
   for (const i of changes.intents ?? []) {
@@ -80,7 +89,7 @@ export async function commitOps(changes: StoreChanges, db: GuardedLevel, parseMe
       for await (const [key, value] of db.iterator({ gte: prefix, lt: prefix + "\uffff" })) {
         ops.push({ type: "del", key });
         const m = prefix === keys.memberPrefix(channel.id) ? undefined : parseMessage(key, value);
-        if (m) ops.push(...indexDels(m)); // its words leave the index with it
+        if (m) append(ops, indexDels(m)); // its words leave the index with it
       }
     }
   }

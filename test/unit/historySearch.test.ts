@@ -101,6 +101,18 @@ test("a deleted channel's messages are no longer found", async () => {
   });
 });
 
+test("a message of 200,000 distinct words (a pasted log of ids) is kept and found by its last word, and leaves the index with its channel", async () => {
+  await withHistory(async (search, store) => {
+    const infra = (await store.channelByName("infra"))!;
+    const ids = Array.from({ length: 200_000 }, (_, i) => `id${i.toString(36)}`);
+    const pasted = msg(infra.id, T0 + 4 * DAY, { kind: "user" }, text(ids.join(" ")));
+    await store.commit({ messages: [pasted] }); // pushed each word's key as an argument: "Maximum call stack size exceeded"
+    assert.deepEqual((await search.search(ids.at(-1)!)).hits.map((h) => h.messageId), [pasted.id]);
+    await store.commit({ deletedChannels: [{ channel: infra, directAgents: [] }] });
+    assert.deepEqual((await search.search(ids.at(-1)!)).hits, []);
+  });
+});
+
 test("a schema-3 store is searched by reading every message, then through the index once it is built in the background", async () => {
   const { dir, cleanup } = tempDir();
   try {
