@@ -1,5 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { AgentManager } from "../../src/agents/AgentManager";
 import { composeChannels } from "../../src/app/compose";
 import { SidekicksError } from "../../src/shared/errors";
@@ -163,10 +165,14 @@ test("a command that does not exist ends the turn with a clear agent/spawn error
 });
 
 test("field case 1: a chunk after the prompt result joins the finished message; no phantom turn", async () => {
-  const s = await setup({ demo: { prompt: [{ chunk: "Hello" }, { lateChunk: ", world." }] } });
+  // The late chunk is sent once the test saw the answer settle (a trigger file): after the settling commit, always.
+  const { dir: triggers, cleanup } = tempDir();
+  const trigger = path.join(triggers, "go");
+  const s = await setup({ demo: { prompt: [{ chunk: "Hello" }, { lateChunk: ", world.", when: { path: trigger, includes: "go" } }] } });
   try {
     await s.channels.messages.send(s.general.id, "@demo hi");
-    // The late chunk may land before or after the settling commit: either way the one message ends up whole.
+    await s.finished((m) => m.author.kind === "agent" && agentText(m) === "Hello");
+    writeFileSync(trigger, "go");
     const late = await s.finished((m) => m.author.kind === "agent" && agentText(m) === "Hello, world.");
     const agentIds = new Set(s.events.of("message/finished").filter((m) => m.author.kind === "agent").map((m) => m.id));
     assert.deepEqual([...agentIds], [late.id], "the same message, not a new one");
@@ -177,6 +183,7 @@ test("field case 1: a chunk after the prompt result joins the finished message; 
     assert.ok(s.logs.some((l) => l.includes("after the prompt ended")));
   } finally {
     await s.teardown();
+    cleanup();
   }
 });
 
