@@ -30,8 +30,8 @@
  * channel.open100kRatio — see bench/channelOpen.ts: `channel/open` of a 100,000-message channel over the same for a
  * 100-message channel (latest page of 50, loaded and posted). Target ≤ 2. Run last: filling the store allocates.
  *
- * channel.list500Ratio — see bench/channelList.ts: `channels/list` with 500 channels over the same with 5, one channel
- * changed before each request. Target ≤ 1.5. context.catchUpRatio — see bench/contextCatchUp.ts: a new session's
+ * channel.list500Ratio — see bench/channelList.ts: the list update a turn's end announces with 500 channels over the
+ * same with 5 (and the whole `channels/list` request beside it). Target ≤ 1.5. context.catchUpRatio — see bench/contextCatchUp.ts: a new session's
  * first context after 200 turns over the same after 1. Target ≤ 1.5.
  * search.100kMs — see bench/search.ts: a one-word history search over 100,000 messages through the word index, with
  * the full scan (search.100kScanMs) as the baseline in the same run. Target ≤ 100 ms.
@@ -232,6 +232,9 @@ async function main(): Promise<void> {
     "channel.list500Ms": listing.list500Ms,
     "channel.list5Ms": listing.list5Ms,
     "channel.list500Ratio": listing.ratio,
+    "channel.listRequest500Ms": listing.request500Ms,
+    "channel.listRequest5Ms": listing.request5Ms,
+    "channel.listRequest500Ratio": listing.requestRatio,
     "context.catchUp200Ms": catchUp.after200Ms,
     "context.catchUp1Ms": catchUp.after1Ms,
     "context.catchUpRatio": catchUp.ratio,

@@ -28,12 +28,17 @@ export class ChannelList {
   constructor(private readonly host: HostConnection) {}
 
   /**
-   * Subscribes to `channels/changed` and loads the list (again after a roster change: agents come and go, and after
+   * Subscribes to `channels/changed` (the whole list) and `channels/updated` (changed lines) and loads the list (again after a roster change: agents come and go, and after
    * `channel/reload`: the store was opened again, e.g. the other window holding it closed, so the list and an error
    * from while it was locked are stale).
    */
   start(): void {
     this.host.on("channels/changed", ({ channels }) => this.update({ channels, loaded: true }));
+    this.host.on("channels/updated", ({ channels }) => {
+      // Lines of a list this view holds: one it has not loaded yet comes whole with `channels/list`.
+      const byId = new Map(channels.map((c) => [c.id, c]));
+      if (this.state.loaded && this.state.channels.some((c) => byId.has(c.id))) this.update({ channels: this.state.channels.map((c) => byId.get(c.id) ?? c) });
+    });
     this.host.on("config/changed", () => void this.reload());
     this.host.on("channel/reload", () => {
       this.clearError();

@@ -42,8 +42,9 @@ export type ChannelRef = { id?: string; name?: string };
  * The channel directory (`src/channels/`; the original design's `internal/channels`, Channel + Membership): creates, renames and deletes channels,
  * sets descriptions, adds and removes members, opens direct conversations (a channel with one member, indexed by
  * `direct/<agent>`), keeps `#general`'s members in step with the roster, creates the roster's declared channels once,
- * and lists everything with unread counts and busy markers. Emits `channels/changed` after each change and
- * `channel/changed` for the channel that changed.
+ * and lists everything with unread counts and busy markers. Emits `channels/changed` (the whole list) after a channel
+ * was created, renamed, described or deleted, `channels/updated` (the lines that changed) after counts, members or busy
+ * markers moved, and `channel/changed` for the channel that changed.
  *
  * Every change is one {@link StoreWriter.write} (issue 16, "the reducer decides, the executor applies"): what it needs
  * is read in the store's write lane, a pure function of `directoryDecisions.ts` decides, its batch is committed, and
@@ -58,6 +59,9 @@ export class ChannelDirectory {
   private readonly summaries: ChannelSummaries;
   /** The last line built for each channel, with what it was built from (see `summarise`). */
   private readonly lines = new Map<string, { channel: ChannelRecord; counts: ChannelCounts; summary: ChannelSummary }>();
+  /** The list last announced, the channel records' revision and each channel's revision it was built at (see `emitList`). */
+  private announced: { revision: number; records: readonly ChannelRecord[]; list: readonly ChannelSummary[]; revisions: readonly number[] } | undefined;
+  private announcing: Promise<void> = Promise.resolve();
 
   /**
    * @param writer the store's one write lane, shared with the turn executor (`src/app/composeChannels.ts`); the
@@ -288,8 +292,44 @@ export class ChannelDirectory {
     return this.summary(channel);
   }
 
-  private async emitList(): Promise<void> {
-    this.emitter.emit("channels/changed", await this.list());
+  /**
+   * Announces the list: whole (`channels/changed`) when a channel was created, renamed, described or deleted, else
+   * only the lines that changed since the last announcement (`channels/updated`; nothing when none did). A turn moves
+   * a channel's unread count or busy marker a few times: with 500 channels each time cost a list of 500 lines,
+   * serialized and posted to every view (issue 21, "Lists that stay fast"). Announcements go out one at a time, in
+   * order, each compared with the one before, so a line built earlier never follows a newer one.
+   */
+  private emitList(): Promise<void> {
+    const next = this.announcing.then(() => this.announce());
+    this.announcing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async announce(): Promise<void> {
+    const revision = this.store.revisions.channels;
+    const previous = this.announced;
+    const records = await this.summaries.channels();
+    // The records are cached per revision: the same array means the same channels in the same order.
+    if (previous?.revision !== revision || previous.records !== records) {
+      const revisions = records.map((c) => this.store.revisions.of(c.id)); // before reading: a change meanwhile is looked at next time
+      const list = await this.list();
+      this.announced = { revision, records, list, revisions };
+      return this.emitter.emit("channels/changed", list);
+    }
+    // Only the channels a commit touched since (their revision moved) or whose busy marker moved are read again.
+    const busy = new Set(this.streaming.values());
+    const list = [...previous.list];
+    const revisions = [...previous.revisions];
+    const updated: ChannelSummary[] = [];
+    for (const [i, line] of previous.list.entries()) {
+      const now = this.store.revisions.of(line.id);
+      if (now === previous.revisions[i] && busy.has(line.id) === line.busy) continue;
+      revisions[i] = now;
+      list[i] = await this.summary(records[i]!);
+      if (!sameLine(line, list[i]!)) updated.push(list[i]!);
+    }
+    this.announced = { revision, records, list, revisions };
+    if (updated.length > 0) this.emitter.emit("channels/updated", updated);
   }
 
   private newId(): NewId {
@@ -316,4 +356,10 @@ async function lastReadOf(store: Store, channelId: string): Promise<string | und
 
 function asStrings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** Whether two lines of the list show the same (a line is built again when its record was read again). */
+function sameLine(a: ChannelSummary, b: ChannelSummary): boolean {
+  if (a === b) return true;
+  return a.name === b.name && a.kind === b.kind && a.description === b.description && a.unread === b.unread && a.busy === b.busy && a.members.length === b.members.length && a.members.every((m, i) => m === b.members[i]);
 }

@@ -34,8 +34,10 @@ export interface SidekicksEvents {
    */
   "session/state": SessionStateView;
   "channel/changed": ChannelView;
-  /** The channel list (with unread counts and busy markers) changed. */
+  /** The channel list changed: a channel was created, renamed, described or deleted. The whole list. */
   "channels/changed": ChannelSummary[];
+  /** Lines of the channel list changed (unread counts, members, busy markers), the others as they were: those lines. */
+  "channels/updated": ChannelSummary[];
   "message/started": MessageView;
   "message/delta": { channelId: string; messageId: string; appendText?: string; part?: Part };
   /** Emitted only after the message is committed to the store (settlement first, projection second). */

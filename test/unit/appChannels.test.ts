@@ -32,7 +32,10 @@ async function setup() {
   const app = await createTestApp(dir, configPath);
   const lists: ChannelSummary[][] = [];
   const disconnect = app.connectWebview((name, payload) => {
-    if (name === "channels/changed") lists.push((payload as { channels: ChannelSummary[] }).channels);
+    // The list as the view holds it: whole on `channels/changed`, its changed lines replaced on `channels/updated`.
+    const { channels } = payload as { channels: ChannelSummary[] };
+    if (name === "channels/changed") lists.push(channels);
+    if (name === "channels/updated") lists.push((lists.at(-1) ?? []).map((c) => channels.find((u) => u.id === c.id) ?? c));
   });
   return {
     app, lists, handlers: app.webviewHandlers(),

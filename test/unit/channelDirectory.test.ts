@@ -184,3 +184,27 @@ test("unread counts user and agent messages after the last one seen, capped at 9
     await s.teardown();
   }
 });
+
+test("a turn's list changes announce only the lines that moved; a channel created, renamed or deleted announces the whole list", async () => {
+  const s = await setup();
+  try {
+    const news = await s.directory.create("news", { members: ["demo"] });
+    await s.directory.create("quiet");
+    const whole = s.events.of("channels/changed").length;
+    const started: MessageView = { id: "m1", channelId: news.id, author: { kind: "agent", agentName: "demo" }, parts: [], createdAt: Date.now(), status: "streaming" };
+    s.directory.observe("started", started);
+    const answer = await s.say(news.id, { kind: "agent", agentName: "demo" }, "answer");
+    s.directory.observe("finished", { ...started, status: "done" });
+    await s.directory.markRead(news.id, answer.id); // announced after the answer's line: announcements go out in order
+    await s.directory.markRead(news.id, answer.id); // the marker did not move: nothing announced
+    const updates = s.events.of("channels/updated");
+    assert.equal(s.events.of("channels/changed").length, whole, "no whole list for counts and busy markers");
+    assert.ok(updates.every((lines) => lines.length === 1 && lines[0]!.id === news.id), `only the news line is announced: ${JSON.stringify(updates)}`);
+    assert.deepEqual([updates[0]![0]!.busy, updates.at(-1)![0]!.busy, updates.at(-1)![0]!.unread], [true, false, 0], "busy while answering, then read");
+    assert.ok(updates.length <= 3, "one announcement per change at most, none for a marker that did not move");
+    await s.directory.rename({ id: news.id }, "headlines");
+    assert.deepEqual(names(s.events.of("channels/changed").at(-1)!), ["general", "headlines", "quiet"], "a rename announces the whole list, in its new order");
+  } finally {
+    await s.teardown();
+  }
+});

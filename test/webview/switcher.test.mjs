@@ -88,6 +88,19 @@ describe("channel switcher", () => {
     assert.equal((await host.state()).channel, "main", "a renamed open channel is reopened by its new name next time");
   });
 
+  it("follows channels/updated: only the lines it names change, the others and the order stay", async () => {
+    const { page, host } = await openView(env.browser, env.server.origin, { open: openResult({ members }), channels: LIST });
+    await page.waitForSelector(".channel-tab[data-channel='design']");
+    await host.emit("channels/updated", { channels: [summary({ name: "design", unread: 12, busy: true })] });
+    await page.waitForSelector(".channel-tab[data-channel='design'] .busy-dot");
+    assert.deepEqual(await tabs(page), [
+      ["general", "channel", true, "", false],
+      ["design", "channel", false, "12", true],
+      ["panel", "channel", false, "99+", true],
+      ["@odie", "direct", false, "1", false],
+    ]);
+  });
+
   it("goes back to #general when the open channel is deleted", async () => {
     const { page, host } = await openView(env.browser, env.server.origin, { open: openResult({ name: "design", members }), channels: LIST });
     await page.waitForSelector(".channel-tab[data-channel='design'][aria-current='page']");

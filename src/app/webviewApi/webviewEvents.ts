@@ -10,7 +10,7 @@ export type WebviewSink = <E extends HostEventName>(name: E, payload: HostEvents
 
 /**
  * Subscribes a webview sink to the domain events the webview receives, each under its own name (the domain's names are
- * the protocol's): a channel's view gains its members' roster looks, `channels/changed` wraps the list, `agent/state`
+ * the protocol's): a channel's view gains its members' roster looks, `channels/changed` and `channels/updated` wrap their lists, `agent/state`
  * drops the error, and `store/opened` becomes `channel/reload` of the general channel. Returns an unsubscribe.
  */
 export function connectWebview(events: EventBus, roster: () => Roster | undefined, sink: WebviewSink, iconUri?: IconUri): () => void {
@@ -20,6 +20,7 @@ export function connectWebview(events: EventBus, roster: () => Roster | undefine
     events.on("agent/state", (p) => sink("agent/state", { agent: p.agent, state: p.state, ...(p.waiting ? { waiting: p.waiting } : {}) })),
     events.on("agent/waiting", (p) => sink("agent/state", { agent: p.agent, state: p.state, ...(p.waiting ? { waiting: p.waiting } : {}) })),
     events.on("channels/changed", (channels) => sink("channels/changed", { channels })),
+    events.on("channels/updated", (channels) => sink("channels/updated", { channels })),
     events.on("message/started", (p) => sink("message/started", p)),
     events.on("message/delta", (p) => sink("message/delta", p)),
     events.on("message/finished", (p) => sink("message/finished", p)),

@@ -117,8 +117,13 @@ export interface WebviewRequests {
 /** Events from the host to the webview: `name → payload`. */
 export interface HostEvents {
   "channel/changed": ChannelView;
-  /** The channel list changed: a channel was created, renamed or deleted, members changed, unread or busy moved. */
+  /** The channel list changed: a channel was created, renamed, described or deleted. The whole list, in order. */
   "channels/changed": { channels: ChannelSummary[] };
+  /**
+   * Lines of the channel list changed — unread counts, members, busy markers — and no channel came, went or was
+   * renamed: those lines (by id), the others and the order as they were.
+   */
+  "channels/updated": { channels: ChannelSummary[] };
   "config/changed": ConfigStatus;
   /** An agent announced its commands (ACP `available_commands_update`): the complete list, replacing the last. */
   "commands/changed": { agent: string; commands: AgentCommand[] };
