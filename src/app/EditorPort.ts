@@ -42,4 +42,6 @@ export interface EditorPort {
    * false for anything else (refused, and logged), which never opens.
    */
   openLink?(href: string): Promise<boolean>;
+  /** Opens `markdown` in a new untitled editor tab (language Markdown, never saved by itself); false when it cannot. */
+  openMarkdown?(markdown: string): Promise<boolean>;
 }

@@ -3,10 +3,11 @@ import { SidekicksError } from "../shared/errors";
 import type { ChannelView, MessageView } from "../shared/protocol";
 import type { Store } from "../store/Store";
 import type { ChannelRecord, MessageRecord } from "../store/records";
-import { statusOf } from "../turns/reducer";
+import { isActive, statusOf } from "../turns/reducer";
 import type { TurnExecutor } from "../turns/TurnExecutor";
 import { toView } from "../turns/view";
-import { newAdmission, type ChannelClock } from "./admission";
+import { findMessage, newAdmission, type ChannelClock } from "./admission";
+import { messageToMarkdown } from "./exportMarkdown";
 import type { AgentCommands } from "./AgentCommands";
 import { routeMessage } from "../shared/mentions";
 
@@ -117,13 +118,20 @@ export class ChannelMessages {
   /**
    * Admits a user message: the message, one turn per recipient and their (empty) answers are written in one
    * batch before anything is sent; turns for idle agents start at once, the others wait queued.
+   *
+   * `editOf` (Edit and resend, issue 19): the id of an earlier user message of this channel the text was edited from.
+   * The new message is a new turn like any other (its mentions decide the agents); the earlier one stays in the
+   * history as it was, and the new one stores the link (`editOf`).
    * @returns the stored message's id
    * @throws SidekicksError `channel/unknownMember` and `channel/unknownCommand` (with the closest match),
-   *   `channel/noRecipient`
+   *   `channel/noRecipient`; `channel/notFound` when `editOf` is not a user message of this channel
    */
-  async send(channelId: string, text: string): Promise<{ messageId: string }> {
+  async send(channelId: string, text: string, editOf?: string): Promise<{ messageId: string }> {
     const { store, clock } = this.ports;
     await this.ports.ready();
+    if (editOf !== undefined && (await store.message(channelId, editOf))?.author.kind !== "user") {
+      throw new SidekicksError("channel/notFound", l10n.t("The message you edited is no longer in this channel, so nothing was sent."));
+    }
     const members = (await store.members(channelId)).map((m) => m.agentName);
     const known = await this.ports.commands.ofAll(members);
     const route = routeMessage(text, members, await this.lastAddressedIn(channelId), (agent) => known[agent]?.map((c) => c.name));
@@ -146,6 +154,7 @@ export class ChannelMessages {
       parts: [{ type: "text", text }],
       createdAt: at,
       to: route.agents,
+      ...(editOf !== undefined ? { editOf } : {}),
     };
     this.lastAddressed.set(channelId, route.agents[route.agents.length - 1]!);
     const turns = route.agents.map((agent) =>
@@ -153,6 +162,49 @@ export class ChannelMessages {
     );
     await this.ports.executor.submit({ type: "admit", at, message: userMessage, turns });
     return { messageId: userMessage.id };
+  }
+
+  /**
+   * Regenerate (issue 19): the request an agent answered in `messageId` goes to the same agent again as a new turn,
+   * admitted durably like any other (one batch, queued behind the agent's running answer in the channel). The earlier
+   * answer stays; the new one stores the link (`regenerates`). The prompt, command and delegation are the first
+   * turn's. Refused while a turn of that agent for the same request is still queued or running.
+   * @returns the new answer's id
+   * @throws SidekicksError `channel/notFound` when `messageId` is not an agent's answer with a turn;
+   *   `channel/busy` while the agent's answer to that request runs
+   */
+  async regenerate(messageId: string): Promise<{ messageId: string }> {
+    const { store, clock, executor } = this.ports;
+    await this.ports.ready();
+    const answer = await findMessage(store, messageId);
+    const turn = answer?.author.kind === "agent" && answer.turnId ? await store.turn(answer.turnId) : undefined;
+    if (!answer || !turn) throw new SidekicksError("channel/notFound", l10n.t("Only an agent's answer can be regenerated."));
+    const running = Object.values(executor.state.turns).some((t) => isActive(t) && t.record.agent === turn.agent && t.record.requestMessageId === turn.requestMessageId);
+    if (running) throw new SidekicksError("channel/busy", l10n.t("@{0} is still answering this request: stop it or wait for it to finish, then regenerate.", turn.agent));
+    const admission = newAdmission(clock, turn.channelId, turn.agent, {
+      prompt: turn.prompt,
+      requestMessageId: turn.requestMessageId,
+      rootMessageId: turn.rootMessageId,
+      regenerates: answer.id,
+      ...(turn.command ? { command: turn.command } : {}),
+      ...(turn.role ? { role: turn.role } : {}),
+      ...(turn.parentTurnId ? { parentTurnId: turn.parentTurnId } : {}),
+      ...(answer.delegatedBy ? { delegatedBy: answer.delegatedBy, parentMessageId: answer.parentMessageId } : {}),
+    });
+    await executor.submit({ type: "admit", at: clock.now(), turns: [admission] });
+    return { messageId: admission.messageId };
+  }
+
+  /**
+   * One message as Markdown (`messageToMarkdown`: the export's heading and body, and the body alone), an open answer
+   * as it stands now; undefined when no channel has that message.
+   */
+  async markdown(messageId: string): Promise<{ markdown: string; body: string } | undefined> {
+    await this.ports.ready();
+    const stored = await findMessage(this.ports.store, messageId);
+    if (!stored) return undefined;
+    const live = stored.turnId ? this.ports.executor.state.turns[stored.turnId] : undefined;
+    return messageToMarkdown(live ? live.message : stored);
   }
 
   /** The agent addressed last in a channel: remembered, else read from the latest routed user message. */

@@ -138,18 +138,37 @@ export function channelToMarkdown(header: ExportHeader, messages: readonly Messa
   const out: string[] = [`# #${header.channelName}`, ""];
   const range = header.since !== undefined ? l10n.t("messages since {0}", exportTime(header.since)) : l10n.t("all messages");
   out.push(`_${l10n.t("Exported from Sidekicks on {0}: {1} ({2}).", exportTime(header.exportedAt), range, messages.length)}_`, "");
-  for (const m of messages) {
-    const to = m.to && m.to.length > 0 ? ` → ${m.to.map((a) => `@${a}`).join(", ")}` : "";
-    out.push(`## ${authorName(m)}${to} · ${exportTime(m.createdAt)}`, "");
-    for (const part of m.parts) {
-      const md = partMarkdown(part);
-      if (md !== undefined && md.trim() !== "") out.push(md.replace(/\n+$/, ""), "");
-    }
-    if (m.error) out.push(`> ${l10n.t("Error: {0}", m.error.message)}`, "");
-    else if (m.outcome === "cancelled") out.push(`> ${l10n.t("Cancelled")}`, "");
-    else if (m.outcome === "refused") out.push(`> ${l10n.t("The agent refused to continue")}`, "");
-  }
+  for (const m of messages) out.push(...messageLines(m));
   return out.join("\n").replace(/\n+$/, "\n");
+}
+
+/** One message's heading and body, each block followed by an empty line. */
+function messageLines(m: MessageRecord): string[] {
+  const to = m.to && m.to.length > 0 ? ` → ${m.to.map((a) => `@${a}`).join(", ")}` : "";
+  return [`## ${authorName(m)}${to} · ${exportTime(m.createdAt)}`, "", ...bodyLines(m)];
+}
+
+/** A message's parts (one block each, see {@link partMarkdown}) and how it ended, each followed by an empty line. */
+function bodyLines(m: MessageRecord): string[] {
+  const out: string[] = [];
+  for (const part of m.parts) {
+    const md = partMarkdown(part);
+    if (md !== undefined && md.trim() !== "") out.push(md.replace(/\n+$/, ""), "");
+  }
+  if (m.error) out.push(`> ${l10n.t("Error: {0}", m.error.message)}`, "");
+  else if (m.outcome === "cancelled") out.push(`> ${l10n.t("Cancelled")}`, "");
+  else if (m.outcome === "refused") out.push(`> ${l10n.t("The agent refused to continue")}`, "");
+  return out;
+}
+
+/**
+ * One message as Markdown (issue 19, the message actions "Copy as Markdown" and "Open in editor"): `markdown` is the
+ * message exactly as {@link channelToMarkdown} exports it (its `##` heading with author, recipients and time, then its
+ * body); `body` is the body alone (for "Quote in composer"). Both end with one newline (`body` is `""` when empty).
+ */
+export function messageToMarkdown(m: MessageRecord): { markdown: string; body: string } {
+  const trim = (lines: string[]): string => lines.join("\n").replace(/\n+$/, "\n").replace(/^\n$/, "");
+  return { markdown: trim(messageLines(m)), body: trim(bodyLines(m)) };
 }
 
 

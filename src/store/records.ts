@@ -45,6 +45,10 @@ export interface MessageRecord {
   /** Schema 3: the turn's outcome once settled, and its attempt number (copied so a page renders without lookups). */
   outcome?: TurnOutcome;
   attempt?: number;
+  /** For a user message sent with Edit (issue 19): the earlier user message of the same channel it was edited from. */
+  editOf?: string;
+  /** For an agent message made by Regenerate (issue 19): the earlier answer to the same request it answers again. */
+  regenerates?: string;
 }
 
 /** Where a turn is (brief, "durable turns"): `pending` (admitted or queued), `running`, `awaiting_input`, `settled`. */
@@ -166,6 +170,10 @@ export function asMessageRecord(value: unknown): MessageRecord | undefined {
     return undefined;
   }
   if (!isObject(value.author) || !Array.isArray(value.parts)) return undefined;
+  // A link to another message (Edit, Regenerate) that is not a message id is dropped; the message itself is kept.
+  for (const link of ["editOf", "regenerates"] as const) {
+    if (link in value && (typeof value[link] !== "string" || !/^[0-9A-HJKMNP-TV-Z]{26}$/.test(value[link] as string))) delete value[link];
+  }
   return value as unknown as MessageRecord;
 }
 

@@ -40,6 +40,7 @@ export function admit(b: Builder, input: Extract<EngineInput, { type: "admit" }>
       createdAt: input.at,
       turnId: a.turnId,
       ...(a.delegatedBy ? { delegatedBy: a.delegatedBy, parentMessageId: a.parentMessageId } : {}),
+      ...(a.regenerates ? { regenerates: a.regenerates } : {}),
     };
     b.put({ record, message, cancelRequested: false, urgent: false, dirty: false, checkpointAt: input.at });
     const round = b.state.rounds[a.rootMessageId] ?? { channelId: a.channelId, open: [], answers: [] };

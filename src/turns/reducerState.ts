@@ -76,6 +76,8 @@ export interface Admission {
   parentTurnId?: string;
   delegatedBy?: string;
   parentMessageId?: string;
+  /** Regenerate (issue 19): the earlier answer this turn's answer answers again; stored on the new answer. */
+  regenerates?: string;
 }
 
 /** Everything the reducer reacts to. `at` is ms since the epoch, from the executor's clock. */

@@ -21,6 +21,8 @@ export function toView(m: MessageRecord, status?: MessageView["status"]): Messag
     createdAt: m.createdAt,
     to: m.to,
     ...(m.delegatedBy ? { delegatedBy: m.delegatedBy, parentMessageId: m.parentMessageId } : {}),
+    ...(m.editOf ? { editOf: m.editOf } : {}),
+    ...(m.regenerates ? { regenerates: m.regenerates } : {}),
     status: status ?? (m.error ? "error" : "done"),
     stopReason: m.stopReason,
     error: m.error,

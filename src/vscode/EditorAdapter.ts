@@ -39,6 +39,12 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
     return this.actions.openLink(href);
   }
 
+  async openMarkdown(markdown: string): Promise<boolean> {
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: markdown });
+    await vscode.window.showTextDocument(document, { preview: false });
+    return true;
+  }
+
   /** Editor terminals of agents' terminals, by ACP terminal id (forgotten when the user closes one). */
   private readonly terminals = new Map<string, vscode.Terminal>();
 

@@ -24,11 +24,11 @@ export function historyHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHand
     },
     "channel/older": async ({ channelId, beforeId, limit }) =>
       history.require().messages.older(text(channelId, "channel id"), text(beforeId, "message id"), typeof limit === "number" ? limit : undefined),
-    "channel/send": async ({ channelId, text }) => {
+    "channel/send": async ({ channelId, text, editOf }) => {
       if (typeof channelId !== "string" || typeof text !== "string" || text.trim() === "") {
         throw new SidekicksError("channel/noRecipient", l10n.t("Nothing to send."));
       }
-      return history.require().messages.send(channelId, text);
+      return history.require().messages.send(channelId, text, typeof editOf === "string" ? editOf : undefined);
     },
   };
 }

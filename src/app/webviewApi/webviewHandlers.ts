@@ -2,6 +2,7 @@ import type { WebviewRequestHandlers } from "../WebviewBridge";
 import { directoryHandlers } from "./directoryHandlers";
 import { editorHandlers } from "./editorHandlers";
 import { historyHandlers } from "./historyHandlers";
+import { messageHandlers } from "./messageHandlers";
 import type { WebviewApiPorts } from "./ports";
 import { sessionHandlers } from "./sessionHandlers";
 import { terminalHandlers } from "./terminalHandlers";
@@ -30,6 +31,7 @@ export function webviewHandlers(ports: WebviewApiPorts, started: () => Promise<v
     ...historyHandlers(ports),
     ...directoryHandlers(ports),
     ...turnHandlers(ports),
+    ...messageHandlers(ports),
     ...sessionHandlers(ports),
     ...terminalHandlers(ports),
     ...editorHandlers(ports.editor),

@@ -37,8 +37,25 @@ export interface WebviewRequests {
    * `agent/request` when the agent refuses the value; the host then posts the unchanged state again.
    */
   "session/configure": [{ channelId: string; agent: string; change: SessionChange }, { state: SessionStateView }];
-  /** Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it. */
-  "channel/send": [{ channelId: string; text: string }, { messageId: string }];
+  /**
+   * Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it.
+   * `editOf` (Edit and resend): the earlier user message of the shown channel it was edited from; the new message is a
+   * new turn linked to it, the earlier one stays as it was (`channel/notFound` when it is not there).
+   */
+  "channel/send": [{ channelId: string; text: string; editOf?: string }, { messageId: string }];
+  /**
+   * A message of the shown channel as Markdown: `markdown` as the channel export writes it (heading and body), `body`
+   * without the heading (for a quote). The view copies it ("Copy as Markdown") or quotes it in the composer.
+   */
+  "message/markdown": [{ messageId: string }, { markdown: string; body: string }];
+  /** Opens a message of the shown channel as Markdown in an untitled editor tab; `opened` is false when the editor cannot. */
+  "message/openInEditor": [{ messageId: string }, { opened: boolean }];
+  /**
+   * Regenerate: the request an agent answered in `messageId` goes to the same agent again as a new turn; the earlier
+   * answer stays, the new one is linked to it (`regenerates`). Rejected with `channel/busy` while that agent's turn for
+   * the request is still queued or running.
+   */
+  "turn/regenerate": [{ messageId: string }, { messageId: string }];
   /**
    * Answers a pending permission request (`remember`: Sidekicks answers it so from now on, ADR 0005); `accepted`: it was
    * pending. Refused (`webview/refused`) from a view that does not show its channel, with an option it did not offer,

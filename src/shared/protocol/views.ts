@@ -30,6 +30,10 @@ export interface MessageView {
   attempt?: number;
   /** True when the user can run it again: Retry (`interrupted`, `failed`), Run again (`cancelled`). */
   retryable?: boolean;
+  /** For a user message sent with Edit: the earlier user message it was edited from (kept as it was in the history). */
+  editOf?: string;
+  /** For an agent message made by Regenerate: the earlier answer to the same request by the same agent (kept). */
+  regenerates?: string;
 }
 
 /** An agent's roster `icon` as the webview shows it: a codicon name, or an image file as a webview URI. */
