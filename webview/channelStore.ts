@@ -186,14 +186,14 @@ export class ChannelStore {
    * Sends a user message to `channelId` (default: the open channel; `channel/send`). Resolves `true` when the host
    * accepted it, `false` when it refused (the reason goes to `sendError`) or no channel is open.
    */
-  async send(text: string, channelId = this.openChannel?.id): Promise<boolean> {
+  async send(text: string, channelId = this.openChannel?.id, editOf?: string): Promise<boolean> {
     if (!channelId) {
       this.update({ sendError: l10n.t("The channel is not open yet.") });
       return false;
     }
     this.update({ sendError: undefined, unread: undefined });
     try {
-      await this.host.request("channel/send", { channelId, text });
+      await this.host.request("channel/send", editOf === undefined ? { channelId, text } : { channelId, text, editOf });
       return true;
     } catch (err) {
       this.update({ sendError: errorText(err) });
@@ -217,6 +217,17 @@ export class ChannelStore {
     }
     this.focusWaiting = undefined;
     this.update({ focusRequest: { messageId: target.messageId, requestId: target.requestId, seq: ++this.focusSeq } });
+  }
+
+  /**
+   * Brings message `messageId` of the open channel into view and focuses it, as `message/reveal` does (older pages
+   * load first when it is before the first loaded one): the link of an edited message or a regenerated answer.
+   */
+  reveal(messageId: string): void {
+    const channelId = this.openChannel?.id;
+    if (!channelId) return;
+    this.focusWaiting = { channelId, messageId };
+    this.applyFocus();
   }
 
   /** Drops a shown send error: the user edited the draft it was about. */

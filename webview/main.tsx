@@ -11,6 +11,7 @@ import { ChannelStore, type PersistedState, storeStats } from "./channelStore";
 import { type AppActions, App } from "./components/App";
 import type { ChannelSummary } from "../src/shared/protocol";
 import { hostEditorActions } from "./editorActions";
+import { ComposerLink, hostMessageActions } from "./messageActions";
 import { TerminalOutputs } from "./terminalOutputs";
 import { HostConnection, vsCodePort } from "./host";
 import { SendQueue } from "./sendQueue";
@@ -21,6 +22,7 @@ import { installSelectAllGuard } from "./selectAllGuard";
 import "@vscode/codicons/dist/codicon.css";
 import "./styles/base.css";
 import "./styles/messages.css";
+import "./styles/messageActions.css";
 import "./styles/markdown.css";
 import "./styles/cards.css";
 import "./styles/switcher.css";
@@ -43,16 +45,20 @@ const host = new HostConnection(vsCodePort(vscode));
 const store = new ChannelStore(host, persist);
 const list = new ChannelList(host);
 let lastSend: Promise<boolean> | undefined;
-const sends = new SendQueue((channelId, text) => store.send(text, channelId));
+const sends = new SendQueue((channelId, text, editOf) => store.send(text, channelId, editOf));
+const editor = hostEditorActions(host);
+const composer = new ComposerLink();
 
 const actions: AppActions = {
-  send: (channelId, text) => (lastSend = sends.send(channelId, text)),
+  send: (channelId, text, editOf) => (lastSend = sends.send(channelId, text, editOf)),
+  composer,
   clearSendError: () => store.clearSendError(),
   answerPermission: (requestId, optionId, remember) => store.answerPermission(requestId, optionId, remember),
   turn: {
     stop: (messageId) => void store.stop(messageId),
     retry: (messageId) => void store.retry(messageId),
     sendNow: (messageId) => void store.sendNow(messageId),
+    message: hostMessageActions(host, editor.refusals, composer, store),
   },
   runCommand: (command) => void store.runCommand(command),
   reopen: () => void store.open(persisted.channel),
@@ -73,7 +79,7 @@ const actions: AppActions = {
     join: (channelId, agent) => void list.join(channelId, agent),
     leave: (channelId, agent) => void list.leave(channelId, agent),
   },
-  editor: hostEditorActions(host),
+  editor,
   terminals: new TerminalOutputs(host),
   configureSession: (agent, change) => store.configureSession(agent, change),
   scrolledAway: (away) => store.setScrolledAway(away),

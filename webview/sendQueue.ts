@@ -8,11 +8,14 @@ export class SendQueue {
   private tail: Promise<unknown> = Promise.resolve();
 
   /** `sendTo` sends one message (`channel/send`) and resolves whether the host accepted it; it never rejects. */
-  constructor(private readonly sendTo: (channelId: string | undefined, text: string) => Promise<boolean>) {}
+  constructor(private readonly sendTo: (channelId: string | undefined, text: string, editOf?: string) => Promise<boolean>) {}
 
-  /** Queues `text` for `channelId` (undefined: no channel was open); resolves whether the host accepted it. */
-  send(channelId: string | undefined, text: string): Promise<boolean> {
-    const sent = this.tail.then(() => this.sendTo(channelId, text));
+  /**
+   * Queues `text` for `channelId` (undefined: no channel was open; `editOf`: the user message it was edited from);
+   * resolves whether the host accepted it.
+   */
+  send(channelId: string | undefined, text: string, editOf?: string): Promise<boolean> {
+    const sent = this.tail.then(() => this.sendTo(channelId, text, editOf));
     this.tail = sent.catch(() => undefined);
     return sent;
   }

@@ -72,7 +72,7 @@ export function installFakeHost(init) {
     refuse: init.refuse,
     handlers: {
       "channel/open": () => host.open,
-      "channel/send": ({ channelId, text }) => {
+      "channel/send": ({ channelId, text, editOf }) => {
         const members = host.open.channel.members.map((m) => m.name);
         const unknown = [...text.matchAll(/@([\w-]+)/g)].map((m) => m[1]).find((n) => !members.includes(n ?? ""));
         if (unknown) {
@@ -81,7 +81,7 @@ export function installFakeHost(init) {
         }
         const id = `sent-${nextMessageId++}`;
         /** @type {MessageView} */
-        const message = { id, channelId, author: { kind: "user" }, parts: [{ type: "text", text }], createdAt: Date.now(), status: "done" };
+        const message = { id, channelId, author: { kind: "user" }, parts: [{ type: "text", text }], createdAt: Date.now(), status: "done", ...(editOf ? { editOf } : {}) };
         setTimeout(() => host.emit("message/finished", message), 0);
         return { messageId: id };
       },
@@ -90,6 +90,16 @@ export function installFakeHost(init) {
       "turn/retry": () => ({ retried: true }),
       "turn/sendNow": () => ({ sent: true }),
       "turn/fileDiff": () => ({ opened: true }),
+      // A message's Markdown as the host's export writes it: a heading, then its text.
+      "message/markdown": ({ messageId }) => {
+        const found = host.open.messages.find((m) => m.id === messageId);
+        if (!found) return { error: { code: "channel/notFound", message: "That message is no longer in the history." } };
+        const body = `${found.parts.map((p) => (p.type === "text" ? p.text : "")).join("")}\n`;
+        const who = found.author.kind === "user" ? "You" : `@${found.author.agentName}`;
+        return { markdown: `## ${who} · 2026-11-01 10:00 UTC\n\n${body}`, body };
+      },
+      "message/openInEditor": () => ({ opened: true }),
+      "turn/regenerate": () => ({ messageId: `regen-${nextMessageId++}` }),
       "terminal/snapshot": () => ({ known: false, output: "", truncated: false }),
       "terminal/show": () => ({ shown: true }),
       "command/run": () => ({ done: true }),

@@ -16,11 +16,14 @@ import { ConfigBanner } from "./ConfigBanner";
 import { History } from "./History";
 import type { TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
+import type { ComposerLink } from "../messageActions";
 
 /** The actions the view takes; stable across renders so memoized messages are not re-rendered. */
 export interface AppActions {
   /** Sends a message written in `channelId` (`channel/send`, after the sends before it); resolves whether it was accepted. */
-  send: (channelId: string | undefined, text: string) => Promise<boolean>;
+  send: (channelId: string | undefined, text: string, editOf?: string) => Promise<boolean>;
+  /** Where the message actions reach the shown composer (Quote in composer, Edit). */
+  composer?: ComposerLink;
   /** Drops the composer's send error (the draft was edited). */
   clearSendError: () => void;
   answerPermission: AnswerPermission;
@@ -79,7 +82,8 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
         key={channelId ?? "none"}
         channelName={channelName}
         initialDraft={draftOf(channelId)}
-        send={(text) => actions.send(channelId, text)}
+        send={(text, editOf) => actions.send(channelId, text, editOf)}
+        link={actions.composer}
         saveDraft={(draft) => actions.saveDraft(channelId, draft)}
         sendError={state.sendError}
         clearSendError={actions.clearSendError}

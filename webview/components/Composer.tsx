@@ -12,6 +12,7 @@ import { Suggestions } from "./Suggestions";
 import { channelLabel } from "../channelLabel";
 import { useStopConfirm } from "../stopConfirm";
 import { isSelectAllKey, selectedAllHere } from "../selectAllGuard";
+import { type ComposerLink, insertQuote } from "../messageActions";
 
 /** How long typing must pause before the draft is saved with `setState`, in milliseconds. */
 const DRAFT_SAVE_DELAY_MS = 300;
@@ -23,7 +24,7 @@ interface Props {
    * Sends the text; resolves `true` when the host accepted it. Sends go one after the other, in the order of the
    * Enters (`sendQueue.ts`); the text leaves the box at Enter and comes back only if the host refuses it.
    */
-  send: (text: string) => Promise<boolean>;
+  send: (text: string, editOf?: string) => Promise<boolean>;
   saveDraft: (draft: string) => void;
   sendError: string | undefined;
   /** Drops the shown send error (called as the draft is edited). */
@@ -36,6 +37,8 @@ interface Props {
   running: readonly string[];
   /** Stops these answers (`turn/cancel` for each, in order, as the messages' own Stop). */
   stop: (ids: readonly string[]) => void;
+  /** Where the message actions reach this composer (Quote in composer, Edit); absent: they do not. */
+  link?: ComposerLink;
 }
 
 /**
@@ -50,8 +53,11 @@ interface Props {
  * Stop of every answer of the channel, reachable however far the history scrolled. With the text empty and no
  * suggestion list open (Escape closes that list first), Escape shows in `.composer-confirm` what a second Escape
  * would stop, and marks the Stop button `armed`; only that second Escape stops.
+ * Edit (issue 19) puts a user message's text in the box under a `.composer-editing` banner ("Editing message… Esc to
+ * cancel"): the draft is set aside (and its saved copy left alone) until Escape or Cancel, or until the edited text is
+ * sent (`send(text, editOf)`), then it comes back. Quote in composer inserts at the caret and keeps the draft.
  */
-export function Composer({ channelName, initialDraft, send, saveDraft, sendError, clearSendError, members, commands, running, stop }: Props) {
+export function Composer({ channelName, initialDraft, send, saveDraft, sendError, clearSendError, members, commands, running, stop, link }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   /** Sends not yet answered by the host (`sending` while there is one). */
   const inFlight = useRef(0);
@@ -68,6 +74,9 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
   /** The input hint of the command just accepted, shown in the toolbar while the text still starts with it. */
   const [hint, setHint] = useState<{ label: string; hint: string } | undefined>(undefined);
   const dismissed = useRef(false);
+  /** The user message being edited (edit mode), and the draft set aside meanwhile. */
+  const [editing, setEditing] = useState<string | undefined>(undefined);
+  const editingRef = useRef<{ messageId: string; draft: string } | undefined>(undefined);
 
   const refresh = (): void => {
     const el = textarea.current;
@@ -102,6 +111,7 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
   );
 
   const scheduleSave = (): void => {
+    if (editingRef.current) return; // the saved draft stays the one set aside, not the edited message
     typed.current = textarea.current?.value ?? "";
     clearTimeout(saveTimer.current);
     saveTimer.current = setTimeout(() => {
@@ -110,23 +120,74 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
     }, DRAFT_SAVE_DELAY_MS);
   };
 
+  /** Leaves edit mode: the draft set aside comes back (caret at its end), and is what is saved again. */
+  const endEdit = (): void => {
+    const aside = editingRef.current;
+    if (!aside) return;
+    editingRef.current = undefined;
+    setEditing(undefined);
+    const el = textarea.current;
+    if (!el) return;
+    el.value = aside.draft;
+    el.setSelectionRange(el.value.length, el.value.length);
+    onInput();
+  };
+
+  // The message actions reach this composer while it is shown.
+  useEffect(
+    () =>
+      link?.attach({
+        insert: (quoted) => {
+          const el = textarea.current;
+          if (!el || quoted === "") return;
+          // At the caret (after a selection, never over it): what the user typed stays around the quote.
+          const next = insertQuote(el.value, el.selectionEnd, quoted);
+          el.value = next.text;
+          el.focus();
+          el.setSelectionRange(next.caret, next.caret);
+          onInput();
+        },
+        edit: (messageId, text) => {
+          const el = textarea.current;
+          if (!el) return;
+          if (saveTimer.current !== undefined) {
+            // A save still waiting is of the draft: done now, before the box holds the message being edited.
+            clearTimeout(saveTimer.current);
+            saveTimer.current = undefined;
+            saveDraft(el.value);
+          }
+          editingRef.current = { messageId, draft: editingRef.current?.draft ?? el.value };
+          setEditing(messageId);
+          el.value = text;
+          el.focus();
+          el.setSelectionRange(text.length, text.length);
+          onInput();
+        },
+      }),
+    [link],
+  );
+
   /** Enter or Send: the box's text goes now, and the box is emptied before any other key can reach it. */
   const submit = async (): Promise<void> => {
     const el = textarea.current;
     if (!el) return;
     const text = el.value;
     if (text.trim() === "") return;
+    const editOf = editingRef.current?.messageId;
     el.value = "";
     onInput();
     // Saved at once, not after the typing pause: a view reloaded right after Enter must not offer the sent text again.
     clearTimeout(saveTimer.current);
     saveTimer.current = undefined;
-    saveDraft("");
+    if (editOf === undefined) saveDraft("");
     inFlight.current += 1;
     setSending(true);
     try {
-      if (!(await send(text))) restore(text);
-      else refusals.dismiss(); // the user has moved on: why an earlier click could not act is old news
+      if (!(await send(text, editOf))) restore(text);
+      else {
+        refusals.dismiss(); // the user has moved on: why an earlier click could not act is old news
+        if (editOf !== undefined && editingRef.current?.messageId === editOf) endEdit();
+      }
     } finally {
       inFlight.current -= 1;
       if (mounted.current) setSending(inFlight.current > 0);
@@ -166,6 +227,12 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
         return;
       }
     }
+    if (event.key === "Escape" && editingRef.current && !event.isComposing) {
+      event.preventDefault();
+      event.stopPropagation();
+      endEdit();
+      return;
+    }
     if (event.key === "Escape" && running.length > 0 && !event.isComposing && (textarea.current?.value ?? "").trim() === "") {
       event.preventDefault();
       confirm.escape(event);
@@ -200,14 +267,23 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
           {sendError}
         </div>
       )}
-      <div id="composer" class={sending ? "sending" : ""}>
+      <div id="composer" class={sending ? "sending" : ""} data-editing={editing}>
         {suggestions.length > 0 && <Suggestions items={suggestions} active={active} choose={choose} hover={setActive} />}
+        {editing && (
+          <div class="composer-editing" role="status">
+            <span class="codicon codicon-edit" aria-hidden="true" />
+            <span class="composer-editing-text">{l10n.t("Editing message… Esc to cancel. Send makes a new message; the original stays.")}</span>
+            <button type="button" class="composer-editing-cancel" onClick={() => (endEdit(), textarea.current?.focus())}>
+              {l10n.t("Cancel edit")}
+            </button>
+          </div>
+        )}
         <textarea
           ref={textarea}
           rows={1}
           defaultValue={initialDraft}
           placeholder={channelName.startsWith("@") ? l10n.t("Message {0}", channelName) : l10n.t("Message #{0} — @agent to mention", channelName)}
-          aria-label={l10n.t("Message {0}", channelLabel(channelName))}
+          aria-label={editing ? l10n.t("Edit your message to {0}", channelLabel(channelName)) : l10n.t("Message {0}", channelLabel(channelName))}
           aria-invalid={sendError ? true : undefined}
           aria-autocomplete="list"
           aria-controls={suggestions.length > 0 ? "composer-suggestions" : undefined}

@@ -5,6 +5,8 @@ import type { AgentIconView, Author, MessageView, Part } from "../../src/shared/
 import { stripAnsi } from "../ansi";
 import { ContentBlock } from "./ContentBlock";
 import { FilesCard } from "./FilesCard";
+import type { MessageActions } from "../messageActions";
+import { MessageToolbar, OriginLink } from "./MessageToolbar";
 import { Markdown } from "./Markdown";
 import { type AnswerPermission, PermissionCard } from "./PermissionCard";
 import { PlanCard } from "./PlanCard";
@@ -19,6 +21,8 @@ export interface TurnControls {
   retry(messageId: string): void;
   /** Runs a queued message now, stopping the agent's running answer in this channel. */
   sendNow(messageId: string): void;
+  /** Copy as Markdown, Quote, Open in editor, Edit, Regenerate (issue 19); absent: no message toolbar. */
+  message?: MessageActions;
 }
 
 /** How an agent's messages are marked: its roster `icon` and `color` (one object per agent while unchanged). */
@@ -100,6 +104,7 @@ export class MessageItem extends Component<Props> {
               {l10n.t("delegated by @{0}", message.delegatedBy)}
             </span>
           )}
+          <OriginLink message={message} actions={turn.message} />
           {message.attempt && message.attempt > 1 && (
             <span class="message-attempt" title={l10n.t("Retried: the answer below the divider is a new attempt of the same turn")}>
               {l10n.t("attempt {0}", message.attempt)}
@@ -125,6 +130,7 @@ export class MessageItem extends Component<Props> {
               {queued ? l10n.t("Cancel") : l10n.t("Stop")}
             </button>
           )}
+          <MessageToolbar message={message} actions={turn.message} />
         </header>
         <div class="message-body">
           {message.parts.map((part, i) => renderPart(message, part, i, streaming, answerPermission, i === message.parts.length - 1, awaiting))}
