@@ -54,6 +54,14 @@ describe("message actions", () => {
       mkdirSync(outDir, { recursive: true });
       await page.screenshot({ path: path.join(outDir, `webview-message-actions-${theme}.png`) });
 
+      // A running answer's actions sit before its Stop, which stays clickable.
+      await page.hover(`.message[data-message-id='${A2}'] .message-body`);
+      await page.screenshot({ path: path.join(outDir, `webview-message-actions-running-${theme}.png`) });
+      await page.click(`.message[data-message-id='${A2}'] .message-stop`);
+      assert.deepEqual(await host.waitForRequests("turn/cancel"), [{ messageId: A2 }]);
+      await page.focus(`.message[data-message-id='${A1}']`);
+      await page.keyboard.press("Tab");
+
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.origin });
       await page.keyboard.press("Enter");
       await page.waitForSelector(`${action(A1, "copy")}[aria-label='Copied']`);

@@ -110,6 +110,7 @@ export class MessageItem extends Component<Props> {
               {l10n.t("attempt {0}", message.attempt)}
             </span>
           )}
+          <MessageToolbar message={message} actions={turn.message} />
           {queued && (
             <button type="button" class="message-send-now" title={l10n.t("Stop the agent's current answer in this channel and run this one now")} onClick={() => turn.sendNow(message.id)}>
               {l10n.t("Send now")}
@@ -130,7 +131,6 @@ export class MessageItem extends Component<Props> {
               {queued ? l10n.t("Cancel") : l10n.t("Stop")}
             </button>
           )}
-          <MessageToolbar message={message} actions={turn.message} />
         </header>
         <div class="message-body">
           {message.parts.map((part, i) => renderPart(message, part, i, streaming, answerPermission, i === message.parts.length - 1, awaiting))}

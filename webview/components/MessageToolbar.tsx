@@ -31,7 +31,7 @@ export function MessageToolbar({ message, actions }: { message: MessageView; act
     timer.current = setTimeout(() => setCopied(false), COPIED_MS);
   };
   return (
-    <span class="message-actions" role="group" aria-label={l10n.t("Message actions")}>
+    <span class={running ? "message-actions running" : "message-actions"} role="group" aria-label={l10n.t("Message actions")}>
       <ActionButton action="copy" codicon={copied ? "check" : "copy"} label={copied ? l10n.t("Copied") : l10n.t("Copy as Markdown")} onClick={() => void copy()} />
       <ActionButton action="quote" codicon="quote" label={l10n.t("Quote in composer")} onClick={() => void actions.quote(message.id)} />
       <ActionButton action="open" codicon="go-to-file" label={l10n.t("Open in editor")} onClick={() => void actions.openInEditor(message.id)} />

@@ -2,7 +2,7 @@
  * Mocha entry of the integration suite, run inside the real extension host (code-server, or VS Code via
  * `@vscode/test-electron`), in order: the walking skeleton, the Agents view, a broken roster, signing in, the channel switcher,
  * two demo agents answering one message, the demo's edit (files changed, its diff) and delegation, an agent's files and
- * terminals through the editor, code highlighting, images, files and links in answers, the field cases' exchanges, what the view shows for them, a roster edited through the UI, history search and export.
+ * terminals through the editor, code highlighting, images, files and links in answers, the field cases' exchanges, what the view shows for them, a roster edited through the UI, history search and export, message actions (open in editor, edit and resend, regenerate).
  */
 import { runMocha } from "./runMocha";
 
@@ -22,5 +22,6 @@ export function run(): Promise<void> {
     await import("./fieldCasesShown.test.js");
     await import("./fieldCaseRoster.test.js");
     await import("./historySearch.test.js");
+    await import("./messageActions.test.js");
   });
 }
