@@ -17,30 +17,56 @@ const UNKNOWN_REASONS: readonly string[] = ["tooLarge", "binary", "overBudget", 
 /** `value/` key of a turn's changed files with their earlier texts. */
 export const turnFilesKey = (turnId: string): string => `turnFiles/${turnId}`;
 
-/** Validates a stored list of changed files (a value read back from LevelDB is a trust boundary); [] when it is not one. */
+/** Whether `value` is a text, `null` (no file) or absent: a stored earlier or later text. */
+const isText = (value: unknown): boolean => value === undefined || value === null || typeof value === "string";
+
+/**
+ * Validates a stored list of changed files (a value read back from LevelDB is a trust boundary); [] when it is not one.
+ * A file whose later text, reason or state is not one of the known shapes loses that field (never the file).
+ */
 export function asChangedFiles(value: unknown): ChangedFile[] {
   if (!Array.isArray(value)) return [];
-  return value.filter(
-    (f): f is ChangedFile => typeof f === "object" && f !== null && typeof f.path === "string" && ["created", "modified", "deleted"].includes(f.kind) && (f.before === undefined || f.before === null || typeof f.before === "string"),
-  );
+  return value
+    .filter((f): f is ChangedFile => typeof f === "object" && f !== null && typeof f.path === "string" && ["created", "modified", "deleted"].includes(f.kind) && isText(f.before))
+    .map((f) => {
+      const { after, afterUnknown, state, ...rest } = f;
+      return {
+        ...rest,
+        ...(isText(after) && after !== undefined ? { after } : {}),
+        ...(after === undefined && typeof afterUnknown === "string" && UNKNOWN_REASONS.includes(afterUnknown) ? { afterUnknown } : {}),
+        ...(state === "kept" || state === "undone" ? { state } : {}),
+      };
+    });
 }
 
 /**
- * The files as kept: their earlier texts within {@link TURN_FILES_BYTES}, in order; beyond it, a file's earlier text is
- * dropped and said so (`beforeUnknown: "overBudget"`; its diff is then not offered).
+ * The files as kept: their earlier texts, then their later texts, within {@link TURN_FILES_BYTES}, in order; beyond
+ * it, a file's earlier text is dropped and said so (`beforeUnknown: "overBudget"`; its diff is then not offered), and a
+ * later text that does not fit is dropped the same way (`afterUnknown: "overBudget"`; it cannot be undone then).
  */
 export function keptFiles(files: readonly ChangedFile[]): ChangedFile[] {
   let budget = TURN_FILES_BYTES;
   return files.map((f) => {
     const size = typeof f.before === "string" ? Buffer.byteLength(f.before) : 0;
-    if (size > budget) return { path: f.path, kind: f.kind, beforeUnknown: "overBudget" };
+    if (size > budget) {
+      return { path: f.path, kind: f.kind, beforeUnknown: "overBudget", afterUnknown: "overBudget", ...(f.state ? { state: f.state } : {}) };
+    }
     budget -= size;
+    const afterSize = typeof f.after === "string" ? Buffer.byteLength(f.after) : 0;
+    if (afterSize > budget) {
+      const { after: _after, ...rest } = f;
+      return { ...rest, afterUnknown: "overBudget" };
+    }
+    budget -= afterSize;
     return f;
   });
 }
 
+/** Whether a kept file can be undone and redone: both its earlier and its later text are known. */
+export const restorable = (f: ChangedFile): boolean => f.before !== undefined && f.after !== undefined;
+
 /** `message` with its `files` part (replacing an earlier one) listing `kept`. */
 export function withFilesPart(message: MessageRecord, kept: readonly ChangedFile[]): MessageRecord {
-  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined, ...(f.before === undefined && f.beforeUnknown && UNKNOWN_REASONS.includes(f.beforeUnknown) ? { beforeUnknown: f.beforeUnknown } : {}), ...(typeof f.lineEndings?.from === "string" && typeof f.lineEndings.to === "string" ? { lineEndings: { from: f.lineEndings.from, to: f.lineEndings.to } } : {}) })) };
+  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined, ...(f.before === undefined && f.beforeUnknown && UNKNOWN_REASONS.includes(f.beforeUnknown) ? { beforeUnknown: f.beforeUnknown } : {}), ...(typeof f.lineEndings?.from === "string" && typeof f.lineEndings.to === "string" ? { lineEndings: { from: f.lineEndings.from, to: f.lineEndings.to } } : {}), ...(restorable(f) ? { restorable: true } : {}), ...(f.state ? { state: f.state } : {}) })) };
   return { ...message, parts: [...message.parts.filter((p) => p.type !== "files"), part] };
 }

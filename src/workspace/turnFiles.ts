@@ -25,7 +25,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { lineEndingChange, type LineEnding } from "../shared/lineEndings";
 import { gitBaseline, gitRoot, StatusRuns } from "./gitSnapshot";
-import { IGNORED_DIRS, walkBaseline, type Baseline, type Before, type UnknownReason } from "./snapshotFiles";
+import { BINARY, IGNORED_DIRS, SNAPSHOT_FILE_BYTES, walkBaseline, type Baseline, type Before, type UnknownReason } from "./snapshotFiles";
 
 export { IGNORED_DIRS, SNAPSHOT_FILE_BYTES, SNAPSHOT_TOTAL_BYTES, type UnknownReason } from "./snapshotFiles";
 
@@ -43,7 +43,20 @@ export interface ChangedFile {
   beforeUnknown?: UnknownReason;
   /** Set when the turn changed only the file's line endings (field case 13), from what to what. */
   lineEndings?: { from: LineEnding; to: LineEnding };
+  /**
+   * The text after the turn (issue 19, "A checkpoint per turn"): a string, `null` when the turn deleted the file,
+   * `undefined` when it was not kept (then {@link afterUnknown} says why). Undo needs it to tell whether the file
+   * changed since.
+   */
+  after?: string | null;
+  /** Why the text after the turn was not kept, when it was not. */
+  afterUnknown?: UnknownReason;
+  /** What the user decided for this file since (issue 19): kept, or undone (its earlier text restored). */
+  state?: FileState;
 }
+
+/** What the user decided for a changed file: `kept` (the turn's change accepted) or `undone` (the earlier text back). */
+export type FileState = "kept" | "undone";
 
 interface Tracked {
   folder: string;
@@ -194,11 +207,22 @@ export class TurnFiles {
  */
 function compare(file: string, before: Before, acpWritten: boolean): ChangedFile | undefined {
   const now = readNow(file);
-  if (!before.existed) return now === "missing" ? undefined : { path: file, kind: "created", before: null };
+  if (!before.existed) return now === "missing" ? undefined : { path: file, kind: "created", before: null, ...afterOf(file, now) };
   const earlier = "text" in before ? { before: before.text } : { beforeUnknown: before.unknown };
-  if (now === "missing") return { path: file, kind: "deleted", ...earlier };
+  if (now === "missing") return { path: file, kind: "deleted", ...earlier, after: null };
   if ("text" in before && !acpWritten && typeof now === "string" && now === before.text) return undefined;
-  return { path: file, kind: "modified", ...earlier };
+  return { path: file, kind: "modified", ...earlier, ...afterOf(file, now) };
+}
+
+/**
+ * The text a file holds after the turn as kept: the same bounds as the earlier texts (binary names, NUL bytes, over
+ * {@link SNAPSHOT_FILE_BYTES}) say why it is not; a file that could not be read is `late` (never guessed).
+ */
+function afterOf(file: string, now: string | undefined): Pick<ChangedFile, "after" | "afterUnknown"> {
+  if (now === undefined) return { afterUnknown: "late" };
+  if (BINARY.test(file) || now.includes("\0")) return { afterUnknown: "binary" };
+  if (Buffer.byteLength(now) > SNAPSHOT_FILE_BYTES) return { afterUnknown: "tooLarge" };
+  return { after: now };
 }
 
 /** The file's text now, `missing` when there is no file, undefined when it cannot be read. */

@@ -194,6 +194,10 @@ export interface ChangedFileView {
   beforeUnknown?: "tooLarge" | "binary" | "overBudget" | "late";
   /** Set when the turn changed only its line endings (field case 13): `LF`, `CRLF`, `CR`, `mixed` or `none`. */
   lineEndings?: { from: string; to: string };
+  /** True when both its texts, before and after the turn, are kept: it can be undone (and the undo undone). */
+  restorable?: boolean;
+  /** What the user decided since (issue 19): `kept`, or `undone` (its text from before the turn restored). */
+  state?: "kept" | "undone";
 }
 
 /** The files the agent changed in its workspace during this turn, seen by the editor's file watcher. */
