@@ -17,6 +17,7 @@ import type { ChannelClock } from "../channels/admission";
 import { AgentCommands } from "../channels/AgentCommands";
 import type { AgentSource } from "../channels/AgentSource";
 import { ChangedFiles } from "../channels/ChangedFiles";
+import { TurnRestore } from "../channels/TurnRestore";
 import { ChannelDirectory } from "../channels/ChannelDirectory";
 import { ChannelMessages } from "../channels/ChannelMessages";
 import { FollowUps } from "../channels/FollowUps";
@@ -65,6 +66,8 @@ export interface Channels {
   readonly turns: TurnService;
   /** The turns' "files changed" and their diffs. */
   readonly files: ChangedFiles;
+  /** Keep, undo and redo a settled turn's file changes (issue 19). */
+  readonly restore: TurnRestore;
   /** The members' session settings (modes, options, models), kept for after a reload. */
   readonly sessions: SessionSettings;
   /** Channels, memberships, `#general`, direct conversations, unread counts. */
@@ -131,6 +134,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
   const followUps: FollowUps = new FollowUps({ store, executor, clock, moderatorOf: options.moderatorOf });
   const sessions: SessionSettings = new SessionSettings({ store, writer, agents, executor, ready });
   const files = new ChangedFiles({ store, files: turnFiles });
+  const restore = new TurnRestore({ store, intents, fileStates: (turn, states, settled) => executor.fileStates(turn, states, settled) });
   const directory = new ChannelDirectory(writer, agents, emitter, () => now());
   const messages = new ChannelMessages({ store, executor, commands, clock, view: (channel) => directory.view(channel), ready });
   const turns = new TurnService({ store, executor, intents, now: () => now(), ready });
@@ -143,6 +147,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
     messages,
     turns,
     files,
+    restore,
     sessions,
     directory,
     commands,

@@ -124,8 +124,13 @@ export interface IntentRecord {
   path?: string;
   /** For a write: hash of the file's text before (`null`: the file did not exist). */
   beforeHash?: string | null;
-  /** For a write: hash of the text the agent asked to write. */
-  afterHash?: string;
+  /** For a write: hash of the text the agent asked to write (`null`: a restore that deletes the file). */
+  afterHash?: string | null;
+  /**
+   * For a write Sidekicks makes to undo or redo a settled turn's change of `path` (issue 19): which. Recovery then
+   * sets the file's state on the turn's files card from what the file holds.
+   */
+  restore?: "undo" | "redo";
   /** For a terminal: the command and its arguments, and the working folder. */
   command?: string;
   args?: string[];

@@ -4,9 +4,9 @@ import type { AgentSession, SessionSink } from "../agents/AgentManager";
 import { asSidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
-import type { MessageRecord, TurnRecord } from "../store/records";
+import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
 import type { StoreWriter } from "../store/StoreWriter";
-import type { ChangedFile, TurnFiles } from "../workspace/turnFiles";
+import type { ChangedFile, FileState, TurnFiles } from "../workspace/turnFiles";
 import { runClientEffect } from "./clientEffects";
 import type { IntentLog } from "./intents";
 import type { PermissionMemory } from "./permissionMemory";
@@ -286,12 +286,25 @@ export class TurnExecutor {
    * only when this host no longer holds the turn, so no write of that answer can come between the read and the write.
    */
   private keepFiles(turn: TurnRecord, files: ChangedFile[]): Promise<boolean | undefined> {
+    return this.withStored(turn, (stored) => ({ type: "filesChanged", turnId: turn.id, files, ...(stored ? { stored } : {}) }));
+  }
+
+  /**
+   * The user kept, undid or redid files of settled turn `turn` (issue 19): their states, with the restore `intents`
+   * settled, go to the reducer (`fileStates`) the way {@link keepFiles} goes.
+   */
+  fileStates(turn: TurnRecord, states: Record<string, FileState>, intents: IntentRecord[]): Promise<unknown> {
+    return this.withStored(turn, (stored) => ({ type: "fileStates", turnId: turn.id, states, intents, ...(stored ? { stored } : {}) }));
+  }
+
+  /** Steps `input(stored)` in the queue, `stored` being the turn's answer as stored when this host no longer holds it. */
+  private withStored(turn: TurnRecord, input: (stored: MessageRecord | undefined) => EngineInput): Promise<boolean | undefined> {
     return this.track(
       this.queue.then(async () => {
         const { turns, recent, closed } = this.current;
         const held = closed || turns[turn.id] !== undefined || Object.values(recent).some((r) => r.record.id === turn.id);
         const stored = held ? undefined : await this.ports.store.message(turn.channelId, turn.messageId);
-        return this.stepNow({ type: "filesChanged", turnId: turn.id, files, ...(stored ? { stored } : {}) });
+        return this.stepNow(input(stored));
       }),
     );
   }

@@ -6,7 +6,7 @@
  */
 import type { FilesPart } from "../shared/protocol";
 import type { MessageRecord } from "../store/records";
-import type { ChangedFile } from "../workspace/turnFiles";
+import type { ChangedFile, FileState } from "../workspace/turnFiles";
 
 /** Most bytes of earlier file texts kept per turn for its "files changed" diffs. */
 export const TURN_FILES_BYTES = 2 * 1024 * 1024;
@@ -22,19 +22,18 @@ const isText = (value: unknown): boolean => value === undefined || value === nul
 
 /**
  * Validates a stored list of changed files (a value read back from LevelDB is a trust boundary); [] when it is not one.
- * A file whose later text, reason or state is not one of the known shapes loses that field (never the file).
+ * A file whose later text or its reason is not one of the known shapes loses that field (never the file).
  */
 export function asChangedFiles(value: unknown): ChangedFile[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter((f): f is ChangedFile => typeof f === "object" && f !== null && typeof f.path === "string" && ["created", "modified", "deleted"].includes(f.kind) && isText(f.before))
     .map((f) => {
-      const { after, afterUnknown, state, ...rest } = f;
+      const { after, afterUnknown, ...rest } = f;
       return {
         ...rest,
         ...(isText(after) && after !== undefined ? { after } : {}),
         ...(after === undefined && typeof afterUnknown === "string" && UNKNOWN_REASONS.includes(afterUnknown) ? { afterUnknown } : {}),
-        ...(state === "kept" || state === "undone" ? { state } : {}),
       };
     });
 }
@@ -49,7 +48,7 @@ export function keptFiles(files: readonly ChangedFile[]): ChangedFile[] {
   return files.map((f) => {
     const size = typeof f.before === "string" ? Buffer.byteLength(f.before) : 0;
     if (size > budget) {
-      return { path: f.path, kind: f.kind, beforeUnknown: "overBudget", afterUnknown: "overBudget", ...(f.state ? { state: f.state } : {}) };
+      return { path: f.path, kind: f.kind, beforeUnknown: "overBudget", afterUnknown: "overBudget" };
     }
     budget -= size;
     const afterSize = typeof f.after === "string" ? Buffer.byteLength(f.after) : 0;
@@ -67,6 +66,16 @@ export const restorable = (f: ChangedFile): boolean => f.before !== undefined &&
 
 /** `message` with its `files` part (replacing an earlier one) listing `kept`. */
 export function withFilesPart(message: MessageRecord, kept: readonly ChangedFile[]): MessageRecord {
-  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined, ...(f.before === undefined && f.beforeUnknown && UNKNOWN_REASONS.includes(f.beforeUnknown) ? { beforeUnknown: f.beforeUnknown } : {}), ...(typeof f.lineEndings?.from === "string" && typeof f.lineEndings.to === "string" ? { lineEndings: { from: f.lineEndings.from, to: f.lineEndings.to } } : {}), ...(restorable(f) ? { restorable: true } : {}), ...(f.state ? { state: f.state } : {}) })) };
+  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined, ...(f.before === undefined && f.beforeUnknown && UNKNOWN_REASONS.includes(f.beforeUnknown) ? { beforeUnknown: f.beforeUnknown } : {}), ...(typeof f.lineEndings?.from === "string" && typeof f.lineEndings.to === "string" ? { lineEndings: { from: f.lineEndings.from, to: f.lineEndings.to } } : {}), ...(restorable(f) ? { restorable: true } : {}) })) };
   return { ...message, parts: [...message.parts.filter((p) => p.type !== "files"), part] };
+}
+
+/**
+ * `message` with the user's decisions (`states`: absolute path → kept or undone) set on its `files` part's rows (issue
+ * 19); rows not named keep theirs. The message itself when it has no `files` part.
+ */
+export function withFileStates(message: MessageRecord, states: Readonly<Record<string, FileState>>): MessageRecord {
+  if (!message.parts.some((p) => p.type === "files")) return message;
+  const parts = message.parts.map((p) => (p.type === "files" ? { ...p, files: p.files.map((f) => (Object.hasOwn(states, f.path) ? { ...f, state: states[f.path] } : f)) } : p));
+  return { ...message, parts };
 }

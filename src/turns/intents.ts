@@ -19,12 +19,12 @@ export function hashText(text: string | undefined): string | null {
 
 /**
  * What an unsettled write did, from the file as it is now (`current`: its text, undefined when it does not exist).
- * `applied` when it holds the intended text; `not_applied` when it holds the text from before (or still does not
+ * `applied` when it holds the intended text (or, for a restore that deletes the file, no longer exists); `not_applied` when it holds the text from before (or still does not
  * exist); `uncertain` otherwise (someone else changed it, or it was half written).
  */
 export function classifyWrite(intent: Pick<IntentRecord, "beforeHash" | "afterHash">, current: string | undefined): IntentResult {
   const now = hashText(current);
-  if (now !== null && now === intent.afterHash) return "applied";
+  if (intent.afterHash === null ? now === null : now !== null && now === intent.afterHash) return "applied";
   if (now === (intent.beforeHash ?? null)) return "not_applied";
   return "uncertain";
 }
@@ -66,7 +66,11 @@ export function intentPart(intent: IntentRecord): ToolCallPart {
     type: "toolCall",
     toolCallId: `intent-${intent.id}`,
     title:
-      intent.kind === "write"
+      intent.restore
+        ? intent.restore === "undo"
+          ? l10n.t("Sidekicks undid @{1}'s change of {0}", intent.path ?? "?", intent.agent)
+          : l10n.t("Sidekicks redid @{1}'s change of {0}", intent.path ?? "?", intent.agent)
+        : intent.kind === "write"
         ? l10n.t("Sidekicks wrote {0} for @{1}", intent.path ?? "?", intent.agent)
         : intent.kind === "terminal"
           ? l10n.t("Sidekicks ran {0} for @{1}", intent.command ?? "?", intent.agent)
@@ -94,6 +98,22 @@ export class IntentLog {
     const intent: IntentRecord = { version: 1, id: this.newId(), phase: "intended", createdAt: at, updatedAt: at, ...fields };
     await this.store.commit({ intents: [intent] });
     return intent;
+  }
+
+  /**
+   * Records several intents as `running` in one batch (Sidekicks' own restore writes, issue 19: they start at once
+   * after this, so a crash after it leaves each open for recovery to classify).
+   */
+  async intendAll(fields: readonly Omit<IntentRecord, "version" | "id" | "phase" | "createdAt" | "updatedAt">[]): Promise<IntentRecord[]> {
+    const at = this.now();
+    const intents: IntentRecord[] = fields.map((f) => ({ version: 1, id: this.newId(), phase: "running", createdAt: at, updatedAt: at, ...f }));
+    await this.store.commit({ intents });
+    return intents;
+  }
+
+  /** `intent` settled with `result` (not written: the caller writes it in its own batch). */
+  settled(intent: IntentRecord, result: IntentResult, detail?: string): IntentRecord {
+    return { ...intent, phase: "settled", result, updatedAt: this.now(), ...(detail ? { detail } : {}) };
   }
 
   /** Moves an intent to `running` (the effect is starting now). */

@@ -1,5 +1,7 @@
 /** The turn reducer's recovery at activation (the sweeper's findings) and close (the window closes). */
 import type { IntentRecord, MessageRecord } from "../store/records";
+import type { FileState } from "../workspace/turnFiles";
+import { withFileStates } from "./changedFiles";
 import { intentPart } from "./intents";
 import type { Builder } from "./reducerCore";
 import { interruptedError, isActive, laneOf, type EngineInput, type LiveTurn } from "./reducerState";
@@ -40,9 +42,17 @@ export function recover(b: Builder, input: Extract<EngineInput, { type: "recover
   for (const lane of lanes) b.dispatchNext(lane, input.at);
 }
 
-/** `message` followed by one card per recovered intent ("Sidekicks wrote src/x.ts for @agent — applied"). */
+/**
+ * `message` followed by one card per recovered intent ("Sidekicks wrote src/x.ts for @agent — applied"). A restore
+ * (an undo or redo interrupted by the crash, issue 19) found applied also sets its file's state on the files card:
+ * each file was written whole (temp file and rename), so it holds either text, and the card says which.
+ */
 function withIntentCards(message: MessageRecord, intents: readonly IntentRecord[]): MessageRecord {
-  return intents.length > 0 ? { ...message, parts: [...message.parts, ...intents.map(intentPart)] } : message;
+  if (intents.length === 0) return message;
+  const states: Record<string, FileState> = {};
+  for (const i of intents) if (i.restore && i.path && i.result === "applied") states[i.path] = i.restore === "undo" ? "undone" : "kept";
+  const cards = { ...message, parts: [...message.parts, ...intents.map(intentPart)] };
+  return Object.keys(states).length > 0 ? withFileStates(cards, states) : cards;
 }
 
 /** The window closes: running attempts end `interrupted` with everything received; pending turns stay queued. */

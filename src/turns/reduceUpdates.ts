@@ -4,7 +4,7 @@
  */
 import type { TurnRecord } from "../store/records";
 import { applyUpdate } from "./answer";
-import { keptFiles, turnFilesKey, withFilesPart } from "./changedFiles";
+import { keptFiles, turnFilesKey, withFileStates, withFilesPart } from "./changedFiles";
 import type { Builder } from "./reducerCore";
 import { CHECKPOINT_MS, HEARTBEAT_MS, isActive, statusOf, type EngineInput, type LiveTurn } from "./reducerState";
 import { toView } from "./view";
@@ -84,6 +84,29 @@ export function filesChanged(b: Builder, input: Extract<EngineInput, { type: "fi
   if (recent) b.state = { ...b.state, recent: { ...b.state.recent, [recent[0]]: { ...recent[1], message } } };
   b.effects.push({ type: "persist", messages: [message], values });
   b.effects.push({ type: "broadcast", name: "message/finished", message: toView(message) });
+}
+
+/**
+ * The user kept, undid or redid files of a settled turn (issue 19): the rows of its answer's `files` part say so, and
+ * the restore intents are settled in the same batch (so the record never says a file was undone that was not, and a
+ * crash between the writes and this batch leaves the intents open for recovery to classify). Written to the answer
+ * this host holds, else the stored one.
+ */
+export function fileStates(b: Builder, input: Extract<EngineInput, { type: "fileStates" }>): void {
+  if (b.state.closed) return;
+  const live = b.state.turns[input.turnId];
+  const recent = Object.entries(b.state.recent).find(([, r]) => r.record.id === input.turnId);
+  const answer = live?.message ?? recent?.[1].message ?? input.stored;
+  if (!answer) {
+    b.log("warn", `file states of turn ${input.turnId} not written: its answer was not found`);
+    if (input.intents.length > 0) b.effects.push({ type: "persist", intents: input.intents });
+    return;
+  }
+  const message = withFileStates(answer, input.states);
+  if (live) b.put({ ...live, message });
+  else if (recent) b.state = { ...b.state, recent: { ...b.state.recent, [recent[0]]: { ...recent[1], message } } };
+  b.effects.push({ type: "persist", messages: [message], ...(input.intents.length > 0 ? { intents: input.intents } : {}), ...(live && isActive(live) ? { fence: b.fenceOf(live) } : {}) });
+  b.effects.push({ type: "broadcast", name: "message/finished", message: live ? toView(message, statusOf(live)) : toView(message) });
 }
 
 /** The agent's ACP session in a channel opened (a turn, or a session setting): the member keeps its id for `session/load`. */

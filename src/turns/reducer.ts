@@ -27,7 +27,7 @@ import { CANCEL_GRACE_MS, type EngineInput, type EngineState, type Step } from "
 import { answerRequest, permissionRequested } from "./reducePermissions";
 import { close, recover } from "./reduceRecovery";
 import { cancel, cancelGraceNote, promptEnded, sendNow } from "./reduceStop";
-import { filesChanged, sessionOpened, tick, update } from "./reduceUpdates";
+import { fileStates, filesChanged, sessionOpened, tick, update } from "./reduceUpdates";
 
 export * from "./reducerState";
 
@@ -88,6 +88,9 @@ export function reduce(state: EngineState, input: EngineInput, cancelGraceMs = C
       break;
     case "filesChanged":
       filesChanged(b, input);
+      break;
+    case "fileStates":
+      fileStates(b, input);
       break;
     case "sessionOpened":
       sessionOpened(b, input);

@@ -7,7 +7,7 @@ import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../shared/protocol";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
-import type { ChangedFile } from "../workspace/turnFiles";
+import type { ChangedFile, FileState } from "../workspace/turnFiles";
 import type { AgentRules, PermissionPolicy, PermissionRule } from "./permissionPolicy";
 
 export const CHECKPOINT_MS = 1_000;
@@ -114,6 +114,16 @@ export type EngineInput =
       turnId: string;
       /** What the settled turn changed in its workspace, with the texts from before (`workspace/turnFiles.ts`). */
       files: ChangedFile[];
+      /** The stored answer, read by the executor when this host no longer holds the turn. */
+      stored?: MessageRecord;
+    }
+  | {
+      type: "fileStates";
+      turnId: string;
+      /** What the user decided per file of the settled turn (absolute path → kept or undone; issue 19). */
+      states: Record<string, FileState>;
+      /** The restore intents this decision settles, written in the same batch. */
+      intents: IntentRecord[];
       /** The stored answer, read by the executor when this host no longer holds the turn. */
       stored?: MessageRecord;
     }

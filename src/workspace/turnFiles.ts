@@ -51,8 +51,6 @@ export interface ChangedFile {
   after?: string | null;
   /** Why the text after the turn was not kept, when it was not. */
   afterUnknown?: UnknownReason;
-  /** What the user decided for this file since (issue 19): kept, or undone (its earlier text restored). */
-  state?: FileState;
 }
 
 /** What the user decided for a changed file: `kept` (the turn's change accepted) or `undone` (the earlier text back). */

@@ -56,16 +56,16 @@ test("later texts share the turn's byte budget: one that does not fit is dropped
   ], "the card offers undo only where both texts are kept");
 });
 
-test("a stored list read back keeps valid after-texts and states and drops what is not one of their shapes", () => {
+test("a stored list read back keeps valid after-texts and drops what is not one of their shapes", () => {
   const read = asChangedFiles([
-    { path: "/w/a", kind: "modified", before: "a", after: "A", state: "undone" },
-    { path: "/w/b", kind: "deleted", before: "b", after: null, state: "kept" },
-    { path: "/w/c", kind: "modified", before: "c", after: 42, afterUnknown: "because", state: "gone" },
+    { path: "/w/a", kind: "modified", before: "a", after: "A" },
+    { path: "/w/b", kind: "deleted", before: "b", after: null },
+    { path: "/w/c", kind: "modified", before: "c", after: 42, afterUnknown: "because" },
     { path: "/w/d", kind: "created", before: null, afterUnknown: "binary" },
   ]);
   assert.deepEqual(read, [
-    { path: "/w/a", kind: "modified", before: "a", after: "A", state: "undone" },
-    { path: "/w/b", kind: "deleted", before: "b", after: null, state: "kept" },
+    { path: "/w/a", kind: "modified", before: "a", after: "A" },
+    { path: "/w/b", kind: "deleted", before: "b", after: null },
     { path: "/w/c", kind: "modified", before: "c" },
     { path: "/w/d", kind: "created", before: null, afterUnknown: "binary" },
   ]);

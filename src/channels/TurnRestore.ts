@@ -1,0 +1,176 @@
+/**
+ * Keep, undo and redo what a settled turn did to files (issue 19, "Review", "Conflicts are never overwritten
+ * silently"). A turn's checkpoint (`value/turnFiles/<turnId>`) holds each changed file's text before and after the
+ * turn; its answer's `files` part holds what the user decided per file (`kept`, `undone`).
+ *
+ * An undo writes a file's earlier text (removing a file the turn created, recreating one it deleted); a redo writes
+ * its later text back. Before writing, the file is checked: when its disk text is not what the turn left (for a
+ * redo: not what the undo left), or the editor holds unsaved edits of it, it is a conflict — reported with who
+ * changed it where that can be known (the user's unsaved edit, a later turn of the channel that lists it) and decided
+ * per file by the user, never overwritten silently. Each write is a restore intent recorded before it (in one batch),
+ * made whole (`writeWhole`: temp file and rename), and settled with the files' new states in one batch through the
+ * reducer (`fileStates`): a crash in between leaves each file before or after, and recovery says which.
+ */
+import { readFile } from "node:fs/promises";
+import { SidekicksError } from "../shared/errors";
+import type { FilesPart } from "../shared/protocol";
+import type { Store } from "../store/Store";
+import type { IntentRecord, TurnRecord } from "../store/records";
+import { asChangedFiles, restorable, turnFilesKey } from "../turns/changedFiles";
+import { hashText, type IntentLog } from "../turns/intents";
+import { writeWhole } from "../workspace/atomicWrite";
+import type { DocumentPort } from "../workspace/fsAccess";
+import type { ChangedFile, FileState } from "../workspace/turnFiles";
+import { findMessage } from "./admission";
+
+/** What the user does to a turn's files: keep the change, undo it, or undo the undo. */
+export type RestoreAction = "keep" | "undo" | "redo";
+
+/** Who changed a file since the turn, as far as Sidekicks can tell. */
+export type ChangeAuthor = { kind: "unsaved" } | { kind: "turn"; agent: string; messageId: string } | { kind: "unknown" };
+
+/** A file an undo or redo would overwrite though it changed since. */
+export interface RestoreConflict {
+  /** Absolute path. */
+  path: string;
+  /** What the file holds on disk now (`null`: there is no file). */
+  now: string | null;
+  /** What the undo or redo would write (`null`: remove the file). */
+  target: string | null;
+  /** Who changed it, most likely first; `unknown` when no later turn lists it and the editor holds no unsaved edit. */
+  changedBy: ChangeAuthor[];
+}
+
+/** The user's choice for one conflicting file. */
+export type ConflictChoice = "overwrite" | "skip";
+
+/** What the editor lends a restore: its open documents, and a way to ask the user about conflicts. */
+export interface RestoreEditor {
+  /** The open documents (unsaved edits); absent: the disk only. */
+  documents?: DocumentPort;
+  /** Whether the editor holds unsaved edits of `path`; absent: an open text that differs from the disk counts. */
+  isDirty?(path: string): boolean;
+  /**
+   * Asks the user, per conflicting file, whether to overwrite it or skip it (a file not in the answer is skipped).
+   * Absent: every conflicting file is skipped.
+   */
+  resolve?(conflicts: RestoreConflict[], action: "undo" | "redo"): Promise<Record<string, ConflictChoice>>;
+}
+
+/** What a restore did. */
+export interface RestoreResult {
+  /** Files written (or, for `keep`, marked kept). */
+  done: string[];
+  /** Files left as they were: a conflict the user skipped, or a write that failed. */
+  skipped: string[];
+  /** The conflicts found (whatever the user chose). */
+  conflicts: RestoreConflict[];
+}
+
+/** What {@link TurnRestore} works with. */
+export interface TurnRestorePorts {
+  store: Store;
+  intents: IntentLog;
+  /** Writes the files' states with the settled intents through the reducer (`TurnExecutor.fileStates`). */
+  fileStates(turn: TurnRecord, states: Record<string, FileState>, intents: IntentRecord[]): Promise<unknown>;
+}
+
+/** How many later messages of the channel are searched for a turn that changed a conflicting file. */
+const LATER_MESSAGES = 500;
+
+/** Keep / Undo / Redo per file and per turn. */
+export class TurnRestore {
+  constructor(private readonly ports: TurnRestorePorts) {}
+
+  /**
+   * Keeps, undoes or redoes the files of the turn that answered with `messageId` — those in `paths` (absolute), or
+   * all its files the action applies to. A file whose earlier or later text was not kept cannot be undone (skipped).
+   * @throws SidekicksError `editor/cannotOpen` when the message is not a turn's answer with changed files
+   */
+  async restore(messageId: string, action: RestoreAction, paths: readonly string[] | undefined, editor: RestoreEditor = {}): Promise<RestoreResult> {
+    const { turn, files, states } = await this.checkpoint(messageId);
+    const wanted = files.filter((f) => !paths || paths.includes(f.path));
+    const applies = (f: ChangedFile) => (action === "keep" ? states[f.path] === undefined : action === "undo" ? restorable(f) && states[f.path] !== "undone" : restorable(f) && states[f.path] === "undone");
+    const chosen = wanted.filter(applies);
+    const notApplicable = wanted.filter((f) => !applies(f)).map((f) => f.path);
+    if (action === "keep") {
+      if (chosen.length > 0) await this.ports.fileStates(turn, Object.fromEntries(chosen.map((f) => [f.path, "kept" as const])), []);
+      return { done: chosen.map((f) => f.path), skipped: notApplicable, conflicts: [] };
+    }
+    const plans = await Promise.all(chosen.map(async (f) => ({ file: f, now: await readNow(f.path), expected: (action === "undo" ? f.after : f.before) ?? null, target: (action === "undo" ? f.before : f.after) ?? null })));
+    const conflicts: RestoreConflict[] = [];
+    for (const p of plans) {
+      const unsaved = editor.isDirty ? editor.isDirty(p.file.path) : isUnsaved(editor.documents, p.file.path, p.now);
+      if (p.now === p.expected && !unsaved) continue;
+      conflicts.push({ path: p.file.path, now: p.now, target: p.target, changedBy: [...(unsaved ? [{ kind: "unsaved" } as const] : []), ...(await this.laterTurns(turn, p.file.path))] });
+    }
+    for (const c of conflicts) if (c.changedBy.length === 0) c.changedBy.push({ kind: "unknown" });
+    const choices = conflicts.length > 0 && editor.resolve ? await editor.resolve(conflicts, action) : {};
+    const conflicting = new Set(conflicts.map((c) => c.path));
+    const toWrite = plans.filter((p) => !conflicting.has(p.file.path) || choices[p.file.path] === "overwrite");
+    const skipped = [...notApplicable, ...plans.filter((p) => !toWrite.includes(p)).map((p) => p.file.path)];
+    if (toWrite.length === 0) return { done: [], skipped, conflicts };
+    const intents = await this.ports.intents.intendAll(toWrite.map((p) => ({ turnId: turn.id, attempt: turn.attempt, agent: turn.agent, kind: "write" as const, path: p.file.path, beforeHash: hashText(p.now ?? undefined), afterHash: p.target === null ? null : hashText(p.target), restore: action })));
+    const settled: IntentRecord[] = [];
+    const done: string[] = [];
+    for (const [i, p] of toWrite.entries()) {
+      const intent = intents[i]!;
+      try {
+        // An unsaved buffer the user chose to overwrite gets the text too (undoable in the editor), then the disk.
+        if (p.target !== null && editor.documents?.openText(p.file.path) !== undefined && conflicting.has(p.file.path)) await editor.documents.applyEdit(p.file.path, p.target);
+        await writeWhole(p.file.path, p.target);
+        settled.push(this.ports.intents.settled(intent, "applied"));
+        done.push(p.file.path);
+      } catch (err) {
+        settled.push(this.ports.intents.settled(intent, "failed", err instanceof Error ? err.message : String(err)));
+        skipped.push(p.file.path);
+      }
+    }
+    const state: FileState = action === "undo" ? "undone" : "kept";
+    await this.ports.fileStates(turn, Object.fromEntries(done.map((file) => [file, state])), settled);
+    return { done, skipped, conflicts };
+  }
+
+  /**
+   * The turn that answered with `messageId`, its kept files and the user's decisions so far.
+   * @throws SidekicksError `editor/cannotOpen` when it has none
+   */
+  async checkpoint(messageId: string): Promise<{ turn: TurnRecord; files: ChangedFile[]; states: Record<string, FileState> }> {
+    const message = await findMessage(this.ports.store, messageId);
+    const turn = message?.turnId ? await this.ports.store.turn(message.turnId) : undefined;
+    if (!message || !turn) throw new SidekicksError("editor/cannotOpen", "This message is not an agent's answer, so it has no changed files to keep or undo.");
+    const files = asChangedFiles(await this.ports.store.getValue(turnFilesKey(turn.id)));
+    const part = message.parts.find((p): p is FilesPart => p.type === "files");
+    const states: Record<string, FileState> = {};
+    for (const f of part?.files ?? []) if (f.state === "kept" || f.state === "undone") states[f.path] = f.state;
+    return { turn, files, states };
+  }
+
+  /** The later turns of `turn`'s channel (newest first) whose kept files list `file`. */
+  private async laterTurns(turn: TurnRecord, file: string): Promise<ChangeAuthor[]> {
+    const later = (await this.ports.store.latestMessages(turn.channelId, LATER_MESSAGES)).filter((m) => m.id > turn.messageId && m.turnId && m.turnId !== turn.id && m.author.kind === "agent");
+    const out: ChangeAuthor[] = [];
+    for (const m of later.reverse()) {
+      const files = asChangedFiles(await this.ports.store.getValue(turnFilesKey(m.turnId!)));
+      if (files.some((f) => f.path === file) && m.author.kind === "agent") out.push({ kind: "turn", agent: m.author.agentName ?? "?", messageId: m.id });
+    }
+    return out;
+  }
+}
+
+/** The file's text now, `null` when there is none. */
+async function readNow(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw err;
+  }
+}
+
+/** Whether the editor's open document of `file` holds text other than the disk's (an unsaved edit). */
+function isUnsaved(documents: DocumentPort | undefined, file: string, disk: string | null): boolean {
+  const open = documents?.openText(file);
+  return open !== undefined && open !== (disk ?? "");
+}
