@@ -1,3 +1,4 @@
+import type { ConflictChoice, RestoreConflict, ReviewFile } from "../channels/TurnRestore";
 import type { ConfigProblem } from "../config/roster";
 import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../shared/protocol";
 import type { DocumentPort } from "../workspace/fsAccess";
@@ -33,6 +34,16 @@ export interface EditorPort {
   revealTerminal?(terminalId: string): boolean;
   /** Opens a tool call's diff in the diff editor (virtual documents: `oldText` null is an empty left side). */
   openDiff?(diff: ToolCallDiff): Promise<boolean>;
+  /**
+   * Asks the user, per file an undo or redo would overwrite though it changed since (issue 19), whether to overwrite or
+   * skip it (a diff can be opened meanwhile); a file not answered is skipped. Absent: every conflict is skipped.
+   */
+  resolveConflicts?(conflicts: RestoreConflict[], action: "undo" | "redo"): Promise<Record<string, ConflictChoice>>;
+  /**
+   * Opens `files` in the editor's multi-file diff (issue 19, "Review changes"), titled `title`: each file's text from
+   * before against the file now. False when there is nothing to show.
+   */
+  reviewChanges?(title: string, files: ReviewFile[]): Promise<boolean>;
   /** Opens a file at a 1-based line (the first line when absent); false when the file cannot be opened. */
   openLocation?(location: ToolCallLocation): Promise<boolean>;
   /** Inserts text at the cursor(s) of the active text editor, replacing a selection; false when no editor is open. */

@@ -67,6 +67,13 @@ export interface RestoreResult {
   conflicts: RestoreConflict[];
 }
 
+/** A file to review: its text from before (`null`: it did not exist); the other side is the file now. */
+export interface ReviewFile {
+  /** Absolute path. */
+  path: string;
+  before: string | null;
+}
+
 /** What {@link TurnRestore} works with. */
 export interface TurnRestorePorts {
   store: Store;
@@ -129,6 +136,29 @@ export class TurnRestore {
     const state: FileState = action === "undo" ? "undone" : "kept";
     await this.ports.fileStates(turn, Object.fromEntries(done.map((file) => [file, state])), settled);
     return { done, skipped, conflicts };
+  }
+
+  /**
+   * The files to review for the turn that answered with `messageId` (issue 19, "Review"): each with its text from
+   * before that turn; with `since`, the files of every turn of its channel from that one on, each with its earliest
+   * known text. Files whose earlier text was not kept are left out.
+   */
+  async review(messageId: string, since = false): Promise<{ agents: string[]; files: ReviewFile[] }> {
+    const { turn, files } = await this.checkpoint(messageId);
+    const out = new Map<string, ReviewFile>();
+    const agents = [turn.agent];
+    const add = (kept: ChangedFile[]) => {
+      for (const f of kept) if (f.before !== undefined && !out.has(f.path)) out.set(f.path, { path: f.path, before: f.before });
+    };
+    add(files);
+    if (since) {
+      const later = (await this.ports.store.latestMessages(turn.channelId, LATER_MESSAGES)).filter((m) => m.id > turn.messageId && m.turnId && m.author.kind === "agent");
+      for (const m of later) {
+        add(asChangedFiles(await this.ports.store.getValue(turnFilesKey(m.turnId!))));
+        if (m.author.kind === "agent" && m.author.agentName && !agents.includes(m.author.agentName)) agents.push(m.author.agentName);
+      }
+    }
+    return { agents, files: [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1)) };
   }
 
   /**

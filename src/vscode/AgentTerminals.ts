@@ -20,6 +20,9 @@ export const editorDocuments: DocumentPort = {
     if (!(await vscode.workspace.applyEdit(edit))) return false;
     return doc.save();
   },
+  isDirty(path: string): boolean {
+    return vscode.workspace.textDocuments.some((d) => d.uri.scheme === "file" && d.uri.fsPath === path && !d.isClosed && d.isDirty);
+  },
 };
 
 /**

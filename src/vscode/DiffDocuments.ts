@@ -26,16 +26,24 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider {
   }
 
   /**
+   * Keeps both texts of a diff of `file` (absolute) and returns their read-only documents' URIs (the oldest kept diffs
+   * are forgotten beyond {@link DIFF_HISTORY}; a review of many files keeps them all until the next one).
+   */
+  keep(file: string, oldText: string, newText: string, history = DIFF_HISTORY): { left: vscode.Uri; right: vscode.Uri } {
+    const id = String(this.nextId++);
+    this.sides.set(id, { old: oldText, new: newText });
+    while (this.sides.size > history) this.sides.delete(this.sides.keys().next().value!);
+    const uri = vscode.Uri.file(file);
+    return { left: uri.with({ scheme: DIFF_SCHEME, query: `${id}/old` }), right: uri.with({ scheme: DIFF_SCHEME, query: `${id}/new` }) };
+  }
+
+  /**
    * Opens `diff` in the diff editor (`vscode.diff`), titled after the file; a new file (`oldText` null) is shown
    * against an empty document. Resolves true once the command ran.
    */
   async open(diff: ToolCallDiff): Promise<boolean> {
-    const id = String(this.nextId++);
-    this.sides.set(id, { old: diff.oldText ?? "", new: diff.newText });
-    while (this.sides.size > DIFF_HISTORY) this.sides.delete(this.sides.keys().next().value!);
     const file = vscode.Uri.file(diff.path);
-    const left = file.with({ scheme: DIFF_SCHEME, query: `${id}/old` });
-    const right = file.with({ scheme: DIFF_SCHEME, query: `${id}/new` });
+    const { left, right } = this.keep(diff.path, diff.oldText ?? "", diff.newText);
     const name = file.path.split("/").pop() || diff.path;
     // A change of line endings only (field case 13): the diff editor compares lines without their endings and may show nothing.
     const eol = lineEndingChange(diff.oldText, diff.newText);

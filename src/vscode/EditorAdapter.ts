@@ -1,11 +1,13 @@
 import * as vscode from "vscode";
 import type { EditorPort } from "../app/SidekicksApp";
+import type { ConflictChoice, RestoreConflict, ReviewFile } from "../channels/TurnRestore";
 import type { ConfigProblem } from "../config/roster";
 import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../shared/protocol";
 import type { Terminal } from "../workspace/terminals";
 import { editorDocuments, showAgentTerminal } from "./AgentTerminals";
 import { DiffDocuments } from "./DiffDocuments";
 import { EditorActions } from "./EditorActions";
+import { resolveConflicts, reviewChanges } from "./turnCheckpoints";
 
 /**
  * The editor side of the app's {@link EditorPort}: trust, commands, the log, the Problems panel, agents' open
@@ -25,6 +27,14 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
 
   openDiff(diff: ToolCallDiff): Promise<boolean> {
     return this.diffs.open(diff);
+  }
+
+  resolveConflicts(conflicts: RestoreConflict[], action: "undo" | "redo"): Promise<Record<string, ConflictChoice>> {
+    return resolveConflicts(this.diffs, conflicts, action);
+  }
+
+  reviewChanges(title: string, files: ReviewFile[]): Promise<boolean> {
+    return reviewChanges(this.diffs, title, files);
   }
 
   openLocation(location: ToolCallLocation): Promise<boolean> {

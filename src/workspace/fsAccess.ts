@@ -25,6 +25,8 @@ export interface DocumentPort {
    * @returns `false` when the editor did not apply the edit
    */
   applyEdit(path: string, content: string): Promise<boolean>;
+  /** Whether the open document for `path` holds unsaved edits; absent: not known (compare {@link openText} with the disk). */
+  isDirty?(path: string): boolean;
 }
 
 /** ACP `ReadTextFileRequest`'s range. */

@@ -108,6 +108,11 @@ test("undoing a turn whose file another agent changed in a later turn names that
     const result = await t.s.channels.restore.restore(t.answer.id, "undo", [t.notes], { resolve: async () => ({}) });
     assert.deepEqual(result.conflicts.map((c) => c.changedBy), [[{ kind: "turn", agent: "b", messageId: later.id }]]);
     assert.equal(read(t.notes), "# notes\nby a\nby b\n");
+    // "Review changes since this message": both agents' turns, each file with its earliest text.
+    const review = await t.s.channels.restore.review(t.answer.id, true);
+    assert.deepEqual([review.agents, review.files.map((f) => [path.basename(f.path), f.before])], [["a", "b"], [["new.txt", null], ["notes.md", "# notes\n"], ["old.txt", "old\n"]]]);
+    const own = await t.s.channels.restore.review(later.id);
+    assert.deepEqual([own.agents, own.files.map((f) => [path.basename(f.path), f.before])], [["b"], [["notes.md", "# notes\nby a\n"]]]);
   } finally {
     await t.done();
   }

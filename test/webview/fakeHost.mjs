@@ -100,6 +100,8 @@ export function installFakeHost(init) {
       },
       "message/openInEditor": () => ({ opened: true }),
       "turn/regenerate": () => ({ messageId: `regen-${nextMessageId++}` }),
+      "turn/restore": () => ({ done: 1, skipped: 0, conflicts: 0 }),
+      "turn/review": () => ({ opened: true }),
       "terminal/snapshot": () => ({ known: false, output: "", truncated: false }),
       "terminal/show": () => ({ shown: true }),
       "command/run": () => ({ done: true }),

@@ -3,7 +3,7 @@ import { SidekicksError } from "../../shared/errors";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 import { text, type WebviewApiPorts } from "./ports";
 
-type TurnMethods = "turn/cancel" | "turn/retry" | "turn/sendNow" | "turn/fileDiff" | "permission/answer";
+type TurnMethods = "turn/cancel" | "turn/retry" | "turn/sendNow" | "turn/fileDiff" | "turn/restore" | "turn/review" | "permission/answer";
 
 /**
  * What the user does to an answer from its card: Stop, Retry / Run again, Send now, a permission answer, and a changed
@@ -20,6 +20,22 @@ export function turnHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHandler
       // A click that cannot do what it says says why (issue 18).
       if (!diff) throw new SidekicksError("editor/cannotOpen", l10n.t("The text of {0} from before this answer is no longer kept, so there is no diff to show.", path));
       return { opened: (await editor.openDiff?.(diff)) ?? false };
+    },
+    "turn/restore": async ({ messageId, action, paths }) => {
+      const { documents } = editor;
+      const result = await history.require().restore.restore(text(messageId, "message id"), action, paths, {
+        ...(documents ? { documents } : {}),
+        ...(documents?.isDirty ? { isDirty: (file: string) => documents.isDirty!(file) } : {}),
+        ...(editor.resolveConflicts ? { resolve: (conflicts, which) => editor.resolveConflicts!(conflicts, which) } : {}),
+      });
+      return { done: result.done.length, skipped: result.skipped.length, conflicts: result.conflicts.length };
+    },
+    "turn/review": async ({ messageId, since }) => {
+      const { agents, files } = await history.require().restore.review(text(messageId, "message id"), since === true);
+      if (files.length === 0) throw new SidekicksError("editor/cannotOpen", l10n.t("No text from before this answer is kept for its changed files, so there is nothing to review."));
+      const who = agents.map((a) => `@${a}`).join(", ");
+      const title = since ? l10n.t("Changes since this message ({0})", who) : l10n.t("Changes by {0}", who);
+      return { opened: (await editor.reviewChanges?.(title, files)) ?? false };
     },
     "permission/answer": async ({ requestId, optionId, remember }) => ({
       accepted: (await history.current?.turns.answerPermission(text(requestId, "request id"), text(optionId, "option id"), remember === true)) ?? false,

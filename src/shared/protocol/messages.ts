@@ -80,6 +80,17 @@ export interface WebviewRequests {
    */
   "turn/fileDiff": [{ messageId: string; path: string }, { opened: boolean }];
   /**
+   * Keep, Undo or Redo (undo of an undo) the files the turn of `messageId` changed — those in `paths`, or all the action
+   * applies to (issue 19). A file changed since is a conflict the user decides in the editor (never overwritten
+   * silently). Counts of files done, skipped (a conflict skipped, a failed write, not applicable) and in conflict.
+   */
+  "turn/restore": [{ messageId: string; action: "keep" | "undo" | "redo"; paths?: string[] }, { done: number; skipped: number; conflicts: number }];
+  /**
+   * Opens the files the turn of `messageId` changed — or, with `since`, every turn of its channel from it on — in the
+   * editor's multi-file diff (their texts from before against the files now). `opened` is false when none is known.
+   */
+  "turn/review": [{ messageId: string; since?: boolean }, { opened: boolean }];
+  /**
    * What a terminal embedded in a tool call printed so far (ACP `terminal/output` semantics: within its byte limit),
    * and its exit status once it exited; `known` is false when this window has no such terminal (it ran before a reload).
    */

@@ -157,6 +157,8 @@ export const WEBVIEW_REQUEST_GUARDS: { readonly [M in WebviewRequestMethod]: Che
   "turn/retry": obj({ messageId: ulid }),
   "turn/sendNow": obj({ messageId: ulid }),
   "turn/fileDiff": obj({ messageId: ulid, path: filePath }),
+  "turn/restore": obj({ messageId: ulid, action: oneOf(["keep", "undo", "redo"] as const), paths: optional(list(filePath, 10_000)) }),
+  "turn/review": obj({ messageId: ulid, since: optional(bool) }),
   "terminal/snapshot": obj({ terminalId }),
   "terminal/show": obj({ terminalId }),
   "channels/list": none,
