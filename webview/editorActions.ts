@@ -3,6 +3,7 @@
  * block at the cursor, open a link. Each is one host request (`editor/*` in `src/shared/protocol`); the view never
  * navigates or touches files itself. Components reach them through {@link EditorContext}.
  */
+import * as l10n from "@vscode/l10n";
 import { createContext } from "preact";
 import type { ToolCallDiff, ToolCallLocation } from "../src/shared/protocol";
 import type { HostConnection } from "./host";
@@ -54,6 +55,13 @@ export interface EditorActions {
   openLink(href: string): Promise<boolean>;
   /** Opens the diff of a file a turn changed (`turn/fileDiff`): its text before the turn against the file now. */
   fileDiff(messageId: string, path: string): Promise<boolean>;
+  /**
+   * Keeps, undoes or redoes files a turn changed (`turn/restore`; all the action applies to when `paths` is absent).
+   * True when at least one file was done; files skipped (a conflict the user skipped) are said so in `refusals`.
+   */
+  restore(messageId: string, action: "keep" | "undo" | "redo", paths?: string[]): Promise<boolean>;
+  /** Opens a turn's changes (or, with `since`, every turn's since it) in the editor's multi-file diff (`turn/review`). */
+  review(messageId: string, since: boolean): Promise<boolean>;
 }
 
 /** Does nothing: the default outside an `EditorContext.Provider` (tests of single components). */
@@ -64,6 +72,8 @@ const NONE: EditorActions = {
   insert: async () => false,
   openLink: async () => false,
   fileDiff: async () => false,
+  restore: async () => false,
+  review: async () => false,
 };
 
 /** The editor actions of the view (`main.tsx` provides the host's). */
@@ -93,5 +103,12 @@ export function hostEditorActions(host: HostConnection): EditorActions {
     insert: (text) => ask(async () => (await host.request("editor/insert", { text })).inserted),
     openLink: (href) => ask(async () => (await host.request("editor/openLink", { href })).opened),
     fileDiff: (messageId, path) => ask(async () => (await host.request("turn/fileDiff", { messageId, path })).opened),
+    restore: (messageId, action, paths) =>
+      ask(async () => {
+        const result = await host.request("turn/restore", paths ? { messageId, action, paths } : { messageId, action });
+        if (result.conflicts > 0 && result.skipped > 0) throw new Error(result.skipped === 1 ? l10n.t("1 file was left as it is: it changed since this answer.") : l10n.t("{0} files were left as they are: they changed since this answer, or could not be written.", result.skipped));
+        return result.done > 0;
+      }),
+    review: (messageId, since) => ask(async () => (await host.request("turn/review", since ? { messageId, since } : { messageId })).opened),
   };
 }

@@ -38,7 +38,7 @@ export async function resolveConflicts(diffs: DiffDocuments, conflicts: readonly
       });
       if (picked?.choice === "diff") {
         const { left, right } = diffs.keep(c.path, c.now ?? "", c.target ?? "");
-        await vscode.commands.executeCommand("vscode.diff", left, right, vscode.l10n.t("{0}: now ↔ after the {1}", name, action === "undo" ? vscode.l10n.t("undo") : vscode.l10n.t("redo")), { preview: true });
+        await vscode.commands.executeCommand("vscode.diff", left, right, action === "undo" ? vscode.l10n.t("{0}: now ↔ after the undo", name) : vscode.l10n.t("{0}: now ↔ after the redo", name), { preview: true });
         continue;
       }
       out[c.path] = picked?.choice ?? "skip";

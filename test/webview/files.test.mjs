@@ -40,4 +40,43 @@ describe("files changed", () => {
     assert.deepEqual(await host.waitForRequests("turn/fileDiff"), [{ messageId: "f1", path: "/work/project/src/parser.ts" }]);
     assert.deepEqual(await view.problems(), []);
   });
+
+  it("shows what the user kept or undid; Keep / Undo / Redo per file and for the answer, and Review changes, ask the host", async () => {
+    /** @type {import("../../src/shared/protocol").Part} */
+    const files = {
+      type: "files",
+      files: [
+        { path: "/work/project/src/parser.ts", kind: "modified", beforeKnown: true, restorable: true },
+        { path: "/work/project/NOTES.md", kind: "created", beforeKnown: true, restorable: true, state: "undone" },
+        { path: "/work/project/old.txt", kind: "deleted", beforeKnown: true, restorable: true, state: "kept" },
+        { path: "/work/project/big.log", kind: "modified", beforeKnown: false },
+      ],
+    };
+    const answer = message({ id: "f2", parts: [{ type: "text", text: "Done: parser fixed." }, files] });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [answer] }), width: 420 });
+    const { page, host } = view;
+    await page.waitForSelector(".files.card");
+    assert.deepEqual(
+      await page.$$eval(".files-item", (items) => items.map((i) => [i.getAttribute("data-state"), i.querySelector(".files-state")?.textContent ?? "", [...i.querySelectorAll("button")].map((b) => b.textContent)])),
+      [
+        ["", "", ["Diff", "Keep", "Undo"]],
+        ["undone", "undone", ["Diff", "Redo"]],
+        ["kept", "kept", ["Diff", "Undo"]],
+        ["", "", []],
+      ],
+    );
+    assert.match(await page.innerText(".files .files-summary"), /1 undone · 1 kept/);
+    assert.equal(await page.getAttribute(".files-item[data-path='/work/project/NOTES.md'] button.files-redo", "aria-label"), "Redo the agent's change of /work/project/NOTES.md: write its text from after the answer again");
+    mkdirSync(path.join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: path.join(root, "test-results", "webview-files-undo.png") });
+    await page.click(".files-item[data-path='/work/project/src/parser.ts'] button.files-undo");
+    assert.deepEqual(await host.waitForRequests("turn/restore"), [{ messageId: "f2", action: "undo", paths: ["/work/project/src/parser.ts"] }]);
+    await page.click(".files-item[data-path='/work/project/NOTES.md'] button.files-redo");
+    await page.click("button.files-keep-all");
+    await page.click("button.files-review");
+    await page.click("button.files-review-since");
+    assert.deepEqual((await host.waitForRequests("turn/restore", 3)).slice(1), [{ messageId: "f2", action: "redo", paths: ["/work/project/NOTES.md"] }, { messageId: "f2", action: "keep" }]);
+    assert.deepEqual(await host.waitForRequests("turn/review", 2), [{ messageId: "f2" }, { messageId: "f2", since: true }]);
+    assert.deepEqual(await view.problems(), []);
+  });
 });
