@@ -33,6 +33,7 @@
  * channel.list500Ratio — see bench/channelList.ts: the list update a turn's end announces with 500 channels over the
  * same with 5 (and the whole `channels/list` request beside it). Target ≤ 1.5. context.catchUpRatio — see bench/contextCatchUp.ts: a new session's
  * first context after 200 turns over the same after 1. Target ≤ 1.5.
+ * turn.undoMs — see bench/turnUndo.ts: undo of a settled 100-file turn, beside plain writeFile of the same texts.
  * search.100kMs — see bench/search.ts: a one-word history search over 100,000 messages through the word index, with
  * the full scan (search.100kScanMs) as the baseline in the same run. Target ≤ 100 ms.
  */
@@ -252,6 +253,8 @@ async function main(): Promise<void> {
   Object.assign(results, searching);
   const turnFigures = await (await import("./turnWrites")).turnWriteFigures(); // turn.storeWritesPerTurn: bench/turnWrites.ts
   Object.assign(results, turnFigures);
+  const undoFigures = await (await import("./turnUndo")).turnUndoFigures(); // turn.undoMs: bench/turnUndo.ts
+  Object.assign(results, undoFigures);
   Object.assign(results, await (await import("./terminal")).terminalFigures()); // terminal.throughputMBps: bench/terminal.ts
   const activation = await (await import("./activation")).activationFigures(); // activation.ms, vsix.bytes: bench/activation.ts
   Object.assign(results, activation);
@@ -284,6 +287,7 @@ async function main(): Promise<void> {
   console.log(`| render.longMessageRatio | ${render["render.longMessageRatio"]} | ≤ 3 |`);
   console.log(`| render.chunksPerSecond (per s of main-thread time; wall ${render["render.wallChunksPerSecond"]}) / renders per frame | ${render["render.chunksPerSecond"]} / ${render["render.rendersPerFrame"]} | ≥ 2000 / ≤ 1 |`);
   console.log(`| realAgent.turnOverheadRatio (Claude Code tools turn: pipeline ${String(real["realAgent.pipelineTurnMs"])} ms / bare SDK client ${String(real["realAgent.bareTurnMs"])} ms) | ${String(real["realAgent.turnOverheadRatio"])} | ≤ 1.05 |`);
+  console.log(`| turn.undoMs (undo of a 100-file turn) / turn.undoWriteFileMs (plain writeFile of the same texts, baseline) | ${undoFigures["turn.undoMs"]} / ${undoFigures["turn.undoWriteFileMs"]} (ratio ${undoFigures["turn.undoVsWriteFile"]}) | |`);
   console.log(`| turn.storeWritesPerTurn (3 tool calls, 150 chunks over ~${Math.round(Number(turnFigures["turn.durationMs"]) / 1000)} s) | ${turnFigures["turn.storeWritesPerTurn"]} | ≤ 10 |`);
 }
 

@@ -82,6 +82,9 @@ export interface TurnRestorePorts {
   fileStates(turn: TurnRecord, states: Record<string, FileState>, intents: IntentRecord[]): Promise<unknown>;
 }
 
+/** How many files a restore writes at once. */
+const WRITE_LANES = 16;
+
 /** How many later messages of the channel are searched for a turn that changed a conflicting file. */
 const LATER_MESSAGES = 500;
 
@@ -118,21 +121,25 @@ export class TurnRestore {
     const skipped = [...notApplicable, ...plans.filter((p) => !toWrite.includes(p)).map((p) => p.file.path)];
     if (toWrite.length === 0) return { done: [], skipped, conflicts };
     const intents = await this.ports.intents.intendAll(toWrite.map((p) => ({ turnId: turn.id, attempt: turn.attempt, agent: turn.agent, kind: "write" as const, path: p.file.path, beforeHash: hashText(p.now ?? undefined), afterHash: p.target === null ? null : hashText(p.target), restore: action })));
-    const settled: IntentRecord[] = [];
-    const done: string[] = [];
-    for (const [i, p] of toWrite.entries()) {
-      const intent = intents[i]!;
-      try {
-        // An unsaved buffer the user chose to overwrite gets the text too (undoable in the editor), then the disk.
-        if (p.target !== null && editor.documents?.openText(p.file.path) !== undefined && conflicting.has(p.file.path)) await editor.documents.applyEdit(p.file.path, p.target);
-        await writeWhole(p.file.path, p.target);
-        settled.push(this.ports.intents.settled(intent, "applied"));
-        done.push(p.file.path);
-      } catch (err) {
-        settled.push(this.ports.intents.settled(intent, "failed", err instanceof Error ? err.message : String(err)));
-        skipped.push(p.file.path);
+    // Written {@link WRITE_LANES} at a time (each flushed before its rename: in parallel, the flushes overlap).
+    const outcomes: (string | undefined)[] = new Array(toWrite.length);
+    let next = 0;
+    const lane = async () => {
+      for (let i = next++; i < toWrite.length; i = next++) {
+        const p = toWrite[i]!;
+        try {
+          // An unsaved buffer the user chose to overwrite gets the text too (undoable in the editor), then the disk.
+          if (p.target !== null && editor.documents?.openText(p.file.path) !== undefined && conflicting.has(p.file.path)) await editor.documents.applyEdit(p.file.path, p.target);
+          await writeWhole(p.file.path, p.target);
+        } catch (err) {
+          outcomes[i] = err instanceof Error ? err.message : String(err);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITE_LANES, toWrite.length) }, lane));
+    const settled = intents.map((intent, i) => (outcomes[i] === undefined ? this.ports.intents.settled(intent, "applied") : this.ports.intents.settled(intent, "failed", outcomes[i])));
+    const done = toWrite.filter((_, i) => outcomes[i] === undefined).map((p) => p.file.path);
+    skipped.push(...toWrite.filter((_, i) => outcomes[i] !== undefined).map((p) => p.file.path));
     const state: FileState = action === "undo" ? "undone" : "kept";
     await this.ports.fileStates(turn, Object.fromEntries(done.map((file) => [file, state])), settled);
     return { done, skipped, conflicts };
