@@ -7,6 +7,9 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 
+/** The name of a temporary file of {@link writeWhole} (a crash may leave one): never listed as a turn's change. */
+export const TEMP_FILE = /\.sidekicks-[0-9a-f]{12}\.tmp$/;
+
 /**
  * Makes `file` (absolute) hold `text` (UTF-8), or removes it when `text` is null (a missing file is not an error).
  * Folders on the way are created. Throws the file system's error (the temporary file is removed first).

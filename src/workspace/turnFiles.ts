@@ -24,6 +24,7 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { lineEndingChange, type LineEnding } from "../shared/lineEndings";
+import { TEMP_FILE } from "./atomicWrite";
 import { gitBaseline, gitRoot, StatusRuns } from "./gitSnapshot";
 import { BINARY, IGNORED_DIRS, SNAPSHOT_FILE_BYTES, walkBaseline, type Baseline, type Before, type UnknownReason } from "./snapshotFiles";
 
@@ -93,7 +94,7 @@ export class TurnFiles {
 
   /** Whether `file` is one `tracked` lists: in its folder, not under an ignored folder. */
   private holds(tracked: Tracked, file: string): boolean {
-    return isTracked(tracked.folder, file) && !this.ignored.some((folder) => file === folder || isTracked(folder, file));
+    return isTracked(tracked.folder, file) && !TEMP_FILE.test(file) && !this.ignored.some((folder) => file === folder || isTracked(folder, file));
   }
 
   /**
