@@ -17,7 +17,7 @@ const MENTIONED = "\\p{L}[\\p{L}\\p{N}\\p{M}_-]*";
  *
  * A mention starts with `@` at the start of the text or after a character that cannot be part of a name or an
  * e-mail address (so `me@demo.dev` is no mention), and the name is a letter, then letters, digits, `-`, `_` (any
- * script: `@Gärfield` is read whole, so routing can say it is no member rather than mention `@G`). Inline code spans and fenced code blocks are not searched. Trailing punctuation ends the
+ * script: `@Gärfield` is read whole, so routing can say it is no member rather than mention `@G`). Inline code spans, fenced code blocks and quoted lines (`> …`) are not searched. Trailing punctuation ends the
  * name (`@demo,` and `@demo.` mention `demo`).
  *
  * @returns mentions in order of appearance, duplicates included
@@ -224,10 +224,14 @@ function editDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** Replaces code spans and fenced blocks with spaces of the same length, so offsets stay valid. */
+/**
+ * Replaces code spans, fenced blocks and quoted lines (`> …`, as Quote in composer writes another message) with
+ * spaces of the same length, so offsets stay valid: quoting an answer that says `@codex` does not send to codex.
+ */
 function maskCode(text: string): string {
   const blank = (s: string) => s.replace(/[^\n]/g, " ");
   return text
     .replace(/(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(\n\2[^\n]*(?=\n|$)|$)/g, (m) => blank(m))
-    .replace(/(`+)[^`\n]*?\1/g, (m) => blank(m));
+    .replace(/(`+)[^`\n]*?\1/g, (m) => blank(m))
+    .replace(/(^|\n)( {0,3}>[^\n]*)/g, (_m, start: string, quoted: string) => start + blank(quoted));
 }

@@ -48,6 +48,11 @@ const cases: [string, string[]][] = [
   ["```\nunclosed fence @odie", []],
   ["`@odie` `@garfield`", []],
   ["inline `x` then @odie", ["odie"]],
+  // quoted lines (Quote in composer): another message's mentions do not route this one
+  ["> @codex please review the parser\n\n@garfield what do you think?", ["garfield"]],
+  ["   > indented quote @odie\n@garfield", ["garfield"]],
+  ["@odie > not a quote here", ["odie"]],
+  ["    > four spaces is code, not a quote: @odie", ["odie"]],
   // several mentions
   ["@odie @garfield @odie again", ["odie", "garfield", "odie"]],
   ["@a,@b", ["a", "b"]],
