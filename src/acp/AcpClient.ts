@@ -344,6 +344,7 @@ export class AcpClient {
         protocolVersion: response.protocolVersion,
         loadSession: response.agentCapabilities?.loadSession === true,
         embeddedContext: response.agentCapabilities?.promptCapabilities?.embeddedContext === true,
+        mcpHttp: response.agentCapabilities?.mcpCapabilities?.http === true,
         authMethods: parseAuthMethods(response.authMethods as unknown),
         meta: response._meta ?? undefined,
       };

@@ -286,6 +286,8 @@ export interface AgentInfo {
   loadSession: boolean;
   /** ACP `promptCapabilities.embeddedContext`: the agent accepts embedded `resource` blocks in prompts. */
   embeddedContext: boolean;
+  /** ACP `agentCapabilities.mcpCapabilities.http`: the agent connects to MCP servers over Streamable HTTP. */
+  mcpHttp: boolean;
   authMethods: AuthMethodInfo[];
   /** The `_meta` object of the `initialize` result, if any (the fake agent reports `startupMs` there). */
   meta?: Record<string, unknown>;

@@ -6,7 +6,7 @@ import type { Emitter } from "../events/events";
 import type { AgentState, SessionChange, SessionStateView } from "../shared/protocol";
 import { holdsSlot, isIdle, newEntry, shownWait, type AgentEntry, type AgentSession, type AgentSummary, type SessionSink } from "./AgentEntry";
 import { AgentProcesses } from "./AgentProcesses";
-import { AgentSessions, type SessionOptions } from "./AgentSessions";
+import { AgentSessions, type SessionMcpServers, type SessionOptions } from "./AgentSessions";
 import { AgentWorkspaces, type WorkspaceHost } from "./AgentWorkspaces";
 import { systemClock, type Clock } from "./Clock";
 import type { LaunchContext } from "./launch";
@@ -14,7 +14,7 @@ import { checkLimits, DEFAULT_LIMITS, processKey, type AgentLimits } from "./pol
 import { SessionStates } from "./SessionStates";
 
 export type { AgentSession, AgentSummary, ClientEffect, SessionSink } from "./AgentEntry";
-export type { SessionOptions } from "./AgentSessions";
+export type { SessionMcpServers, SessionOptions } from "./AgentSessions";
 export type { AgentLimits } from "./policy";
 
 /** Options of the manager. Durations in milliseconds. */
@@ -87,7 +87,18 @@ export class AgentManager {
       sessionStates: this.sessionStates,
       workspaceFolder: options.launch.workspaceFolder,
       require: (name) => this.require(name),
+      sessionMcpServers: () => this.sessionMcpServers,
     });
+  }
+
+  private sessionMcpServers: SessionMcpServers | undefined;
+
+  /**
+   * Sets (or clears) what adds Sidekicks' own MCP servers to each session opened from now on (issue 22): the channels
+   * over the open store set it, and clear it when they close.
+   */
+  setSessionMcpServers(provider: SessionMcpServers | undefined): void {
+    this.sessionMcpServers = provider;
   }
 
   /** Remembers the session state an earlier activation stored (shown, and kept by a resumed session); see SessionStates.seed. */

@@ -1,7 +1,8 @@
 import * as l10n from "@vscode/l10n";
 import type { AcpClient } from "../acp/AcpClient";
 import { AuthRequiredError } from "../acp/auth";
-import type { AuthRequired, PromptInput } from "../acp/types";
+import type { AgentInfo, AuthRequired, McpServerSpec, PromptInput } from "../acp/types";
+import type { AgentConfig } from "../config/roster";
 import { asSidekicksError, SidekicksError } from "../shared/errors";
 import type { SessionChange, SessionStateView } from "../shared/protocol";
 import type { AgentEntry, AgentSession, SessionRecord, SessionSink } from "./AgentEntry";
@@ -20,6 +21,13 @@ export interface SessionOptions {
   resumeSessionId?: string;
 }
 
+/**
+ * MCP servers Sidekicks itself adds to a session (issue 22: its own server, scoped to the channel and agent), asked
+ * each time a session is opened (`session/new`, `session/load`). `info` is what the agent said in `initialize` (its
+ * `mcpCapabilities`). Returns the entries to add beside the roster's own, or none.
+ */
+export type SessionMcpServers = (session: { agent: AgentConfig; channelId: string; workspaceFolder: string; info: AgentInfo | undefined }) => Promise<McpServerSpec[]>;
+
 /** What {@link AgentSessions} needs from the manager that owns the entries. */
 export interface AgentSessionsHost {
   processes: AgentProcesses;
@@ -29,6 +37,8 @@ export interface AgentSessionsHost {
   workspaceFolder: string;
   /** The roster entry named `name`. @throws SidekicksError `channel/unknownMember` */
   require(name: string): AgentEntry;
+  /** Sidekicks' own MCP servers for a session being opened, if any are set ({@link SessionMcpServers}). */
+  sessionMcpServers(): SessionMcpServers | undefined;
 }
 
 /**
@@ -125,7 +135,7 @@ export class AgentSessions {
     const record: SessionRecord = { sessionId: "", client };
     // Others asking for this session meanwhile wait for all of it: opened, and the user's choices set again.
     const opening = (async () => {
-      const { sessionId, resumed } = await this.openAcpSession(entry, client, resumeSessionId);
+      const { sessionId, resumed } = await this.openAcpSession(entry, client, channelId, resumeSessionId);
       record.sessionId = sessionId;
       record.resumed = resumed;
       // Updates are routed by session id: two channels on one id would get each other's answers.
@@ -168,14 +178,15 @@ export class AgentSessions {
    * ACP `session/load` of `resumeSessionId` when given and the agent offers it, else (or when the load fails)
    * `session/new`. @throws what `session/new` throws, or the load's error when the process died meanwhile
    */
-  private async openAcpSession(entry: AgentEntry, client: AcpClient, resumeSessionId: string | undefined): Promise<{ sessionId: string; resumed: boolean }> {
+  private async openAcpSession(entry: AgentEntry, client: AcpClient, channelId: string, resumeSessionId: string | undefined): Promise<{ sessionId: string; resumed: boolean }> {
     const cwd = this.sessionCwd(entry);
+    const servers = await this.mcpServers(entry, client, channelId);
     if (resumeSessionId !== undefined) {
       if (!client.info?.loadSession) {
         this.host.processes.log(entry, "info", `session ${resumeSessionId} not resumed: the agent does not offer ACP session/load; opening a new session`);
       } else {
         try {
-          await this.host.processes.waitFor(entry, "session/load", () => client.loadSession(resumeSessionId, cwd, entry.config.mcpServers));
+          await this.host.processes.waitFor(entry, "session/load", () => client.loadSession(resumeSessionId, cwd, servers));
           this.host.processes.log(entry, "info", `session ${resumeSessionId} resumed (ACP session/load)`);
           return { sessionId: resumeSessionId, resumed: true };
         } catch (err) {
@@ -186,7 +197,27 @@ export class AgentSessions {
         }
       }
     }
-    return { sessionId: await this.host.processes.waitFor(entry, "session/new", () => client.newSession(cwd, entry.config.mcpServers)), resumed: false };
+    return { sessionId: await this.host.processes.waitFor(entry, "session/new", () => client.newSession(cwd, servers)), resumed: false };
+  }
+
+  /**
+   * The roster's MCP servers of `entry`, then Sidekicks' own for this channel (unless a roster server already has its
+   * name: the user's entry wins). A failure to provide Sidekicks' own is logged; the session opens without them.
+   */
+  private async mcpServers(entry: AgentEntry, client: AcpClient, channelId: string): Promise<McpServerSpec[]> {
+    const own = entry.config.mcpServers ?? [];
+    const provider = this.host.sessionMcpServers();
+    if (!provider) return own;
+    try {
+      const extra = await provider({ agent: entry.config, channelId, workspaceFolder: entry.config.workspace ?? this.host.workspaceFolder, info: client.info });
+      const taken = new Set(own.map((s) => s.name));
+      const kept = extra.filter((s) => !taken.has(s.name));
+      if (kept.length < extra.length) this.host.processes.log(entry, "warn", `the roster already has an MCP server named ${extra.filter((s) => taken.has(s.name)).map((s) => `"${s.name}"`).join(", ")}: Sidekicks' own is not added`);
+      return [...own, ...kept];
+    } catch (err) {
+      this.host.processes.log(entry, "warn", `Sidekicks' MCP server not added to the session: ${(err as Error).message}`);
+      return own;
+    }
   }
 
   private handle(entry: AgentEntry, channelId: string, first: SessionRecord, sink: SessionSink): AgentSession {

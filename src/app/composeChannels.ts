@@ -24,6 +24,9 @@ import { FollowUps } from "../channels/FollowUps";
 import { SessionSettings, withStoredChoices } from "../channels/SessionSettings";
 import { TurnService } from "../channels/TurnService";
 import { unseenContext } from "../channels/unseenContext";
+import type { McpServerOptions } from "../mcp/SidekicksMcpServer";
+import type { SkillProblem } from "../mcp/skills";
+import { composeTools, type Tools } from "./composeTools";
 
 /** What {@link composeChannels} builds the channels over, by name. */
 export interface ChannelsOptions {
@@ -51,6 +54,12 @@ export interface ChannelsOptions {
   tickMs?: number;
   /** The store's one write lane (default: a new one over `store`); nothing else may write to `store`. */
   writer?: StoreWriter;
+  /** The skills the roster attaches to a channel (`channels[].skills`), as written (issue 22). */
+  channelSkillsOf?: (channel: ChannelRecord) => string[];
+  /** Skills an agent's session could not read (broken SKILL.md…): shown to the user, never a failed turn. */
+  skillProblems?: (agent: string, problems: SkillProblem[]) => void;
+  /** Options of Sidekicks' MCP server (the bench adds an empty tool). */
+  mcp?: McpServerOptions;
 }
 
 /**
@@ -81,6 +90,8 @@ export interface Channels {
    * @throws SidekicksError `channel/notFound` when it no longer exists
    */
   exportChannel(channelId: string, since?: number): Promise<{ name: string; markdown: string }>;
+  /** Sidekicks' MCP server, added to the agents' sessions (issue 22). */
+  readonly tools: Tools;
   /** Tool intents: effects run for agents, recorded around the effect (brief, "Tool intents"). */
   readonly intents: IntentLog;
   /** The user's Sidekicks permission rules per agent (ADR 0005). */
@@ -121,7 +132,8 @@ export function composeChannels(options: ChannelsOptions): Channels {
       emitter,
       log: (level, line) => log(level === "debug" ? line : `${level}: ${line}`),
       now: () => now(),
-      context: (turn, fresh) => unseenContext(store, turn.channelId, turn.agent, turn.requestMessageId, fresh),
+      // A new session learns first which skills it has (the catalog), then what it has not seen of the channel.
+      context: async (turn, fresh) => (fresh ? tools.catalog(turn.channelId, turn.agent) : "") + (await unseenContext(store, turn.channelId, turn.agent, turn.requestMessageId, fresh)),
       settled: (turn, message) => followUps.delegate(turn, message),
       roundSettled: (channelId, root, answers) => followUps.wakeModerator(channelId, root, answers),
       policyOf: (agent) => options.policyOf?.(agent) ?? "ask",
@@ -131,6 +143,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
     },
     { owner: options.owner ?? ulid(), cancelGraceMs: options.cancelGraceMs ?? CANCEL_GRACE_MS, tickMs: options.tickMs },
   );
+  const tools: Tools = composeTools({ store, agents, executor, channelSkillsOf: options.channelSkillsOf, skillProblems: options.skillProblems, log, server: options.mcp });
   const followUps: FollowUps = new FollowUps({ store, executor, clock, moderatorOf: options.moderatorOf });
   const sessions: SessionSettings = new SessionSettings({ store, writer, agents, executor, ready });
   const files = new ChangedFiles({ store, files: turnFiles });
@@ -154,6 +167,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
     intents,
     permissions,
     search,
+    tools,
     exportChannel: async (channelId, since) => {
       const channel = await store.channelById(channelId);
       if (!channel) throw new SidekicksError("channel/notFound", l10n.t("That channel no longer exists."));
@@ -163,6 +177,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
     close: async () => {
       await search.stop();
       await turns.close();
+      await tools.close();
     },
   };
 }

@@ -50,6 +50,10 @@ export interface AgentConfig {
   permissions?: PermissionPolicy;
   /** Default: none. */
   mcpServers?: McpServerConfig[];
+  /** Whether the agent's sessions get Sidekicks' own MCP server (issue 22). Default: true. */
+  sidekicksTools?: boolean;
+  /** Skill folders attached to the agent, as written (relative to the workspace folder, `~/…`, or absolute). Default: none. */
+  skills?: string[];
 }
 
 /** A declared channel (`channels[]`); member names are spelt as the agents' `name`. `general` lists none (every agent). */
@@ -58,6 +62,8 @@ export interface ChannelConfig {
   description?: string;
   members: string[];
   moderator?: string;
+  /** Skill folders attached to the channel's members there, as written (as `agents[].skills`). Default: none. */
+  skills?: string[];
 }
 
 /** A validated roster, every default applied. */
@@ -186,6 +192,8 @@ interface RawAgent {
   runtime?: "local" | "sbx" | { type: "container"; container: string; user?: string; workdir?: string };
   permissions?: PermissionPolicy;
   mcpServers?: RawMcpServer[];
+  sidekicksTools?: boolean;
+  skills?: string[];
 }
 type RawNameValues = Record<string, string> | NameValue[];
 type RawMcpServer = { type?: "stdio"; name: string; command: string; args?: string[]; env?: RawNameValues } | { type: "http" | "sse"; name: string; url: string; headers?: RawNameValues };
@@ -193,7 +201,7 @@ interface RawRoster {
   version?: 1;
   limits?: { maxRunningAgents?: number; idleTimeout?: string; requestTimeout?: string; cancelTimeout?: string };
   agents: RawAgent[];
-  channels?: { name: string; description?: string; members?: string[]; moderator?: string }[];
+  channels?: { name: string; description?: string; members?: string[]; moderator?: string; skills?: string[] }[];
   ui?: { defaultChannel?: string };
 }
 
@@ -231,12 +239,15 @@ function resolveRoster(raw: RawRoster, file: string): Roster {
       mcpServers: (a.mcpServers ?? []).map((s): McpServerConfig =>
         "url" in s ? { type: s.type, name: s.name, url: s.url, headers: nameValues(s.headers) } : { name: s.name, command: s.command, args: s.args ?? [], env: nameValues(s.env) },
       ),
+      sidekicksTools: a.sidekicksTools ?? true,
+      skills: a.skills ?? [],
     })),
     channels: (raw.channels ?? []).map((c) => ({
       name: c.name,
       ...(c.description !== undefined ? { description: c.description } : {}),
       members: (c.members ?? []).map(canonical),
       ...(c.moderator !== undefined ? { moderator: canonical(c.moderator) } : {}),
+      ...(c.skills !== undefined ? { skills: c.skills } : {}),
     })),
     ui: { defaultChannel: raw.ui?.defaultChannel ?? ROSTER_DEFAULTS.defaultChannel },
   };

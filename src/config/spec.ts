@@ -184,6 +184,8 @@ export const CONFIG_SPEC: SectionSpec[] = [
         schema: { type: "string", enum: ["ask", "allow-reads", "allow-all"] },
       },
       { key: "mcpServers", type: "list of MCP servers", default: [], description: "MCP servers the agent should connect to, given to it in ACP `session/new`: a program on stdio ([keys](#agentsmcpservers-stdio)) or a URL with `type: http` or `type: sse` ([keys](#agentsmcpservers-http-sse)). Whether a transport works is up to the agent (it announces `mcpCapabilities`).", example: "mcpServers:\n  - name: files\n    command: npx\n    args: [\"-y\", \"@modelcontextprotocol/server-filesystem\", \".\"]", schema: { type: "array", items: { oneOf: [section("mcpStdio"), section("mcpHttp")] } } },
+      { key: "sidekicksTools", type: "boolean", default: true, description: "Whether the agent's sessions get Sidekicks' own MCP server (named `sidekicks`, on the loopback, a token per session) beside `mcpServers`: the tools `skill_read` and `skill_reference` for its [skills](#agents), `channel_recent_messages`, `channel_members` and `post_progress`. Only agents that announce MCP over HTTP (`mcpCapabilities.http`) get it. `false` leaves it out.", example: "sidekicksTools: false", schema: { type: "boolean" } },
+      { key: "skills", type: "list of folders", default: [], description: "Skills attached to the agent: folders holding a `SKILL.md` that starts with YAML front matter (`name`, `version`, `description`) and reference files beside it. A path relative to the workspace folder, `~/…` in your home folder, or absolute. The skills' names and descriptions go before the first prompt of each session; the agent reads a skill with the `skill_read` tool (needs `sidekicksTools`). A skill that cannot be read is listed in the Problems panel and left out.", example: "skills: [skills/release-notes, ~/skills/code-review]", schema: stringList },
     ],
   },
   {
@@ -239,6 +241,7 @@ export const CONFIG_SPEC: SectionSpec[] = [
       { key: "description", type: "string", defaultText: "none", description: "What the channel is for, shown at its top.", example: "description: Two reviewers and a referee", schema: { type: "string" } },
       { key: "members", type: "list of agent names", defaultText: "required, except for `general` (every agent, never listed)", description: "The agents in the channel, by `name` (at least one; each once). Required for every channel but `general`, whose members are every agent of the roster and are never listed.", example: "members: [claude, codex, gemini]", schema: { type: "array", minItems: 1, items: { type: "string" } } },
       { key: "moderator", type: "agent name", defaultText: "none", description: "A member woken once every turn of a round has settled, to sum up or decide (a panel). Must be one of `members`. The moderator's turn gets the round's answers as channel context, after a note \"Round complete\" in the channel; a round addressed to the moderator alone wakes nothing.", example: "moderator: gemini", schema: { type: "string" } },
+      { key: "skills", type: "list of folders", default: [], description: "Skills attached to every member in this channel, after the member's own `skills` (same form; a skill name already attached to the agent keeps the agent's).", example: "skills: [skills/review-checklist]", schema: stringList },
     ],
   },
   {

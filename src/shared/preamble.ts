@@ -1,6 +1,7 @@
 /**
  * The openings (and the closing lines) of what Sidekicks itself writes into an agent's prompt, around the user's request: the channel
- * messages the agent has not seen (`src/channels/context.ts`) and a retry's note (`src/turns/answer.ts`). Pure and
+ * messages the agent has not seen (`src/channels/context.ts`), a retry's note (`src/turns/answer.ts`) and the skill
+ * catalog (`src/mcp/skills.ts`). Pure and
  * imports nothing, so every layer can tell Sidekicks' words from the user's: delegation ignores mentions inside them,
  * and a session title derived from them is not shown as the session's title.
  */
@@ -21,6 +22,14 @@ export const RETRY_NOTE_END = "Check before repeating anything with side effects
 export const RETRY_NOTE_START = "[Sidekicks: this is attempt";
 
 /**
+ * Opens the catalog of the skills attached to an agent, put before a new session's first prompt (issue 22,
+ * `src/mcp/skills.ts`).
+ */
+export const SKILLS_HEADER = "[Sidekicks skills you can use. Read a skill's instructions with the sidekicks MCP tool skill_read(name) before following it, and its reference files with skill_reference(name, file)]";
+/** Closes the skill catalog. */
+export const SKILLS_FOOTER = "[End of skills]";
+
+/**
  * True when `text` begins (after white space) with one of Sidekicks' preambles, or with enough of one to tell: an
  * agent that titles its session from the first prompt's start (then cuts and collapses it) made the title from
  * Sidekicks' words, not the user's.
@@ -28,5 +37,5 @@ export const RETRY_NOTE_START = "[Sidekicks: this is attempt";
 export function startsWithPreamble(text: string): boolean {
   const head = text.trimStart().replace(/\s+/g, " ");
   if (head.length < 12) return false;
-  return [CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION, RETRY_NOTE_START].some((p) => p.startsWith(head.replace(/…$/, "")) || head.startsWith(p));
+  return [CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION, RETRY_NOTE_START, SKILLS_HEADER].some((p) => p.startsWith(head.replace(/…$/, "")) || head.startsWith(p));
 }

@@ -3,7 +3,7 @@ import * as esbuild from "esbuild";
 import { AgentManager } from "../../src/agents/AgentManager";
 import type { WorkspaceHost } from "../../src/agents/AgentWorkspaces";
 import type { AgentConfig } from "../../src/config/roster";
-import { composeChannels, type Channels } from "../../src/app/compose";
+import { composeChannels, type Channels, type ChannelsOptions } from "../../src/app/compose";
 import { Recorder, type SidekicksEventName, type SidekicksEvents } from "../../src/events/events";
 import type { MessageView } from "../../src/shared/protocol";
 import { Store } from "../../src/store/Store";
@@ -58,6 +58,8 @@ export interface ChannelSetupOptions {
   demoAgentPath?: string;
   /** Serve the agents' `fs/*` and `terminal/*` (on the disk, no editor) when given. */
   workspace?: WorkspaceHost;
+  /** More options of the channels (the roster's channel skills, where skill problems go…). */
+  channels?: Partial<ChannelsOptions>;
 }
 
 /** A channel service over a temp LevelDB and real agent subprocesses; #general holds every agent. */
@@ -70,7 +72,7 @@ export async function channelSetup(roster: AgentConfig[], options: ChannelSetupO
   });
   agents.setRoster(roster);
   let store = await Store.open(dir);
-  let channels = composeChannels({ store, agents, emitter: events });
+  let channels = composeChannels({ store, agents, emitter: events, ...options.channels });
   events.channels = channels;
   const general = await channels.directory.syncGeneral(agents.names());
   /** Resolves with the first finished message matching `predicate` (polls the recorded events). */
@@ -92,7 +94,7 @@ export async function channelSetup(roster: AgentConfig[], options: ChannelSetupO
       await channels.close();
       await store.close();
       store = await Store.open(dir);
-      channels = composeChannels({ store, agents, emitter: events });
+      channels = composeChannels({ store, agents, emitter: events, ...options.channels });
       events.channels = channels;
     },
     async teardown() {

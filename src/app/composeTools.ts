@@ -1,0 +1,83 @@
+import type { AgentSource } from "../channels/AgentSource";
+import type { ChannelRecord, MessageRecord } from "../store/records";
+import type { Store } from "../store/Store";
+import type { TurnExecutor } from "../turns/TurnExecutor";
+import { isActive } from "../turns/reducerState";
+import { SidekicksMcpServer, type McpServerOptions } from "../mcp/SidekicksMcpServer";
+import { skillCatalog, type SkillProblem } from "../mcp/skills";
+import type { ToolPorts } from "../mcp/tools";
+
+/** What {@link composeTools} builds Sidekicks' MCP server over. */
+export interface ToolsOptions {
+  store: Store;
+  agents: AgentSource;
+  executor: TurnExecutor;
+  /** The skills the roster attaches to a channel (`channels[].skills`), as written. */
+  channelSkillsOf?: (channel: ChannelRecord) => string[];
+  /** Skills that could not be read, per agent: shown to the user (the log, the Problems panel). */
+  skillProblems?: (agent: string, problems: SkillProblem[]) => void;
+  log: (line: string) => void;
+  server?: McpServerOptions;
+}
+
+/** Sidekicks' MCP server wired to the channels (issue 22); see {@link composeTools}. */
+export interface Tools {
+  readonly server: SidekicksMcpServer;
+  /**
+   * What goes before a session's first prompt besides the channel context: the catalog of the skills attached to
+   * `agent` in `channelId` ("" when none, or when the session has no Sidekicks server).
+   */
+  catalog(channelId: string, agent: string): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the Sidekicks MCP server over the open store and the turn executor, and has the agent manager add it to every
+ * session opened from now on (for agents that announce MCP over HTTP and do not set `sidekicksTools: false`).
+ */
+export function composeTools(options: ToolsOptions): Tools {
+  const { store, executor } = options;
+  const ports: ToolPorts = {
+    recentMessages: async (channelId, limit) => (await store.latestMessages(channelId, limit)).map((m) => ({ author: authorOf(m), at: m.createdAt, text: textOf(m) })),
+    members: async (channelId) => ({ channel: (await store.channelById(channelId))?.name ?? channelId, members: (await store.members(channelId)).map((m) => m.agentName) }),
+    postProgress: async (channelId, agent, text) => {
+      const live = Object.values(executor.state.turns).find((t) => t.record.channelId === channelId && t.record.agent === agent && isActive(t));
+      if (!live) return false;
+      const { id: turnId, attempt } = live.record;
+      await executor.submit({ type: "update", at: Date.now(), turnId, attempt, update: { kind: "notice", text, retrying: false } });
+      return true;
+    },
+  };
+  const server = new SidekicksMcpServer(ports, options.server);
+  options.agents.setSessionMcpServers?.(async ({ agent, channelId, workspaceFolder, info }) => {
+    if (agent.sidekicksTools === false) return [];
+    if (!info?.mcpHttp) {
+      options.log(`info: ${agent.name} does not announce MCP over HTTP (mcpCapabilities.http): its sessions get no Sidekicks tools`);
+      return [];
+    }
+    const channel = await store.channelById(channelId);
+    const skills = [...(agent.skills ?? []), ...(channel ? (options.channelSkillsOf?.(channel) ?? []) : [])];
+    const opened = await server.open({ channelId, agent: agent.name, skills, workspaceFolder });
+    if (opened.problems.length > 0) {
+      for (const p of opened.problems) options.log(`warn: [${agent.name}] ${p.message}`);
+      options.skillProblems?.(agent.name, opened.problems);
+    }
+    return [opened.server];
+  });
+  return {
+    server,
+    catalog: (channelId, agent) => skillCatalog(server.skillsOf(channelId, agent)),
+    close: async () => {
+      options.agents.setSessionMcpServers?.(undefined);
+      await server.stop();
+    },
+  };
+}
+
+function authorOf(m: MessageRecord): string {
+  return m.author.kind === "agent" ? (m.author.agentName ?? "agent") : m.author.kind;
+}
+
+function textOf(m: MessageRecord): string {
+  return m.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+}
