@@ -34,6 +34,8 @@
  * same with 5 (and the whole `channels/list` request beside it). Target ≤ 1.5. context.catchUpRatio — see bench/contextCatchUp.ts: a new session's
  * first context after 200 turns over the same after 1. Target ≤ 1.5.
  * turn.undoMs — see bench/turnUndo.ts: undo of a settled 100-file turn, beside plain writeFile of the same texts.
+ * mcp.toolCallOverheadMs — see bench/mcp.ts: a Sidekicks MCP tool's round trip (`channel_recent_messages`) minus an empty
+ * tool's on the same loopback server, through the MCP SDK's client.
  * search.100kMs — see bench/search.ts: a one-word history search over 100,000 messages through the word index, with
  * the full scan (search.100kScanMs) as the baseline in the same run. Target ≤ 100 ms.
  */
@@ -256,6 +258,8 @@ async function main(): Promise<void> {
   const undoFigures = await (await import("./turnUndo")).turnUndoFigures(); // turn.undoMs: bench/turnUndo.ts
   Object.assign(results, undoFigures);
   Object.assign(results, await (await import("./terminal")).terminalFigures()); // terminal.throughputMBps: bench/terminal.ts
+  const mcp = await (await import("./mcp")).mcpFigures(); // mcp.toolCallOverheadMs: bench/mcp.ts
+  Object.assign(results, mcp);
   const activation = await (await import("./activation")).activationFigures(); // activation.ms, vsix.bytes: bench/activation.ts
   Object.assign(results, activation);
   const render = await (await import("./render")).renderFigures(); // render.*: bench/render.ts
@@ -281,6 +285,7 @@ async function main(): Promise<void> {
   console.log(`| context.catchUp200Ms / catchUp1Ms (a new session's first context) | ${catchUp.after200Ms} / ${catchUp.after1Ms} | |`);
   console.log(`| context.catchUpRatio | ${catchUp.ratio} | ≤ 1.5 |`);
   console.log(`| search.100kMs (one word, 50 newest hits, word index) / search.100kScanMs (full scan, baseline) | ${searching["search.100kMs"]} / ${searching["search.100kScanMs"]} | ≤ 100 / |`);
+  console.log(`| mcp.toolCallOverheadMs (channel_recent_messages ${mcp["mcp.recentMessagesCallMs"]} ms − empty tool ${mcp["mcp.emptyToolCallMs"]} ms; skill_read ${mcp["mcp.skillReadMs"]} ms) | ${mcp["mcp.toolCallOverheadMs"]} | |`);
   console.log(`| activation.ms (activate() on the production bundle, demo roster; load ${activation["activation.loadMs"]} ms, app ready after ${activation["activation.readyMs"]} ms) | ${activation["activation.ms"]} | ≤ 20 |`);
   console.log(`| vsix.bytes (linux-x64) / webview.bundleBytes | ${activation["vsix.bytes"]} / ${activation["webview.bundleBytes"]} | ≤ 3 MB / |`);
   console.log(`| render.chunk1MBMs / chunk10KBMs (main-thread ms per 100 B chunk, webview) | ${render["render.chunk1MBMs"]} / ${render["render.chunk10KBMs"]} | |`);

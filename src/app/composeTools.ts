@@ -38,8 +38,7 @@ export interface Tools {
 export function composeTools(options: ToolsOptions): Tools {
   const { store, executor } = options;
   const ports: ToolPorts = {
-    recentMessages: async (channelId, limit) => (await store.latestMessages(channelId, limit)).map((m) => ({ author: authorOf(m), at: m.createdAt, text: textOf(m) })),
-    members: async (channelId) => ({ channel: (await store.channelById(channelId))?.name ?? channelId, members: (await store.members(channelId)).map((m) => m.agentName) }),
+    ...channelReadPorts(store),
     postProgress: async (channelId, agent, text) => {
       const live = Object.values(executor.state.turns).find((t) => t.record.channelId === channelId && t.record.agent === agent && isActive(t));
       if (!live) return false;
@@ -71,6 +70,14 @@ export function composeTools(options: ToolsOptions): Tools {
       options.agents.setSessionMcpServers?.(undefined);
       await server.stop();
     },
+  };
+}
+
+/** The read-only channel tools' ports over `store`: the latest messages and the members of a channel. */
+export function channelReadPorts(store: Store): Pick<ToolPorts, "recentMessages" | "members"> {
+  return {
+    recentMessages: async (channelId, limit) => (await store.latestMessages(channelId, limit)).map((m) => ({ author: authorOf(m), at: m.createdAt, text: textOf(m) })),
+    members: async (channelId) => ({ channel: (await store.channelById(channelId))?.name ?? channelId, members: (await store.members(channelId)).map((m) => m.agentName) }),
   };
 }
 

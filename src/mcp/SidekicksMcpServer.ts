@@ -33,8 +33,8 @@ export interface SessionScope {
 
 /** What {@link SidekicksMcpServer.open} gives back for one session. */
 export interface OpenedSession {
-  /** The entry to add to `session/new`'s `mcpServers`. */
-  server: McpServerConfig;
+  /** The entry to add to `session/new`'s `mcpServers` (ACP `McpServerHttp`). */
+  server: Extract<McpServerConfig, { url: string }>;
   /** The usable skills, in roster order (first of a name wins). */
   skills: Skill[];
   /** Skills that could not be read: for the Problems panel and the log, never a failed turn. */
