@@ -132,8 +132,9 @@ export function composeChannels(options: ChannelsOptions): Channels {
       emitter,
       log: (level, line) => log(level === "debug" ? line : `${level}: ${line}`),
       now: () => now(),
-      // A new session learns first which skills it has (the catalog), then what it has not seen of the channel.
-      context: async (turn, fresh) => (fresh ? tools.catalog(turn.channelId, turn.agent) : "") + (await unseenContext(store, turn.channelId, turn.agent, turn.requestMessageId, fresh)),
+      context: (turn, fresh) => unseenContext(store, turn.channelId, turn.agent, turn.requestMessageId, fresh),
+      // A new session learns first which skills it has (the catalog); a running one, which changed.
+      skills: (turn, fresh) => tools.skills(turn.channelId, turn.agent, fresh),
       settled: (turn, message) => followUps.delegate(turn, message),
       roundSettled: (channelId, root, answers) => followUps.wakeModerator(channelId, root, answers),
       policyOf: (agent) => options.policyOf?.(agent) ?? "ask",

@@ -1,10 +1,10 @@
 import type { AgentSource } from "../channels/AgentSource";
-import type { ChannelRecord, MessageRecord } from "../store/records";
+import type { ChannelRecord, MessageRecord, SkillVersion } from "../store/records";
 import type { Store } from "../store/Store";
 import type { TurnExecutor } from "../turns/TurnExecutor";
 import { isActive } from "../turns/reducerState";
 import { SidekicksMcpServer, type McpServerOptions } from "../mcp/SidekicksMcpServer";
-import { skillCatalog, type SkillProblem } from "../mcp/skills";
+import { skillCatalog, skillChanges, type SkillProblem } from "../mcp/skills";
 import type { ToolPorts } from "../mcp/tools";
 
 /** What {@link composeTools} builds Sidekicks' MCP server over. */
@@ -24,10 +24,11 @@ export interface ToolsOptions {
 export interface Tools {
   readonly server: SidekicksMcpServer;
   /**
-   * What goes before a session's first prompt besides the channel context: the catalog of the skills attached to
-   * `agent` in `channelId` ("" when none, or when the session has no Sidekicks server).
+   * The skills attached to `agent` in `channelId`, read again as a turn prompts (none when the session has no
+   * Sidekicks server): their versions, and what goes before the prompt — the catalog for a `fresh` session, else a
+   * note on the skills changed since the session last saw them ("" when none).
    */
-  catalog(channelId: string, agent: string): string;
+  skills(channelId: string, agent: string, fresh: boolean): Promise<{ inUse: SkillVersion[]; preamble: string }>;
   close(): Promise<void>;
 }
 
@@ -65,7 +66,11 @@ export function composeTools(options: ToolsOptions): Tools {
   });
   return {
     server,
-    catalog: (channelId, agent) => skillCatalog(server.skillsOf(channelId, agent)),
+    skills: async (channelId, agent, fresh) => {
+      const read = await server.refresh(channelId, agent);
+      if (!read) return { inUse: [], preamble: "" };
+      return { inUse: read.skills.map((s) => ({ name: s.name, version: s.version })), preamble: fresh ? skillCatalog(read.skills) : skillChanges(read.before, read.skills) };
+    },
     close: async () => {
       options.agents.setSessionMcpServers?.(undefined);
       await server.stop();

@@ -89,10 +89,18 @@ export class SidekicksMcpServer {
     };
   }
 
-  /** The skills of the session registered for `agent` in `channelId` (empty when none is). */
-  skillsOf(channelId: string, agent: string): Skill[] {
+  /**
+   * Reads again the skills of the session registered for `agent` in `channelId` (a turn about to prompt): the ones
+   * now, and the ones known before (at the session's start or its previous turn). Undefined when none is registered.
+   */
+  async refresh(channelId: string, agent: string): Promise<{ before: Skill[]; skills: Skill[] } | undefined> {
     const id = this.byScope.get(`${agent}\0${channelId}`);
-    return (id && this.sessions.get(id)?.skills) || [];
+    const registered = id ? this.sessions.get(id) : undefined;
+    if (!registered) return undefined;
+    const before = registered.skills;
+    const { skills } = await this.loadSkills(registered.scope);
+    registered.skills = skills;
+    return { before, skills };
   }
 
   /** Stops the listener and forgets every session (their tokens no longer work). */

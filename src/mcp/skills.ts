@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import * as l10n from "@vscode/l10n";
 import { parse as parseYaml } from "yaml";
-import { SKILLS_FOOTER, SKILLS_HEADER } from "../shared/preamble";
+import { SKILLS_CHANGED_START, SKILLS_FOOTER, SKILLS_HEADER } from "../shared/preamble";
 
 /** A skill read from its folder. */
 export interface Skill {
@@ -134,6 +134,22 @@ export function skillCatalog(skills: Skill[]): string {
   if (skills.length === 0) return "";
   const lines = skills.map((s) => `- ${s.name} (version ${s.version}): ${s.description}`);
   return [SKILLS_HEADER, ...lines, SKILLS_FOOTER, ""].join("\n");
+}
+
+/**
+ * The note that tells a running session its skills changed since it last saw them (`before`): a version changed, a
+ * skill added or removed. "" when nothing changed.
+ */
+export function skillChanges(before: Skill[], now: Skill[]): string {
+  const lines: string[] = [];
+  for (const s of now) {
+    const old = before.find((b) => b.name === s.name);
+    if (!old) lines.push(`- ${s.name} (version ${s.version}) was added: ${s.description}`);
+    else if (old.version !== s.version) lines.push(`- ${s.name} is now version ${s.version} (was ${old.version}): read it again with skill_read before following it`);
+    else if (old.instructions !== s.instructions) lines.push(`- ${s.name} (still version ${s.version}) was edited: read it again with skill_read before following it`);
+  }
+  for (const b of before) if (!now.some((s) => s.name === b.name)) lines.push(`- ${b.name} was removed: do not follow it any more`);
+  return lines.length === 0 ? "" : [SKILLS_CHANGED_START, ...lines, SKILLS_FOOTER, ""].join("\n");
 }
 
 async function readCapped(file: string): Promise<string> {

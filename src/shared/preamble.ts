@@ -28,6 +28,8 @@ export const RETRY_NOTE_START = "[Sidekicks: this is attempt";
 export const SKILLS_HEADER = "[Sidekicks skills you can use. Read a skill's instructions with the sidekicks MCP tool skill_read(name) before following it, and its reference files with skill_reference(name, file)]";
 /** Closes the skill catalog. */
 export const SKILLS_FOOTER = "[End of skills]";
+/** Opens the note on skills changed while a session runs, before the next prompt. */
+export const SKILLS_CHANGED_START = "[Sidekicks: your skills changed since you last read them.";
 
 /**
  * True when `text` begins (after white space) with one of Sidekicks' preambles, or with enough of one to tell: an
@@ -37,5 +39,5 @@ export const SKILLS_FOOTER = "[End of skills]";
 export function startsWithPreamble(text: string): boolean {
   const head = text.trimStart().replace(/\s+/g, " ");
   if (head.length < 12) return false;
-  return [CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION, RETRY_NOTE_START, SKILLS_HEADER].some((p) => p.startsWith(head.replace(/…$/, "")) || head.startsWith(p));
+  return [CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION, RETRY_NOTE_START, SKILLS_HEADER, SKILLS_CHANGED_START].some((p) => p.startsWith(head.replace(/…$/, "")) || head.startsWith(p));
 }

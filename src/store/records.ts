@@ -51,6 +51,12 @@ export interface MessageRecord {
   regenerates?: string;
 }
 
+/** A skill's name and version, as a turn records them (`TurnRecord.skills`). */
+export interface SkillVersion {
+  name: string;
+  version: string;
+}
+
 /** Where a turn is (brief, "durable turns"): `pending` (admitted or queued), `running`, `awaiting_input`, `settled`. */
 export type TurnStateName = "pending" | "running" | "awaiting_input" | "settled";
 
@@ -79,6 +85,11 @@ export interface TurnRecord {
   command?: string;
   /** `moderator`: the panel's moderator woken after a round; its answer does not wake it again. */
   role?: "moderator";
+  /**
+   * The skills attached to the agent when its attempt prompted (issue 22): name and version as their `SKILL.md` said
+   * then, so the record says which instructions the answer could follow.
+   */
+  skills?: SkillVersion[];
   state: TurnStateName;
   outcome?: TurnOutcome;
   stopReason?: string;

@@ -4,7 +4,7 @@ import type { AgentSession, SessionSink } from "../agents/AgentManager";
 import { asSidekicksError } from "../shared/errors";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
-import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
+import type { IntentRecord, MessageRecord, SkillVersion, TurnRecord } from "../store/records";
 import type { StoreWriter } from "../store/StoreWriter";
 import type { ChangedFile, FileState, TurnFiles } from "../workspace/turnFiles";
 import { runClientEffect } from "./clientEffects";
@@ -42,6 +42,11 @@ export interface TurnPorts {
    * session is new (it remembers nothing of this channel).
    */
   context(turn: TurnRecord, fresh: boolean): Promise<string>;
+  /**
+   * The skills attached to the turn's agent in its channel (issue 22), read as it prompts: their versions, recorded on
+   * the turn, and what goes before the prompt (the catalog when `fresh`, else a note on skills changed since).
+   */
+  skills?(turn: TurnRecord, fresh: boolean): Promise<{ inUse: SkillVersion[]; preamble: string }>;
   /** A turn settled and its batch is committed (delegation starts here). Called in order, never concurrently. */
   settled(turn: TurnRecord, message: MessageRecord): Promise<void>;
   /** Every turn started by one user message has settled (the panel's moderator wakes here). */
@@ -358,8 +363,10 @@ export class TurnExecutor {
       // What the workspace holds before the agent acts: the base of the turn's "files changed" diffs.
       const folder = ports.agents.workspaceOf?.(turn.agent);
       if (folder && ports.files) await ports.files.begin(turnId, folder);
+      const skills = turn.command ? undefined : await ports.skills?.(turn, session.fresh);
+      if (skills && skills.inUse.length > 0) await this.submit({ type: "skillsInUse", turnId, attempt, skills: skills.inUse });
       const context = turn.command ? "" : await ports.context(turn, session.fresh);
-      const preamble = context + (note ?? "");
+      const preamble = (skills?.preamble ?? "") + context + (note ?? "");
       const stopReason = await session.prompt(preamble ? { text: turn.prompt, context: preamble } : turn.prompt);
       await end({ stopReason });
     } catch (err) {

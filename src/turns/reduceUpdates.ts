@@ -109,6 +109,18 @@ export function fileStates(b: Builder, input: Extract<EngineInput, { type: "file
   b.effects.push({ type: "broadcast", name: "message/finished", message: live ? toView(message, statusOf(live)) : toView(message) });
 }
 
+/**
+ * The skills attached to a running attempt's agent as it prompts (issue 22): written on its turn, fenced like any
+ * write of the attempt; an attempt no longer running writes nothing.
+ */
+export function skillsInUse(b: Builder, input: Extract<EngineInput, { type: "skillsInUse" }>): void {
+  const t = b.state.turns[input.turnId];
+  if (!t || t.record.attempt !== input.attempt || !isActive(t)) return;
+  const record: TurnRecord = { ...t.record, skills: input.skills.map((s) => ({ name: s.name, version: s.version })) };
+  b.effects.push({ type: "persist", turns: [record], fence: b.fenceOf(t) });
+  b.put({ ...t, record });
+}
+
 /** The agent's ACP session in a channel opened (a turn, or a session setting): the member keeps its id for `session/load`. */
 export function sessionOpened(b: Builder, input: Extract<EngineInput, { type: "sessionOpened" }>): void {
   if (input.sessionId) b.effects.push({ type: "persist", session: { channelId: input.channelId, agent: input.agent, acpSessionId: input.sessionId } });

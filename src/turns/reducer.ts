@@ -27,7 +27,7 @@ import { CANCEL_GRACE_MS, type EngineInput, type EngineState, type Step } from "
 import { answerRequest, permissionRequested } from "./reducePermissions";
 import { close, recover } from "./reduceRecovery";
 import { cancel, cancelGraceNote, promptEnded, sendNow } from "./reduceStop";
-import { fileStates, filesChanged, sessionOpened, tick, update } from "./reduceUpdates";
+import { fileStates, filesChanged, sessionOpened, skillsInUse, tick, update } from "./reduceUpdates";
 
 export * from "./reducerState";
 
@@ -94,6 +94,9 @@ export function reduce(state: EngineState, input: EngineInput, cancelGraceMs = C
       break;
     case "sessionOpened":
       sessionOpened(b, input);
+      break;
+    case "skillsInUse":
+      skillsInUse(b, input);
       break;
   }
   return { state: b.state, effects: b.effects, result: b.result };

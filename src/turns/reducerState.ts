@@ -6,7 +6,7 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../shared/protocol";
-import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
+import type { IntentRecord, MessageRecord, SkillVersion, TurnRecord } from "../store/records";
 import type { ChangedFile, FileState } from "../workspace/turnFiles";
 import type { AgentRules, PermissionPolicy, PermissionRule } from "./permissionPolicy";
 
@@ -128,6 +128,8 @@ export type EngineInput =
       stored?: MessageRecord;
     }
   | { type: "sessionOpened"; channelId: string; agent: string; sessionId: string }
+  /** The skills attached to a running attempt's agent as it prompts (issue 22): recorded on its turn. */
+  | { type: "skillsInUse"; turnId: string; attempt: number; skills: SkillVersion[] }
   | { type: "retry"; at: number; record: TurnRecord; message: MessageRecord; known?: string[] }
   | { type: "sendNow"; at: number; messageId: string }
   | { type: "roundCheck"; rootMessageId: string }

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { AgentConfig } from "../../src/config/roster";
 import type { SkillProblem } from "../../src/mcp/skills";
-import { SKILLS_HEADER } from "../../src/shared/preamble";
+import { SKILLS_CHANGED_START, SKILLS_HEADER } from "../../src/shared/preamble";
 import { channelSetup, fakeAgent, textOf } from "./channelHarness";
 import { tempDir } from "./helpers";
 
@@ -112,6 +112,17 @@ test("skills: the catalog opens the first prompt only; skill_read gives the inst
     assert.match(problems[0]!.problems[0]!.message, /front matter/);
     const second = await ask(s, "@a two");
     assert.ok(!textOf(second).includes(SKILLS_HEADER), "the catalog is not repeated in the same session");
+    assert.ok(!textOf(second).includes(SKILLS_CHANGED_START), "nothing changed, nothing announced");
+    const versions = async (m: { id: string }) => (await s.store.turn((await s.store.message(s.general.id, m.id))!.turnId!))?.skills;
+    assert.deepEqual(await versions(first), [{ name: "release-notes", version: "1.2.0" }], "the turn records the skill versions in use");
+
+    // The skill is edited while the session runs: the next prompt says so, and its turn records the new version.
+    writeFileSync(path.join(ws.dir, "skills", "release", "SKILL.md"), "---\nname: release-notes\nversion: 1.3.0\ndescription: Writes release notes\n---\nNew rules.\n");
+    const third = await ask(s, "@a three");
+    assert.ok(textOf(third).includes("release-notes is now version 1.3.0 (was 1.2.0): read it again with skill_read"), textOf(third));
+    assert.deepEqual(await versions(third), [{ name: "release-notes", version: "1.3.0" }]);
+    assert.deepEqual(await versions(second), [{ name: "release-notes", version: "1.2.0" }], "an earlier turn keeps what it used");
+    writeFileSync(path.join(ws.dir, "skills", "release", "SKILL.md"), "---\nname: release-notes\nversion: 1.2.0\ndescription: Writes release notes from the changelog\n---\n# Release notes\n\nRead CHANGELOG.md first.\n");
 
     const client = await connect(sidekicksEntry(report!).server);
     const read = textResult(await client.callTool({ name: "skill_read", arguments: { name: "release-notes" } }));

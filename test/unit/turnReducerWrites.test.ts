@@ -50,6 +50,17 @@ test("a session opened for a member: its id is persisted for session/load; nothi
   assert.deepEqual(next, state);
 });
 
+test("the skills in use as an attempt prompts are written on its turn, fenced; a stale attempt writes nothing", () => {
+  const { state, turn } = running();
+  const skills = [{ name: "release-notes", version: "1.2.0" }];
+  const { effects, state: next } = run(state, { type: "skillsInUse", turnId: turn.turnId, attempt: 1, skills });
+  const [batch] = of(effects, "persist");
+  assert.deepEqual(batch!.turns!.map((t) => [t.id, t.skills]), [[turn.turnId, skills]]);
+  assert.ok(batch!.fence, "fenced like every write of the attempt");
+  assert.deepEqual(next.turns[turn.turnId]!.record.skills, skills, "later writes of the turn keep them");
+  assert.deepEqual(run(state, { type: "skillsInUse", turnId: turn.turnId, attempt: 2, skills }).effects, []);
+});
+
 test("recovery: an intent of a turn settled already is written settled in one batch with its card, before any settlement", () => {
   const answer: MessageRecord = { version: 1, id: "M-old", channelId: "C1", author: { kind: "agent", agentName: "a" }, parts: [{ type: "text", text: "done" }], createdAt: T0, turnId: "T-old" };
   const intent: IntentRecord = { version: 1, id: "I1", turnId: "T-old", attempt: 1, agent: "a", kind: "write", phase: "settled", path: "/p/x.ts", result: "applied", createdAt: T0, updatedAt: T0 };
