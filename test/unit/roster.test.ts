@@ -42,6 +42,8 @@ test("the template as written has the documented defaults: version 1, 4 agents a
     runtime: { type: "local" },
     permissions: "ask",
     mcpServers: [],
+    sidekicksTools: true,
+    skills: [],
   });
 });
 
