@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import type { AgentManager } from "../agents/AgentManager";
 import type { ChannelRecord } from "../store/records";
 import { formatProblem, parseRoster, type ConfigProblem, type Roster } from "../config/roster";
@@ -6,6 +7,7 @@ import type { EventBus } from "../events/events";
 import type { ConfigStatus } from "../shared/protocol";
 import type { PermissionPolicy } from "../turns/permissionPolicy";
 import type { EditorPort } from "./EditorPort";
+import { skillFindings } from "./skillFindings";
 
 /** What {@link RosterLoader} works with. */
 export interface RosterLoaderPorts {
@@ -16,6 +18,8 @@ export interface RosterLoaderPorts {
   events: EventBus;
   /** The roster in force changed (or was read again): the channels follow it (`#general`, declared channels). */
   rosterChanged(): Promise<void>;
+  /** What relative skill folders are relative to, for an agent without `workspace` (the workspace folder). */
+  workspaceFolder?: string;
 }
 
 /**
@@ -66,7 +70,9 @@ export class RosterLoader {
       const state = problems.length > 0 ? "invalid" : editor.isTrusted() ? "ok" : "untrusted";
       this.status = { state, path: file, problems: problems.map(formatProblem) };
     }
-    editor.showProblems(file, problems);
+    // Skills that cannot be read are warnings at their entries: the roster stays in force, the skill is left out.
+    const skills = this.current && text !== undefined && problems.length === 0 ? await skillFindings(this.current, text, this.ports.workspaceFolder ?? path.dirname(file)) : [];
+    editor.showProblems(file, [...problems, ...skills]);
     if (this.current) agents.setLimits(this.current.limits);
     agents.setRoster(this.current?.agents ?? []);
     await this.ports.rosterChanged();
@@ -77,6 +83,11 @@ export class RosterLoader {
   /** The moderator the roster names for a channel (`channels[].moderator`), if any. */
   moderatorOf(channel: ChannelRecord): string | undefined {
     return this.current?.channels.find((c) => c.name === channel.name)?.moderator;
+  }
+
+  /** The skills the roster attaches to a channel (`channels[].skills`), as written. */
+  skillsOf(channel: ChannelRecord): string[] {
+    return this.current?.channels.find((c) => c.name === channel.name)?.skills ?? [];
   }
 
   /** An agent's `permissions` policy in the roster, if it names one. */

@@ -53,7 +53,7 @@ export function startSidekicks(options: AppOptions): SidekicksApp {
         ? undefined
         : new SidekicksError("agent/untrusted", l10n.t("This workspace is not trusted, so Sidekicks does not start its agents. Trust the workspace (Manage Workspace Trust) to use them.")),
   });
-  const roster: RosterLoader = new RosterLoader({ configPath: options.configPath, editor, agents, events, rosterChanged: () => history.rosterChanged() });
+  const roster: RosterLoader = new RosterLoader({ configPath: options.configPath, editor, agents, events, rosterChanged: () => history.rosterChanged(), workspaceFolder: options.launch.workspaceFolder });
   const history = new StoreLifecycle({
     storageDir: options.storageDir,
     editor,
@@ -68,6 +68,7 @@ export function startSidekicks(options: AppOptions): SidekicksApp {
         emitter: events,
         log: (line) => editor.log("warn", line),
         moderatorOf: (channel) => roster.moderatorOf(channel),
+        channelSkillsOf: (channel) => roster.skillsOf(channel),
         policyOf: (agent) => roster.policyOf(agent),
         // The agent's own cancel deadline (limits.cancelTimeout) ends the prompt first; this grace is the net behind it.
         cancelGraceMs: () => cancelTimeoutOf(agents.currentLimits) + CANCEL_GRACE_MS,

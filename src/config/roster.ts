@@ -86,6 +86,8 @@ export interface ConfigProblem {
   endLine?: number;
   endColumn?: number;
   message: string;
+  /** Default `error`: the roster is not used. A `warning` is shown but leaves the roster in force (a broken skill). */
+  severity?: "warning";
 }
 
 /** Defaults the schema documents (src/config/spec.ts), applied by `parseRoster`. */
@@ -145,6 +147,19 @@ export function parseRoster(text: string, file: string): { roster?: Roster; prob
   findings.push(...crossFindings(data));
   if (findings.length > 0) return { problems: sortProblems(findings.map((f) => locate(doc, f, at))) };
   return { problems: [], roster: resolveRoster(data as RawRoster, file) };
+}
+
+/**
+ * A problem with `message` at the node of `path` in the roster `text` (`["agents", 0, "skills", 1]`): for findings
+ * made after parsing, such as a skill folder that cannot be read. Falls back to the document's start.
+ */
+export function problemAt(text: string, file: string, path: (string | number)[], message: string, severity?: "warning"): ConfigProblem {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true });
+  const span = spanOf(nodeAt(doc, path) ?? (doc.contents as Parameters<typeof spanOf>[0])) ?? [0, undefined];
+  const from = lineCounter.linePos(span[0]);
+  const to = span[1] === undefined ? undefined : lineCounter.linePos(span[1]);
+  return { file, line: from.line, column: from.col, ...(to ? { endLine: to.line, endColumn: to.col } : {}), message, ...(severity ? { severity } : {}) };
 }
 
 function locate(doc: Document, f: Finding, at: (start: number, end: number | undefined, message: string) => ConfigProblem): ConfigProblem {

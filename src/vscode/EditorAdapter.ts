@@ -130,7 +130,7 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
             ? new vscode.Position(Math.max(0, p.endLine - 1), Math.max(0, p.endColumn - 1))
             : start.translate(0, 1);
         const range = new vscode.Range(start, end.isAfter(start) ? end : start.translate(0, 1));
-        const diagnostic = new vscode.Diagnostic(range, p.message, vscode.DiagnosticSeverity.Error);
+        const diagnostic = new vscode.Diagnostic(range, p.message, p.severity === "warning" ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
         diagnostic.source = "sidekicks";
         return diagnostic;
       }),
