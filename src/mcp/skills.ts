@@ -4,7 +4,8 @@
  * files beside it. The roster attaches skill folders to agents (`agents[].skills`) and channels (`channels[].skills`);
  * an agent reads them through the Sidekicks MCP server's `skill_read` and `skill_reference` tools (`tools.ts`).
  *
- * Everything read here comes from the file system, a trust boundary: the front matter is checked where it is parsed, a
+ * What a tool answers goes to the agent's model, in English (as the tools' descriptions); what the user reads (a
+ * {@link SkillProblem}) is localized. Everything read here comes from the file system, a trust boundary: the front matter is checked where it is parsed, a
  * reference file must stay inside its skill's folder (no `..`, no absolute path, no symlink leading out), and a
  * broken skill is a {@link SkillProblem} for the Problems panel, never an exception that fails a turn.
  */
@@ -96,19 +97,19 @@ export function isSkill(s: Skill | SkillProblem): s is Skill {
  *   not a regular file, or is larger than {@link MAX_SKILL_FILE_BYTES}
  */
 export async function readReference(skill: Skill, file: string): Promise<string> {
-  if (file === "" || file.includes("\0")) throw new Error(l10n.t("Name a file of the skill, relative to its folder."));
-  if (path.isAbsolute(file) || /^[A-Za-z]:/.test(file)) throw new Error(l10n.t('"{0}" is an absolute path: name a file relative to the skill\'s folder.', file));
-  if (file.split(/[\\/]+/).includes("..")) throw new Error(l10n.t('"{0}" leaves the skill\'s folder ("..").', file));
+  if (file === "" || file.includes("\0")) throw new Error("Name a file of the skill, relative to its folder.");
+  if (path.isAbsolute(file) || /^[A-Za-z]:/.test(file)) throw new Error(`"${file}" is an absolute path: name a file relative to the skill's folder.`);
+  if (file.split(/[\\/]+/).includes("..")) throw new Error(`"${file}" leaves the skill's folder ("..").`);
   let real: string;
   try {
     real = await fs.realpath(path.join(skill.folder, file));
   } catch {
-    throw new Error(l10n.t('The skill "{0}" has no file "{1}".', skill.name, file));
+    throw new Error(`The skill "${skill.name}" has no file "${file}".`);
   }
   const rel = path.relative(skill.folder, real);
-  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(l10n.t('"{0}" leads out of the skill\'s folder (a symbolic link), so it is not read.', file));
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(`"${file}" leads out of the skill's folder (a symbolic link), so it is not read.`);
   const stat = await fs.stat(real);
-  if (!stat.isFile()) throw new Error(l10n.t('"{0}" is not a file.', file));
+  if (!stat.isFile()) throw new Error(`"${file}" is not a file.`);
   return readCapped(real);
 }
 
@@ -157,7 +158,7 @@ async function readCapped(file: string): Promise<string> {
   try {
     const buffer = Buffer.alloc(MAX_SKILL_FILE_BYTES + 1);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > MAX_SKILL_FILE_BYTES) throw new Error(l10n.t("{0} is larger than {1} KB.", path.basename(file), String(MAX_SKILL_FILE_BYTES / 1024)));
+    if (bytesRead > MAX_SKILL_FILE_BYTES) throw new Error(`${path.basename(file)} is larger than ${MAX_SKILL_FILE_BYTES / 1024} KB.`);
     return buffer.subarray(0, bytesRead).toString("utf8");
   } finally {
     await handle.close();
