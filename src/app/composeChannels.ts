@@ -144,7 +144,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
     },
     { owner: options.owner ?? ulid(), cancelGraceMs: options.cancelGraceMs ?? CANCEL_GRACE_MS, tickMs: options.tickMs },
   );
-  const tools: Tools = composeTools({ store, agents, executor, channelSkillsOf: options.channelSkillsOf, skillProblems: options.skillProblems, log, server: options.mcp });
+  const tools: Tools = composeTools({ store, agents, executor, channelSkillsOf: options.channelSkillsOf, skillProblems: options.skillProblems, log, now: () => now(), server: options.mcp });
   const followUps: FollowUps = new FollowUps({ store, executor, clock, moderatorOf: options.moderatorOf });
   const sessions: SessionSettings = new SessionSettings({ store, writer, agents, executor, ready });
   const files = new ChangedFiles({ store, files: turnFiles });

@@ -17,6 +17,8 @@ export interface ToolsOptions {
   /** Skills that could not be read, per agent: shown to the user (the log, the Problems panel). */
   skillProblems?: (agent: string, problems: SkillProblem[]) => void;
   log: (line: string) => void;
+  /** Milliseconds since the epoch. */
+  now: () => number;
   server?: McpServerOptions;
 }
 
@@ -44,13 +46,18 @@ export function composeTools(options: ToolsOptions): Tools {
       const live = Object.values(executor.state.turns).find((t) => t.record.channelId === channelId && t.record.agent === agent && isActive(t));
       if (!live) return false;
       const { id: turnId, attempt } = live.record;
-      await executor.submit({ type: "update", at: Date.now(), turnId, attempt, update: { kind: "notice", text, retrying: false } });
+      await executor.submit({ type: "update", at: options.now(), turnId, attempt, update: { kind: "notice", text, retrying: false } });
       return true;
     },
   };
   const server = new SidekicksMcpServer(ports, options.server);
   options.agents.setSessionMcpServers?.(async ({ agent, channelId, workspaceFolder, info }) => {
     if (agent.sidekicksTools === false) return [];
+    if (agent.runtime && agent.runtime.type !== "local") {
+      // The server listens on this machine's loopback, which an agent in a container does not reach (ADR 0008).
+      options.log(`info: ${agent.name} runs in a ${agent.runtime.type} runtime: its sessions get no Sidekicks tools`);
+      return [];
+    }
     if (!info?.mcpHttp) {
       options.log(`info: ${agent.name} does not announce MCP over HTTP (mcpCapabilities.http): its sessions get no Sidekicks tools`);
       return [];
