@@ -65,7 +65,7 @@ export function checkLimits(limits: AgentLimits): AgentLimits {
  */
 export function processKey(config: AgentConfig): string {
   const c = config;
-  return stableJson({ command: c.command, args: c.args, env: c.env, workspace: c.workspace, runtime: c.runtime ?? { type: "local" }, mcpServers: c.mcpServers ?? [] });
+  return stableJson({ command: c.command, args: c.args, env: c.env, workspace: c.workspace, worktree: c.worktree, runtime: c.runtime ?? { type: "local" }, mcpServers: c.mcpServers ?? [] });
 }
 
 /** The `agent/limit` refusal: every one of the `busy` running agents is in a turn. */

@@ -85,12 +85,33 @@ export function crossFindings(data: unknown): Finding[] {
       }
     }
   });
+  out.push(...worktreeFindings(data));
   if (isRec(data.ui) && typeof data.ui.defaultChannel === "string") {
     const name = data.ui.defaultChannel;
     if (name !== GENERAL_CHANNEL && !channels.has(name)) {
       out.push({ path: ["ui", "defaultChannel"], message: l10n.t('{0}: no channel named "{1}"{2}', "ui.defaultChannel", name, didYouMean(name, [GENERAL_CHANNEL, ...channels.keys()])) });
     }
   }
+  return out;
+}
+
+/** An agent without a `workspace` of its own gets a worktree from one channel at most (`channels[].worktree`). */
+function worktreeFindings(data: Rec): Finding[] {
+  const out: Finding[] = [];
+  const ownWorkspace = new Set(list(data.agents).flatMap((a) => (isRec(a) && typeof a.name === "string" && a.workspace !== undefined ? [a.name.toLowerCase()] : [])));
+  const given = new Map<string, number>();
+  list(data.channels).forEach((channel, i) => {
+    if (!isRec(channel) || channel.worktree === undefined) return;
+    const members = channel.name === GENERAL_CHANNEL ? list(data.agents).map((a) => (isRec(a) ? a.name : undefined)) : list(channel.members);
+    for (const member of members) {
+      if (typeof member !== "string" || ownWorkspace.has(member.toLowerCase())) continue;
+      const first = given.get(member.toLowerCase());
+      if (first === undefined) given.set(member.toLowerCase(), i);
+      else if (first !== i) {
+        out.push({ path: ["channels", i, "worktree"], message: l10n.t('{0}: "{1}" already gets a worktree from {2}; give it a workspace of its own, or keep one channel\'s worktree', `channels[${i}].worktree`, member, `channels[${first}]`) });
+      }
+    }
+  });
   return out;
 }
 

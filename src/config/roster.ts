@@ -33,6 +33,11 @@ export interface AgentConfig {
   env: Record<string, string>;
   /** Absolute folder the agent works in (resolved against the config file's folder), if the file names one. */
   workspace?: string;
+  /**
+   * The agent works in a git worktree of its own (`agents[].workspace.worktree`, or a channel's `worktree`); never
+   * set together with `workspace`.
+   */
+  worktree?: WorktreeConfig;
   /*
    * The keys below are always set by `parseRoster` (defaults applied); they are optional so code that builds an
    * agent by hand (tests, the demo) need not spell them out. Absent means the documented default.
@@ -55,6 +60,21 @@ export interface AgentConfig {
   /** Skill folders attached to the agent, as written (relative to the workspace folder, `~/…`, or absolute). Default: none. */
   skills?: string[];
 }
+
+/** An agent's git worktree as the roster gives it (`agents[].workspace.worktree`), placeholders replaced. */
+export interface WorktreeConfig {
+  /** The branch the agent's branch starts from; absent: the repository's `HEAD`. */
+  base?: string;
+  /** The agent's branch (`{agent}` and `{channel}` replaced). */
+  branch: string;
+  /** Absolute folder holding the worktrees, one subfolder per agent; absent: `.sidekicks-worktrees/<repo>` beside the repository. */
+  root?: string;
+  /** The channel it comes from (`channels[].worktree`), if it does. */
+  channel?: string;
+}
+
+/** The default of `worktree.branch`. */
+export const DEFAULT_WORKTREE_BRANCH = "sidekicks/{agent}";
 
 /** A declared channel (`channels[]`); member names are spelt as the agents' `name`. `general` lists none (every agent). */
 export interface ChannelConfig {
@@ -199,7 +219,7 @@ interface RawAgent {
   command: string;
   args?: string[];
   env?: Record<string, string>;
-  workspace?: string;
+  workspace?: string | { worktree: RawWorktree };
   title?: string;
   icon?: string;
   color?: string;
@@ -210,13 +230,14 @@ interface RawAgent {
   sidekicksTools?: boolean;
   skills?: string[];
 }
+type RawWorktree = true | { base?: string; branch?: string; root?: string };
 type RawNameValues = Record<string, string> | NameValue[];
 type RawMcpServer = { type?: "stdio"; name: string; command: string; args?: string[]; env?: RawNameValues } | { type: "http" | "sse"; name: string; url: string; headers?: RawNameValues };
 interface RawRoster {
   version?: 1;
   limits?: { maxRunningAgents?: number; idleTimeout?: string; requestTimeout?: string; cancelTimeout?: string };
   agents: RawAgent[];
-  channels?: { name: string; description?: string; members?: string[]; moderator?: string; skills?: string[] }[];
+  channels?: { name: string; description?: string; members?: string[]; moderator?: string; skills?: string[]; worktree?: RawWorktree }[];
   ui?: { defaultChannel?: string };
 }
 
@@ -244,7 +265,8 @@ function resolveRoster(raw: RawRoster, file: string): Roster {
       command: a.command,
       args: a.args ?? [],
       env: a.env ?? {},
-      ...(a.workspace !== undefined ? { workspace: path.resolve(dir, a.workspace) } : {}),
+      ...(typeof a.workspace === "string" ? { workspace: path.resolve(dir, a.workspace) } : {}),
+      ...worktreeOf(a, raw, dir),
       title: a.title ?? a.name,
       icon: resolveIcon(a.icon ?? ROSTER_DEFAULTS.icon, dir),
       ...(a.color !== undefined ? { color: a.color } : {}),
@@ -266,6 +288,30 @@ function resolveRoster(raw: RawRoster, file: string): Roster {
     })),
     ui: { defaultChannel: raw.ui?.defaultChannel ?? ROSTER_DEFAULTS.defaultChannel },
   };
+}
+
+/**
+ * The agent's worktree: its own `workspace.worktree`, else the `worktree` of a channel it is a member of (`general`:
+ * every agent) when it names no `workspace` (the cross-entry rules allow one such channel).
+ */
+function worktreeOf(a: RawAgent, raw: RawRoster, dir: string): { worktree?: WorktreeConfig } {
+  const resolve = (w: RawWorktree, channel?: string): { worktree: WorktreeConfig } => {
+    const keys = w === true ? {} : w;
+    const branch = (keys.branch ?? DEFAULT_WORKTREE_BRANCH).replace(/\{agent\}/g, a.name).replace(/\{channel\}/g, channel ?? "");
+    return {
+      worktree: {
+        ...(keys.base !== undefined ? { base: keys.base } : {}),
+        branch,
+        ...(keys.root !== undefined ? { root: path.resolve(dir, keys.root) } : {}),
+        ...(channel !== undefined ? { channel } : {}),
+      },
+    };
+  };
+  if (typeof a.workspace === "object") return resolve(a.workspace.worktree);
+  if (a.workspace !== undefined) return {};
+  const name = a.name.toLowerCase();
+  const channel = (raw.channels ?? []).find((c) => c.worktree !== undefined && (c.name === GENERAL_CHANNEL || (c.members ?? []).some((m) => m.toLowerCase() === name)));
+  return channel ? resolve(channel.worktree!, channel.name) : {};
 }
 
 function resolveIcon(icon: string, dir: string): AgentIcon {

@@ -103,6 +103,21 @@ export const PATTERNS = {
     what: "an absolute path such as \"/workspace\"",
     invalid: (v: string) => l10n.t('"{0}" is not an absolute path inside the container, such as "/workspace"', v),
   },
+  worktreeBranch: {
+    pattern: "^[A-Za-z0-9{}_][A-Za-z0-9{}_./-]*$",
+    what: "a branch name such as \"sidekicks/{agent}\"",
+    invalid: (v: string) => l10n.t('"{0}" is not a branch name: letters, digits, "_", ".", "/", "-" and {agent}, such as "sidekicks/{agent}"', v),
+  },
+  agentWorktreeBranch: {
+    pattern: "^(?!.*\\{channel\\})",
+    what: "a branch name without {channel}",
+    invalid: (v: string) => l10n.t('"{0}": {channel} belongs in a channel\'s worktree; write the branch name here', v),
+  },
+  channelWorktreeBranch: {
+    pattern: "^(?=.*\\{agent\\})",
+    what: "a branch name with {agent}, such as \"sidekicks/{channel}/{agent}\"",
+    invalid: (v: string) => l10n.t('"{0}": write {agent} in the branch, so each member gets a branch of its own, such as "sidekicks/{channel}/{agent}"', v),
+  },
   url: {
     pattern: "^https?://[^\\s]+$",
     what: "an http:// or https:// URL",
@@ -123,6 +138,11 @@ const nameValues = (what: string): JsonSchema => ({
       items: { type: "object", additionalProperties: false, required: ["name", "value"], properties: { name: { type: "string", minLength: 1, description: what }, value: { type: "string" } } },
     },
   ],
+});
+/** `true` (the defaults) or the keys of `agents[].workspace.worktree`. */
+/** `true` (the defaults) or the keys of `agents[].workspace.worktree`, the branch also matching `branch` (a pattern). */
+const worktreeSchema = (branch: PatternSpec): JsonSchema => ({
+  oneOf: [{ title: "true", type: "boolean", const: true }, { title: "a map {base, branch, root}", type: "object", allOf: [section("worktree"), { type: "object", properties: { branch: str(branch) } }] }],
 });
 const substitution = "`${env:NAME}` (the editor's environment variable `NAME`, empty when unset) and `${workspaceFolder}` are substituted.";
 
@@ -166,7 +186,14 @@ export const CONFIG_SPEC: SectionSpec[] = [
       { key: "command", type: "string", required: true, description: "The program, found on the `PATH` as in a terminal: `npx`, `codex-acp`, `gemini`… `sidekicks:demo` runs the offline demo agent bundled with the extension. " + substitution, example: "command: npx", schema: str() },
       { key: "args", type: "list of strings", default: [], description: "Arguments, one per item, passed as they are: no shell, so no quoting, globbing or `~`. " + substitution, example: 'args: ["-y", "@agentclientprotocol/claude-agent-acp"]', schema: stringList },
       { key: "env", type: "map of strings", default: {}, description: "Extra environment variables, merged over the editor's own. Values are strings: quote numbers (`\"1\"`). " + substitution, example: "env:\n  ANTHROPIC_API_KEY: ${env:ANTHROPIC_API_KEY}", schema: { type: "object", additionalProperties: { type: "string" } } },
-      { key: "workspace", type: "string", defaultText: "the workspace folder", description: "The folder the agent works in (its session `cwd`), relative to this file or absolute.", example: "workspace: ../service", schema: str() },
+      {
+        key: "workspace",
+        type: "string \\| map",
+        defaultText: "the workspace folder (or a worktree, when a channel it is in has [`worktree`](#channels))",
+        description: "The folder the agent works in (its session `cwd`), relative to this file or absolute. Or a map `worktree:` (keys in [`agents[].workspace.worktree`](#agentsworkspaceworktree)): the agent works in a git worktree of its own, on a branch of its own, outside your folder, so agents working side by side never write to your files or each other's.",
+        example: "workspace:\n  worktree:\n    base: main\n    branch: sidekicks/{agent}",
+        schema: { oneOf: [{ title: "a folder", type: "string", minLength: 1 }, section("workspaceMap")] },
+      },
       {
         key: "runtime",
         type: "`local` \\| `sbx` \\| map",
@@ -198,6 +225,27 @@ export const CONFIG_SPEC: SectionSpec[] = [
       { key: "container", type: "string", required: true, description: "Name or ID of a running container, as `docker ps` shows it.", example: "container: devbox", schema: str(PATTERNS.container) },
       { key: "user", type: "string", defaultText: "the container's user", description: "User the agent runs as inside the container (`docker exec --user`): a name or `uid:gid`.", example: "user: node", schema: str() },
       { key: "workdir", type: "string", defaultText: "the container's working directory", description: "Absolute folder inside the container the agent works in (its session `cwd`).", example: "workdir: /workspace", schema: str(PATTERNS.absolutePath) },
+    ],
+  },
+  {
+    id: "workspaceMap",
+    path: "agents[].workspace (worktree)",
+    title: "a map {worktree: …}",
+    intro: "A workspace that is a git worktree of the repository holding the workspace folder.",
+    keys: [
+      { key: "worktree", type: "`true` \\| map", required: true, description: "The agent's worktree: `true` for the defaults, or a map with the keys of [`agents[].workspace.worktree`](#agentsworkspaceworktree).", example: "worktree:\n  base: main", schema: worktreeSchema(PATTERNS.agentWorktreeBranch) },
+    ],
+  },
+  {
+    id: "worktree",
+    path: "agents[].workspace.worktree",
+    title: "a map {base, branch, root}",
+    intro:
+      "A git worktree per agent (`git worktree add`), made at the agent's first start in `<root>/<agent>` from the git repository that holds the workspace folder, and kept across reloads: the agent's files, terminals, watchers and checkpoints act there, confined to it. When the workspace folder is a subfolder of the repository, the agent works in the same subfolder of its worktree. **Sidekicks: Remove Agent Worktree** removes it (asking first when it holds uncommitted changes; the branch is kept). Needs git 2.5 or later. Not available with `runtime: container` yet.",
+    keys: [
+      { key: "base", type: "string", defaultText: "the repository's current branch (`HEAD`)", description: "The commit the agent's branch starts from when it is made: a branch, tag or commit. The Agents view shows how far the agent's branch is ahead of and behind it.", example: "base: main", schema: str() },
+      { key: "branch", type: "string", default: "sidekicks/{agent}", description: "The agent's branch. `{agent}` is replaced by the agent's name, `{channel}` by the channel's name (for a channel's `worktree`). An existing branch is reused when no other worktree has it checked out.", example: "branch: sidekicks/{agent}", schema: str(PATTERNS.worktreeBranch) },
+      { key: "root", type: "string", defaultText: "`.sidekicks-worktrees/<repository folder name>` beside the repository", description: "The folder the worktrees go in, one subfolder per agent; relative to this file or absolute. It must be outside the repository.", example: "root: ../worktrees", schema: str() },
     ],
   },
   {
@@ -240,6 +288,7 @@ export const CONFIG_SPEC: SectionSpec[] = [
       { key: "name", type: "string", required: true, description: "Shown as `#name`: lowercase letters, digits, `-` or `_`, starting with a letter or digit; at most 64 characters. Unique. `general` is built in and has every agent as a member: declare it (without `members`) to give it a `description` or a `moderator`.", example: "name: review", schema: str(PATTERNS.channelName) },
       { key: "description", type: "string", defaultText: "none", description: "What the channel is for, shown at its top.", example: "description: Two reviewers and a referee", schema: { type: "string" } },
       { key: "members", type: "list of agent names", defaultText: "required, except for `general` (every agent, never listed)", description: "The agents in the channel, by `name` (at least one; each once). Required for every channel but `general`, whose members are every agent of the roster and are never listed.", example: "members: [claude, codex, gemini]", schema: { type: "array", minItems: 1, items: { type: "string" } } },
+      { key: "worktree", type: "`true` \\| map", defaultText: "none", description: "Gives every member that has no `workspace` of its own a git worktree of its own, with the keys of [`agents[].workspace.worktree`](#agentsworkspaceworktree) (`{channel}` in `branch` is this channel's name). An agent can get a worktree from one channel only.", example: "worktree:\n  branch: sidekicks/{channel}/{agent}", schema: worktreeSchema(PATTERNS.channelWorktreeBranch) },
       { key: "moderator", type: "agent name", defaultText: "none", description: "A member woken once every turn of a round has settled, to sum up or decide (a panel). Must be one of `members`. The moderator's turn gets the round's answers as channel context, after a note \"Round complete\" in the channel; a round addressed to the moderator alone wakes nothing.", example: "moderator: gemini", schema: { type: "string" } },
       { key: "skills", type: "list of folders", default: [], description: "Skills attached to every member in this channel, after the member's own `skills` (same form; a skill name already attached to the agent keeps the agent's).", example: "skills: [skills/review-checklist]", schema: stringList },
     ],

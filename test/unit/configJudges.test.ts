@@ -20,6 +20,7 @@ const CROSS_RULES = [
   /no agent named/, // members and moderators that are roster agents
   /is not a member of this channel/, // a moderator among the members
   /no channel named/, // ui.defaultChannel
+  /already gets a worktree from/, // one channel worktree per agent without a workspace of its own
 ];
 
 test("schema and validator agree on every fixture, but for rules JSON Schema cannot state", () => {
