@@ -3,7 +3,7 @@ import type { AgentUpdate, ClientRequest, PermissionAnswer, PermissionRequest, P
 import type { AgentConfig } from "../config/roster";
 import type { AgentState, AgentWait, ErrorInfo } from "../shared/protocol";
 import type { TimerHandle } from "./Clock";
-import type { AgentPlace } from "./runtimes";
+import type { AgentPlace, AgentWorktree, WorktreeStatus } from "./runtimes";
 
 /**
  * An effect the client runs for the agent (ACP `fs/write_text_file`, `terminal/create`), handed to the session's
@@ -77,6 +77,11 @@ export interface AgentSummary {
   pending?: "restart" | "remove";
   /** OS process id while a process runs. */
   pid?: number;
+  /**
+   * Set when the agent's workspace is a git worktree: once made or found, its folder, branch and base, and when
+   * counted, how far it is from its base and how many paths are uncommitted (empty before its first start).
+   */
+  worktree?: { path?: string; branch?: string; base?: string; ahead?: number; behind?: number; uncommitted?: number };
 }
 
 /** A session of one channel on one process. */
@@ -127,6 +132,8 @@ export interface AgentEntry {
   upSince?: number;
   /** Where the current (or last) start works, prepared by its runtime before the process spawned. */
   place?: AgentPlace;
+  /** The agent's git worktree (`agents[].workspace.worktree`) once made or found, with its last counted status. */
+  worktree?: AgentWorktree | WorktreeStatus;
   /** Crashes (or failed starts) in a row. */
   crashes: number;
   /** Clock time before which a start waits out the crash backoff, ms. */

@@ -11,6 +11,7 @@ import { AgentWorkspaces, type WorkspaceHost } from "./AgentWorkspaces";
 import { systemClock, type Clock } from "./Clock";
 import type { LaunchContext } from "./launch";
 import { checkLimits, DEFAULT_LIMITS, processKey, type AgentLimits } from "./policy";
+import { placeInWorktree, removeAgentWorktree, statusOfWorktree, type AgentWorktree, type WorktreeStatus } from "./runtimes";
 import { SessionStates } from "./SessionStates";
 
 export type { AgentSession, AgentSummary, ClientEffect, SessionSink } from "./AgentEntry";
@@ -191,10 +192,15 @@ export class AgentManager {
     return this.entries.get(name)?.state ?? "stopped";
   }
 
-  /** The folder on this machine an agent works in (its `workspace`, else the workspace folder); undefined if unknown. */
+  /**
+   * The folder on this machine an agent works in (its worktree's folder, its `workspace`, else the workspace folder);
+   * undefined if unknown, or for a worktree not made yet.
+   */
   workspaceOf(name: string): string | undefined {
     const entry = this.entries.get(name);
-    return entry ? (entry.config.workspace ?? this.options.launch.workspaceFolder) : undefined;
+    if (!entry) return undefined;
+    if (entry.config.worktree) return entry.worktree?.cwd;
+    return entry.config.workspace ?? this.options.launch.workspaceFolder;
   }
 
   /** Every agent with its state, in roster order; agents removed but still finishing a turn come last. */
@@ -204,7 +210,8 @@ export class AgentManager {
       state: e.state,
       waiting: shownWait(e),
       error: e.state === "error" ? e.error : undefined,
-      workspace: e.config.workspace ?? this.options.launch.workspaceFolder,
+      workspace: (e.config.worktree ? e.worktree?.cwd : undefined) ?? e.config.workspace ?? this.options.launch.workspaceFolder,
+      ...(e.config.worktree ? { worktree: worktreeSummary(e.worktree) } : {}),
       pending: e.removed ? "remove" : e.restartPending ? "restart" : undefined,
       pid: e.client?.pid,
     }));
@@ -278,6 +285,51 @@ export class AgentManager {
     if (entry) await this.processes.stopEntry(entry, "stop requested");
   }
 
+  /**
+   * The agent's git worktree, made now if its first start has not made it yet (to open it as a folder).
+   * @returns undefined for an agent whose workspace is not a worktree
+   * @throws SidekicksError `worktree/unavailable` with what to do
+   */
+  async ensureWorktree(name: string): Promise<AgentWorktree | undefined> {
+    const entry = this.require(name);
+    const { worktree } = await placeInWorktree(entry.config, this.options.launch);
+    if (worktree) entry.worktree = { ...entry.worktree, ...worktree };
+    return worktree;
+  }
+
+  /**
+   * Counts how far the agent's worktree is from its base (`git rev-list --left-right --count`) and what it holds
+   * uncommitted; the Agents view shows it. Undefined for an agent without a worktree, or one not made yet.
+   */
+  async worktreeStatus(name: string): Promise<WorktreeStatus | undefined> {
+    const entry = this.require(name);
+    const status = await statusOfWorktree(entry.config, this.options.launch);
+    if (entry.config.worktree) entry.worktree = status;
+    return status;
+  }
+
+  /**
+   * Removes the agent's worktree on the user's request; its branch and commits stay. The agent stops first (it
+   * starts again in a new worktree at its next turn). Nothing is removed while it answers, or when the worktree
+   * holds uncommitted work and `force` (the user's confirmation) is not set.
+   * @returns the removed folder and branch, or undefined when there was no worktree
+   * @throws SidekicksError `worktree/dirty` (the paths in `detail`), `worktree/unavailable` (busy, locked, git)
+   */
+  async removeWorktree(name: string, force = false): Promise<{ path: string; branch: string | undefined } | undefined> {
+    const entry = this.require(name);
+    if (entry.state === "busy") throw new SidekicksError("worktree/unavailable", l10n.t('Agent "{0}" is answering in its worktree. Stop its turn, then remove the worktree.', name));
+    if (!force) {
+      const status = await statusOfWorktree(entry.config, this.options.launch);
+      if (status && status.uncommitted.length > 0) {
+        throw new SidekicksError("worktree/dirty", l10n.t("Agent {0}'s worktree has {1} uncommitted changes.", name, status.uncommitted.length), status.uncommitted.join("\n"));
+      }
+    }
+    await this.processes.stopEntry(entry, "its worktree is being removed");
+    const removed = await removeAgentWorktree(entry.config, this.options.launch, force);
+    entry.worktree = undefined;
+    return removed;
+  }
+
   /** Stops every agent; resolves when all processes have exited. */
   async stopAll(): Promise<void> {
     await Promise.all([...this.entries.values()].map((e) => this.processes.stopEntry(e)));
@@ -318,4 +370,11 @@ export class AgentManager {
     if (!entry || entry.removed) throw new SidekicksError("channel/unknownMember", l10n.t('No agent named "{0}" in sidekicks.yaml.', name));
     return entry;
   }
+}
+
+/** What the Agents view shows of a worktree: its folder, branch, base and, when counted, its distance and changes. */
+function worktreeSummary(w: AgentWorktree | WorktreeStatus | undefined): NonNullable<AgentSummary["worktree"]> {
+  if (!w) return {};
+  const counted = "ahead" in w ? { ahead: w.ahead, behind: w.behind, uncommitted: w.uncommitted.length } : {};
+  return { path: w.path, ...(w.branch !== undefined ? { branch: w.branch } : {}), base: w.base, ...counted };
 }

@@ -9,7 +9,7 @@ import { terminalsAvailable } from "../workspace/terminals";
 import type { AgentWorkspaces } from "./AgentWorkspaces";
 import type { Clock } from "./Clock";
 import { StderrLog } from "./StderrLog";
-import { runtimeFor, type LaunchContext } from "./runtimes";
+import { placeInWorktree, runtimeFor, type LaunchContext } from "./runtimes";
 import { isSessionStateUpdate, type SessionStateUpdate } from "./sessionState";
 import { DEFAULT_CANCEL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "../acp/deadlines";
 import { BACKOFF_RESET_AFTER_MS, backoffDelayMs, limitError, MAX_PENDING_PERMISSIONS, processKey, type AgentLimits } from "./policy";
@@ -100,8 +100,14 @@ export class AgentProcesses {
       await Promise.all(victims.map((v) => this.stopEntry(v, `least recently used idle agent, stopped to make room for "${name}" (limits.maxRunningAgents is ${max})`)));
       await entry.stopping;
       const runtime = runtimeFor(entry.config);
-      const launch = runtime.launch(entry.config, this.host.launch);
-      const place = await runtime.prepare(entry.config, launch);
+      // An agent with a git worktree: made (or found) here, at its first start; the runtime sees its folder.
+      const { agent: config, worktree } = await placeInWorktree(entry.config, this.host.launch);
+      if (worktree) {
+        entry.worktree = worktree;
+        if (worktree.created) this.log(entry, "info", `worktree made: ${worktree.path} on branch ${worktree.branch ?? "(detached)"} from ${worktree.base}`);
+      }
+      const launch = runtime.launch(config, this.host.launch);
+      const place = await runtime.prepare(config, launch);
       entry.place = place;
       // A stderr flood reaches the log as at most STDERR_LOG_LINES lines a second and a count (field case 8).
       /** Permission requests of this process waiting for an answer (issue 17: 300 were). */

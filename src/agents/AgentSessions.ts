@@ -122,7 +122,7 @@ export class AgentSessions {
    * runtime, else the agent's workspace on this machine).
    */
   private sessionCwd(entry: AgentEntry): string {
-    return entry.place?.sessionCwd ?? entry.config.workspace ?? this.host.workspaceFolder;
+    return entry.place?.sessionCwd ?? entry.worktree?.cwd ?? entry.config.workspace ?? this.host.workspaceFolder;
   }
 
   private async openSession(entry: AgentEntry, channelId: string, resumeSessionId: string | undefined): Promise<SessionRecord> {

@@ -24,6 +24,8 @@ export interface LaunchContext {
   demoAgentPath: string;
   /** The parent environment (`process.env`). */
   env: NodeJS.ProcessEnv;
+  /** The git program agent worktrees are made with (default `git`, found on the PATH). */
+  git?: string;
 }
 
 /** The roster's runtime types: `local`, `container`, `sbx`. */

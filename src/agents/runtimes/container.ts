@@ -30,6 +30,12 @@ export const containerRuntime: Runtime<"container"> = {
 
   /** Refuses the demo agent: it is a script of this extension, not a program in the container. */
   refuse(agent: AgentConfig): SidekicksError | undefined {
+    if (agent.worktree) {
+      return new SidekicksError(
+        "agent/unsupported",
+        l10n.t('Agent "{0}" runs in a container and has a git worktree as its workspace: not supported yet (the worktree is not mounted in the container). Remove its worktree, or its runtime.', agent.name),
+      );
+    }
     if (agent.command !== DEMO_COMMAND) return undefined;
     return new SidekicksError(
       "agent/unsupported",

@@ -10,6 +10,7 @@ import { sbxRuntime } from "./sbx";
 
 export type { AgentPlace, LaunchContext, Runtime, RuntimeType } from "./Runtime";
 export { DEMO_COMMAND } from "./Runtime";
+export { placeInWorktree, removeAgentWorktree, statusOfWorktree, type AgentWorktree, type WorktreeStatus } from "./worktree";
 
 const RUNTIMES: { readonly [T in RuntimeType]: Runtime<T> } = { local: localRuntime, container: containerRuntime, sbx: sbxRuntime };
 
