@@ -6,6 +6,9 @@ import type { AgentState } from "../shared/protocol";
 /** What the tree reads: the app's agent summaries (undefined before the app is up). */
 export type AgentSummarySource = () => AgentSummary[] | undefined;
 
+/** Counts the worktrees' distance from their base before the tree reads the summaries (errors are the agent's). */
+export type WorktreeCounter = (agents: readonly AgentSummary[]) => Promise<void>;
+
 const ICONS: Record<AgentState, [string, string?]> = {
   stopped: ["circle-outline"],
   starting: ["loading~spin"],
@@ -25,26 +28,40 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly source: AgentSummarySource) {}
+  constructor(
+    private readonly source: AgentSummarySource,
+    private readonly countWorktrees?: WorktreeCounter,
+  ) {}
 
   /** Re-reads every item (state changes are rare: one per transition). */
   refresh(): void {
     this.changed.fire();
   }
 
-  getChildren(element?: AgentSummary): AgentSummary[] {
-    return element ? [] : (this.source() ?? []);
+  /** The items as last counted, without counting again. */
+  items(): AgentSummary[] {
+    return this.source() ?? [];
+  }
+
+  /** The items, each worktree's distance from its base counted first. */
+  async getChildren(element?: AgentSummary): Promise<AgentSummary[]> {
+    if (element) return [];
+    const first = this.source() ?? [];
+    if (!this.countWorktrees || !first.some((a) => a.worktree?.path)) return first;
+    await this.countWorktrees(first);
+    return this.source() ?? [];
   }
 
   getTreeItem(agent: AgentSummary): vscode.TreeItem {
     const item = new vscode.TreeItem(agent.name, vscode.TreeItemCollapsibleState.None);
     item.id = `agent/${agent.name}`;
-    item.description = describeAgent(agent);
+    const tree = agent.worktree?.branch !== undefined ? worktreeLabel(agent.worktree) : undefined;
+    item.description = tree ? `${describeAgent(agent)} · ${tree}` : describeAgent(agent);
     // Waiting for an answer with a deadline (issue 18: "starting session…") spins, as starting does.
     const [icon, color] = agent.waiting && (agent.state === "ready" || agent.state === "busy") ? ICONS.starting : ICONS[agent.state];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.tooltip = tooltip(agent);
-    item.contextValue = `agent-${agent.state}`;
+    item.contextValue = `agent-${agent.state}${agent.worktree ? "-worktree" : ""}`;
     item.accessibilityInformation = { label: `${agent.name}, ${describeAgent(agent)}` };
     item.command = { command: "sidekicks.showAgentLog", title: vscode.l10n.t("Show agent log"), arguments: [agent.name] };
     return item;
@@ -60,10 +77,20 @@ function tooltip(agent: AgentSummary): vscode.MarkdownString {
   md.appendMarkdown(`**${escape(agent.name)}** — ${escape(describeAgent(agent))}\n\n`);
   if (agent.error?.detail) md.appendCodeblock(agent.error.detail.slice(-1500), "text");
   md.appendMarkdown(`$(folder) ${escape(agent.workspace)}`);
+  const w = agent.worktree;
+  if (w?.branch !== undefined) {
+    md.appendMarkdown(`  \n$(git-branch) ${escape(vscode.l10n.t("{0}: {1} ahead of {2}, {3} behind; {4} uncommitted", w.branch, w.ahead ?? "?", w.base ?? "?", w.behind ?? "?", w.uncommitted ?? "?"))}`);
+  }
   if (agent.pid !== undefined) md.appendMarkdown(`  \n$(pulse) pid ${agent.pid}`);
   return md;
 }
 
 function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, "\\$&");
+}
+
+/** `⎇ sidekicks/claude ↑2 ↓1`: the branch and, once counted, how far it is from its base. */
+function worktreeLabel(w: NonNullable<AgentSummary["worktree"]>): string {
+  const counts = w.ahead !== undefined ? ` ↑${w.ahead} ↓${w.behind ?? 0}${w.uncommitted ? " *" : ""}` : "";
+  return `⎇ ${w.branch}${counts}`;
 }

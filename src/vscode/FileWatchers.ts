@@ -32,8 +32,10 @@ export class FileWatchers implements vscode.Disposable {
   /** Watches `app`'s agents' folders, now and whenever the roster changes. */
   attach(app: SidekicksApp): void {
     this.off?.();
-    const sync = () => this.sync(app.agentSummaries().map((a) => a.workspace));
-    this.off = app.events.on("config/changed", sync);
+    // An agent's worktree is known once its first start made it: watched from then on.
+    const sync = () => this.sync(app.agentSummaries().flatMap((a) => (a.worktree && !a.worktree.path ? [] : [a.workspace])));
+    const offs = [app.events.on("config/changed", sync), app.events.on("agent/state", sync)];
+    this.off = () => offs.forEach((off) => off());
     sync();
   }
 

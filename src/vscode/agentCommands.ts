@@ -38,7 +38,13 @@ export function registerAgentUi(
   whenReady: () => Promise<SidekicksApp | undefined> = async () => getApp(),
 ): AgentUi {
   const logs = new AgentLogs();
-  const tree = new AgentsTreeProvider(() => getApp()?.agentSummaries());
+  const tree = new AgentsTreeProvider(
+    () => getApp()?.agentSummaries(),
+    async (agents) => {
+      const app = getApp();
+      if (app) await Promise.all(agents.filter((a) => a.worktree?.path).map((a) => app.agents.worktreeStatus(a.name).catch(() => undefined)));
+    },
+  );
   const view = vscode.window.createTreeView(AgentsTreeProvider.viewType, { treeDataProvider: tree, showCollapseAll: false });
   context.subscriptions.push(logs, tree, view);
   const auth = new AuthPrompts(getApp);
@@ -67,6 +73,8 @@ export function registerAgentUi(
   command(
     "sidekicks.openAgentWorkspace",
     withAgent(vscode.l10n.t("Open the workspace of which agent?"), () => true, async (app, name) => {
+      // An agent's worktree is made at its first turn; asked to open it before, it is made now.
+      if (app.agentSummaries().find((a) => a.name === name)?.worktree) await app.agents.ensureWorktree(name);
       const agent = app.agentSummaries().find((a) => a.name === name);
       if (!agent) return;
       const uri = vscode.Uri.file(agent.workspace);
@@ -80,6 +88,25 @@ export function registerAgentUi(
       );
       if (choice?.action === "window") await vscode.commands.executeCommand("vscode.openFolder", uri, { forceNewWindow: true });
       else if (choice?.action === "add") vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders?.length ?? 0, 0, { uri, name: `@${name}` });
+    }),
+  );
+
+  command(
+    "sidekicks.removeAgentWorktree",
+    withAgent(vscode.l10n.t("Remove the worktree of which agent?"), (a) => a.worktree !== undefined, async (app, name) => {
+      let removed;
+      try {
+        removed = await app.agents.removeWorktree(name);
+      } catch (err) {
+        if (!(err instanceof SidekicksError) || err.code !== "worktree/dirty") throw err;
+        // Uncommitted work is never deleted without the user's say-so.
+        const discard = vscode.l10n.t("Remove and Discard Changes");
+        const choice = await vscode.window.showWarningMessage(err.message, { modal: true, detail: vscode.l10n.t("Removing the worktree deletes these uncommitted changes; its branch and commits are kept:\n{0}", err.detail ?? "") }, discard);
+        if (choice !== discard) return;
+        removed = await app.agents.removeWorktree(name, true);
+      }
+      if (removed) void vscode.window.showInformationMessage(vscode.l10n.t("Removed agent {0}'s worktree {1}; its branch {2} is kept.", name, removed.path, removed.branch ?? "-"));
+      else void vscode.window.showInformationMessage(vscode.l10n.t("Agent {0} has no worktree to remove.", name));
     }),
   );
 
@@ -99,7 +126,7 @@ export function registerAgentUi(
       tree.refresh();
     },
     snapshot() {
-      return tree.getChildren().map((agent) => {
+      return tree.items().map((agent) => {
         const item = tree.getTreeItem(agent);
         const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip ?? "");
         return { label: String(item.label), description: String(item.description ?? ""), tooltip, contextValue: item.contextValue ?? "" };
