@@ -36,6 +36,9 @@
  * turn.undoMs — see bench/turnUndo.ts: undo of a settled 100-file turn, beside plain writeFile of the same texts.
  * mcp.toolCallOverheadMs — see bench/mcp.ts: a Sidekicks MCP tool's round trip (`channel_recent_messages`) minus an empty
  * tool's on the same loopback server, through the MCP SDK's client.
+ * worktree.createRatio — only with `npm run bench -- --worktree`: see bench/worktree.ts, an agent's worktree set-up
+ * over a plain `git worktree add` on the same generated repository, same run. Target ≤ 1.2.
+ *
  * search.100kMs — see bench/search.ts: a one-word history search over 100,000 messages through the word index, with
  * the full scan (search.100kScanMs) as the baseline in the same run. Target ≤ 100 ms.
  */
@@ -324,7 +327,25 @@ async function snapshotsMain(): Promise<void> {
   for (const [name, value] of Object.entries(figures)) console.log(`| ${name} | ${String(value)} |`);
 }
 
-const mode = process.argv.includes("--e2e") ? e2eMain : process.argv.includes("--snapshots") ? snapshotsMain : main;
+/** `--worktree`: only the worktree set-up figures (bench/worktree.ts), added to bench/results.json with the machine's load. */
+async function worktreeMain(): Promise<void> {
+  const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
+  const figures = await (await import("./worktree")).worktreeFigures();
+  const file = path.join(__dirname, "results.json");
+  let results: Record<string, unknown> = {};
+  try {
+    results = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    // no earlier results: these alone
+  }
+  const machine = `${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}, load ${load} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`;
+  Object.assign(results, figures, { "worktree.machine": machine, "worktree.date": new Date().toISOString() });
+  writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
+  console.log(`machine: ${machine}`);
+  for (const [name, value] of Object.entries(figures)) console.log(`| ${name} | ${String(value)} |`);
+}
+
+const mode = process.argv.includes("--e2e") ? e2eMain : process.argv.includes("--snapshots") ? snapshotsMain : process.argv.includes("--worktree") ? worktreeMain : main;
 if (require.main === module) void mode().catch((err) => {
   console.error(err);
   process.exit(1);

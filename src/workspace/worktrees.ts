@@ -131,11 +131,11 @@ export function checkGit(program = "git", cwd = process.cwd()): Promise<void> {
 async function repositoryOf(spec: WorktreeSpec): Promise<{ top: string; sub: string }> {
   const program = spec.git ?? "git";
   if (!existsSync(spec.workspaceFolder)) throw unavailable("folderGone", { folder: spec.workspaceFolder });
-  const top = await git(program, spec.workspaceFolder, ["rev-parse", "--show-toplevel"]);
-  if (top.code !== 0) throw unavailable("notRepository", { folder: spec.workspaceFolder });
-  const repository = top.stdout.trim();
-  const head = await git(program, repository, ["rev-parse", "--verify", "-q", "HEAD"]);
-  if (head.code !== 0) throw unavailable("noCommits", { repository });
+  // One git for both: the top folder, then HEAD's commit (its line missing before the first commit).
+  const top = await git(program, spec.workspaceFolder, ["rev-parse", "--show-toplevel", "HEAD"]);
+  const [repository, head] = top.stdout.split("\n");
+  if (!repository || !path.isAbsolute(repository)) throw unavailable("notRepository", { folder: spec.workspaceFolder });
+  if (top.code !== 0 || !head || !/^[0-9a-f]{40,64}$/.test(head)) throw unavailable("noCommits", { repository });
   const sub = path.relative(await fsp.realpath(repository), await fsp.realpath(spec.workspaceFolder));
   return { top: repository, sub };
 }
@@ -226,9 +226,6 @@ export async function ensureWorktree(spec: WorktreeSpec): Promise<AgentWorktree>
     throw unavailable("inTheWay", { path: where, repository });
   }
   const branch = spec.config.branch;
-  if ((await git(program, repository, ["check-ref-format", "--branch", branch])).code !== 0) {
-    throw unavailable("badBranch", { branch });
-  }
   const exists = (await git(program, repository, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])).code === 0;
   let args: string[];
   if (exists) {
@@ -243,9 +240,15 @@ export async function ensureWorktree(spec: WorktreeSpec): Promise<AgentWorktree>
     }
     args = ["worktree", "add", "-b", branch, where, base];
   }
-  await fsp.mkdir(path.dirname(where), { recursive: true });
+  const madeFolder = await fsp.mkdir(path.dirname(where), { recursive: true });
   const r = await git(program, repository, args);
-  if (r.code !== 0) throw unavailable("addFailed", { path: where }, r.stderr.trim());
+  if (r.code !== 0) {
+    // The folders made for it go again when they are still empty (rmdir refuses anything else).
+    for (let at = path.dirname(where); madeFolder && at.startsWith(madeFolder); at = path.dirname(at)) if (!(await fsp.rmdir(at).then(() => true, () => false))) break;
+    // git checks the branch name itself (saving a `git check-ref-format` on every start).
+    if (/is not a valid branch name/.test(r.stderr)) throw unavailable("badBranch", { branch });
+    throw unavailable("addFailed", { path: where }, r.stderr.trim());
+  }
   return done(branch, true);
 }
 
