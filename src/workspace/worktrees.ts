@@ -226,27 +226,18 @@ export async function ensureWorktree(spec: WorktreeSpec): Promise<AgentWorktree>
     throw unavailable("inTheWay", { path: where, repository });
   }
   const branch = spec.config.branch;
-  const exists = (await git(program, repository, ["rev-parse", "--verify", "-q", `refs/heads/${branch}`])).code === 0;
-  let args: string[];
-  if (exists) {
-    const holder = all.find((w) => w.branch === branch);
-    if (holder) {
-      throw unavailable("branchElsewhere", { branch, holder: holder.path, ...(holder.locked !== undefined ? { reason: holder.locked } : {}) });
-    }
-    args = ["worktree", "add", where, branch];
-  } else {
-    if ((await git(program, repository, ["rev-parse", "--verify", "-q", `${base}^{commit}`])).code !== 0) {
-      throw unavailable("missingBase", { base, repository });
-    }
-    args = ["worktree", "add", "-b", branch, where, base];
-  }
+  // A branch another worktree has checked out is said from the listing, before git is asked.
+  const holder = all.find((w) => w.branch === branch);
+  if (holder) throw unavailable("branchElsewhere", { branch, holder: holder.path, ...(holder.locked !== undefined ? { reason: holder.locked } : {}) });
   const madeFolder = await fsp.mkdir(path.dirname(where), { recursive: true });
-  const r = await git(program, repository, args);
+  // The usual case, a new branch, is one git run: git itself checks the name, the base and that the branch is new.
+  let r = await git(program, repository, ["worktree", "add", "-b", branch, where, base]);
+  if (r.code !== 0 && /a branch named .* already exists/.test(r.stderr)) r = await git(program, repository, ["worktree", "add", where, branch]);
   if (r.code !== 0) {
     // The folders made for it go again when they are still empty (rmdir refuses anything else).
     for (let at = path.dirname(where); madeFolder && at.startsWith(madeFolder); at = path.dirname(at)) if (!(await fsp.rmdir(at).then(() => true, () => false))) break;
-    // git checks the branch name itself (saving a `git check-ref-format` on every start).
     if (/is not a valid branch name/.test(r.stderr)) throw unavailable("badBranch", { branch });
+    if (/invalid reference|not a valid object name/.test(r.stderr)) throw unavailable("missingBase", { base, repository });
     throw unavailable("addFailed", { path: where }, r.stderr.trim());
   }
   return done(branch, true);
