@@ -262,7 +262,7 @@ export async function worktreeStatus(spec: WorktreeSpec): Promise<WorktreeStatus
 
 /**
  * Removes the agent's worktree (`git worktree remove`); its branch and commits stay. With uncommitted work and no
- * `force`, nothing is removed. A worktree whose folder vanished is forgotten (its record pruned).
+ * `force`, nothing is removed. A worktree whose folder vanished is forgotten (its record only).
  * @returns the removed worktree's folder and branch, or undefined when there was none
  * @throws SidekicksError `worktree/dirty` (uncommitted paths in `detail`, one a line) without `force`;
  *   `worktree/unavailable` for a locked worktree or a failing git
@@ -280,7 +280,9 @@ export async function removeWorktree(spec: WorktreeSpec, force = false): Promise
       throw new SidekicksError("worktree/dirty", `${status.uncommitted.length} uncommitted paths in ${where}`, status.uncommitted.join("\n"));
     }
   }
-  const r = existsSync(where) ? await git(program, repository, ["worktree", "remove", ...(force ? ["--force"] : []), where]) : await git(program, repository, ["worktree", "prune"]);
+  // A vanished folder holds nothing to lose: `--force` forgets its record (and only its: never `git worktree prune`).
+  const gone = !existsSync(where);
+  const r = await git(program, repository, ["worktree", "remove", ...(force || gone ? ["--force"] : []), where]);
   if (r.code !== 0) throw unavailable("removeFailed", { path: where }, r.stderr.trim());
   return { path: where, branch: listed.branch };
 }

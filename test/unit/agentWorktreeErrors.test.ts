@@ -85,8 +85,12 @@ test("bad input, a worktree folder that vanished: said, and Remove Agent Worktre
     const agents = manager(repo, { branch: "sidekicks/a" });
     const made = (await agents.ensureWorktree("a"))!;
     rmSync(made.path, { recursive: true, force: true });
+    const others = path.join(dir, "others-gone");
+    git(repo, "worktree", "add", "-q", "-b", "theirs", others);
+    rmSync(others, { recursive: true, force: true });
     assert.match(await failure(agents), /worktree folder .* is gone, though git still lists it\. Run "Sidekicks: Remove Agent Worktree" \(its branch sidekicks\/a is kept\)/);
     assert.deepEqual(await agents.removeWorktree("a"), { path: made.path, branch: "sidekicks/a" });
+    assert.match(git(repo, "worktree", "list", "--porcelain"), /others-gone/, "only the agent's record is forgotten, not another vanished worktree's");
     assert.equal((await agents.ensureWorktree("a"))?.created, true, "made again on the kept branch");
   } finally {
     cleanup();
