@@ -17,6 +17,7 @@ import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
 import { DIFF_SCHEME } from "./vscode/DiffDocuments";
 import { EditorAdapter } from "./vscode/EditorAdapter";
 import { FileWatchers } from "./vscode/FileWatchers";
+import { Notifications } from "./vscode/Notifications";
 import { PermissionStatus } from "./vscode/PermissionStatus";
 import { registerRosterCommands } from "./vscode/rosterCommands";
 import { WalkthroughContext } from "./vscode/walkthroughContext";
@@ -90,7 +91,8 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
   const permissionStatus = new PermissionStatus(view, panels, (name) => view.showChannel(name), () => app);
   const fileWatchers = new FileWatchers(() => app);
   const walkthrough = new WalkthroughContext();
-  context.subscriptions.push(permissionStatus, fileWatchers, walkthrough);
+  const notifications = new Notifications(view, panels);
+  context.subscriptions.push(permissionStatus, fileWatchers, walkthrough, notifications);
 
   started = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
     if (deactivated) throw new Error("Sidekicks was deactivated before it started.");
@@ -98,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
     await current.ready;
     agentUi.attach(current);
     permissionStatus.attach(current);
+    notifications.attach(current);
     fileWatchers.attach(current);
     walkthrough.attach(current);
     log.info(`roster ${current.configStatus.path}: ${current.configStatus.state}; history in ${current.storageDir}`);

@@ -93,6 +93,11 @@ export class ChannelPanels implements vscode.WebviewPanelSerializer, vscode.Disp
     return true;
   }
 
+  /** The channels shown by tabs visible now (in any editor group), for notifications. */
+  visibleChannelIds(): string[] {
+    return [...this.panels].filter((p) => p.panel.visible && p.channelId !== undefined).map((p) => p.channelId!);
+  }
+
   /** Sends a request to the tab showing `channel` (the integration tests read and drive its real DOM). */
   request<M extends HostRequestMethod>(channel: string, method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]> {
     const open = [...this.panels].find((p) => p.channel === channel);

@@ -79,6 +79,11 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
     return this.channel.name;
   }
 
+  /** The channel the view shows while it is visible (not collapsed, not behind another view), for notifications. */
+  get visibleChannelId(): string | undefined {
+    return this.view?.visible ? this.channel.id : undefined;
+  }
+
   /** The view's badge (permission requests waiting), kept for a view resolved later. */
   setBadge(badge: vscode.ViewBadge | undefined): void {
     this.badge = badge;

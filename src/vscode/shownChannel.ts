@@ -13,6 +13,11 @@ export class ShownChannel {
     return this.shown?.name;
   }
 
+  /** The channel's id, or undefined before the webview opened one. */
+  get id(): string | undefined {
+    return this.shown?.id;
+  }
+
   /** The webview opened `channel` (`channel/open`). */
   opened(channel: Pick<ChannelSummary, "id" | "name">): void {
     this.shown = { id: channel.id, name: channel.name };

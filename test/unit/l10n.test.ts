@@ -69,7 +69,9 @@ test("every contribution a user reads in package.json is a %key% with an English
   fields.push(["configuration title", c.configuration.title]);
   for (const [name, prop] of Object.entries(c.configuration.properties)) {
     for (const field of ["description", "markdownDescription", "enumDescriptions", "markdownEnumDescriptions", "deprecationMessage"]) {
-      if (prop[field] !== undefined) fields.push([`${name} ${field}`, prop[field]]);
+      const value = prop[field];
+      if (Array.isArray(value)) value.forEach((v, i) => fields.push([`${name} ${field}[${i}]`, v]));
+      else if (value !== undefined) fields.push([`${name} ${field}`, value]);
     }
   }
   for (const w of c.walkthroughs) {
