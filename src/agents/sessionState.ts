@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, SessionSetup } from "../acp/types";
 import { startsWithPreamble } from "../shared/preamble";
+import { addCosts, asCosts, spentAfterUpdate } from "../shared/usageTotals";
 import { asChoices } from "./sessionChoices";
 import type { SessionChange, SessionStateView } from "../shared/protocol";
 
@@ -14,7 +15,8 @@ export function isSessionStateUpdate(update: AgentUpdate): update is SessionStat
 
 /**
  * The state of a session just opened (ACP `session/new` or `session/load` answer `setup`). A resumed session keeps the
- * usage and title known before (the agent remembers the conversation); a new one starts without them. The legacy
+ * usage and title known before (the agent remembers the conversation); a new one starts without them, its predecessor's
+ * cost added to `spent` (the totals, `src/shared/usageTotals.ts`). The legacy
  * `models` are kept only when no config option has the `model` category (ACP: config options supersede them).
  */
 export function openedState(previous: SessionStateView | undefined, channelId: string, agent: string, setup: SessionSetup, resumed: boolean): SessionStateView {
@@ -28,6 +30,9 @@ export function openedState(previous: SessionStateView | undefined, channelId: s
     if (previous.usage) state.usage = previous.usage;
     if (previous.title) state.title = previous.title;
   }
+  // What the earlier sessions cost stays counted: a new session's cost starts at zero, the total does not.
+  const spent = resumed ? previous?.spent : previous && addCosts(previous.spent, previous.usage?.cost);
+  if (spent && spent.length > 0) state.spent = spent;
   // The user's choices outlive every session of this channel and agent (they are re-applied: sessionChoices.ts).
   if (previous?.chosen) state.chosen = previous.chosen;
   return state;
@@ -42,8 +47,15 @@ export function applySessionUpdate(state: SessionStateView, update: SessionState
       return withModeOptionValue(state, update.currentModeId);
     case "configOptions":
       return withConfigOptions(state, update.configOptions);
-    case "usage":
-      return { ...state, usage: update.usage };
+    case "usage": {
+      // An update without a cost keeps the session's cost known so far; a lower one means the agent's counter
+      // restarted, and what it counted before stays in `spent`.
+      const cost = update.usage.cost ?? state.usage?.cost;
+      const spent = spentAfterUpdate(state, cost);
+      const next: SessionStateView = { ...state, usage: cost ? { ...update.usage, cost } : update.usage };
+      if (spent && spent.length > 0) next.spent = spent;
+      return next;
+    }
     case "sessionInfo": {
       if (update.title === undefined) return state;
       // A title the agent derived from Sidekicks' own preamble (the channel context, a retry note) is not the
@@ -107,6 +119,8 @@ export function asSessionState(value: unknown): SessionStateView | undefined {
   if (state.modes && hasModeOption(state.configOptions)) delete state.modes; // stored by a version that showed both
   if (v.usage && typeof v.usage.used === "number" && typeof v.usage.size === "number") state.usage = v.usage;
   if (typeof v.title === "string") state.title = v.title;
+  const spent = asCosts(v.spent);
+  if (spent) state.spent = spent;
   const chosen = asChoices(v.chosen);
   if (chosen) state.chosen = chosen;
   return state;

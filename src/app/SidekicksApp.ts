@@ -4,7 +4,7 @@ import type { ChannelMessages } from "../channels/ChannelMessages";
 import type { Channels } from "./composeChannels";
 import type { SidekicksError } from "../shared/errors";
 import type { EventBus } from "../events/events";
-import type { ConfigStatus } from "../shared/protocol";
+import type { ConfigStatus, SessionStateView } from "../shared/protocol";
 import type { PermissionMemory } from "../turns/permissionMemory";
 import type { AgentTerminalOutputs } from "./AgentTerminalOutputs";
 import type { EditorPort, IconUri } from "./EditorPort";
@@ -127,6 +127,15 @@ export class SidekicksApp {
    */
   get history(): Pick<Channels, "search" | "exportChannel"> {
     return this.parts.history.require();
+  }
+
+  /**
+   * Every session state stored (channels and agents: settings, usage and what earlier sessions cost), for the cost
+   * totals per agent (issue 21).
+   * @throws SidekicksError `store/locked` or `store/corrupt` when the history store is not open
+   */
+  storedSessionStates(): Promise<SessionStateView[]> {
+    return this.parts.history.require().sessions.storedStates();
   }
 
   /**

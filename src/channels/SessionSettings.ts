@@ -68,6 +68,14 @@ export class SessionSettings {
   }
 
   /**
+   * Every session state stored, all channels and agents (the Agents view's cost totals per agent, issue 21): the ones
+   * kept after each change (`value/sessionState/…`), checked where they are read.
+   */
+  async storedStates(): Promise<SessionStateView[]> {
+    return (await this.ports.store.values("sessionState/")).map(asSessionState).filter((s): s is SessionStateView => s !== undefined);
+  }
+
+  /**
    * Stores a session state (`session/state`) so that it is shown after a reload.
    * @throws SidekicksError `store/writeFailed`
    */

@@ -141,6 +141,17 @@ export class Store {
     return record?.value;
   }
 
+  /** Every small value whose key starts with `prefix` (under `value/`), in key order; unreadable ones are skipped. */
+  async values(prefix: string): Promise<unknown[]> {
+    const out: unknown[] = [];
+    const from = keys.value(prefix);
+    for await (const [key, value] of this.db.iterator({ gte: from, lt: from + "\uffff" })) {
+      const record = this.parse(key, value, (v) => (isVersioned(v) ? v : undefined));
+      if (record) out.push(record.value);
+    }
+    return out;
+  }
+
   /**
    * How many messages of a channel come after message `afterId` (all of them when undefined) and pass `count`,
    * scanning at most `limit` records from there: the result is capped at `limit` ("99+").

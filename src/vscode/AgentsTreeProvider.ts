@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { AgentSummary } from "../agents/AgentManager";
 import { describeAgent } from "../shared/stateLabel";
 import type { AgentState } from "../shared/protocol";
+import { formatCosts, type Cost } from "../shared/usageTotals";
 
 /** What the tree reads: the app's agent summaries (undefined before the app is up). */
 export type AgentSummarySource = () => AgentSummary[] | undefined;
@@ -31,6 +32,8 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>
   constructor(
     private readonly source: AgentSummarySource,
     private readonly countWorktrees?: WorktreeCounter,
+    /** What an agent cost so far across its channels, and in how many channels (issue 21); none when unknown. */
+    private readonly costOf: (agent: string) => { total: Cost[]; channels: number } = () => ({ total: [], channels: 0 }),
   ) {}
 
   /** Re-reads every item (state changes are rare: one per transition). */
@@ -60,7 +63,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>
     // Waiting for an answer with a deadline (issue 18: "starting session…") spins, as starting does.
     const [icon, color] = agent.waiting && (agent.state === "ready" || agent.state === "busy") ? ICONS.starting : ICONS[agent.state];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.tooltip = tooltip(agent);
+    item.tooltip = tooltip(agent, this.costOf(agent.name));
     item.contextValue = `agent-${agent.state}${agent.worktree ? "-worktree" : ""}`;
     item.accessibilityInformation = { label: `${agent.name}, ${describeAgent(agent)}` };
     item.command = { command: "sidekicks.showAgentLog", title: vscode.l10n.t("Show agent log"), arguments: [agent.name] };
@@ -72,7 +75,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentSummary>
   }
 }
 
-function tooltip(agent: AgentSummary): vscode.MarkdownString {
+function tooltip(agent: AgentSummary, cost: { total: Cost[]; channels: number }): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(agent.name)}** — ${escape(describeAgent(agent))}\n\n`);
   if (agent.error?.detail) md.appendCodeblock(agent.error.detail.slice(-1500), "text");
@@ -82,6 +85,10 @@ function tooltip(agent: AgentSummary): vscode.MarkdownString {
     md.appendMarkdown(`  \n$(git-branch) ${escape(vscode.l10n.t("{0}: {1} ahead of {2}, {3} behind; {4} uncommitted", w.branch, w.ahead ?? "?", w.base ?? "?", w.behind ?? "?", w.uncommitted ?? "?"))}`);
   }
   if (agent.pid !== undefined) md.appendMarkdown(`  \n$(pulse) pid ${agent.pid}`);
+  if (cost.total.length > 0) {
+    const text = cost.channels === 1 ? vscode.l10n.t("Cost so far: {0} in 1 channel", formatCosts(cost.total)) : vscode.l10n.t("Cost so far: {0} across {1} channels", formatCosts(cost.total), cost.channels);
+    md.appendMarkdown(`  \n$(credit-card) ${escape(text)}`);
+  }
   return md;
 }
 

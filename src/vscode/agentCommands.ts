@@ -7,6 +7,7 @@ import type { SidekicksApp } from "../app/SidekicksApp";
 import { SidekicksError } from "../shared/errors";
 import { AgentLogs } from "./AgentLogs";
 import { AgentsTreeProvider } from "./AgentsTreeProvider";
+import { CostLedger } from "../shared/usageTotals";
 
 /** A command's argument: an agent name (palette, webview, tests) or the tree item's element (the Agents view). */
 type AgentArg = string | AgentSummary | undefined;
@@ -38,12 +39,14 @@ export function registerAgentUi(
   whenReady: () => Promise<SidekicksApp | undefined> = async () => getApp(),
 ): AgentUi {
   const logs = new AgentLogs();
+  const costs = new CostLedger();
   const tree = new AgentsTreeProvider(
     () => getApp()?.agentSummaries(),
     async (agents) => {
       const app = getApp();
       if (app) await Promise.all(agents.filter((a) => a.worktree?.path).map((a) => app.agents.worktreeStatus(a.name).catch(() => undefined)));
     },
+    (agent) => ({ total: costs.totalOf(agent), channels: costs.channelsOf(agent) }),
   );
   const view = vscode.window.createTreeView(AgentsTreeProvider.viewType, { treeDataProvider: tree, showCollapseAll: false });
   context.subscriptions.push(logs, tree, view);
@@ -121,7 +124,18 @@ export function registerAgentUi(
         app.events.on("agent/waiting", () => tree.refresh()),
         app.events.on("config/changed", () => tree.refresh()),
         app.agents.onAuthRequired((info) => void auth.show(info)),
+        app.events.on("session/state", (state) => {
+          if (costs.update(state)) tree.refresh();
+        }),
       ];
+      // What each agent cost in earlier activations, for its tooltip (the store may be locked: then none).
+      void app.ready
+        .then(() => app.storedSessionStates())
+        .then((states) => {
+          for (const state of states) costs.seed(state);
+          tree.refresh();
+        })
+        .catch(() => undefined);
       context.subscriptions.push({ dispose: () => offs.forEach((off) => off()) });
       tree.refresh();
     },

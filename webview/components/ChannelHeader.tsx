@@ -10,6 +10,7 @@ import type { AgentState, AgentWait, ChannelSummary, ChannelView, SessionChange,
 import { channelLabel } from "../channelLabel";
 import { channelNameProblem, normaliseChannelName } from "../channelName";
 import { hasSessionControls, SessionControls } from "./SessionControls";
+import { formatCosts, totalOf } from "../../src/shared/usageTotals";
 
 /** What a member's badge says: its agent's state, or "waiting for you" while one of its permission requests waits. */
 type Activity = AgentState | "waiting";
@@ -138,6 +139,7 @@ export function ChannelHeader({ channel, requested, editing, manage, sessions, d
             </li>
             );
           })}
+          {sessions && <ChannelTotal channel={channel} states={sessions.states} />}
           {editing && editing.candidates.length > 0 && (
             <li>
               <select
@@ -162,6 +164,21 @@ export function ChannelHeader({ channel, requested, editing, manage, sessions, d
       )}
       {channel && manage && mode === "deleting" && <DeleteConfirm label={label} manage={manage} close={(done) => close(done ? "none" : "delete")} />}
     </header>
+  );
+}
+
+/**
+ * What the channel cost so far (issue 21): every member's sessions, earlier ones included (`spent`), summed by currency;
+ * nothing when no agent reported a cost.
+ */
+function ChannelTotal({ channel, states }: { channel: ChannelView; states: Readonly<Record<string, SessionStateView>> }) {
+  const total = formatCosts(totalOf(channel.members.map((m) => states[m.name]).filter((s): s is SessionStateView => !!s)));
+  if (!total) return null;
+  const title = l10n.t("Cost of {0} so far: {1} (all members, all sessions)", channelLabel(channel.name), total);
+  return (
+    <li class="channel-total" title={title} aria-label={title}>
+      {l10n.t("Total: {0}", total)}
+    </li>
   );
 }
 

@@ -12,6 +12,7 @@ import "@vscode-elements/elements/dist/vscode-checkbox/index.js";
 import * as l10n from "@vscode/l10n";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { SessionChange, SessionConfigOptionView, SessionStateView } from "../../src/shared/protocol";
+import { formatCost, formatCosts, sessionTotal } from "../../src/shared/usageTotals";
 
 /** The component's user-facing words, in one place, in the editor's language (`@vscode/l10n`). */
 const TEXT = {
@@ -31,6 +32,8 @@ const TEXT = {
   tokens: (used: string, size: string, percent: string) => l10n.t("{0} of {1} tokens in context ({2})", used, size, percent),
   tokensCost: (used: string, size: string, percent: string, amount: string) => l10n.t("{0} of {1} tokens in context ({2}) · cost so far {3}", used, size, percent, amount),
   refused: (reason: string) => l10n.t("Not changed: {0}", reason),
+  total: (amount: string) => l10n.t("{0} in this channel, earlier sessions included", amount),
+  totalName: () => l10n.t("Total cost"),
   notRestored: (setting: string, value: string, reason: string) => l10n.t("Your choice {0}: {1} was not set again when the session opened: {2}", setting, value, reason),
 };
 
@@ -60,17 +63,7 @@ export function compactTokens(n: number): string {
   return `${m < 100 ? Math.round(m * 10) / 10 : Math.round(m)}M`;
 }
 
-/** "$0.04", "€1.20", "12 credits": a cost in its currency (ISO 4217 codes through `Intl`, any other unit as a word). */
-export function formatCost(cost: { amount: number; currency: string }): string {
-  if (/^[A-Z]{3}$/.test(cost.currency)) {
-    try {
-      return new Intl.NumberFormat("en", { style: "currency", currency: cost.currency, minimumFractionDigits: 2, maximumFractionDigits: cost.amount < 0.01 && cost.amount > 0 ? 4 : 2 }).format(cost.amount);
-    } catch {
-      // not a currency Intl knows: shown as a unit below
-    }
-  }
-  return `${Math.round(cost.amount * 100) / 100} ${cost.currency}`;
-}
+export { formatCost };
 
 /** "12.3k / 200k · $0.04": the usage meter's text; "" without usage. */
 export function usageText(usage: SessionStateView["usage"]): string {
@@ -103,14 +96,21 @@ export function sessionTooltip(state: SessionStateView): string {
   for (const o of state.configOptions ?? []) lines.push(`${o.name}: ${o.type === "boolean" ? (o.currentValue ? TEXT.on() : TEXT.off()) : (o.options.find((v) => v.value === o.currentValue)?.name ?? o.currentValue)}`);
   if (state.models) lines.push(TEXT.modelLine(state.models.availableModels.find((m) => m.modelId === state.models!.currentModelId)?.name ?? state.models.currentModelId));
   if (state.usage) lines.push(usageDetail(state.usage));
+  const total = totalText(state);
+  if (total) lines.push(total);
   for (const entry of state.notRestored ?? []) lines.push(notRestoredText(state, entry));
   if (!state.live) lines.push(TEXT.notLive());
   return lines.filter(Boolean).join("\n");
 }
 
+/** "$1.20 in this channel, earlier sessions included", when earlier sessions cost something; else "". */
+export function totalText(state: SessionStateView): string {
+  return state.spent?.length ? TEXT.total(formatCosts(sessionTotal(state))) : "";
+}
+
 /** True when the state has anything to show (a session that offers nothing and reported nothing shows no button). */
 export function hasSessionControls(state: SessionStateView | undefined): state is SessionStateView {
-  return !!state && !!(state.modes || state.configOptions?.length || state.models || state.usage || state.title);
+  return !!state && !!(state.modes || state.configOptions?.length || state.models || state.usage || state.title || state.spent?.length);
 }
 
 /** The compact button and its dialog for one member's session. */
@@ -276,6 +276,11 @@ function SessionDialog({ state, configure }: { state: SessionStateView; configur
       {state.usage && (
         <p class="session-usage">
           <span class="session-field-name">{TEXT.usage()}</span> <span class="session-usage-detail">{usageDetail(state.usage)}</span>
+        </p>
+      )}
+      {totalText(state) && (
+        <p class="session-total">
+          <span class="session-field-name">{TEXT.totalName()}</span> <span class="session-total-detail">{totalText(state)}</span>
         </p>
       )}
       {state.notRestored?.map((entry) => (

@@ -124,6 +124,12 @@ export interface SessionStateView {
   models?: { currentModelId: string; availableModels: { modelId: string; name: string; description?: string }[] };
   /** ACP `usage_update`: tokens in context (`used`) of the context window (`size`); cumulative cost if known. */
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } };
+  /**
+   * What the earlier sessions of this channel and agent cost, one entry per currency (issue 21: a Retry in a new
+   * session or a session not resumed does not reset the total). The total is this plus `usage.cost`
+   * (`src/shared/usageTotals.ts`).
+   */
+  spent?: { amount: number; currency: string }[];
   /** ACP `session_info_update` `title`. */
   title?: string;
   /** False once the session's process has gone: the values are the last known, a change reopens the session. */
