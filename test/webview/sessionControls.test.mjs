@@ -199,4 +199,29 @@ describe("session controls in the channel header", () => {
     await page.screenshot({ path: path.join(outDir, "webview-session-not-restored.png") });
     assert.deepEqual(await view.problems(), []);
   });
+  it("the header shows the channel's cost total (all members, earlier sessions included) and the dialog a member's", async () => {
+    /** @type {import("../../src/shared/protocol").SessionStateView} */
+    const demo = { ...DEMO, usage: { used: 1_000, size: 200_000, cost: { amount: 0.03, currency: "USD" } }, spent: [{ amount: 0.04, currency: "USD" }] };
+    /** @type {import("../../src/shared/protocol").SessionStateView} */
+    const odie = { channelId: "ch-general", agent: "odie", live: false, spent: [{ amount: 1.2, currency: "USD" }, { amount: 5, currency: "credits" }] };
+    const open = { ...openResult({ members: [{ name: "demo", state: "ready" }, { name: "odie", state: "stopped" }] }), sessions: { demo, odie } };
+    const { page, host, problems } = await openView(env.browser, env.server.origin, { open, width: 360 });
+    await page.waitForSelector(".channel-total");
+    assert.equal(await page.innerText(".channel-total"), "Total: $1.27 + 5 credits", "demo's $0.04 + $0.03 and odie's earlier $1.20, by currency");
+    assert.equal(await page.getAttribute(".channel-total", "title"), "Cost of #general so far: $1.27 + 5 credits (all members, all sessions)");
+    const trigger = ".member[data-member='demo'] .session-trigger";
+    assert.match((await page.getAttribute(trigger, "title")) ?? "", /\$0\.07 in this channel, earlier sessions included/);
+    await host.emit("session/state", { ...demo, usage: { used: 2_000, size: 200_000, cost: { amount: 0.13, currency: "USD" } } });
+    await page.waitForFunction(() => document.querySelector(".channel-total")?.textContent === "Total: $1.37 + 5 credits");
+    await page.evaluate(() => document.fonts.ready);
+    await frames(page, 3);
+    await page.screenshot({ path: path.join(outDir, "webview-channel-total.png"), clip: { x: 0, y: 0, width: 360, height: 120 } });
+    await page.click(trigger);
+    await page.waitForSelector(".session-total");
+    assert.equal(await page.innerText(".session-total-detail"), "$0.17 in this channel, earlier sessions included");
+    await page.evaluate(() => document.fonts.ready);
+    await frames(page, 3);
+    await page.screenshot({ path: path.join(outDir, "webview-session-totals.png"), clip: { x: 0, y: 0, width: 360, height: 340 } });
+    assert.deepEqual(await problems(), []);
+  });
 });
