@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { startSidekicks } from "./app/compose";
 import type { SidekicksApp } from "./app/SidekicksApp";
 import { resolveConfigLocation } from "./config/location";
 import { CONFIG_TEMPLATE } from "./config/template";
+import { historyDirFor, historyHome, historyOffer, type MovedHistory } from "./store/historyHomes";
 import type { HostRequestMethod, HostRequests } from "./shared/protocol";
 import { registerAgentUi, type AgentItemSnapshot } from "./vscode/agentCommands";
 import { registerChannelCommands } from "./vscode/channelCommands";
@@ -17,6 +17,7 @@ import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
 import { DIFF_SCHEME } from "./vscode/DiffDocuments";
 import { EditorAdapter } from "./vscode/EditorAdapter";
 import { FileWatchers } from "./vscode/FileWatchers";
+import { offerMovedHistory } from "./vscode/historyFollow";
 import { Notifications } from "./vscode/Notifications";
 import { PermissionStatus } from "./vscode/PermissionStatus";
 import { registerRosterCommands } from "./vscode/rosterCommands";
@@ -96,7 +97,7 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
 
   started = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
     if (deactivated) throw new Error("Sidekicks was deactivated before it started.");
-    const current = startApp(context, editor);
+    const current = startApp(context, editor, log);
     await current.ready;
     agentUi.attach(current);
     permissionStatus.attach(current);
@@ -148,11 +149,19 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
  * `SidekicksApp.ready`), and watches the roster file and Workspace Trust to reload it.
  * @throws Error when the roster's location cannot be resolved (a bad `sidekicks.configPath`)
  */
-function startApp(context: vscode.ExtensionContext, editor: EditorAdapter): SidekicksApp {
+function startApp(context: vscode.ExtensionContext, editor: EditorAdapter, log: vscode.LogOutputChannel): SidekicksApp {
   const configPath = resolveConfigPath();
+  const { histories, stayed } = moveEarlierHistory(context, configPath);
+  // Asked before the history opens (it would be created); answered while Sidekicks runs on this folder's own.
+  let offer: MovedHistory[] = [];
+  try {
+    if (!stayed) offer = historyOffer(histories, configPath);
+  } catch (err) {
+    log.warn(`looking for the history of a moved folder failed: ${String(err)}`);
+  }
   const current = startSidekicks({
     configPath,
-    storageDir: historyFolder(context, configPath),
+    storageDir: stayed ?? historyHome(histories, configPath),
     editor,
     launch: {
       workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? path.dirname(configPath),
@@ -162,6 +171,7 @@ function startApp(context: vscode.ExtensionContext, editor: EditorAdapter): Side
     },
   });
   app = current;
+  if (offer.length > 0) void offerMovedHistory(histories, configPath, offer, log);
   const watcher = vscode.workspace.createFileSystemWatcher(
     new vscode.RelativePattern(vscode.Uri.file(path.dirname(configPath)), path.basename(configPath)),
   );
@@ -181,24 +191,27 @@ export async function deactivate(): Promise<void> {
 }
 
 /**
- * Where the history of a roster lives: the extension's global storage, one folder per roster file (the first 12 hex
- * of its path's SHA-256). Global, not per window: two windows on the same roster then share one store, so the second
- * finds it locked and says so (a per-window folder would give it a separate, empty history). A history kept in the
- * window's workspace storage by an earlier version is moved here once.
+ * Where the histories live: the extension's global storage, one folder per roster file (the first 12 hex of its
+ * path's SHA-256; `src/store/historyHomes.ts`, which also follows a moved folder's history the user adopted). Global,
+ * not per window: two windows on the same roster then share one store, so the second finds it locked and says so (a
+ * per-window folder would give it a separate, empty history). A history kept in the window's workspace storage by an
+ * earlier version is moved here once.
+ * @returns the folder holding the histories; `stayed`: the earlier history, when it could not be moved (another
+ *   filesystem, in use): it is read where it is
  */
-function historyFolder(context: vscode.ExtensionContext, configPath: string): string {
-  const key = createHash("sha256").update(configPath).digest("hex").slice(0, 12);
-  const folder = path.join(context.globalStorageUri.fsPath, "histories", key);
-  const earlier = context.storageUri ? path.join(context.storageUri.fsPath, key) : undefined;
+function moveEarlierHistory(context: vscode.ExtensionContext, configPath: string): { histories: string; stayed?: string } {
+  const histories = path.join(context.globalStorageUri.fsPath, "histories");
+  const folder = historyDirFor(histories, configPath);
+  const earlier = context.storageUri ? path.join(context.storageUri.fsPath, path.basename(folder)) : undefined;
   if (earlier && existsSync(earlier) && !existsSync(folder)) {
     try {
-      mkdirSync(path.dirname(folder), { recursive: true });
+      mkdirSync(histories, { recursive: true });
       renameSync(earlier, folder);
     } catch {
-      return earlier; // another filesystem, or in use: keep reading it where it is
+      return { histories, stayed: earlier }; // another filesystem, or in use: keep reading it where it is
     }
   }
-  return folder;
+  return { histories };
 }
 
 /** The roster file: setting `sidekicks.configPath`, else `sidekicks.yaml`, else `.vscode/sidekicks.yaml` (src/config/location.ts). */
