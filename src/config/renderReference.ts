@@ -27,6 +27,10 @@ never stops running agents: the last valid roster stays in force.
 saving it applies the change without a reload. \`Sidekicks: Add agent…\` and \`Sidekicks: Edit agent…\` change it
 in place, keeping comments, blank lines, key order, anchors and merge keys; they refuse to save over a file that
 changed on disk since they read it, or that has unsaved changes in an editor.
+
+The history of a roster is kept per roster file (by its path). When a folder is moved or renamed, the next time it
+is opened Sidekicks finds the history whose roster file is gone and asks whether to use it here; only a yes makes
+the folder use it (the window reloads), a no is remembered, and nothing is moved or deleted.
 `;
 
 const ANCHORS = `## Anchors and merge keys
