@@ -149,11 +149,6 @@ export class NoticeBatcher {
     if (this.handle === undefined) this.handle = this.timer.set(() => this.fire(), this.windowMs);
   }
 
-  /** Drops a notice the user saw meanwhile (the request was answered, the channel was opened): by channel. */
-  forgetChannel(channelId: string): void {
-    this.pending = this.pending.filter((n) => n.channelId !== channelId);
-  }
-
   /** Drops the burst not shown yet. */
   dispose(): void {
     if (this.handle !== undefined) this.timer.clear(this.handle);
