@@ -311,26 +311,21 @@ async function e2eMain(): Promise<void> {
  * to bench/results.json with the machine's load.
  */
 async function snapshotsMain(): Promise<void> {
-  const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
-  const figures = await (await import("./snapshots")).snapshotFigures(process.argv.includes("--before"));
-  const file = path.join(__dirname, "results.json");
-  let results: Record<string, unknown> = {};
-  try {
-    results = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  } catch {
-    // no earlier results: these alone
-  }
-  const machine = `${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}, load ${load} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`;
-  Object.assign(results, figures, { "turn.snapshotMachine": machine, "turn.snapshotDate": new Date().toISOString() });
-  writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
-  console.log(`machine: ${machine}`);
-  for (const [name, value] of Object.entries(figures)) console.log(`| ${name} | ${String(value)} |`);
+  await sideFigures(["turn.snapshotMachine", "turn.snapshotDate"], async () => (await import("./snapshots")).snapshotFigures(process.argv.includes("--before")));
 }
 
 /** `--worktree`: only the worktree set-up figures (bench/worktree.ts), added to bench/results.json with the machine's load. */
 async function worktreeMain(): Promise<void> {
+  await sideFigures(["worktree.machine", "worktree.date"], async () => (await import("./worktree")).worktreeFigures());
+}
+
+/**
+ * A bench run on its own (`--snapshots`, `--worktree`): its figures are added to bench/results.json with the machine
+ * and its load before and after, and the date, under the two keys given.
+ */
+async function sideFigures([machineKey, dateKey]: [string, string], measure: () => Promise<Record<string, unknown>>): Promise<void> {
   const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
-  const figures = await (await import("./worktree")).worktreeFigures();
+  const figures = await measure();
   const file = path.join(__dirname, "results.json");
   let results: Record<string, unknown> = {};
   try {
@@ -339,7 +334,7 @@ async function worktreeMain(): Promise<void> {
     // no earlier results: these alone
   }
   const machine = `${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}, load ${load} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`;
-  Object.assign(results, figures, { "worktree.machine": machine, "worktree.date": new Date().toISOString() });
+  Object.assign(results, figures, { [machineKey]: machine, [dateKey]: new Date().toISOString() });
   writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
   console.log(`machine: ${machine}`);
   for (const [name, value] of Object.entries(figures)) console.log(`| ${name} | ${String(value)} |`);
