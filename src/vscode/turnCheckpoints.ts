@@ -25,9 +25,10 @@ export async function resolveConflicts(diffs: DiffDocuments, conflicts: readonly
   for (const [i, c] of conflicts.entries()) {
     const name = vscode.workspace.asRelativePath(c.path);
     type Item = vscode.QuickPickItem & { choice: ConflictChoice | "diff" };
+    // Skip first: Enter pressed at once keeps the file as it is; overwriting is always a choice made on purpose.
     const items: Item[] = [
-      { label: action === "undo" ? vscode.l10n.t("Overwrite with the text from before the answer") : vscode.l10n.t("Overwrite with the agent's text"), detail: c.target === null ? vscode.l10n.t("The file is removed.") : undefined, choice: "overwrite" },
       { label: vscode.l10n.t("Skip this file"), detail: vscode.l10n.t("The file stays as it is now."), choice: "skip" },
+      { label: action === "undo" ? vscode.l10n.t("Overwrite with the text from before the answer") : vscode.l10n.t("Overwrite with the agent's text"), detail: c.target === null ? vscode.l10n.t("The file is removed.") : undefined, choice: "overwrite" },
       { label: vscode.l10n.t("Open a diff"), detail: vscode.l10n.t("The file now against what would be written; then choose."), choice: "diff" },
     ];
     for (;;) {
