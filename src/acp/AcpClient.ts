@@ -7,7 +7,7 @@ import { parseAuthMethods } from "./auth";
 import { connectClient, SessionTable, type Served } from "./clientSide";
 import * as dl from "./deadlines";
 import { explainFailure } from "./explain";
-import { promptBlocks } from "./promptBlocks";
+import { promptBlocks, withheldNote } from "./promptBlocks";
 import type { AcpClientHandlers, AgentInfo, AgentLaunch, ConfigOptionInfo, ExitInfo, McpServerSpec, PromptInput, SessionSetup } from "./types";
 import { configOptions, toSessionSetup } from "./updates";
 
@@ -207,7 +207,9 @@ export class AcpClient {
     const running: RunningPrompt = { abandon: () => undefined, timer: undefined };
     const abandoned = new Promise<never>((_, reject) => (running.abandon = reject));
     this.prompts.set(sessionId, running);
-    const request = this.connection.agent.request("session/prompt", { sessionId, prompt: promptBlocks(input, this.agentInfo?.embeddedContext === true) });
+    const plan = promptBlocks(input, { embeddedContext: this.agentInfo?.embeddedContext === true, image: this.agentInfo?.image === true });
+    if (plan.withheld.length > 0) this.handlers.onUpdate(sessionId, { kind: "notice", text: withheldNote(this.options.agentName, plan.withheld), retrying: false });
+    const request = this.connection.agent.request("session/prompt", { sessionId, prompt: plan.blocks });
     try {
       return this.stopReasonOf(await this.call("session/prompt", Promise.race([request, abandoned])));
     } finally {
@@ -345,6 +347,7 @@ export class AcpClient {
         loadSession: response.agentCapabilities?.loadSession === true,
         embeddedContext: response.agentCapabilities?.promptCapabilities?.embeddedContext === true,
         mcpHttp: response.agentCapabilities?.mcpCapabilities?.http === true,
+        image: response.agentCapabilities?.promptCapabilities?.image === true,
         authMethods: parseAuthMethods(response.authMethods as unknown),
         meta: response._meta ?? undefined,
       };
@@ -392,3 +395,4 @@ export const STOP_REASONS = ["end_turn", "max_tokens", "max_turn_requests", "ref
 function toAcpServers(mcpServers: McpServerSpec[]): acp.McpServer[] {
   return mcpServers.map((m): acp.McpServer => ("type" in m ? (m.type === "http" ? { ...m, type: "http" } : { ...m, type: "sse" }) : m));
 }
+

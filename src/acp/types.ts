@@ -2,7 +2,7 @@
  * Sidekicks' own shapes for what crosses the ACP boundary. SDK types never leave `src/acp/` (the original design's
  * `internal/acp`); the rest of the extension sees only these.
  */
-import type { ContentBlockView } from "../shared/protocol";
+import type { Attachment, ContentBlockView } from "../shared/protocol";
 
 /** How to start an agent process. `env` is the complete environment (already merged with the parent's). */
 export interface AgentLaunch {
@@ -76,6 +76,11 @@ export interface PromptInput {
    * session from the prompt's text blocks alone); otherwise as text before the request, in the same text block.
    */
   context?: string;
+  /**
+   * What the user attached to the request (issue 21): files, selections, images, problems. Sent as blocks the agent's
+   * `promptCapabilities` allow (`promptBlocks.ts`); an image the agent cannot take is left out and the user told.
+   */
+  attachments?: Attachment[];
 }
 
 /** The URI of the embedded resource that carries a prompt's {@link PromptInput.context}. */
@@ -288,6 +293,8 @@ export interface AgentInfo {
   embeddedContext: boolean;
   /** ACP `agentCapabilities.mcpCapabilities.http`: the agent connects to MCP servers over Streamable HTTP. */
   mcpHttp: boolean;
+  /** ACP `promptCapabilities.image`: the agent accepts `image` blocks in prompts. */
+  image: boolean;
   authMethods: AuthMethodInfo[];
   /** The `_meta` object of the `initialize` result, if any (the fake agent reports `startupMs` there). */
   meta?: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { SidekicksError } from "../shared/errors";
-import type { ChannelView, MessageView } from "../shared/protocol";
+import type { Attachment, ChannelView, MessageView } from "../shared/protocol";
 import type { Store } from "../store/Store";
 import type { ChannelRecord, MessageRecord } from "../store/records";
 import { isActive, statusOf } from "../turns/reducer";
@@ -122,11 +122,13 @@ export class ChannelMessages {
    * `editOf` (Edit and resend, issue 19): the id of an earlier user message of this channel the text was edited from.
    * The new message is a new turn like any other (its mentions decide the agents); the earlier one stays in the
    * history as it was, and the new one stores the link (`editOf`).
+   * `attachments` (checked and read by the caller) are kept on the message; each recipient's prompt carries them
+   * (`TurnExecutor`).
    * @returns the stored message's id
    * @throws SidekicksError `channel/unknownMember` and `channel/unknownCommand` (with the closest match),
    *   `channel/noRecipient`; `channel/notFound` when `editOf` is not a user message of this channel
    */
-  async send(channelId: string, text: string, editOf?: string): Promise<{ messageId: string }> {
+  async send(channelId: string, text: string, editOf?: string, attachments: readonly Attachment[] = []): Promise<{ messageId: string }> {
     const { store, clock } = this.ports;
     await this.ports.ready();
     if (editOf !== undefined && (await store.message(channelId, editOf))?.author.kind !== "user") {
@@ -155,6 +157,7 @@ export class ChannelMessages {
       createdAt: at,
       to: route.agents,
       ...(editOf !== undefined ? { editOf } : {}),
+      ...(attachments.length > 0 ? { attachments: [...attachments] } : {}),
     };
     this.lastAddressed.set(channelId, route.agents[route.agents.length - 1]!);
     const turns = route.agents.map((agent) =>

@@ -4,6 +4,7 @@
  * they are written before the prompt within a byte budget.
  */
 import { describeBlock } from "../shared/contentBlocks";
+import { describeAttachment } from "../shared/attachments";
 import { terminalScreen } from "../shared/terminalScreen";
 import { CONTEXT_FOOTER, CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../shared/preamble";
 import type { MessageRecord } from "../store/records";
@@ -192,9 +193,11 @@ function toBlock(m: MessageRecord): Block {
   const author = m.author.kind === "agent" ? `@${m.author.agentName ?? "agent"}` : m.author.kind;
   // Separate text parts are separate pieces (around a tool call, or a new ACP message): a blank line between them, so
   // "I'll look." and "Done." never read "I'll look.Done.", and Markdown stays Markdown.
-  // An image, an embedded file or a link is referred to in one line, never repeated (its base64, its whole text).
+  // An image, an embedded file or a link is referred to in one line, never repeated (its base64, its whole text); so
+  // is what the user attached (the agents it was for had it in their prompt).
   const text = m.parts
     .flatMap((p) => (p.type === "text" && p.text.trim() !== "" ? [p.text.trim()] : p.type === "content" ? [describeBlock(p.block)] : []))
+    .concat(m.attachments && m.attachments.length > 0 ? [m.attachments.map(describeAttachment).join("\n")] : [])
     .join("\n\n");
   const tools = m.parts.flatMap((p) => {
     if (p.type !== "toolCall") return [];

@@ -25,6 +25,7 @@ export type ErrorCode =
   | "channel/exists" // a channel already has that name
   | "channel/busy" // a member is still answering in the channel (it cannot be deleted until stopped)
   | "channel/invalidName" // a channel name that is empty, too long, or has characters outside [a-z0-9_-]
+  | "channel/attachment" // an attachment refused: outside the workspace, not found, an image too large or of a type not taken
   | "session/invalidChange" // a session setting (mode, config option, model) the agent's session does not offer
   | "turn/interrupted" // the answer was cut short by a reload or shutdown
   | "workspace/outside" // a path outside the agent's workspace roots (`..`, elsewhere, an escaping symlink) or not mapped into its container

@@ -1,4 +1,5 @@
-import type { Author, ErrorInfo, Part, TurnOutcome } from "../shared/protocol";
+import type { Attachment, Author, ErrorInfo, Part, TurnOutcome } from "../shared/protocol";
+import { storedAttachments } from "../shared/protocol/requestGuards";
 
 /** Schema version of the store, written under key `v` (the original design's ADR 0003, "Pebble keys"). */
 export const STORE_SCHEMA_VERSION = 4;
@@ -35,6 +36,8 @@ export interface MessageRecord {
   createdAt: number;
   /** For a user message: the agents it was routed to. */
   to?: string[];
+  /** For a user message: what the user attached (issue 21); checked again when read (`storedAttachments`). */
+  attachments?: Attachment[];
   /** For an agent message delegated by another agent's final answer: that agent, and its message (the parent). */
   delegatedBy?: string;
   parentMessageId?: string;
@@ -189,6 +192,12 @@ export function asMessageRecord(value: unknown): MessageRecord | undefined {
   // A link to another message (Edit, Regenerate) that is not a message id is dropped; the message itself is kept.
   for (const link of ["editOf", "regenerates"] as const) {
     if (link in value && (typeof value[link] !== "string" || !/^[0-9A-HJKMNP-TV-Z]{26}$/.test(value[link] as string))) delete value[link];
+  }
+  if (value.attachments !== undefined) {
+    // Attachments reach agents and the view: each is checked, one of no known shape is left out.
+    const attachments = storedAttachments(value.attachments);
+    const { attachments: _stored, ...rest } = value;
+    return (attachments.length > 0 ? { ...rest, attachments } : rest) as unknown as MessageRecord;
   }
   return value as unknown as MessageRecord;
 }

@@ -367,7 +367,11 @@ export class TurnExecutor {
       if (skills && skills.inUse.length > 0) await this.submit({ type: "skillsInUse", turnId, attempt, skills: skills.inUse });
       const context = turn.command ? "" : await ports.context(turn, session.fresh);
       const preamble = (skills?.preamble ?? "") + context + (note ?? "");
-      const stopReason = await session.prompt(preamble ? { text: turn.prompt, context: preamble } : turn.prompt);
+      // What the user attached to the message that asked (issue 21), as stored (checked when read).
+      const asked = await ports.store.message(turn.channelId, turn.requestMessageId);
+      const attachments = asked?.author.kind === "user" ? asked.attachments : undefined;
+      const input = preamble || attachments ? { text: turn.prompt, ...(preamble ? { context: preamble } : {}), ...(attachments ? { attachments } : {}) } : turn.prompt;
+      const stopReason = await session.prompt(input);
       await end({ stopReason });
     } catch (err) {
       const e = asSidekicksError(err, "agent/protocol");

@@ -20,6 +20,7 @@ export function toView(m: MessageRecord, status?: MessageView["status"]): Messag
     parts: m.parts.map((p) => ({ ...p })),
     createdAt: m.createdAt,
     to: m.to,
+    ...(m.attachments && m.attachments.length > 0 ? { attachments: m.attachments } : {}),
     ...(m.delegatedBy ? { delegatedBy: m.delegatedBy, parentMessageId: m.parentMessageId } : {}),
     ...(m.editOf ? { editOf: m.editOf } : {}),
     ...(m.regenerates ? { regenerates: m.regenerates } : {}),

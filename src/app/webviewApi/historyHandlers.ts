@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import { GENERAL } from "../../channels/ChannelDirectory";
 import { SidekicksError } from "../../shared/errors";
+import { resolveAttachments } from "../attachments";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 import { withLooks } from "./looks";
 import { text, type WebviewApiPorts } from "./ports";
@@ -24,11 +25,13 @@ export function historyHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHand
     },
     "channel/older": async ({ channelId, beforeId, limit }) =>
       history.require().messages.older(text(channelId, "channel id"), text(beforeId, "message id"), typeof limit === "number" ? limit : undefined),
-    "channel/send": async ({ channelId, text, editOf }) => {
+    "channel/send": async ({ channelId, text, editOf, attachments }) => {
       if (typeof channelId !== "string" || typeof text !== "string" || text.trim() === "") {
         throw new SidekicksError("channel/noRecipient", l10n.t("Nothing to send."));
       }
-      return history.require().messages.send(channelId, text, typeof editOf === "string" ? editOf : undefined);
+      // Attachments are read here, as the user sees them now (unsaved edits included), and kept on the message.
+      const kept = attachments ? await resolveAttachments(attachments, { roots: ports.workspaceRoots?.() ?? [], documents: ports.editor.documents }) : [];
+      return history.require().messages.send(channelId, text, typeof editOf === "string" ? editOf : undefined, kept);
     },
   };
 }

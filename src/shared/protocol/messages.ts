@@ -2,7 +2,7 @@
  * The request and event maps of the host ⇄ webview protocol and the envelope of what crosses `postMessage` (see
  * `index.ts` for the envelope's rules).
  */
-import type { AgentState, AgentWait, ErrorInfo, Part, ToolCallDiff, ToolCallLocation } from "./parts";
+import type { AgentState, AgentWait, AttachmentRequest, ErrorInfo, Part, ToolCallDiff, ToolCallLocation } from "./parts";
 import type { AgentCommand, ChannelSummary, ChannelView, ConfigStatus, MessageView, SessionChange, SessionStateView } from "./views";
 
 /** Requests from the webview to the host: `method → [params, result]`. */
@@ -40,9 +40,10 @@ export interface WebviewRequests {
   /**
    * Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it.
    * `editOf` (Edit and resend): the earlier user message of the shown channel it was edited from; the new message is a
-   * new turn linked to it, the earlier one stays as it was (`channel/notFound` when it is not there).
+   * new turn linked to it, the earlier one stays as it was (`channel/notFound` when it is not there). `attachments`: files,
+   * selections, images, problems the user attached (issue 21; the host checks and reads them).
    */
-  "channel/send": [{ channelId: string; text: string; editOf?: string }, { messageId: string }];
+  "channel/send": [{ channelId: string; text: string; editOf?: string; attachments?: AttachmentRequest[] }, { messageId: string }];
   /**
    * A message of the shown channel as Markdown: `markdown` as the channel export writes it (heading and body), `body`
    * without the heading (for a quote). The view copies it ("Copy as Markdown") or quotes it in the composer.

@@ -235,6 +235,41 @@ export type ContentBlockView =
   | { kind: "binary"; uri: string; name: string; mimeType?: string; bytes: number }
   | { kind: "link"; uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number };
 
+/** Lines `start` … `end` of a file, 1-based and inclusive (`start` ≤ `end`). */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+/** One problem the editor showed for a file (a VS Code `Diagnostic`), as an attachment carries it. */
+export interface ProblemView {
+  severity: "error" | "warning" | "info" | "hint";
+  message: string;
+  /** 1-based lines it covers. */
+  range: LineRange;
+  /** Who reported it (`ts`, `eslint`…) and its code, when the editor knows them. */
+  source?: string;
+  code?: string;
+}
+
+/**
+ * Context the user handed an agent with a message (issue 21, "Attach"), kept on the user message:
+ * - `file`: a workspace file, or lines of it (`range`); `text` is what the user saw when sending (the editor's buffer,
+ *   unsaved edits included), absent when it was too large to embed (`omitted` says why: the agent gets a link only);
+ * - `selection`: the text the user selected in `path`, lines `range`;
+ * - `image`: a pasted or dropped image, base64 `data` of a shown `mimeType`;
+ * - `problems`: the editor's problems of `path` (within `range` when set).
+ * Paths are absolute, inside the workspace (checked where the attachment enters).
+ */
+export type Attachment =
+  | { kind: "file"; path: string; range?: LineRange; text?: string; omitted?: "size" | "binary" }
+  | { kind: "selection"; path: string; range: LineRange; text: string }
+  | { kind: "image"; name: string; mimeType: string; data: string }
+  | { kind: "problems"; path: string; range?: LineRange; problems: ProblemView[] };
+
+/** One attachment as the webview sends it (`channel/send`): a file names only its path and range (the host reads its text). */
+export type AttachmentRequest = Omit<Extract<Attachment, { kind: "file" }>, "text" | "omitted"> | Exclude<Attachment, { kind: "file" }>;
+
 /** A content block of the agent's answer that is not text (an image, a file, a link…): one per block, in order. */
 export interface ContentPart {
   type: "content";

@@ -11,7 +11,7 @@
  * What a guard cannot know (which channel the view shows, whether a message or a path is one the view was shown) is
  * the host's policy, checked after it (`viewGuard.ts`). Part of the protocol: imports only its own files.
  */
-import type { ToolCallDiff, ToolCallLocation } from "./parts";
+import type { Attachment, AttachmentRequest, LineRange, ProblemView, ToolCallDiff, ToolCallLocation } from "./parts";
 import type { SessionChange } from "./views";
 import type { WebviewRequestMethod, WebviewRequests } from "./messages";
 
@@ -140,6 +140,116 @@ const sessionChange: Check<SessionChange> = (v, at) => {
   return fail(`${at}.kind`, "expected mode, config or model");
 };
 
+// Attachments (issue 21): checked where they enter, from the webview (`channel/send`) and from LevelDB (a user
+// message's `attachments`, `src/store/records.ts`). Shapes and bounds only; what a shape cannot tell (a path outside
+// the workspace, an image type agents do not take, an image too large once decoded) the host refuses with a sentence
+// for the user (`src/app/attachments.ts`).
+/** Most attachments one message carries. */
+export const MAX_ATTACHMENTS = 20;
+
+/** Most characters of a file's or a selection's text kept on a message (a larger file is sent as a link only). */
+export const ATTACHMENT_TEXT_MAX = 256 * 1024;
+
+/** Largest image one message may carry, in bytes once decoded (Claude's API takes at most 5 MB per image). */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/** The longest base64 text of an image the guard lets through (the host then checks the decoded size exactly). */
+export const IMAGE_DATA_MAX = Math.ceil(IMAGE_MAX_BYTES / 3) * 4 + 4;
+
+/** The image types an attachment may have: the ones the view shows and agents take (ACP `ImageContent`). */
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+
+/** Most problems one `problems` attachment lists. */
+export const MAX_PROBLEMS = 100;
+
+const LINE_MAX = 2 ** 31 - 1;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A line range: 1-based, `start` ≤ `end`. */
+export const lineRange: Check<LineRange> = (v, at) => {
+  const r = obj<LineRange>({ start: int(1, LINE_MAX), end: int(1, LINE_MAX) })(v, at);
+  if (r.end < r.start) return fail(`${at}.end`, "before start");
+  return r;
+};
+
+const problem: Check<ProblemView> = obj<ProblemView>({
+  severity: oneOf(["error", "warning", "info", "hint"] as const),
+  message: str({ max: 4096 }),
+  range: lineRange,
+  source: optional(str({ max: 256, line: true })),
+  code: optional(str({ max: 256, line: true })),
+});
+
+type FileAttachment = Extract<Attachment, { kind: "file" }>;
+
+const image = obj<Extract<Attachment, { kind: "image" }>>({
+  kind: oneOf(["image"] as const),
+  name: str({ max: 256, line: true }),
+  mimeType: str({ max: 128, line: true }),
+  data: str({ max: IMAGE_DATA_MAX, pattern: BASE64 }),
+});
+const selection = obj<Extract<Attachment, { kind: "selection" }>>({
+  kind: oneOf(["selection"] as const),
+  path: filePath,
+  range: lineRange,
+  text: str({ min: 0, max: ATTACHMENT_TEXT_MAX }),
+});
+const problems = obj<Extract<Attachment, { kind: "problems" }>>({
+  kind: oneOf(["problems"] as const),
+  path: filePath,
+  range: optional(lineRange),
+  problems: list(problem, MAX_PROBLEMS),
+});
+
+function byKind<T extends { kind: string }>(checks: Record<T["kind"], Check<T>>): Check<T> {
+  return (v, at) => {
+    const kind = typeof v === "object" && v !== null ? (v as { kind?: unknown }).kind : undefined;
+    const check = typeof kind === "string" && Object.hasOwn(checks, kind) ? checks[kind as T["kind"]] : undefined;
+    if (!check) return oneOf(Object.keys(checks))(kind, `${at}.kind`) as never;
+    return check(v, at);
+  };
+}
+
+/** An attachment from the webview (`channel/send`). */
+export const attachmentRequest: Check<AttachmentRequest> = byKind<AttachmentRequest>({
+  file: obj<Omit<FileAttachment, "text" | "omitted">>({ kind: oneOf(["file"] as const), path: filePath, range: optional(lineRange) }),
+  selection,
+  image,
+  problems,
+});
+
+/** The attachments of one `channel/send`: at most {@link MAX_ATTACHMENTS}. */
+export const attachmentRequests: Check<AttachmentRequest[]> = list(attachmentRequest, MAX_ATTACHMENTS);
+
+/** An attachment as a user message keeps it (LevelDB). */
+export const storedAttachment: Check<Attachment> = byKind<Attachment>({
+  file: obj<FileAttachment>({
+    kind: oneOf(["file"] as const),
+    path: filePath,
+    range: optional(lineRange),
+    text: optional(str({ min: 0, max: ATTACHMENT_TEXT_MAX })),
+    omitted: optional(oneOf(["size", "binary"] as const)),
+  }),
+  selection,
+  image,
+  problems,
+});
+
+/**
+ * The attachments of a stored message, each checked: a record that is not a list gives none, and an attachment that
+ * is not of a known shape is left out (a damaged or newer record never reaches an agent or the view as it is).
+ */
+export function storedAttachments(value: unknown): Attachment[] {
+  if (!Array.isArray(value)) return [];
+  return value.slice(0, MAX_ATTACHMENTS).flatMap((a, i) => {
+    try {
+      return [storedAttachment(a, `attachments[${i}]`)];
+    } catch {
+      return [];
+    }
+  });
+}
+
 const terminalId = str({ max: 256, line: true });
 const none = obj<Record<string, never>>({});
 
@@ -148,7 +258,7 @@ export const WEBVIEW_REQUEST_GUARDS: { readonly [M in WebviewRequestMethod]: Che
   "channel/open": obj({ name: optional(str({ max: 256, line: true })), id: optional(ulid) }),
   "channel/older": obj({ channelId: ulid, beforeId: ulid, limit: optional(int(1, 500)) }),
   "session/configure": obj({ channelId: ulid, agent: name, change: sessionChange }),
-  "channel/send": obj({ channelId: ulid, text: str({ min: 0, max: TEXT_MAX }), editOf: optional(ulid) }),
+  "channel/send": obj({ channelId: ulid, text: str({ min: 0, max: TEXT_MAX }), editOf: optional(ulid), attachments: optional(attachmentRequests) }),
   "message/markdown": obj({ messageId: ulid }),
   "message/openInEditor": obj({ messageId: ulid }),
   "turn/regenerate": obj({ messageId: ulid }),

@@ -2,7 +2,7 @@
  * What the webview is shown of channels, members, messages and agents' sessions (modes, config options, choices),
  * and of the roster file. Part of the host ⇄ webview protocol (`index.ts`).
  */
-import type { AgentState, AgentWait, Author, ErrorInfo, Part, TurnOutcome } from "./parts";
+import type { AgentState, AgentWait, Attachment, Author, ErrorInfo, Part, TurnOutcome } from "./parts";
 
 /** A message as the webview shows it. `createdAt` is milliseconds since the epoch. */
 export interface MessageView {
@@ -18,6 +18,8 @@ export interface MessageView {
   status: "queued" | "streaming" | "done" | "error";
   /** For a user message: the agents it was routed to (mentioned, or the channel's default). */
   to?: string[];
+  /** For a user message: the files, selections, images and problems the user attached (issue 21). */
+  attachments?: Attachment[];
   /** For an agent message: the agent whose final answer @mentioned this one (delegation), and that answer's id. */
   delegatedBy?: string;
   parentMessageId?: string;
