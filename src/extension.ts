@@ -12,6 +12,7 @@ import type { HostRequestMethod, HostRequests } from "./shared/protocol";
 import { registerAgentUi, type AgentItemSnapshot } from "./vscode/agentCommands";
 import { registerChannelCommands } from "./vscode/channelCommands";
 import { registerHistoryCommands } from "./vscode/historyCommands";
+import { registerAttachCommands } from "./vscode/attachCommands";
 import { ChannelPanels, registerPanelCommand, type PanelSnapshot } from "./vscode/ChannelPanels";
 import { ChannelViewProvider } from "./vscode/ChannelViewProvider";
 import { DIFF_SCHEME } from "./vscode/DiffDocuments";
@@ -89,6 +90,13 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
     void vscode.commands.executeCommand("sidekicks.channel.focus");
   });
   registerPanelCommand(context, panels, () => view.currentChannel, whenReady);
+  registerAttachCommands(context, whenReady, {
+    attach: (target, name) => {
+      if (view.currentChannel !== name) view.showChannel(name);
+      view.attach(target);
+    },
+    currentChannel: () => view.currentChannel,
+  });
   const permissionStatus = new PermissionStatus(view, panels, (name) => view.showChannel(name), () => app);
   const fileWatchers = new FileWatchers(() => app);
   const walkthrough = new WalkthroughContext();

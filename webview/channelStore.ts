@@ -7,7 +7,7 @@
  * so the renderer can skip everything else.
  */
 import * as l10n from "@vscode/l10n";
-import type { ChannelView, SessionChange } from "../src/shared/protocol";
+import type { AttachmentRequest, ChannelView, HostEvents, SessionChange } from "../src/shared/protocol";
 import { applyOps, isAway, type Op, openedUnread, type Presence } from "./channelOps";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";
@@ -24,7 +24,7 @@ export const storeStats = { flushes: 0 };
 
 /** Owns the channel state; create one per webview and call `start()`. */
 export class ChannelStore {
-  private state: ViewState = { phase: "opening", snapshot: 0, messages: [], commands: {}, announcement: "", sessions: {}, older: { more: false, loading: false } };
+  private state: ViewState = { phase: "opening", snapshot: 0, messages: [], commands: {}, announcement: "", sessions: {}, older: { more: false, loading: false }, attachments: {} };
   private queue: Op[] = [];
   private patch: Partial<ViewState> | undefined;
   private frameRequested = false;
@@ -37,6 +37,10 @@ export class ChannelStore {
   /** A `permission/focus` or `message/reveal` for a channel not open yet (a `channel/reload` came first), or a message not loaded yet. */
   private focusWaiting: { channelId: string; messageId: string; requestId?: string } | undefined;
   private focusSeq = 0;
+  /** `composer/attach` events for a channel not open yet (a `channel/reload` came first). */
+  private attachWaiting: HostEvents["composer/attach"][] = [];
+  /** Mirrors `state.attachments` without waiting for the next frame. */
+  private chips: Record<string, readonly AttachmentRequest[]> = {};
   /** The pending `channel/older` load, if any: never two at once. */
   private olderLoad: Promise<void> | undefined;
   /** Mirrors `state.older` without waiting for the next frame. */
@@ -68,6 +72,10 @@ export class ChannelStore {
     this.host.on("message/reveal", (target) => {
       this.focusWaiting = target;
       this.applyFocus();
+    });
+    this.host.on("composer/attach", (target) => {
+      this.attachWaiting.push(target);
+      this.applyAttach();
     });
     if (typeof document !== "undefined") {
       const onVisibility = () => this.setPresence({ hidden: document.visibilityState === "hidden" });
@@ -139,6 +147,7 @@ export class ChannelStore {
         older: this.older,
       });
       this.applyFocus();
+      this.applyAttach();
     } catch (err) {
       if (generation !== this.openGeneration) return;
       this.update({ phase: "failed", openError: errorText(err) });
@@ -186,14 +195,14 @@ export class ChannelStore {
    * Sends a user message to `channelId` (default: the open channel; `channel/send`). Resolves `true` when the host
    * accepted it, `false` when it refused (the reason goes to `sendError`) or no channel is open.
    */
-  async send(text: string, channelId = this.openChannel?.id, editOf?: string): Promise<boolean> {
+  async send(text: string, channelId = this.openChannel?.id, editOf?: string, attachments: readonly AttachmentRequest[] = []): Promise<boolean> {
     if (!channelId) {
       this.update({ sendError: l10n.t("The channel is not open yet.") });
       return false;
     }
     this.update({ sendError: undefined, unread: undefined });
     try {
-      await this.host.request("channel/send", editOf === undefined ? { channelId, text } : { channelId, text, editOf });
+      await this.host.request("channel/send", { channelId, text, ...(editOf === undefined ? {} : { editOf }), ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
       return true;
     } catch (err) {
       this.update({ sendError: errorText(err) });
@@ -228,6 +237,31 @@ export class ChannelStore {
     if (!channelId) return;
     this.focusWaiting = { channelId, messageId };
     this.applyFocus();
+  }
+
+  /** The composer's chips of `channelId`, now (not at the next frame). */
+  attachmentsOf(channelId: string | undefined): readonly AttachmentRequest[] {
+    return channelId ? (this.chips[channelId] ?? []) : [];
+  }
+
+  /** Replaces the composer's chips of `channelId` (a chip removed, the chips taken by a send or put back on refusal). */
+  setAttachments(channelId: string, attachments: readonly AttachmentRequest[]): void {
+    const { [channelId]: _old, ...rest } = this.chips;
+    this.chips = attachments.length > 0 ? { ...rest, [channelId]: attachments } : rest;
+    this.update({ attachments: this.chips });
+  }
+
+  /** Hands waiting `composer/attach` events of the open channel to the composer: new chips (no duplicate), the focus. */
+  private applyAttach(): void {
+    const id = this.openChannel?.id;
+    const now = this.attachWaiting.filter((a) => a.channelId === id);
+    if (!id || now.length === 0) return;
+    this.attachWaiting = this.attachWaiting.filter((a) => a.channelId !== id);
+    const chips = [...this.attachmentsOf(id)];
+    for (const a of now.flatMap((t) => t.attachments)) if (!chips.some((c) => sameAttachment(c, a))) chips.push(a);
+    this.setAttachments(id, chips);
+    const mention = [...now].reverse().find((t) => t.mention)?.mention;
+    this.update({ composerFocus: { seq: ++this.focusSeq, ...(mention ? { mention } : {}) } });
   }
 
   /** Drops a shown send error: the user edited the draft it was about. */
@@ -341,4 +375,11 @@ export class ChannelStore {
 function errorText(err: unknown): string {
   if (err instanceof RequestError) return err.message;
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Whether two chips are the same context (same kind, file and lines; an image by its data). */
+export function sameAttachment(a: AttachmentRequest, b: AttachmentRequest): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === "image" || b.kind === "image") return a.kind === "image" && b.kind === "image" && a.data === b.data;
+  return a.path === b.path && a.range?.start === b.range?.start && a.range?.end === b.range?.end;
 }

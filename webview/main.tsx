@@ -45,13 +45,15 @@ const host = new HostConnection(vsCodePort(vscode));
 const store = new ChannelStore(host, persist);
 const list = new ChannelList(host);
 let lastSend: Promise<boolean> | undefined;
-const sends = new SendQueue((channelId, text, editOf) => store.send(text, channelId, editOf));
+const sends = new SendQueue((channelId, text, editOf, attachments) => store.send(text, channelId, editOf, attachments));
 const editor = hostEditorActions(host);
 const composer = new ComposerLink();
 
 const actions: AppActions = {
-  send: (channelId, text, editOf) => (lastSend = sends.send(channelId, text, editOf)),
+  send: (channelId, text, editOf, attachments) => (lastSend = sends.send(channelId, text, editOf, attachments)),
   composer,
+  setAttachments: (channelId, attachments) => store.setAttachments(channelId, attachments),
+  attachmentsOf: (channelId) => store.attachmentsOf(channelId),
   clearSendError: () => store.clearSendError(),
   answerPermission: (requestId, optionId, remember) => store.answerPermission(requestId, optionId, remember),
   turn: {

@@ -1,3 +1,5 @@
+import type { AttachmentRequest } from "../src/shared/protocol";
+
 /**
  * The user's messages leave in the order they pressed Enter (issue 15, item 4). Each send waits for the host's answer
  * to the one before it: the host routes a message without a mention to the agent addressed last, so the second of two
@@ -8,14 +10,14 @@ export class SendQueue {
   private tail: Promise<unknown> = Promise.resolve();
 
   /** `sendTo` sends one message (`channel/send`) and resolves whether the host accepted it; it never rejects. */
-  constructor(private readonly sendTo: (channelId: string | undefined, text: string, editOf?: string) => Promise<boolean>) {}
+  constructor(private readonly sendTo: (channelId: string | undefined, text: string, editOf: string | undefined, attachments: readonly AttachmentRequest[]) => Promise<boolean>) {}
 
   /**
-   * Queues `text` for `channelId` (undefined: no channel was open; `editOf`: the user message it was edited from);
-   * resolves whether the host accepted it.
+   * Queues `text` for `channelId` (undefined: no channel was open; `editOf`: the user message it was edited from;
+   * `attachments`: what goes with it); resolves whether the host accepted it.
    */
-  send(channelId: string | undefined, text: string, editOf?: string): Promise<boolean> {
-    const sent = this.tail.then(() => this.sendTo(channelId, text, editOf));
+  send(channelId: string | undefined, text: string, editOf?: string, attachments: readonly AttachmentRequest[] = []): Promise<boolean> {
+    const sent = this.tail.then(() => this.sendTo(channelId, text, editOf, attachments));
     this.tail = sent.catch(() => undefined);
     return sent;
   }

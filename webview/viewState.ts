@@ -2,7 +2,7 @@
  * The shapes of the channel view's state (`ChannelStore`'s `ViewState`) and what it persists across reloads: types the
  * store, the ops it applies and the components share.
  */
-import type { AgentCommand, ChannelView, ConfigStatus, MessageView, SessionStateView, WebviewRequests } from "../src/shared/protocol";
+import type { AgentCommand, AttachmentRequest, ChannelView, ConfigStatus, MessageView, SessionStateView, WebviewRequests } from "../src/shared/protocol";
 
 /** Everything the UI renders. */
 export interface ViewState {
@@ -39,6 +39,10 @@ export interface ViewState {
   older: OlderPages;
   /** A permission card to bring into view and focus (`permission/focus`); `seq` tells a repeated request apart. */
   focusRequest?: FocusRequest;
+  /** The composer's chips by channel id (issue 21): what goes with the next message sent there, removable until then. */
+  attachments: Readonly<Record<string, readonly AttachmentRequest[]>>;
+  /** The host asked to focus the composer (`composer/attach`): `mention` starts an empty draft; `seq` tells requests apart. */
+  composerFocus?: { seq: number; mention?: string };
 }
 
 /** A message (`message/reveal`), or a permission card in it (`permission/focus`), the host asked to focus in the open channel. */

@@ -4,7 +4,7 @@
  * reads a file's text under its label. Pure; imports only the protocol's types.
  */
 import { size } from "./contentBlocks";
-import type { Attachment, LineRange } from "./protocol";
+import type { Attachment, AttachmentRequest, LineRange } from "./protocol";
 
 /** `a.ts:10-20` (`a.ts:7` for one line, `a.ts` without a range): a file as people cite it. */
 export function cite(path: string, range?: LineRange): string {
@@ -46,4 +46,16 @@ export function problemsText(a: Extract<Attachment, { kind: "problems" }>): stri
   return a.problems
     .map((p) => `${cite(a.path, p.range)} ${p.severity}${p.source ? ` ${p.source}${p.code ? `(${p.code})` : ""}` : ""}: ${p.message}`)
     .join("\n");
+}
+
+/** A chip's short label: a file's last segment with its lines (problems: the file they are in), an image's name. */
+export function chipLabel(a: Attachment | AttachmentRequest): string {
+  switch (a.kind) {
+    case "file":
+    case "selection":
+    case "problems":
+      return cite(baseName(a.path), a.range);
+    case "image":
+      return a.name;
+  }
 }

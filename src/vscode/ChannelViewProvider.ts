@@ -21,6 +21,8 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   private pendingPermission: HostEvents["permission/focus"] | undefined;
   /** A message to reveal once the view says `ready`, after {@link pendingChannel} (a search result chosen). */
   private pendingReveal: HostEvents["message/reveal"] | undefined;
+  /** Context for the composer to add once the view says `ready`, after {@link pendingChannel} (an editor command). */
+  private pendingAttach: HostEvents["composer/attach"][] = [];
   private readonly disposables: vscode.Disposable[] = [];
   /** The channel the view opened last, under its current name, for `Sidekicks: Open Channel in Editor`. */
   private readonly channel = new ShownChannel();
@@ -49,6 +51,7 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
         const reveal = this.pendingReveal;
         this.pendingReveal = undefined;
         if (reveal) bridge.event("message/reveal", reveal);
+        for (const attach of this.pendingAttach.splice(0)) bridge.event("composer/attach", attach);
       },
       onOpened: (opened) => this.channel.opened(opened),
     });
@@ -111,6 +114,12 @@ export class ChannelViewProvider implements vscode.WebviewViewProvider, vscode.D
   revealMessage(target: HostEvents["message/reveal"]): void {
     if (this.bridge?.isReady) this.bridge.event("message/reveal", target);
     else this.pendingReveal = target;
+  }
+
+  /** Hands context to the view's composer (`composer/attach`): now when it is loaded, else once it says `ready`. */
+  attach(target: HostEvents["composer/attach"]): void {
+    if (this.bridge?.isReady) this.bridge.event("composer/attach", target);
+    else this.pendingAttach.push(target);
   }
 
   /** Sends a request to the live view (used by the integration tests to read and drive the real DOM). */

@@ -72,7 +72,7 @@ export function installFakeHost(init) {
     refuse: init.refuse,
     handlers: {
       "channel/open": () => host.open,
-      "channel/send": ({ channelId, text, editOf }) => {
+      "channel/send": ({ channelId, text, editOf, attachments }) => {
         const members = host.open.channel.members.map((m) => m.name);
         const unknown = [...text.matchAll(/@([\w-]+)/g)].map((m) => m[1]).find((n) => !members.includes(n ?? ""));
         if (unknown) {
@@ -81,7 +81,7 @@ export function installFakeHost(init) {
         }
         const id = `sent-${nextMessageId++}`;
         /** @type {MessageView} */
-        const message = { id, channelId, author: { kind: "user" }, parts: [{ type: "text", text }], createdAt: Date.now(), status: "done", ...(editOf ? { editOf } : {}) };
+        const message = { id, channelId, author: { kind: "user" }, parts: [{ type: "text", text }], createdAt: Date.now(), status: "done", ...(editOf ? { editOf } : {}), ...(attachments ? { attachments } : {}) };
         setTimeout(() => host.emit("message/finished", message), 0);
         return { messageId: id };
       },

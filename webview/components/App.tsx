@@ -8,7 +8,7 @@ import { ActionNote } from "./ActionNote";
 import { TerminalContext, type TerminalOutputs } from "../terminalOutputs";
 import type { ChannelListState } from "../channelList";
 import type { HostCommand, ViewState } from "../channelStore";
-import type { MessageView, SessionChange } from "../../src/shared/protocol";
+import type { AttachmentRequest, MessageView, SessionChange } from "../../src/shared/protocol";
 import { type ChannelManagement, ChannelHeader, type MemberEditing, type MemberSessions } from "./ChannelHeader";
 import { ChannelSwitcher, type SwitcherActions } from "./ChannelSwitcher";
 import { Composer } from "./Composer";
@@ -21,9 +21,13 @@ import type { ComposerLink } from "../messageActions";
 /** The actions the view takes; stable across renders so memoized messages are not re-rendered. */
 export interface AppActions {
   /** Sends a message written in `channelId` (`channel/send`, after the sends before it); resolves whether it was accepted. */
-  send: (channelId: string | undefined, text: string, editOf?: string) => Promise<boolean>;
+  send: (channelId: string | undefined, text: string, editOf?: string, attachments?: readonly AttachmentRequest[]) => Promise<boolean>;
   /** Where the message actions reach the shown composer (Quote in composer, Edit). */
   composer?: ComposerLink;
+  /** Replaces the composer's chips of a channel (issue 21). */
+  setAttachments: (channelId: string, attachments: readonly AttachmentRequest[]) => void;
+  /** The composer's chips of a channel now (not at the next frame). */
+  attachmentsOf: (channelId: string | undefined) => readonly AttachmentRequest[];
   /** Drops the composer's send error (the draft was edited). */
   clearSendError: () => void;
   answerPermission: AnswerPermission;
@@ -47,6 +51,8 @@ export interface AppActions {
   /** Loads the page of history before the first loaded message (`channel/older`); one at a time. */
   loadOlder?: () => void;
 }
+
+const NO_CHIPS: readonly AttachmentRequest[] = [];
 
 /** Renders one `ViewState` and the channel list; `draftOf` gives a channel's saved composer text. */
 export function App({ state, list, actions, draftOf }: { state: ViewState; list: ChannelListState; actions: AppActions; draftOf: (channelId: string | undefined) => string }) {
@@ -82,8 +88,12 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
         key={channelId ?? "none"}
         channelName={channelName}
         initialDraft={draftOf(channelId)}
-        send={(text, editOf) => actions.send(channelId, text, editOf)}
+        send={(text, editOf, attachments) => actions.send(channelId, text, editOf, attachments)}
         link={actions.composer}
+        attachments={channelId ? (state.attachments[channelId] ?? NO_CHIPS) : NO_CHIPS}
+        setAttachments={(list) => channelId && actions.setAttachments(channelId, list)}
+        attachmentsNow={() => actions.attachmentsOf(channelId)}
+        focusRequest={state.composerFocus}
         saveDraft={(draft) => actions.saveDraft(channelId, draft)}
         sendError={state.sendError}
         clearSendError={actions.clearSendError}

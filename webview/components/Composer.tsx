@@ -6,7 +6,9 @@ import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { EditorContext } from "../editorActions";
-import type { AgentCommand } from "../../src/shared/protocol";
+import type { AgentCommand, AttachmentRequest } from "../../src/shared/protocol";
+import { holdsAttachments, takeTransfer } from "../attachInput";
+import { AttachmentChips } from "./AttachmentChips";
 import { accept, suggest, type Suggestion } from "../autocomplete";
 import { Suggestions } from "./Suggestions";
 import { channelLabel } from "../channelLabel";
@@ -24,7 +26,14 @@ interface Props {
    * Sends the text; resolves `true` when the host accepted it. Sends go one after the other, in the order of the
    * Enters (`sendQueue.ts`); the text leaves the box at Enter and comes back only if the host refuses it.
    */
-  send: (text: string, editOf?: string) => Promise<boolean>;
+  send: (text: string, editOf: string | undefined, attachments: readonly AttachmentRequest[]) => Promise<boolean>;
+  /** The chips that go with the next message (issue 21), removable until it is sent. */
+  attachments: readonly AttachmentRequest[];
+  setAttachments: (attachments: readonly AttachmentRequest[]) => void;
+  /** The chips now (a paste or a refused send changes them before the next render). */
+  attachmentsNow: () => readonly AttachmentRequest[];
+  /** The host asked for the composer (`composer/attach`): focus it; `mention` starts an empty draft. */
+  focusRequest?: { seq: number; mention?: string };
   saveDraft: (draft: string) => void;
   sendError: string | undefined;
   /** Drops the shown send error (called as the draft is edited). */
@@ -57,7 +66,7 @@ interface Props {
  * cancel"): the draft is set aside (and its saved copy left alone) until Escape or Cancel, or until the edited text is
  * sent (`send(text, editOf)`), then it comes back. Quote in composer inserts at the caret and keeps the draft.
  */
-export function Composer({ channelName, initialDraft, send, saveDraft, sendError, clearSendError, members, commands, running, stop, link }: Props) {
+export function Composer({ channelName, initialDraft, send, attachments, setAttachments, attachmentsNow, focusRequest, saveDraft, sendError, clearSendError, members, commands, running, stop, link }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   /** Sends not yet answered by the host (`sending` while there is one). */
   const inFlight = useRef(0);
@@ -77,6 +86,25 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
   /** The user message being edited (edit mode), and the draft set aside meanwhile. */
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const editingRef = useRef<{ messageId: string; draft: string } | undefined>(undefined);
+  /** Why a pasted or dropped item was not attached (until the next edit). */
+  const [attachNote, setAttachNote] = useState<string | undefined>(undefined);
+
+  const addChips = async (data: DataTransfer): Promise<void> => {
+    const taken = await takeTransfer(data);
+    setAttachNote(taken.refused.length > 0 ? taken.refused.join(" ") : undefined);
+    if (taken.chips.length > 0) setAttachments([...attachmentsNow(), ...taken.chips]);
+  };
+
+  useEffect(() => {
+    const el = textarea.current;
+    if (!focusRequest || !el) return;
+    if (focusRequest.mention && el.value.trim() === "") {
+      el.value = `@${focusRequest.mention} `;
+      onInput();
+    }
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, [focusRequest?.seq]);
 
   const refresh = (): void => {
     const el = textarea.current;
@@ -174,6 +202,8 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
     const text = el.value;
     if (text.trim() === "") return;
     const editOf = editingRef.current?.messageId;
+    const chips = attachmentsNow();
+    if (chips.length > 0) setAttachments([]);
     el.value = "";
     onInput();
     // Saved at once, not after the typing pause: a view reloaded right after Enter must not offer the sent text again.
@@ -183,8 +213,10 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
     inFlight.current += 1;
     setSending(true);
     try {
-      if (!(await send(text, editOf))) restore(text);
-      else {
+      if (!(await send(text, editOf, chips))) {
+        restore(text);
+        if (chips.length > 0 && mounted.current) setAttachments([...chips, ...attachmentsNow()]);
+      } else {
         refusals.dismiss(); // the user has moved on: why an earlier click could not act is old news
         if (editOf !== undefined && editingRef.current?.messageId === editOf) endEdit();
       }
@@ -248,6 +280,7 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
   const onInput = (): void => {
     const value = textarea.current?.value ?? "";
     if (sendError) clearSendError(); // the error was about the text before this edit
+    setAttachNote(undefined);
     setEmpty(value.trim() === "");
     if (hint && !value.includes(hint.label)) setHint(undefined);
     dismissed.current = false;
@@ -267,7 +300,25 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
           {sendError}
         </div>
       )}
-      <div id="composer" class={sending ? "sending" : ""} data-editing={editing}>
+      {attachNote && (
+        <div class="send-error attach-note" role="alert">
+          {attachNote}
+        </div>
+      )}
+      <div
+        id="composer"
+        class={sending ? "sending" : ""}
+        data-editing={editing}
+        onDragOver={(event) => {
+          if (holdsAttachments(event.dataTransfer)) event.preventDefault();
+        }}
+        onDrop={(event) => {
+          if (!event.dataTransfer || !holdsAttachments(event.dataTransfer)) return;
+          event.preventDefault();
+          void addChips(event.dataTransfer);
+        }}
+      >
+        <AttachmentChips items={attachments} remove={(i) => setAttachments(attachments.filter((_, at) => at !== i))} />
         {suggestions.length > 0 && <Suggestions items={suggestions} active={active} choose={choose} hover={setActive} />}
         {editing && (
           <div class="composer-editing" role="status">
@@ -293,6 +344,12 @@ export function Composer({ channelName, initialDraft, send, saveDraft, sendError
           onKeyUp={onCaretMove}
           onClick={onCaretMove}
           onInput={onInput}
+          onPaste={(event) => {
+            const data = event.clipboardData;
+            if (!data || ![...data.items].some((i) => i.kind === "file" && i.type.startsWith("image/"))) return;
+            event.preventDefault();
+            void addChips(data);
+          }}
           onBlur={() => {
             setSuggestions([]);
             confirm.disarm();

@@ -12,6 +12,7 @@ import { type AnswerPermission, PermissionCard } from "./PermissionCard";
 import { PlanCard } from "./PlanCard";
 import { ThoughtBlock } from "./ThoughtBlock";
 import { ToolCallCard } from "./ToolCallCard";
+import { AttachmentChips } from "./AttachmentChips";
 
 /** What the user can do to an agent message's turn (`turn/cancel`, `turn/retry`, `turn/sendNow`). */
 export interface TurnControls {
@@ -134,6 +135,7 @@ export class MessageItem extends Component<Props> {
         </header>
         <div class="message-body">
           {message.parts.map((part, i) => renderPart(message, part, i, streaming, answerPermission, i === message.parts.length - 1, awaiting))}
+          {message.attachments && <AttachmentChips items={message.attachments} />}
           {streaming && (
             <span class="typing" role="img" aria-label={l10n.t("{0} is typing", authorName(message.author))}>
               <span />

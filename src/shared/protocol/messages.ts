@@ -190,6 +190,12 @@ export interface HostEvents {
    * until message `messageId` is among them, then bring it into view and focus it.
    */
   "message/reveal": { channelId: string; messageId: string };
+  /**
+   * An editor command handed context to the composer (`Send selection to agent…`, `Add file to message`, a quick fix;
+   * issue 21): once channel `channelId` is open (a `channel/reload` may come first), add `attachments` as chips (one
+   * already there is not added twice), start an empty draft with `@mention ` when given, and focus the composer.
+   */
+  "composer/attach": { channelId: string; attachments: AttachmentRequest[]; mention?: string };
 }
 
 /**

@@ -1,0 +1,110 @@
+// @ts-check
+// Attachments in the composer (issue 21): an editor command's context arrives as chips (`composer/attach`), the draft
+// starts with the agent picked, a chip can be removed before sending, the rest go with the message and show on it;
+// a refused send puts them back; a pasted image becomes a chip, an image of a type agents do not take is refused with
+// a note. Screenshots at 320 px.
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { openView, withBrowser } from "./harness.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const outDir = path.join(root, "test-results");
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgAAACAAAB4iG8MwAAAABJRU5ErkJggg==";
+
+/** @type {import("../../src/shared/protocol").AttachmentRequest[]} */
+const CONTEXT = [
+  { kind: "selection", path: "/work/src/app/compose.ts", range: { start: 12, end: 30 }, text: "export function compose() {}\n" },
+  { kind: "problems", path: "/work/src/app/compose.ts", range: { start: 14, end: 14 }, problems: [{ severity: "error", message: "Cannot find name 'x'.", range: { start: 14, end: 14 }, source: "ts", code: "2304" }] },
+  { kind: "file", path: "/work/README.md" },
+];
+
+describe("attachments in the composer", () => {
+  const env = withBrowser();
+
+  it("shows an editor command's context as chips, removable, sent with the message and shown on it", async () => {
+    const view = await openView(env.browser, env.server.origin, { width: 320 });
+    const { page, host } = view;
+    await host.emit("composer/attach", { channelId: "ch-general", attachments: CONTEXT, mention: "demo" });
+    await page.waitForSelector("#composer .composer-chips .chip[data-kind='file']");
+    assert.deepEqual(await page.$$eval("#composer .chip .chip-label", (els) => els.map((e) => e.textContent)), ["compose.ts:12-30", "1 problem · compose.ts:14", "README.md"]);
+    assert.equal(await page.inputValue("#composer textarea"), "@demo ", "the draft starts with the agent picked");
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA", "the composer has the focus");
+    assert.equal(await page.getAttribute("#composer .chip[data-kind='selection']", "title"), "Selection from /work/src/app/compose.ts:12-30");
+    // The same context again is not added twice.
+    await host.emit("composer/attach", { channelId: "ch-general", attachments: [CONTEXT[2]] });
+    await page.waitForFunction(() => document.activeElement?.tagName === "TEXTAREA");
+    assert.equal((await page.$$("#composer .chip")).length, 3);
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-attachments-composer-320.png") });
+
+    await page.click("#composer .chip[data-kind='file'] .chip-remove");
+    assert.equal((await page.$$("#composer .chip")).length, 2, "a removed chip is gone");
+    await page.type("#composer textarea", "why does this fail?");
+    await page.keyboard.press("Enter");
+    const [sent] = await host.waitForRequests("channel/send");
+    assert.equal(sent?.text, "@demo why does this fail?");
+    assert.deepEqual(sent?.attachments, CONTEXT.slice(0, 2), "the chips left go with the message");
+    await page.waitForSelector(".message[data-author='user'] .message-chips .chip[data-kind='problems']");
+    assert.equal((await page.$$("#composer .chip")).length, 0, "the composer's chips went with it");
+    assert.equal(await page.$(".message[data-author='user'] .chip-remove"), null, "a sent message's chips cannot be removed");
+    await page.screenshot({ path: path.join(outDir, "webview-attachments-sent-320.png") });
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("a refused send puts the chips back with the text", async () => {
+    const view = await openView(env.browser, env.server.origin, { width: 320 });
+    const { page, host } = view;
+    await host.emit("composer/attach", { channelId: "ch-general", attachments: [CONTEXT[0]] });
+    await page.waitForSelector("#composer .chip");
+    await page.type("#composer textarea", "@nobody look");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".send-error");
+    await page.waitForSelector("#composer .chip[data-kind='selection']");
+    assert.equal(await page.inputValue("#composer textarea"), "@nobody look");
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("context for a channel not open yet waits for it to open", async () => {
+    const view = await openView(env.browser, env.server.origin, { width: 320 });
+    const { page, host } = view;
+    await page.evaluate(() => {
+      window.__host.open = { channel: { id: "ch-review", name: "review", members: [{ name: "demo", state: "ready" }] }, messages: [], config: { state: "ok", path: "/work/sidekicks.yaml", problems: [] } };
+    });
+    await host.emit("composer/attach", { channelId: "ch-review", attachments: [CONTEXT[2]], mention: "demo" });
+    await host.emit("channel/reload", { name: "review" });
+    await page.waitForSelector("#composer .chip[data-kind='file']");
+    assert.match(await page.innerText(".channel-header"), /#review/);
+    assert.equal(await page.inputValue("#composer textarea"), "@demo ");
+  });
+
+  it("a pasted image becomes a chip with its thumbnail; an image of a type agents do not take is refused with a note", async () => {
+    const view = await openView(env.browser, env.server.origin, { width: 320 });
+    const { page, host } = view;
+    const paste = (/** @type {string} */ type, /** @type {string} */ name) =>
+      page.evaluate(
+        ({ data, type, name }) => {
+          const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([bytes], name, { type }));
+          const event = new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true });
+          document.querySelector("#composer textarea")?.dispatchEvent(event);
+        },
+        { data: PNG, type, name },
+      );
+    await paste("image/png", "shot.png");
+    await page.waitForSelector("#composer .chip[data-kind='image'] img.chip-thumb");
+    assert.equal(await page.innerText("#composer .chip[data-kind='image'] .chip-label"), "shot.png");
+    await paste("image/svg+xml", "logo.svg");
+    await page.waitForSelector(".attach-note");
+    assert.equal(await page.innerText(".attach-note"), "logo.svg was not attached: images of type image/svg+xml are not taken; attach a PNG, JPEG, GIF or WebP image.");
+    assert.equal((await page.$$("#composer .chip")).length, 1);
+    await page.type("#composer textarea", "@demo what is this?");
+    await page.keyboard.press("Enter");
+    const [sent] = await host.waitForRequests("channel/send");
+    assert.deepEqual(sent?.attachments, [{ kind: "image", name: "shot.png", mimeType: "image/png", data: PNG }], "the image's bytes, base64");
+    assert.deepEqual(await view.problems(), []);
+  });
+});

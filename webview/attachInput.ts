@@ -1,0 +1,60 @@
+/**
+ * Attachments the composer takes from the clipboard and from drops (issue 21): images pasted or dropped (of a type
+ * agents take, within the size bound; the host checks them again), and files dropped from the editor's explorer (their
+ * `file:` URIs). What is refused comes back as a sentence for the composer to show.
+ */
+import * as l10n from "@vscode/l10n";
+import type { AttachmentRequest } from "../src/shared/protocol";
+import { IMAGE_MAX_BYTES, IMAGE_TYPES } from "../src/shared/protocol/requestGuards";
+
+/** What a paste or a drop gave: chips to add, and why some were not taken. */
+export interface Taken {
+  chips: AttachmentRequest[];
+  refused: string[];
+}
+
+/** Whether a clipboard or drop holds something {@link takeTransfer} would take (so the default action is skipped). */
+export function holdsAttachments(data: DataTransfer | null): boolean {
+  if (!data) return false;
+  return [...data.items].some((i) => (i.kind === "file" && i.type.startsWith("image/")) || i.type === "text/uri-list" || i.type === "application/vnd.code.uri-list");
+}
+
+/** The images and `file:` URIs of a paste or a drop, read. */
+export async function takeTransfer(data: DataTransfer): Promise<Taken> {
+  const taken: Taken = { chips: [], refused: [] };
+  const uris = data.getData("application/vnd.code.uri-list") || data.getData("text/uri-list");
+  for (const line of uris.split(/\r?\n/)) {
+    const path = filePathOf(line.trim());
+    if (path) taken.chips.push({ kind: "file", path });
+  }
+  for (const file of [...data.files]) {
+    if (!file.type.startsWith("image/")) continue;
+    if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) {
+      taken.refused.push(l10n.t("{0} was not attached: images of type {1} are not taken; attach a PNG, JPEG, GIF or WebP image.", file.name || file.type, file.type));
+    } else if (file.size > IMAGE_MAX_BYTES) {
+      taken.refused.push(l10n.t("{0} was not attached: it is {1} MB; at most {2} MB can be sent.", file.name || file.type, (file.size / 2 ** 20).toFixed(1), String(IMAGE_MAX_BYTES / 2 ** 20)));
+    } else {
+      taken.chips.push({ kind: "image", name: (file.name || `pasted.${file.type.slice(6)}`).slice(0, 256), mimeType: file.type, data: await base64(file) });
+    }
+  }
+  return taken;
+}
+
+/** The local path of a `file:` URI (`file:///w/a%20b.ts` → `/w/a b.ts`; Windows drive letters kept); else undefined. */
+export function filePathOf(uri: string): string | undefined {
+  if (!uri.startsWith("file://") || uri.startsWith("#")) return undefined;
+  try {
+    const url = new URL(uri);
+    const path = decodeURIComponent(url.pathname);
+    return /^\/[A-Za-z]:\//.test(path) ? path.slice(1).replace(/\//g, "\\") : path;
+  } catch {
+    return undefined;
+  }
+}
+
+async function base64(file: Blob): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
