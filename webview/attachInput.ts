@@ -4,6 +4,7 @@
  * `file:` URIs). What is refused comes back as a sentence for the composer to show.
  */
 import * as l10n from "@vscode/l10n";
+import { useState } from "preact/hooks";
 import type { AttachmentRequest } from "../src/shared/protocol";
 import { IMAGE_MAX_BYTES, IMAGE_TYPES } from "../src/shared/protocol/requestGuards";
 
@@ -57,4 +58,28 @@ async function base64(file: Blob): Promise<string> {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
+}
+
+/**
+ * The composer's paste and drop (a hook): `addChips` takes a clipboard or a drop's items as chips after the ones there
+ * now, `note` says why some were refused (until `clearNote`), and `dropProps` go on the element that takes drops.
+ */
+export function useTransferChips(setAttachments: (chips: readonly AttachmentRequest[]) => void, attachmentsNow: () => readonly AttachmentRequest[]) {
+  const [note, setNote] = useState<string | undefined>(undefined);
+  const addChips = async (data: DataTransfer): Promise<void> => {
+    const taken = await takeTransfer(data);
+    setNote(taken.refused.length > 0 ? taken.refused.join(" ") : undefined);
+    if (taken.chips.length > 0) setAttachments([...attachmentsNow(), ...taken.chips]);
+  };
+  const dropProps = {
+    onDragOver: (event: DragEvent) => {
+      if (holdsAttachments(event.dataTransfer)) event.preventDefault();
+    },
+    onDrop: (event: DragEvent) => {
+      if (!event.dataTransfer || !holdsAttachments(event.dataTransfer)) return;
+      event.preventDefault();
+      void addChips(event.dataTransfer);
+    },
+  };
+  return { note, clearNote: () => setNote(undefined), addChips, dropProps };
 }

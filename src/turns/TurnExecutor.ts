@@ -2,64 +2,16 @@ import * as l10n from "@vscode/l10n";
 import type { PermissionAnswer } from "../acp/types";
 import type { AgentSession, SessionSink } from "../agents/AgentManager";
 import { asSidekicksError } from "../shared/errors";
-import type { Emitter } from "../events/events";
-import type { Store } from "../store/Store";
-import type { IntentRecord, MessageRecord, SkillVersion, TurnRecord } from "../store/records";
-import type { StoreWriter } from "../store/StoreWriter";
-import type { ChangedFile, FileState, TurnFiles } from "../workspace/turnFiles";
+import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
+import type { ChangedFile, FileState } from "../workspace/turnFiles";
 import { runClientEffect } from "./clientEffects";
-import type { IntentLog } from "./intents";
-import type { PermissionMemory } from "./permissionMemory";
 import { decidePersist, readHeldMembers, type PersistEffect } from "./persistBatch";
-import { NO_RULES, type PermissionPolicy } from "./permissionPolicy";
-import { CANCEL_GRACE_MS, CHECKPOINT_MS, initialState, isActive, reduce, type EngineEffect, type EngineInput, type EngineState, type RoundAnswer } from "./reducer";
+import { NO_RULES } from "./permissionPolicy";
+import { CANCEL_GRACE_MS, CHECKPOINT_MS, initialState, isActive, reduce, type EngineEffect, type EngineInput, type EngineState } from "./reducer";
 import { TextCoalescer } from "./TextCoalescer";
+import type { TurnPorts } from "./turnPorts";
 
-/** What the executor needs of the agent manager: a session per (agent, channel). */
-export interface SessionSource {
-  /**
-   * The session channel `channelId` uses with `agent` (AgentManager.session). With `resumeSessionId`, an agent that supports
-   * ACP `session/load` resumes that session instead of starting a new one.
-   */
-  session(agent: string, channelId: string, sink: SessionSink, options?: { resumeSessionId?: string }): Promise<AgentSession>;
-  /** The folder on this machine the agent works in (where the files it changes are tracked). */
-  workspaceOf?(agent: string): string | undefined;
-}
-
-/** The executor's surroundings. */
-export interface TurnPorts {
-  /** The history store, for reads. */
-  store: Store;
-  /** The store's one write lane, shared with the channel directory: every `persist` effect is committed through it. */
-  writer: StoreWriter;
-  agents: SessionSource;
-  emitter: Emitter;
-  log(level: "debug" | "warn" | "error", line: string): void;
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /**
-   * The channel messages re-injected before a turn's prompt (`""` for none); `fresh` is true when the agent's
-   * session is new (it remembers nothing of this channel).
-   */
-  context(turn: TurnRecord, fresh: boolean): Promise<string>;
-  /**
-   * The skills attached to the turn's agent in its channel (issue 22), read as it prompts: their versions, recorded on
-   * the turn, and what goes before the prompt (the catalog when `fresh`, else a note on skills changed since).
-   */
-  skills?(turn: TurnRecord, fresh: boolean): Promise<{ inUse: SkillVersion[]; preamble: string }>;
-  /** A turn settled and its batch is committed (delegation starts here). Called in order, never concurrently. */
-  settled(turn: TurnRecord, message: MessageRecord): Promise<void>;
-  /** Every turn started by one user message has settled (the panel's moderator wakes here). */
-  roundSettled(channelId: string, rootMessageId: string, answers: RoundAnswer[]): Promise<void>;
-  /** The agent's `permissions` policy from the roster (`ask` when unknown). */
-  policyOf(agent: string): PermissionPolicy;
-  /** The user's Sidekicks permission rules (ADR 0005). */
-  permissions: PermissionMemory;
-  /** Tool intents: writes and commands run for an agent are recorded around their execution. */
-  intents: IntentLog;
-  /** Files changed under the agent's workspace during each turn (fed by the editor's file watcher); kept once it settles. */
-  files?: TurnFiles;
-}
+export type { SessionSource, TurnPorts } from "./turnPorts";
 
 /** Options of the executor. */
 export interface ExecutorOptions {

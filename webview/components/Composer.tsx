@@ -7,7 +7,7 @@ import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { EditorContext } from "../editorActions";
 import type { AgentCommand, AttachmentRequest } from "../../src/shared/protocol";
-import { holdsAttachments, takeTransfer } from "../attachInput";
+import { useTransferChips } from "../attachInput";
 import { AttachmentChips } from "./AttachmentChips";
 import { accept, suggest, type Suggestion } from "../autocomplete";
 import { Suggestions } from "./Suggestions";
@@ -86,14 +86,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
   /** The user message being edited (edit mode), and the draft set aside meanwhile. */
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const editingRef = useRef<{ messageId: string; draft: string } | undefined>(undefined);
-  /** Why a pasted or dropped item was not attached (until the next edit). */
-  const [attachNote, setAttachNote] = useState<string | undefined>(undefined);
-
-  const addChips = async (data: DataTransfer): Promise<void> => {
-    const taken = await takeTransfer(data);
-    setAttachNote(taken.refused.length > 0 ? taken.refused.join(" ") : undefined);
-    if (taken.chips.length > 0) setAttachments([...attachmentsNow(), ...taken.chips]);
-  };
+  const { note: attachNote, clearNote, addChips, dropProps } = useTransferChips(setAttachments, attachmentsNow);
 
   useEffect(() => {
     const el = textarea.current;
@@ -280,7 +273,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
   const onInput = (): void => {
     const value = textarea.current?.value ?? "";
     if (sendError) clearSendError(); // the error was about the text before this edit
-    setAttachNote(undefined);
+    clearNote();
     setEmpty(value.trim() === "");
     if (hint && !value.includes(hint.label)) setHint(undefined);
     dismissed.current = false;
@@ -300,23 +293,12 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
           {sendError}
         </div>
       )}
-      {attachNote && (
-        <div class="send-error attach-note" role="alert">
-          {attachNote}
-        </div>
-      )}
+      {attachNote && <div class="send-error attach-note" role="alert">{attachNote}</div>}
       <div
         id="composer"
         class={sending ? "sending" : ""}
         data-editing={editing}
-        onDragOver={(event) => {
-          if (holdsAttachments(event.dataTransfer)) event.preventDefault();
-        }}
-        onDrop={(event) => {
-          if (!event.dataTransfer || !holdsAttachments(event.dataTransfer)) return;
-          event.preventDefault();
-          void addChips(event.dataTransfer);
-        }}
+        {...dropProps}
       >
         <AttachmentChips items={attachments} remove={(i) => setAttachments(attachments.filter((_, at) => at !== i))} />
         {suggestions.length > 0 && <Suggestions items={suggestions} active={active} choose={choose} hover={setActive} />}
