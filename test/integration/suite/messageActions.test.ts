@@ -20,7 +20,8 @@ describe("message actions in the real editor", () => {
   let answer = "";
 
   before(async () => {
-    await kept.write(["# The scripted fake agent: quotes each message.", "agents:", ...fakeAgentEntry("echo", { prompt: [{ echo: true }] }, kept.extensionPath)]);
+    // embeddedContext: the channel's earlier messages (other suites ran in #general) go as a resource, not echoed.
+    await kept.write(["# The scripted fake agent: quotes each message.", "agents:", ...fakeAgentEntry("echo", { embeddedContext: true, prompt: [{ echo: true }] }, kept.extensionPath)]);
     await vscode.commands.executeCommand("sidekicks.focus");
     await poll("#general to show echo as a member", async () => ((await ch.text(".channel-header"))?.includes("echo") ? true : undefined));
     const asked = await ch.ask("@echo the quince plan");
