@@ -40,10 +40,13 @@ export function recordingHandlers(answer: (r: PermissionRequest) => PermissionAn
   return { handlers, updates, stderr, logs, permissions, text };
 }
 
-/** A fresh temp folder, removed by the returned cleanup. */
+/**
+ * A fresh temp folder, removed by the returned cleanup. The removal tries again a few times: an agent's command
+ * ending as the test ends may still write into the folder while it is emptied (ENOTEMPTY, seen with Codex's Stop).
+ */
 export function tempDir(prefix = "sidekicks-test-"): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
 
 const unused = async (): Promise<never> => {
