@@ -9,7 +9,7 @@
  * Turns that run at once in one folder share one `git status`: a turn that starts while one runs takes its answer.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { readTexts, SNAPSHOT_FILE_BYTES, walkBaseline, type Baseline, type Before, type PromptStart } from "./snapshotFiles";
 
@@ -63,13 +63,35 @@ function nulRecords(onRecord: (record: string) => void): (chunk: Buffer) => void
 }
 
 /**
- * The work tree's top folder holding `folder`: the nearest folder up from it holding `.git` (a folder, or a file in a
- * linked work tree or submodule), or undefined. Looked up with a few `stat` calls, no process: the prompt does not wait.
+ * The work tree's top folder holding `folder`: the nearest folder up from it holding a `.git` that looks like a
+ * repository — a folder with a `HEAD` file, or a file starting `gitdir:` (a linked work tree or submodule) — or
+ * undefined. An empty `.git` folder is not one: agents' sandboxes create such folders as mount points (one left in
+ * `/tmp` made every folder below it look like a work tree whose `git status` failed, and the walk that replaced it
+ * began after the agent had already written: its changes went unlisted). Looked up with a few `stat` calls and at
+ * most a 7-byte read per `.git` file, no process: the prompt does not wait.
  */
 export function gitRoot(folder: string): string | undefined {
   for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, ".git"))) return dir;
+    if (isRepositoryMarker(path.join(dir, ".git"))) return dir;
     if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Whether `dotGit` is a repository's folder (it holds `HEAD`) or a linked work tree's `gitdir:` file. */
+function isRepositoryMarker(dotGit: string): boolean {
+  try {
+    const stats = statSync(dotGit);
+    if (stats.isDirectory()) return statSync(path.join(dotGit, "HEAD")).isFile();
+    if (!stats.isFile()) return false;
+    const fd = openSync(dotGit, "r");
+    try {
+      const head = Buffer.alloc(7);
+      return readSync(fd, head, 0, 7, 0) === 7 && head.toString("latin1") === "gitdir:";
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
   }
 }
 

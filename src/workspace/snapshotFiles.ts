@@ -186,14 +186,26 @@ export interface Baseline {
 }
 
 /**
- * A folder without git: walked when the turn starts (off the prompt's path: the prompt does not wait for it) and again
- * when it ends, comparing each file's size and modification time; the watcher's events name the rest.
+ * A folder without git: walked when the turn starts (off the prompt's path: the prompt waits for it a moment at most)
+ * and again when it ends, comparing each file's size and modification time; the watcher's events name the rest. A walk
+ * still running once the prompt started may reach a file after the agent changed it: such a file (modified shortly
+ * before the prompt or since, {@link maybeLate}) is listed at the end with its earlier text unknown (`late`) even
+ * though its size and time did not change again, and a file the watcher reported that the walk never saw and that is
+ * gone at the end is listed as deleted with its earlier text unknown — never left out as if nothing happened.
  */
 export function walkBaseline(folder: string, promptStart: PromptStart): Baseline {
   const existed = new Map<string, Signature>();
+  /** Files the walk reached after the prompt started that were modified shortly before it or since. */
+  const lateSeen = new Set<string>();
+  let completeBeforePrompt = true;
   let befores = new Map<string, Before>();
   const ready = (async () => {
-    await walk(folder, (file, signature) => void existed.set(file, signature));
+    await walk(folder, (file, signature) => {
+      existed.set(file, signature);
+      const started = promptStart();
+      if (started !== undefined && maybeLate(signature.mtimeMs, started)) lateSeen.add(file);
+    });
+    completeBeforePrompt = promptStart() === undefined;
     befores = await readTexts(existed.keys(), promptStart);
   })().catch(() => undefined);
   return {
@@ -203,10 +215,11 @@ export function walkBaseline(folder: string, promptStart: PromptStart): Baseline
       const out = new Map<string, Before>();
       const now = new Map<string, Signature>();
       await walk(folder, (file, signature) => void now.set(file, signature));
-      const beforeOf = (file: string): Before => (existed.has(file) ? (befores.get(file) ?? { existed: true, unknown: "late" }) : { existed: false });
+      const late: Before = { existed: true, unknown: "late" };
+      const beforeOf = (file: string): Before => (existed.has(file) ? (lateSeen.has(file) ? late : (befores.get(file) ?? late)) : !completeBeforePrompt && !now.has(file) ? late : { existed: false });
       for (const [file, signature] of now) {
         const then = existed.get(file);
-        if (!then || then.size !== signature.size || then.mtimeMs !== signature.mtimeMs) out.set(file, beforeOf(file));
+        if (!then || then.size !== signature.size || then.mtimeMs !== signature.mtimeMs || lateSeen.has(file)) out.set(file, beforeOf(file));
       }
       for (const file of existed.keys()) if (!now.has(file)) out.set(file, beforeOf(file));
       for (const file of extra) if (!out.has(file)) out.set(file, beforeOf(file));

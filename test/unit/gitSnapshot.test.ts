@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import test from "node:test";
-import { StatusRuns } from "../../src/workspace/gitSnapshot";
+import { gitRoot, StatusRuns } from "../../src/workspace/gitSnapshot";
 import { SNAPSHOT_FILE_BYTES, TurnFiles, type ChangedFile } from "../../src/workspace/turnFiles";
 import { keptFiles, TURN_FILES_BYTES, withFilesPart } from "../../src/turns/changedFiles";
 import { tempDir } from "./helpers";
@@ -203,6 +203,50 @@ test("a workspace folder its repository ignores as a whole (the demo's .demo/wor
       ["demo-notes.md", "modified", "# Notes\n"],
       ["new.md", "created", null],
     ]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("an empty .git folder above the workspace (an agent sandbox's mount point) is not a repository: the walk snapshots the folder before the prompt and the agent's changes are listed with their earlier texts", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    mkdirSync(path.join(dir, ".git"));
+    const folder = path.join(dir, "project");
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, "notes.md"), "# notes\n");
+    writeFileSync(path.join(folder, "old.txt"), "old\n");
+    assert.equal(gitRoot(folder), undefined, "an empty .git is no work tree");
+    const files = new TurnFiles();
+    await files.begin("T1", folder);
+    // The agent writes the moment its prompt starts, before any watcher event or second look.
+    appendFileSync(path.join(folder, "notes.md"), "by a\n");
+    writeFileSync(path.join(folder, "new.txt"), "new\n");
+    rmSync(path.join(folder, "old.txt"));
+    assert.deepEqual(rows(folder, await files.end("T1")), [
+      ["new.txt", "created", null],
+      ["notes.md", "modified", "# notes\n"],
+      ["old.txt", "deleted", "old\n"],
+    ]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("gitRoot: a .git folder with HEAD or a linked work tree's gitdir: file marks a work tree; an empty .git file or folder does not", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const main = path.join(dir, "main");
+    mkdirSync(path.join(main, "src"), { recursive: true });
+    repo(main, { "a.txt": "a\n" });
+    assert.equal(gitRoot(path.join(main, "src")), main);
+    const linked = path.join(dir, "linked");
+    git(main, "worktree", "add", "-q", linked);
+    assert.equal(gitRoot(linked), linked, "a linked work tree's .git is a file");
+    const emptyFile = path.join(dir, "emptyfile");
+    mkdirSync(emptyFile);
+    writeFileSync(path.join(emptyFile, ".git"), "");
+    assert.equal(gitRoot(emptyFile), undefined);
   } finally {
     cleanup();
   }

@@ -7,6 +7,7 @@ import { appendFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "no
 import path from "node:path";
 import test from "node:test";
 import { SNAPSHOT_FILE_BYTES, TurnFiles, isTracked } from "../../src/workspace/turnFiles";
+import { walkBaseline } from "../../src/workspace/snapshotFiles";
 import { tempDir } from "./helpers";
 
 test("created, modified and deleted files are listed with their text from before the turn; build output and dependencies are not", async () => {
@@ -207,6 +208,32 @@ test("a file the user saved in the editor during the turn is not the agent's cha
       ["both.md", "modified"],
       ["earlier.md", "modified"],
       ["written.ts", "modified"],
+    ]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("a walk that reaches files after the prompt started lists what the agent changed before it got there, earlier texts unknown (never missed, never guessed)", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    writeFileSync(path.join(dir, "a.txt"), "a\n");
+    writeFileSync(path.join(dir, "old.txt"), "old\n");
+    writeFileSync(path.join(dir, "untouched.txt"), "u\n");
+    utimesSync(path.join(dir, "untouched.txt"), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const promptStarted = Date.now();
+    // The agent is quicker than a walk slowed down (a large folder, a busy machine, git failing first).
+    appendFileSync(path.join(dir, "a.txt"), "by the agent\n");
+    writeFileSync(path.join(dir, "new.txt"), "new\n");
+    rmSync(path.join(dir, "old.txt"));
+    const baseline = walkBaseline(dir, () => promptStarted);
+    await baseline.ready;
+    const reported = new Set([path.join(dir, "old.txt")]); // the watcher's event for the removal
+    const ends = [...(await baseline.end(reported, new Set()))].map(([file, before]) => [path.basename(file), before]).sort();
+    assert.deepEqual(ends, [
+      ["a.txt", { existed: true, unknown: "late" }],
+      ["new.txt", { existed: true, unknown: "late" }],
+      ["old.txt", { existed: true, unknown: "late" }],
     ]);
   } finally {
     cleanup();
