@@ -19,6 +19,7 @@ import type { IntentRecord, TurnRecord } from "../store/records";
 import { asChangedFiles, restorable, turnFilesKey } from "../turns/changedFiles";
 import { hashText, type IntentLog } from "../turns/intents";
 import { writeWhole } from "../workspace/atomicWrite";
+import { mergeTexts } from "../workspace/threeWayMerge";
 import type { DocumentPort } from "../workspace/fsAccess";
 import type { ChangedFile, FileState } from "../workspace/turnFiles";
 import { findMessage } from "./admission";
@@ -39,10 +40,15 @@ export interface RestoreConflict {
   target: string | null;
   /** Who changed it, most likely first; `unknown` when no later turn lists it and the editor holds no unsaved edit. */
   changedBy: ChangeAuthor[];
+  /**
+   * The file now with the undo (or redo) merged in, keeping the change made since (`git merge-file`): present only when
+   * the two changes do not overlap, all three texts were kept, and the editor holds no unsaved edit of it.
+   */
+  merged?: string;
 }
 
-/** The user's choice for one conflicting file. */
-export type ConflictChoice = "overwrite" | "skip";
+/** The user's choice for one conflicting file: `merge` only where {@link RestoreConflict.merged} is present. */
+export type ConflictChoice = "overwrite" | "merge" | "skip";
 
 /** What the editor lends a restore: its open documents, and a way to ask the user about conflicts. */
 export interface RestoreEditor {
@@ -51,7 +57,8 @@ export interface RestoreEditor {
   /** Whether the editor holds unsaved edits of `path`; absent: an open text that differs from the disk counts. */
   isDirty?(path: string): boolean;
   /**
-   * Asks the user, per conflicting file, whether to overwrite it or skip it (a file not in the answer is skipped).
+   * Asks the user, per conflicting file, whether to overwrite it, merge (where a clean merge exists) or skip it (a
+   * file not in the answer is skipped).
    * Absent: every conflicting file is skipped.
    */
   resolve?(conflicts: RestoreConflict[], action: "undo" | "redo"): Promise<Record<string, ConflictChoice>>;
@@ -112,12 +119,19 @@ export class TurnRestore {
     for (const p of plans) {
       const unsaved = editor.isDirty ? editor.isDirty(p.file.path) : isUnsaved(editor.documents, p.file.path, p.now);
       if (p.now === p.expected && !unsaved) continue;
-      conflicts.push({ path: p.file.path, now: p.now, target: p.target, changedBy: [...(unsaved ? [{ kind: "unsaved" } as const] : []), ...(await this.laterTurns(turn, p.file.path))] });
+      const merged = !unsaved && p.now !== null && p.expected !== null && p.target !== null ? await mergeTexts(p.expected, p.now, p.target) : undefined;
+      conflicts.push({ path: p.file.path, now: p.now, target: p.target, changedBy: [...(unsaved ? [{ kind: "unsaved" } as const] : []), ...(await this.laterTurns(turn, p.file.path))], ...(merged !== undefined ? { merged } : {}) });
     }
     for (const c of conflicts) if (c.changedBy.length === 0) c.changedBy.push({ kind: "unknown" });
     const choices = conflicts.length > 0 && editor.resolve ? await editor.resolve(conflicts, action) : {};
     const conflicting = new Set(conflicts.map((c) => c.path));
-    const toWrite = plans.filter((p) => !conflicting.has(p.file.path) || choices[p.file.path] === "overwrite");
+    // A merge writes the merged text instead of the target (and only where one was offered).
+    for (const c of conflicts) {
+      const plan = plans.find((p) => p.file.path === c.path)!;
+      if (choices[c.path] === "merge" && c.merged !== undefined) plan.target = c.merged;
+    }
+    const chosenFor = (file: string) => choices[file] === "overwrite" || (choices[file] === "merge" && conflicts.some((c) => c.path === file && c.merged !== undefined));
+    const toWrite = plans.filter((p) => !conflicting.has(p.file.path) || chosenFor(p.file.path));
     const skipped = [...notApplicable, ...plans.filter((p) => !toWrite.includes(p)).map((p) => p.file.path)];
     if (toWrite.length === 0) return { done: [], skipped, conflicts };
     const intents = await this.ports.intents.intendAll(toWrite.map((p) => ({ turnId: turn.id, attempt: turn.attempt, agent: turn.agent, kind: "write" as const, path: p.file.path, beforeHash: hashText(p.now ?? undefined), afterHash: p.target === null ? null : hashText(p.target), restore: action })));

@@ -100,6 +100,38 @@ test("a file changed on disk since, or with unsaved edits, is a conflict: skippe
   }
 });
 
+test("a conflict whose change since does not overlap the answer's offers a merge: the undo keeps the user's lines and removes the agent's; a redo merges back", async () => {
+  const t = await setup();
+  try {
+    writeFileSync(t.notes, "intro\n\n# notes\nby a\n");
+    const offered: RestoreConflict[] = [];
+    const undo = await t.s.channels.restore.restore(t.answer.id, "undo", [t.notes], { resolve: async (c) => (offered.push(...c), { [t.notes]: "merge" }) });
+    assert.equal(offered[0]?.merged, "intro\n\n# notes\n", "the merge offered keeps the user's lines");
+    assert.deepEqual([undo.done, read(t.notes)], [[t.notes], "intro\n\n# notes\n"], "the agent's line is gone, the user's stay");
+    assert.deepEqual(filesOf(await stored(t.s, t.answer.id))?.find((f) => f.path === t.notes)?.state, "undone");
+    const written = (await t.s.store.intentsOf(await turnIdOf(t.s, t.answer.id))).filter((i) => i.path === t.notes);
+    assert.deepEqual(written.map((i) => [i.result, i.afterHash]), [["applied", hashText("intro\n\n# notes\n")]], "the merged text is what the intent recorded");
+    const redo = await t.s.channels.restore.restore(t.answer.id, "redo", [t.notes], { resolve: async (c) => Object.fromEntries(c.map((x) => [x.path, "merge" as const])) });
+    assert.deepEqual([redo.done, read(t.notes)], [[t.notes], "intro\n\n# notes\nby a\n"]);
+  } finally {
+    await t.done();
+  }
+});
+
+test("a merge is never offered for overlapping changes or an unsaved edit, and choosing it there skips the file", async () => {
+  const t = await setup();
+  try {
+    writeFileSync(t.notes, "# notes\nby a, edited by the user\n");
+    const overlap = await t.s.channels.restore.restore(t.answer.id, "undo", [t.notes], { resolve: async (c) => Object.fromEntries(c.map((x) => [x.path, "merge" as const])) });
+    assert.deepEqual([overlap.conflicts[0]?.merged, overlap.skipped, read(t.notes)], [undefined, [t.notes], "# notes\nby a, edited by the user\n"]);
+    writeFileSync(t.notes, "intro\n\n# notes\nby a\n");
+    const unsaved = await t.s.channels.restore.restore(t.answer.id, "undo", [t.notes], { isDirty: () => true, resolve: async (c) => Object.fromEntries(c.map((x) => [x.path, "merge" as const])) });
+    assert.deepEqual([unsaved.conflicts[0]?.merged, unsaved.skipped, read(t.notes)], [undefined, [t.notes], "intro\n\n# notes\nby a\n"], "the editor's unsaved text is not the disk's: no merge");
+  } finally {
+    await t.done();
+  }
+});
+
 test("undoing a turn whose file another agent changed in a later turn names that agent", async () => {
   const t = await setup({ second: true });
   try {
