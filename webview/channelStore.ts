@@ -195,14 +195,14 @@ export class ChannelStore {
    * Sends a user message to `channelId` (default: the open channel; `channel/send`). Resolves `true` when the host
    * accepted it, `false` when it refused (the reason goes to `sendError`) or no channel is open.
    */
-  async send(text: string, channelId = this.openChannel?.id, editOf?: string, attachments: readonly AttachmentRequest[] = []): Promise<boolean> {
+  async send(text: string, channelId = this.openChannel?.id, editOf?: string, attachments: readonly AttachmentRequest[] = [], undoAnswers = false): Promise<boolean> {
     if (!channelId) {
       this.update({ sendError: l10n.t("The channel is not open yet.") });
       return false;
     }
     this.update({ sendError: undefined, unread: undefined });
     try {
-      await this.host.request("channel/send", { channelId, text, ...(editOf === undefined ? {} : { editOf }), ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
+      await this.host.request("channel/send", { channelId, text, ...(editOf === undefined ? {} : { editOf }), ...(undoAnswers && editOf !== undefined ? { undoAnswers } : {}), ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
       return true;
     } catch (err) {
       this.update({ sendError: errorText(err) });

@@ -45,12 +45,12 @@ const host = new HostConnection(vsCodePort(vscode));
 const store = new ChannelStore(host, persist);
 const list = new ChannelList(host);
 let lastSend: Promise<boolean> | undefined;
-const sends = new SendQueue((channelId, text, editOf, attachments) => store.send(text, channelId, editOf, attachments));
+const sends = new SendQueue((channelId, text, editOf, attachments, undoAnswers) => store.send(text, channelId, editOf, attachments, undoAnswers));
 const editor = hostEditorActions(host);
 const composer = new ComposerLink();
 
 const actions: AppActions = {
-  send: (channelId, text, editOf, attachments) => (lastSend = sends.send(channelId, text, editOf, attachments)),
+  send: (channelId, text, editOf, attachments, undoAnswers) => (lastSend = sends.send(channelId, text, editOf, attachments, undoAnswers)),
   composer,
   setAttachments: (channelId, attachments) => store.setAttachments(channelId, attachments),
   attachmentsOf: (channelId) => store.attachmentsOf(channelId),

@@ -31,6 +31,8 @@ export interface ComposerTarget {
   insert(quoted: string): void;
   /** Enters edit mode for user message `messageId` with `text` (the draft is set aside and comes back after). */
   edit(messageId: string, text: string): void;
+  /** The edited message's answers changed `undoable` files an undo would restore: offer to undo them first. */
+  offerUndo(messageId: string, undoable: number): void;
 }
 
 /** The composer the actions reach: the one shown now (each channel's composer attaches itself while mounted). */
@@ -107,7 +109,16 @@ export function hostMessageActions(host: HostConnection, refusals: ActionRefusal
       return true;
     },
     openInEditor: async (messageId) => (await ask(() => host.request("message/openInEditor", { messageId })))?.opened ?? false,
-    edit: (messageId, text) => composer.current?.edit(messageId, text),
+    edit: (messageId, text) => {
+      const target = composer.current;
+      if (!target) return;
+      target.edit(messageId, text);
+      // Asked after edit mode is on: the offer to undo the answers' files appears when the host has counted them.
+      void host.request("message/answerFiles", { messageId }).then(
+        ({ undoable }) => target.offerUndo(messageId, undoable),
+        () => undefined, // no offer: the message is edited and sent again without undoing anything
+      );
+    },
     regenerate: async (messageId) => (await ask(() => host.request("turn/regenerate", { messageId }))) !== undefined,
     reveal: (messageId) => store.reveal(messageId),
   };

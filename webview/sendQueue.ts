@@ -10,14 +10,15 @@ export class SendQueue {
   private tail: Promise<unknown> = Promise.resolve();
 
   /** `sendTo` sends one message (`channel/send`) and resolves whether the host accepted it; it never rejects. */
-  constructor(private readonly sendTo: (channelId: string | undefined, text: string, editOf: string | undefined, attachments: readonly AttachmentRequest[]) => Promise<boolean>) {}
+  constructor(private readonly sendTo: (channelId: string | undefined, text: string, editOf: string | undefined, attachments: readonly AttachmentRequest[], undoAnswers: boolean) => Promise<boolean>) {}
 
   /**
    * Queues `text` for `channelId` (undefined: no channel was open; `editOf`: the user message it was edited from;
-   * `attachments`: what goes with it); resolves whether the host accepted it.
+   * `attachments`: what goes with it; `undoAnswers`: undo the files the edited message's answers changed first);
+   * resolves whether the host accepted it.
    */
-  send(channelId: string | undefined, text: string, editOf?: string, attachments: readonly AttachmentRequest[] = []): Promise<boolean> {
-    const sent = this.tail.then(() => this.sendTo(channelId, text, editOf, attachments));
+  send(channelId: string | undefined, text: string, editOf?: string, attachments: readonly AttachmentRequest[] = [], undoAnswers = false): Promise<boolean> {
+    const sent = this.tail.then(() => this.sendTo(channelId, text, editOf, attachments, undoAnswers));
     this.tail = sent.catch(() => undefined);
     return sent;
   }

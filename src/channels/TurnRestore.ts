@@ -81,6 +81,15 @@ export interface ReviewFile {
   before: string | null;
 }
 
+/** An answer to a user message, and how many of its changed files an undo would restore now. */
+export interface RequestAnswer {
+  /** The answer's message id. */
+  messageId: string;
+  agent: string;
+  /** Its files that can be undone now: both texts kept, not undone already. */
+  undoable: number;
+}
+
 /** What {@link TurnRestore} works with. */
 export interface TurnRestorePorts {
   store: Store;
@@ -157,6 +166,46 @@ export class TurnRestore {
     const state: FileState = action === "undo" ? "undone" : "kept";
     await this.ports.fileStates(turn, Object.fromEntries(done.map((file) => [file, state])), settled);
     return { done, skipped, conflicts };
+  }
+
+  /**
+   * The answers to user message `requestMessageId` — each turn admitted for it (Regenerate's too) and, through them,
+   * the answers they delegated to — oldest first, each with how many of its files an undo would restore now. What
+   * Edit and resend undoes first when the user asks (issue 19); searched among the channel's latest
+   * {@link LATER_MESSAGES} messages.
+   */
+  async answersTo(requestMessageId: string): Promise<RequestAnswer[]> {
+    const request = await findMessage(this.ports.store, requestMessageId);
+    if (!request) return [];
+    const later = (await this.ports.store.latestMessages(request.channelId, LATER_MESSAGES)).filter((m) => m.id > request.id && m.turnId && m.author.kind === "agent");
+    // Ids are ULIDs in admission order: an answer comes before the answers it delegated to.
+    const requests = new Set([request.id]);
+    const out: RequestAnswer[] = [];
+    for (const m of later.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      const turn = await this.ports.store.turn(m.turnId!);
+      if (!turn || !requests.has(turn.requestMessageId)) continue;
+      requests.add(m.id);
+      const { files, states } = await this.checkpoint(m.id);
+      out.push({ messageId: m.id, agent: turn.agent, undoable: files.filter((f) => restorable(f) && states[f.path] !== "undone").length });
+    }
+    return out;
+  }
+
+  /**
+   * Undoes the files of every answer to `requestMessageId` ({@link answersTo}), the newest answer first so a file two
+   * of them changed goes back to its text from before the first; conflicts are asked through `editor` as for one
+   * answer's undo, never overwritten silently.
+   */
+  async undoAnswers(requestMessageId: string, editor: RestoreEditor = {}): Promise<RestoreResult> {
+    const total: RestoreResult = { done: [], skipped: [], conflicts: [] };
+    for (const answer of (await this.answersTo(requestMessageId)).reverse()) {
+      if (answer.undoable === 0) continue;
+      const result = await this.restore(answer.messageId, "undo", undefined, editor);
+      total.done.push(...result.done);
+      total.skipped.push(...result.skipped);
+      total.conflicts.push(...result.conflicts);
+    }
+    return total;
   }
 
   /**

@@ -4,7 +4,7 @@
 // of the agent again and both answers remain, linked; the Markdown of a message is the export's, and opens in a tab.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { WebviewBridge } from "../../src/app/WebviewBridge";
 import { createSidekicks } from "../../src/app/compose";
@@ -13,11 +13,14 @@ import { PROTOCOL_VERSION, type ErrorInfo, type HostToWebview, type MessageView 
 import { Store } from "../../src/store/Store";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 
-/** `echo` quotes the prompt and recalls the session's earlier prompts; `slow` waits for Stop the first time only. */
-function roster(): string {
+/**
+ * `echo` quotes the prompt and recalls the session's earlier prompts; `slow` waits for Stop the first time only;
+ * `writer` adds a line to `notes` on disk.
+ */
+function roster(notes: string): string {
   const agent = (name: string, prompt: object[]) =>
     `  - name: ${name}\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FAKE_AGENT)}]\n    env:\n      FAKE_AGENT_SCRIPT: ${JSON.stringify(JSON.stringify({ prompt }))}\n`;
-  return `version: 1\nagents:\n${agent("echo", [{ echo: true }, { chunk: "\n" }, { recall: true }])}${agent("slow", [{ chunk: "thinking" }, { untilCancelled: true, once: true }, { chunk: " done" }])}`;
+  return `version: 1\nagents:\n${agent("echo", [{ echo: true }, { chunk: "\n" }, { recall: true }])}${agent("slow", [{ chunk: "thinking" }, { untilCancelled: true, once: true }, { chunk: " done" }])}${agent("writer", [{ appendFile: { path: notes, text: "by writer\n" } }, { chunk: "Done" }])}`;
 }
 
 function connectView(app: SidekicksApp) {
@@ -52,7 +55,9 @@ async function setup() {
   const workspace = path.join(dir, "ws");
   mkdirSync(workspace, { recursive: true });
   const configPath = path.join(workspace, "sidekicks.yaml");
-  writeFileSync(configPath, roster());
+  const notes = path.join(workspace, "notes.md");
+  writeFileSync(notes, "# notes\n");
+  writeFileSync(configPath, roster(notes));
   const opened: string[] = [];
   const editor: EditorPort = {
     isTrusted: () => true,
@@ -64,7 +69,7 @@ async function setup() {
   };
   const storageDir = path.join(dir, "store");
   const app = await createSidekicks({ configPath, storageDir, editor, launch: { workspaceFolder: workspace, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
-  return { app, opened, storageDir, teardown: async () => (await app.dispose(), cleanup()) };
+  return { app, opened, storageDir, notes, teardown: async () => (await app.dispose(), cleanup()) };
 }
 
 const textOf = (m: MessageView) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
@@ -110,6 +115,30 @@ test("Edit and resend: a new turn linked to the original, which stays in the his
   } finally {
     view.close();
     other.close();
+    await s.teardown();
+  }
+});
+
+test("Edit and resend can undo the files the earlier answer changed first: the new turn starts from the files as they were", async () => {
+  const s = await setup();
+  const view = connectView(s.app);
+  try {
+    const { channel } = (await view.ask("channel/open", {})).result as { channel: { id: string } };
+    const first = ((await view.ask("channel/send", { channelId: channel.id, text: "@writer add a line" })).result as { messageId: string }).messageId;
+    const answer = await view.finished(await view.started("writer", []));
+    assert.equal(readFileSync(s.notes, "utf8"), "# notes\nby writer\n");
+    assert.deepEqual((await view.ask("message/answerFiles", { messageId: first })).result, { answers: 1, undoable: 1 }, "the composer is told there is a file to undo");
+    refused(await view.ask("message/answerFiles", { messageId: answer.id }), "webview/refused", /Only your own messages/);
+
+    const resent = (await view.ask("channel/send", { channelId: channel.id, text: "@writer add one line", editOf: first, undoAnswers: true })).result as { messageId: string; undone?: object };
+    assert.deepEqual(resent.undone, { done: 1, skipped: 0, conflicts: 0 });
+    await view.finished(await view.started("writer", [answer.id]));
+    assert.equal(readFileSync(s.notes, "utf8"), "# notes\nby writer\n", "one line: the first answer's was undone before the new turn ran");
+    const shown = await view.shown(channel.id, answer.id);
+    const files = shown.parts.find((p) => p.type === "files");
+    assert.deepEqual(files?.type === "files" ? files.files.map((f) => f.state) : [], ["undone"], "the first answer's card says undone");
+  } finally {
+    view.close();
     await s.teardown();
   }
 });

@@ -13,7 +13,7 @@ import type { MessageView } from "../../src/shared/protocol";
 import { hashText } from "../../src/turns/intents";
 import { writeWhole } from "../../src/workspace/atomicWrite";
 import { channelSetup, fakeAgent } from "./channelHarness";
-import { tempDir } from "./helpers";
+import { tempDir, waitFor } from "./helpers";
 
 const filesOf = (m: MessageView | undefined) => {
   const part = m?.parts.find((p) => p.type === "files");
@@ -145,6 +145,53 @@ test("undoing a turn whose file another agent changed in a later turn names that
     assert.deepEqual([review.agents, review.files.map((f) => [path.basename(f.path), f.before])], [["a", "b"], [["new.txt", null], ["notes.md", "# notes\n"], ["old.txt", "old\n"]]]);
     const own = await t.s.channels.restore.review(later.id);
     assert.deepEqual([own.agents, own.files.map((f) => [path.basename(f.path), f.before])], [["b"], [["notes.md", "# notes\nby a\n"]]]);
+  } finally {
+    await t.done();
+  }
+});
+
+test("Edit and resend's undo: every answer to the edited message (a regeneration too) is undone, newest first, back to before the first; answers to other messages are left alone", async () => {
+  const { dir, cleanup } = tempDir();
+  const folder = path.join(dir, "project");
+  mkdirSync(folder);
+  const notes = path.join(folder, "notes.md");
+  writeFileSync(notes, "# notes\n");
+  const s = await channelSetup([fakeAgent("a", { prompt: [{ appendFile: { path: notes, text: "by a\n" } }, { chunk: "Done" }] })], { workspaceFolder: folder });
+  try {
+    const answered = async (n: number) => {
+      await waitFor(() => (s.events.of("message/finished").filter((m) => m.author.kind === "agent" && filesOf(m) !== undefined).length >= n ? true : undefined), 10_000, `answer ${n}`);
+      return s.events.of("message/finished").filter((m) => m.author.kind === "agent" && filesOf(m) !== undefined)[n - 1]!;
+    };
+    await s.channels.messages.send(s.general.id, "@a first");
+    await answered(1);
+    const { messageId: request } = await s.channels.messages.send(s.general.id, "@a second");
+    const first = await answered(2);
+    await s.channels.messages.regenerate(first.id);
+    const again = await answered(3);
+    assert.equal(read(notes), "# notes\nby a\nby a\nby a\n");
+    const answers = await s.channels.restore.answersTo(request);
+    assert.deepEqual(answers.map((a) => [a.messageId, a.agent, a.undoable]), [[first.id, "a", 1], [again.id, "a", 1]], "the first answer to 'second' and its regeneration, not the answer to 'first'");
+
+    const result = await s.channels.restore.undoAnswers(request, { resolve: async () => ({}) });
+    assert.deepEqual([result.done.length, result.conflicts], [2, []], "newest first: each undo finds the file as its answer left it");
+    assert.equal(read(notes), "# notes\nby a\n", "back to before the first answer to the edited message; the earlier request's change stays");
+    assert.deepEqual((await s.channels.restore.answersTo(request)).map((a) => a.undoable), [0, 0], "nothing left to undo");
+  } finally {
+    await s.teardown();
+    cleanup();
+  }
+});
+
+test("Edit and resend's undo never overwrites a file changed since: the conflict names the later agent and the user's choice decides", async () => {
+  const t = await setup({ second: true });
+  try {
+    await t.s.channels.messages.send(t.s.general.id, "@b edit too");
+    const later = await t.s.finished((m) => m.author.kind === "agent" && m.author.agentName === "b" && filesOf(m) !== undefined);
+    const request = (await t.s.store.turn(await turnIdOf(t.s, t.answer.id)))!.requestMessageId;
+    assert.deepEqual((await t.s.channels.restore.answersTo(request)).map((a) => a.messageId), [t.answer.id], "b answered another message");
+    const result = await t.s.channels.restore.undoAnswers(request, { resolve: async () => ({}) });
+    assert.deepEqual(result.conflicts.map((c) => [path.basename(c.path), c.changedBy]), [["notes.md", [{ kind: "turn", agent: "b", messageId: later.id }]]]);
+    assert.deepEqual([read(t.notes), read(t.created), read(t.old)], ["# notes\nby a\nby b\n", null, "old\n"], "the conflicting file skipped, the others undone");
   } finally {
     await t.done();
   }

@@ -99,6 +99,8 @@ export function installFakeHost(init) {
         return { markdown: `## ${who} · 2026-11-01 10:00 UTC\n\n${body}`, body };
       },
       "message/openInEditor": () => ({ opened: true }),
+      // An edited message's answers changed no file an undo could restore, unless a test says otherwise.
+      "message/answerFiles": () => ({ answers: 1, undoable: 0 }),
       "turn/regenerate": () => ({ messageId: `regen-${nextMessageId++}` }),
       "turn/restore": () => ({ done: 1, skipped: 0, conflicts: 0 }),
       "turn/review": () => ({ opened: true }),

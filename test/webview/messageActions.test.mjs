@@ -126,4 +126,35 @@ describe("message actions", () => {
       assert.deepEqual(await view.problems(), []);
     });
   }
+
+  it("Edit and resend offers to undo the files the answers changed first, off until ticked, and sends the choice", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: channel(), theme: "dark", width: 420 });
+    const { page, host } = view;
+    const box = "#composer textarea";
+    await page.evaluate(() => {
+      window.__host.handlers["message/answerFiles"] = () => ({ answers: 2, undoable: 3 });
+    });
+    await page.click(action(U1, "edit"));
+    const undo = ".composer-editing vscode-checkbox.composer-editing-undo";
+    await page.waitForSelector(undo);
+    assert.deepEqual(await host.waitForRequests("message/answerFiles"), [{ messageId: U1 }]);
+    assert.match(await page.innerText(".composer-editing"), /First undo the 3 files its answers changed/);
+    assert.equal(await page.$eval(undo, (el) => /** @type {HTMLInputElement} */ (/** @type {unknown} */ (el)).checked), false, "never ticked for the user");
+    await page.click(undo);
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-message-edit-undo.png") });
+    await page.fill(box, "@demo which package manager, again?");
+    await page.press(box, "Enter");
+    assert.deepEqual(await host.waitForRequests("channel/send"), [{ channelId: "ch-general", text: "@demo which package manager, again?", editOf: U1, undoAnswers: true }]);
+    await page.waitForSelector(".composer-editing", { state: "detached" });
+
+    // Edited again without ticking: nothing is undone.
+    await page.click(action(U1, "edit"));
+    await page.waitForSelector(undo);
+    assert.equal(await page.$eval(undo, (el) => /** @type {HTMLInputElement} */ (/** @type {unknown} */ (el)).checked), false, "the earlier choice is not carried over");
+    await page.press(box, "Enter");
+    const sends = await host.waitForRequests("channel/send", 2);
+    assert.deepEqual(sends[1], { channelId: "ch-general", text: "@demo which package manager?", editOf: U1 });
+    assert.deepEqual(await view.problems(), []);
+  });
 });

@@ -21,7 +21,7 @@ import type { ComposerLink } from "../messageActions";
 /** The actions the view takes; stable across renders so memoized messages are not re-rendered. */
 export interface AppActions {
   /** Sends a message written in `channelId` (`channel/send`, after the sends before it); resolves whether it was accepted. */
-  send: (channelId: string | undefined, text: string, editOf?: string, attachments?: readonly AttachmentRequest[]) => Promise<boolean>;
+  send: (channelId: string | undefined, text: string, editOf?: string, attachments?: readonly AttachmentRequest[], undoAnswers?: boolean) => Promise<boolean>;
   /** Where the message actions reach the shown composer (Quote in composer, Edit). */
   composer?: ComposerLink;
   /** Replaces the composer's chips of a channel (issue 21). */
@@ -88,7 +88,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
         key={channelId ?? "none"}
         channelName={channelName}
         initialDraft={draftOf(channelId)}
-        send={(text, editOf, attachments) => actions.send(channelId, text, editOf, attachments)}
+        send={(text, editOf, attachments, undoAnswers) => actions.send(channelId, text, editOf, attachments, undoAnswers)}
         link={actions.composer}
         attachments={channelId ? (state.attachments[channelId] ?? NO_CHIPS) : NO_CHIPS}
         setAttachments={(list) => channelId && actions.setAttachments(channelId, list)}

@@ -11,6 +11,7 @@ import { useTransferChips } from "../attachInput";
 import { AttachmentChips } from "./AttachmentChips";
 import { accept, suggest, type Suggestion } from "../autocomplete";
 import { Suggestions } from "./Suggestions";
+import { EditingBanner } from "./EditingBanner";
 import { channelLabel } from "../channelLabel";
 import { useStopConfirm } from "../stopConfirm";
 import { isSelectAllKey, selectedAllHere } from "../selectAllGuard";
@@ -26,7 +27,7 @@ interface Props {
    * Sends the text; resolves `true` when the host accepted it. Sends go one after the other, in the order of the
    * Enters (`sendQueue.ts`); the text leaves the box at Enter and comes back only if the host refuses it.
    */
-  send: (text: string, editOf: string | undefined, attachments: readonly AttachmentRequest[]) => Promise<boolean>;
+  send: (text: string, editOf: string | undefined, attachments: readonly AttachmentRequest[], undoAnswers?: boolean) => Promise<boolean>;
   /** The chips that go with the next message (issue 21), removable until it is sent. */
   attachments: readonly AttachmentRequest[];
   setAttachments: (attachments: readonly AttachmentRequest[]) => void;
@@ -62,9 +63,9 @@ interface Props {
  * Stop of every answer of the channel, reachable however far the history scrolled. With the text empty and no
  * suggestion list open (Escape closes that list first), Escape shows in `.composer-confirm` what a second Escape
  * would stop, and marks the Stop button `armed`; only that second Escape stops.
- * Edit (issue 19) puts a user message's text in the box under a `.composer-editing` banner ("Editing message… Esc to
- * cancel"): the draft is set aside (and its saved copy left alone) until Escape or Cancel, or until the edited text is
- * sent (`send(text, editOf)`), then it comes back. Quote in composer inserts at the caret and keeps the draft.
+ * Edit (issue 19) puts a user message's text in the box under `EditingBanner` (with "First undo the files its answers
+ * changed" when there are some): the draft is set aside (its saved copy left alone) until Escape or Cancel, or until
+ * the edited text is sent (`send(text, editOf, …, undoAnswers)`), then it comes back. Quote inserts at the caret.
  */
 export function Composer({ channelName, initialDraft, send, attachments, setAttachments, attachmentsNow, focusRequest, saveDraft, sendError, clearSendError, members, commands, running, stop, link }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -86,6 +87,8 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
   /** The user message being edited (edit mode), and the draft set aside meanwhile. */
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const editingRef = useRef<{ messageId: string; draft: string } | undefined>(undefined);
+  /** For the message edited: the files its answers changed that an undo would restore, and whether to undo them first. */
+  const [undo, setUndo] = useState<{ messageId: string; undoable?: number; first: boolean } | undefined>(undefined);
   const { note: attachNote, clearNote, addChips, dropProps } = useTransferChips(setAttachments, attachmentsNow);
 
   useEffect(() => {
@@ -147,6 +150,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
     if (!aside) return;
     editingRef.current = undefined;
     setEditing(undefined);
+    setUndo(undefined);
     const el = textarea.current;
     if (!el) return;
     el.value = aside.draft;
@@ -179,11 +183,13 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
           }
           editingRef.current = { messageId, draft: editingRef.current?.draft ?? el.value };
           setEditing(messageId);
+          setUndo({ messageId, first: false });
           el.value = text;
           el.focus();
           el.setSelectionRange(text.length, text.length);
           onInput();
         },
+        offerUndo: (messageId, undoable) => setUndo((u) => (u?.messageId === messageId ? { ...u, undoable } : u)),
       }),
     [link],
   );
@@ -206,7 +212,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
     inFlight.current += 1;
     setSending(true);
     try {
-      if (!(await send(text, editOf, chips))) {
+      if (!(await send(text, editOf, chips, editOf !== undefined && undo?.messageId === editOf && undo.first && (undo.undoable ?? 0) > 0))) {
         restore(text);
         if (chips.length > 0 && mounted.current) setAttachments([...chips, ...attachmentsNow()]);
       } else {
@@ -303,13 +309,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
         <AttachmentChips items={attachments} remove={(i) => setAttachments(attachments.filter((_, at) => at !== i))} />
         {suggestions.length > 0 && <Suggestions items={suggestions} active={active} choose={choose} hover={setActive} />}
         {editing && (
-          <div class="composer-editing" role="status">
-            <span class="codicon codicon-edit" aria-hidden="true" />
-            <span class="composer-editing-text">{l10n.t("Editing message… Esc to cancel. Send makes a new message; the original stays.")}</span>
-            <button type="button" class="composer-editing-cancel" onClick={() => (endEdit(), textarea.current?.focus())}>
-              {l10n.t("Cancel edit")}
-            </button>
-          </div>
+          <EditingBanner undoable={undo?.messageId === editing ? undo.undoable : undefined} undoFirst={undo?.messageId === editing && undo.first} setUndoFirst={(first) => setUndo((u) => (u?.messageId === editing ? { ...u, first } : u))} cancel={() => (endEdit(), textarea.current?.focus())} />
         )}
         <textarea
           ref={textarea}

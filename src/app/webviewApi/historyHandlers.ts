@@ -4,6 +4,7 @@ import { SidekicksError } from "../../shared/errors";
 import { resolveAttachments } from "../attachments";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 import { withLooks } from "./looks";
+import { restoreCounts, restoreEditor } from "./turnHandlers";
 import { text, type WebviewApiPorts } from "./ports";
 
 /**
@@ -25,13 +26,18 @@ export function historyHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHand
     },
     "channel/older": async ({ channelId, beforeId, limit }) =>
       history.require().messages.older(text(channelId, "channel id"), text(beforeId, "message id"), typeof limit === "number" ? limit : undefined),
-    "channel/send": async ({ channelId, text, editOf, attachments }) => {
+    "channel/send": async ({ channelId, text, editOf, undoAnswers, attachments }) => {
       if (typeof channelId !== "string" || typeof text !== "string" || text.trim() === "") {
         throw new SidekicksError("channel/noRecipient", l10n.t("Nothing to send."));
       }
       // Attachments are read here, as the user sees them now (unsaved edits included), and kept on the message.
       const kept = attachments ? await resolveAttachments(attachments, { roots: ports.workspaceRoots?.() ?? [], documents: ports.editor.documents }) : [];
-      return history.require().messages.send(channelId, text, typeof editOf === "string" ? editOf : undefined, kept);
+      const edited = typeof editOf === "string" ? editOf : undefined;
+      // Edit and resend, "undoing the files its answer changed first" (issue 19): the undo asks about conflicts and ends
+      // before the new message is admitted, so the new turn starts from the files as they were before the first answer.
+      const undone = edited !== undefined && undoAnswers === true ? restoreCounts(await history.require().restore.undoAnswers(edited, restoreEditor(ports.editor))) : undefined;
+      const sent = await history.require().messages.send(channelId, text, edited, kept);
+      return undone ? { ...sent, undone } : sent;
     },
   };
 }

@@ -3,7 +3,7 @@ import { SidekicksError } from "../../shared/errors";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 import { text, type WebviewApiPorts } from "./ports";
 
-type MessageMethods = "message/markdown" | "message/openInEditor" | "turn/regenerate";
+type MessageMethods = "message/markdown" | "message/openInEditor" | "message/answerFiles" | "turn/regenerate";
 
 /**
  * The actions on one message (issue 19): its Markdown (the view copies it or quotes it in the composer), the same
@@ -22,6 +22,10 @@ export function messageHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHand
       const { markdown } = await markdownOf(messageId);
       if (!editor.openMarkdown) throw new SidekicksError("editor/cannotOpen", l10n.t("This editor cannot open an editor tab for the message."));
       return { opened: await editor.openMarkdown(markdown) };
+    },
+    "message/answerFiles": async ({ messageId }) => {
+      const answers = await history.require().restore.answersTo(text(messageId, "message id"));
+      return { answers: answers.length, undoable: answers.reduce((n, a) => n + a.undoable, 0) };
     },
     "turn/regenerate": async ({ messageId }) => history.require().messages.regenerate(text(messageId, "message id")),
   };

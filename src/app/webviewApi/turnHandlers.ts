@@ -1,7 +1,24 @@
 import * as l10n from "@vscode/l10n";
 import { SidekicksError } from "../../shared/errors";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
+import type { EditorPort } from "../EditorPort";
+import type { RestoreEditor, RestoreResult } from "../../channels/TurnRestore";
 import { text, type WebviewApiPorts } from "./ports";
+
+/** What the editor lends an undo or redo: its open documents, and the per-file conflict questions. */
+export function restoreEditor(editor: EditorPort): RestoreEditor {
+  const { documents } = editor;
+  return {
+    ...(documents ? { documents } : {}),
+    ...(documents?.isDirty ? { isDirty: (file: string) => documents.isDirty!(file) } : {}),
+    ...(editor.resolveConflicts ? { resolve: (conflicts, which) => editor.resolveConflicts!(conflicts, which) } : {}),
+  };
+}
+
+/** A restore's result as the view is told it: counts of files. */
+export function restoreCounts(result: RestoreResult): { done: number; skipped: number; conflicts: number } {
+  return { done: result.done.length, skipped: result.skipped.length, conflicts: result.conflicts.length };
+}
 
 type TurnMethods = "turn/cancel" | "turn/retry" | "turn/sendNow" | "turn/fileDiff" | "turn/restore" | "turn/review" | "permission/answer";
 
@@ -22,13 +39,8 @@ export function turnHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHandler
       return { opened: (await editor.openDiff?.(diff)) ?? false };
     },
     "turn/restore": async ({ messageId, action, paths }) => {
-      const { documents } = editor;
-      const result = await history.require().restore.restore(text(messageId, "message id"), action, paths, {
-        ...(documents ? { documents } : {}),
-        ...(documents?.isDirty ? { isDirty: (file: string) => documents.isDirty!(file) } : {}),
-        ...(editor.resolveConflicts ? { resolve: (conflicts, which) => editor.resolveConflicts!(conflicts, which) } : {}),
-      });
-      return { done: result.done.length, skipped: result.skipped.length, conflicts: result.conflicts.length };
+      const result = await history.require().restore.restore(text(messageId, "message id"), action, paths, restoreEditor(editor));
+      return restoreCounts(result);
     },
     "turn/review": async ({ messageId, since }) => {
       const { agents, files } = await history.require().restore.review(text(messageId, "message id"), since === true);

@@ -29,7 +29,8 @@ type Policies = { [M in WebviewRequestMethod]?: (params: WebviewRequests[M][0], 
  * 2. then what the guard cannot know, against this view and the store:
  *    - `channel/older`, `session/configure`, `channel/read`: only the channel this view shows; `channel/read` only with
  *      a message of that channel (no read mark "far in the future");
- *    - `turn/*`, `message/*`: only a message of the channel this view shows; `turn/regenerate` only an agent's answer;
+ *    - `turn/*`, `message/*`: only a message of the channel this view shows; `turn/regenerate` only an agent's answer,
+ *      `message/answerFiles` only a user message;
  *    - `channel/send` with `editOf` (Edit and resend): only to the shown channel, edited from a user message of it;
  *    - `permission/answer`: only a request pending in the channel this view shows, with an option the request
  *      offered; `remember` only with the option the card's Sidekicks rule buttons use (the first one-time allow or
@@ -95,6 +96,11 @@ export function guardedHandlers(handlers: WebviewRequestHandlers, ports: Webview
     },
     "message/markdown": async (params, next) => (await inView("message/markdown", params.messageId), next(params)),
     "message/openInEditor": async (params, next) => (await inView("message/openInEditor", params.messageId), next(params)),
+    "message/answerFiles": async (params, next) => {
+      const request = await messageOf("message/answerFiles", view.channelId, params.messageId);
+      if (request && request.author.kind !== "user") refuse("message/answerFiles", l10n.t("Only your own messages can be edited and sent again."));
+      return next(params);
+    },
     "turn/regenerate": async (params, next) => {
       const answer = await messageOf("turn/regenerate", view.channelId, params.messageId);
       if (answer && answer.author.kind !== "agent") refuse("turn/regenerate", l10n.t("Only an agent's answer can be regenerated."));

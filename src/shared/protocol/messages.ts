@@ -41,9 +41,16 @@ export interface WebviewRequests {
    * Sends a user message. Rejected with `channel/noRecipient` or `channel/unknownMember` when nobody can take it.
    * `editOf` (Edit and resend): the earlier user message of the shown channel it was edited from; the new message is a
    * new turn linked to it, the earlier one stays as it was (`channel/notFound` when it is not there). `attachments`: files,
-   * selections, images, problems the user attached (issue 21; the host checks and reads them).
+   * selections, images, problems the user attached (issue 21; the host checks and reads them). `undoAnswers` (with
+   * `editOf` only): first undo the files the earlier message's answers changed (conflicts asked in the editor, as Undo
+   * asks them); `undone` counts what that did. The message is sent after the undo, whatever the user chose per file.
    */
-  "channel/send": [{ channelId: string; text: string; editOf?: string; attachments?: AttachmentRequest[] }, { messageId: string }];
+  "channel/send": [{ channelId: string; text: string; editOf?: string; undoAnswers?: boolean; attachments?: AttachmentRequest[] }, { messageId: string; undone?: { done: number; skipped: number; conflicts: number } }];
+  /**
+   * The answers to a user message of the shown channel (Edit and resend, issue 19): how many there are and how many of
+   * their changed files an undo would restore now (the composer offers "Undo … first" when there are some).
+   */
+  "message/answerFiles": [{ messageId: string }, { answers: number; undoable: number }];
   /**
    * A message of the shown channel as Markdown: `markdown` as the channel export writes it (heading and body), `body`
    * without the heading (for a quote). The view copies it ("Copy as Markdown") or quotes it in the composer.
