@@ -86,6 +86,21 @@ export function chromiumPath() {
   return process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 }
 
+/**
+ * The environment of an `npm install` that must run under Node 24 (its `node` first on the PATH), without what an
+ * outer npm passes down (`npm start` runs this script): npm reads `npm_config_user_agent` as its own `user-agent`
+ * config, so the inner install would say `node/v20` to install scripts — code-server's postinstall reads the Node
+ * version from it and refuses anything but 24. `extra` is added last.
+ * @param {Record<string, string>} [extra]
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function node24InstallEnv(extra = {}) {
+  /** @type {NodeJS.ProcessEnv} */
+  const env = { ...process.env, PATH: `${path.dirname(node24Path)}${path.delimiter}${process.env.PATH ?? ""}`, ...extra };
+  for (const inherited of ["npm_config_user_agent", "npm_node_execpath", "npm_execpath", "NODE"]) delete env[inherited];
+  return env;
+}
+
 /** The cache folder outside the repo, or `null` when disabled with `SIDEKICKS_TOOLS_CACHE=off`. */
 export function cacheDir() {
   const value = process.env.SIDEKICKS_TOOLS_CACHE;
@@ -173,17 +188,11 @@ async function ensureTool(name, log) {
   const npmArgs = ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", ...specs];
   if (name === "realAgents" || name === "gemini") {
     // They require Node >= 22: install (and run their install scripts) under Node 24.
-    const env = { ...process.env, PATH: `${path.dirname(node24Path)}${path.delimiter}${process.env.PATH ?? ""}` };
-    await run("npm", npmArgs, { env });
+    await run("npm", npmArgs, { env: node24InstallEnv() });
   } else if (name === "codeServer") {
     // npm itself must run under Node 24 (its shebang is `env node`) so native modules build for code-server's Node.
-    const env = {
-      ...process.env,
-      PATH: `${path.dirname(node24Path)}${path.delimiter}${process.env.PATH ?? ""}`,
-      npm_config_nodedir: node24PackageDir,
-    };
     try {
-      await run("npm", npmArgs, { env });
+      await run("npm", npmArgs, { env: node24InstallEnv({ npm_config_nodedir: node24PackageDir }) });
     } catch (error) {
       throw new Error(
         `${error instanceof Error ? error.message : error}\ncode-server compiles native modules: it needs a C++ toolchain, Python 3 and Kerberos headers.\n` +
