@@ -8,7 +8,11 @@
  * Environment: CRASH_SEEDS (comma-separated, default the fixed list below), CRASH_POINTS_PER_SEED (default 170: 1,020 kill points over the six seeds, issue 17),
  * CRASH_PHASES (comma-separated phases to draw from, default all), CRASH_JOBS (children at once, default 3: they wait on sleeps and startup as much as on CPU), CRASH_VERBOSE=1 (a line per kill point), CRASH_SNAPSHOT=0 (no V8
  * startup snapshots), CRASH_FAULT=blind-sweeper | stale-index | lost-admission (a self-test: injects that fault
- * into recovery or admission, test-side; the run must then report violations).
+ * into recovery or admission, test-side; the run must then report violations), CRASH_UNDO_POINTS_PER_SEED (the undo
+ * stage's kill points per seed, default 10; it runs unless CRASH_PHASES is given without `undo`).
+ *
+ * After the channel core's kill points, the undo stage (`undoStage.ts`, issue 19): kills during an undo or a redo of a
+ * settled turn's files, each checked for files written whole and a record that says which files are undone.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -17,15 +21,20 @@ import path from "node:path";
 import { build, type Plugin } from "esbuild";
 import { checkAfterKill } from "./check";
 import { PHASES, SCENARIOS, prng, type JournalLine, type KillPlan, type Phase } from "./scenario";
+import { undoStage } from "./undoStage";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CACHE = path.join(ROOT, "node_modules/.cache/sidekicks-crash");
 /** How to start the child and the agents: `node <args>` (filled by prepareBinaries). */
 let childArgs: string[] = [];
+/** How to start the undo stage's child (test/fixtures/undo-child.ts, bundled). */
+let undoChildArgs: string[] = [];
 let agentArgs: string[] = [];
 let snapshots = "no";
 const SEEDS = (process.env.CRASH_SEEDS ?? "1009,2027,3041,4051,5059,6067").split(",").map(Number);
 const POINTS_PER_SEED = Number(process.env.CRASH_POINTS_PER_SEED ?? 170);
+/** Kill points per seed of the undo stage (`undoStage.ts`): CRASH_UNDO_POINTS_PER_SEED, default 10. */
+const UNDO_POINTS_PER_SEED = Number(process.env.CRASH_UNDO_POINTS_PER_SEED ?? 10);
 const JOBS = Number(process.env.CRASH_JOBS ?? 3);
 const VERBOSE = process.env.CRASH_VERBOSE === "1";
 /** CRASH_PHASES (comma-separated): draw kill points from these phases only (default all). */
@@ -166,6 +175,9 @@ async function prepareBinaries(): Promise<void> {
   const agentBundle = path.join(CACHE, "agent.cjs");
   await build({ ...common, entryPoints: [path.join(ROOT, "test/crash/child-entry.ts")], outfile: childBundle, plugins: [lazyNative] });
   await build({ ...common, entryPoints: [path.join(ROOT, "test/crash/agent-entry.js")], outfile: agentBundle });
+  const undoBundle = path.join(CACHE, "undo-child.cjs");
+  await build({ ...common, entryPoints: [path.join(ROOT, "test/fixtures/undo-child.ts")], outfile: undoBundle, plugins: [lazyNative] });
+  undoChildArgs = [undoBundle];
   childArgs = [childBundle];
   agentArgs = [agentBundle];
   if (process.env.CRASH_SNAPSHOT === "0") return;
@@ -345,7 +357,15 @@ async function main(): Promise<void> {
     `recovery: ${totals.interruptedByRecovery} turns settled interrupted, ${totals.dispatchedByRecovery} queued turns dispatched, ${totals.intentsClassified} open write intents classified (${Object.entries(intentResults).map(([k, n]) => `${k.replace("_", " ")} ${n}`).join(", ") || "none"}); ${totals.committedMessages} journaled messages checked; ` +
       `seeds ${SEEDS.join(",")}, ${JOBS} at once, startup snapshots: ${snapshots}, ${((Date.now() - t0) / 1000).toFixed(1)} s in all (mean child run ${Math.round(totals.runMs / points.length)} ms; harness CPU ${(process.cpuUsage().user / 1e6).toFixed(0)} s; load average ${loadAtStart} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end)`,
   );
-  console.log(`kill points: ${points.length}, violations: ${violations.length}`);
+  // The undo stage (issue 19): kills during an undo or redo of a settled turn's files.
+  const undo = ONLY.includes("undo") || !process.env.CRASH_PHASES ? await undoStage({ seeds: SEEDS, pointsPerSeed: UNDO_POINTS_PER_SEED, childArgs: undoChildArgs, root: ROOT }) : undefined;
+  if (undo) {
+    console.log(
+      `undo stage: ${undo.points} kill points during an undo or a redo of a 40-file turn (${undo.killed} killed the child mid-restore, the others came after its end), by aim: ${Object.entries(undo.byPlan).map(([k, n]) => `${k} ${n}`).join(", ")}; ${undo.violations.length} violations, ${(undo.ms / 1000).toFixed(1)} s`,
+    );
+    violations.push(...undo.violations);
+  }
+  console.log(`kill points: ${points.length + (undo?.points ?? 0)}, violations: ${violations.length}`);
   process.exitCode = violations.length > 0 ? 1 : 0;
 }
 
