@@ -9,6 +9,7 @@ import * as assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { poll } from "./poll";
 import { writeRealAgentsMarker } from "./realAgentsPhase";
+import { undoTests } from "./realAgentsUndo";
 import { TURN_MS, assertCleanText, attribute, body, chooseMode, click, exists, message, openView, read, resetFiles, screenshot, send, sessionButton, settled, text } from "./realAgentsUi";
 
 /** The modes that ask before a write: Claude's Manual (mode `default`), Codex's Read Only (mode `read-only`). */
@@ -88,6 +89,8 @@ describe("real agents in the real editor (phase 1)", function () {
       await screenshot(`realagents-tools-${agent}`);
     });
   }
+
+  undoTests();
 
   for (const agent of ["claude", "codex"] as const) {
     it(`@${agent} script:long, Stop: the answer settles cancelled and the command's card is not left running`, async () => {

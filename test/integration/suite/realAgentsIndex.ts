@@ -3,8 +3,9 @@
  * real editor, from the workspace `npm start -- --real-agents` writes, against the scripted model server the harness
  * runs. Two phases in two extension hosts, like the reload suite (reloadIndex.ts): code-server reloads the page with
  * the same URL and the new extension host runs this entry again.
- * - Phase 1 (no marker file, realAgentsBefore.test.ts): both agents answer in #general; a tools turn each; Stop during a
- *   long command; permission requests answered from the card, allowed and rejected, in the modes the user set; then
+ * - Phase 1 (no marker file, realAgentsBefore.test.ts): both agents answer in #general; a tools turn each; review,
+ *   undo and redo of Claude's turn, a conflict with an unsaved edit, Claude then Codex on one file (realAgentsUndo.ts);
+ *   Stop during a long command; permission requests answered from the card, allowed and rejected, in the modes the user set; then
  *   both stream a slow answer and the window reloads in the middle.
  * - Phase 2 (marker found, realAgentsAfter.test.ts): both answers interrupted, the modes still those the user set;
  *   Retry completes them; a permission request proves the mode is in force in the resumed sessions.
