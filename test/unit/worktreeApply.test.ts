@@ -203,3 +203,30 @@ test("the agent's uncommitted work refuses the apply until committed on its bran
     s.cleanup();
   }
 });
+
+test("through the agent manager: the refusals are sentences saying what to do, and nothing is applied while the agent answers", async () => {
+  const s = setup();
+  try {
+    const { AgentManager } = await import("../../src/agents/AgentManager");
+    const { Recorder } = await import("../../src/events/events");
+    const agents = new AgentManager(new Recorder(), { launch: { workspaceFolder: s.repo, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
+    agents.setRoster([{ name: "a", command: process.execPath, args: [], worktree: { branch: "sidekicks/a", root: path.join(s.dir, "wt") } }]);
+    const bringBack = agents.worktreeBringBack("a")!;
+    writeFileSync(path.join(s.tree, "a.txt"), "by the agent\n");
+    s.commit(s.tree, "agent work");
+    const { status, changes } = await bringBack.changes();
+    assert.equal(status.branch, "sidekicks/a");
+    assert.deepEqual(changes.files.map((f) => f.relative), ["a.txt"]);
+    writeFileSync(path.join(s.repo, "a.txt"), "the user's\n");
+    await assert.rejects(bringBack.apply("merge"), (e: unknown) => e instanceof SidekicksError && e.code === "worktree/applyRefused" && /uncommitted changes in .* to files agent a's branch changes: a\.txt\. Commit or stash them/.test(e.message));
+    git(s.repo, "checkout", "--", "a.txt");
+    writeFileSync(path.join(s.tree, "b.txt"), "later\n");
+    await assert.rejects(bringBack.apply("squash"), (e: unknown) => e instanceof SidekicksError && e.code === "worktree/dirty" && /Commit them on its branch first/.test(e.message));
+    await bringBack.commit("Work of agent a");
+    const out = await bringBack.apply("merge");
+    assert.equal(out.kind, "applied");
+    assert.match(git(s.repo, "log", "-1", "--format=%s"), /Merge branch 'sidekicks\/a' \(work of agent a\)/);
+  } finally {
+    s.cleanup();
+  }
+});
