@@ -61,7 +61,7 @@ export class WorktreeBringBack {
    * @throws SidekicksError `worktree/unavailable` while the agent answers; `worktree/applyRefused` with nothing to
    *   commit; `worktree/applyFailed` when git refuses (no identity, a hook)
    */
-  async commit(message: string): Promise<string> {
+  async commitWork(message: string): Promise<string> {
     this.refuseBusy();
     const status = await this.status();
     return commitWorktree(status.path, message, this.ctx.git).catch(this.said());

@@ -81,7 +81,7 @@ async function apply(it: WorktreeBringBack, name: string): Promise<void> {
       validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t("A commit needs a message.")),
     });
     if (!message) return;
-    await it.commit(message);
+    await it.commitWork(message);
   }
   await said(await it.apply(picked.mode), name, status.branch);
 }

@@ -210,7 +210,7 @@ test("through the agent manager: the refusals are sentences saying what to do, a
     const { AgentManager } = await import("../../src/agents/AgentManager");
     const { Recorder } = await import("../../src/events/events");
     const agents = new AgentManager(new Recorder(), { launch: { workspaceFolder: s.repo, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
-    agents.setRoster([{ name: "a", command: process.execPath, args: [], worktree: { branch: "sidekicks/a", root: path.join(s.dir, "wt") } }]);
+    agents.setRoster([{ name: "a", command: process.execPath, args: [], env: {}, worktree: { branch: "sidekicks/a", root: path.join(s.dir, "wt") } }]);
     const bringBack = agents.worktreeBringBack("a")!;
     writeFileSync(path.join(s.tree, "a.txt"), "by the agent\n");
     s.commit(s.tree, "agent work");
@@ -222,7 +222,7 @@ test("through the agent manager: the refusals are sentences saying what to do, a
     git(s.repo, "checkout", "--", "a.txt");
     writeFileSync(path.join(s.tree, "b.txt"), "later\n");
     await assert.rejects(bringBack.apply("squash"), (e: unknown) => e instanceof SidekicksError && e.code === "worktree/dirty" && /Commit them on its branch first/.test(e.message));
-    await bringBack.commit("Work of agent a");
+    await bringBack.commitWork("Work of agent a");
     const out = await bringBack.apply("merge");
     assert.equal(out.kind, "applied");
     assert.match(git(s.repo, "log", "-1", "--format=%s"), /Merge branch 'sidekicks\/a' \(work of agent a\)/);
