@@ -82,7 +82,7 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
   );
   const whenReady = () => ready;
   registerCommands(context, log);
-  const agentUi = registerAgentUi(context, () => app, whenReady);
+  const agentUi = registerAgentUi(context, () => app, whenReady, editor.diffs);
   registerChannelCommands(context, whenReady, (name) => view.showChannel(name));
   registerHistoryCommands(context, whenReady, (name, target) => {
     view.showChannel(name);

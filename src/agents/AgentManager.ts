@@ -13,6 +13,7 @@ import type { LaunchContext } from "./launch";
 import { checkLimits, DEFAULT_LIMITS, processKey, type AgentLimits } from "./policy";
 import { placeInWorktree, removeAgentWorktree, statusOfWorktree, type AgentWorktree, type WorktreeStatus } from "./runtimes";
 import { SessionStates } from "./SessionStates";
+import { WorktreeBringBack } from "./WorktreeBringBack";
 
 export type { AgentSession, AgentSummary, ClientEffect, SessionSink } from "./AgentEntry";
 export type { SessionMcpServers, SessionOptions } from "./AgentSessions";
@@ -328,6 +329,16 @@ export class AgentManager {
     const removed = await removeAgentWorktree(entry.config, this.options.launch, force);
     entry.worktree = undefined;
     return removed;
+  }
+
+  /**
+   * The agent's worktree to review and bring back (issue 20, "Bring it back"): its changes against its base, its
+   * uncommitted work committed, its branch applied to the user's branch; nothing is committed or applied while it
+   * answers. Undefined for an agent whose workspace is not a worktree.
+   */
+  worktreeBringBack(name: string): WorktreeBringBack | undefined {
+    const entry = this.require(name);
+    return entry.config.worktree ? new WorktreeBringBack(entry.config, this.options.launch, () => entry.state === "busy") : undefined;
   }
 
   /** Stops every agent; resolves when all processes have exited. */

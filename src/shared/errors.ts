@@ -34,7 +34,9 @@ export type ErrorCode =
   | "workspace/notRegular" // an agent's read or write of something that is not a regular file (a FIFO, socket or device)
   | "workspace/tooLarge" // an agent's request over a size limit: the text one read may return, a path's depth or length
   | "worktree/unavailable" // an agent's git worktree cannot be made or used (git missing or too old, not a repository, no commits, a missing base, a branch checked out elsewhere, a locked or vanished worktree)
-  | "worktree/dirty" // removing an agent's worktree that holds uncommitted work, without the user's confirmation
+  | "worktree/dirty" // removing (or applying) an agent's worktree that holds uncommitted work, without the user's confirmation (or a commit first)
+  | "worktree/applyRefused" // applying an agent's branch would touch the user's uncommitted work, or a merge or rebase is under way; or no shared commit with its base
+  | "worktree/applyFailed" // git failed while applying an agent's branch or committing its work (no identity, a hook refused…)
   | "agent/requestLimit" // an agent over a per-agent limit of things held at once (terminals, pending permission requests)
   | "terminal/unavailable" // node-pty does not load on this platform: terminals are not offered
   | "terminal/unknown" // a terminal id that was never created here or was released

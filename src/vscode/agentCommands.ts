@@ -8,6 +8,8 @@ import { SidekicksError } from "../shared/errors";
 import { AgentLogs } from "./AgentLogs";
 import { AgentsTreeProvider } from "./AgentsTreeProvider";
 import { CostLedger } from "../shared/usageTotals";
+import type { DiffDocuments } from "./DiffDocuments";
+import { registerWorktreeCommands } from "./worktreeCommands";
 
 /** A command's argument: an agent name (palette, webview, tests) or the tree item's element (the Agents view). */
 type AgentArg = string | AgentSummary | undefined;
@@ -37,6 +39,7 @@ export function registerAgentUi(
   context: vscode.ExtensionContext,
   getApp: () => SidekicksApp | undefined,
   whenReady: () => Promise<SidekicksApp | undefined> = async () => getApp(),
+  diffs?: DiffDocuments,
 ): AgentUi {
   const logs = new AgentLogs();
   const costs = new CostLedger();
@@ -112,6 +115,9 @@ export function registerAgentUi(
       else void vscode.window.showInformationMessage(vscode.l10n.t("Agent {0} has no worktree to remove.", name));
     }),
   );
+
+  // Review and apply an agent's worktree (issue 20, "Bring it back").
+  if (diffs) registerWorktreeCommands<AgentArg>(command, (placeholder, run) => withAgent(placeholder, (a) => a.worktree !== undefined, run), diffs);
 
   return {
     attach(app) {

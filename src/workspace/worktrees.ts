@@ -93,7 +93,7 @@ export class WorktreeProblem extends SidekicksError {
 const unavailable = (kind: WorktreeProblemKind, facts: Record<string, string>, detail?: string) => new WorktreeProblem(kind, facts, detail);
 
 /** Runs git in `cwd`; resolves with its exit code and outputs (code -1 and `missing` when git could not run). */
-function git(program: string, cwd: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string; missing?: boolean }> {
+export function git(program: string, cwd: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string; missing?: boolean }> {
   return new Promise((resolve) => {
     execFile(program, args, { cwd, env: GIT_ENV, maxBuffer: 64 * 1024 * 1024, windowsHide: true }, (err, stdout, stderr) => {
       const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;

@@ -14,7 +14,8 @@ import type { LaunchContext } from "./Runtime";
 
 export type { AgentWorktree, WorktreeStatus } from "../../workspace/worktrees";
 
-function specOf(agent: AgentConfig, ctx: LaunchContext): WorktreeSpec | undefined {
+/** Where to find the agent's worktree (the roster's keys, its name, the workspace folder); undefined without one. */
+export function specOf(agent: AgentConfig, ctx: LaunchContext): WorktreeSpec | undefined {
   return agent.worktree ? { agent: agent.name, config: agent.worktree, workspaceFolder: ctx.workspaceFolder, ...(ctx.git ? { git: ctx.git } : {}) } : undefined;
 }
 

@@ -1,0 +1,113 @@
+/**
+ * The editor's side of bringing an agent's worktree back (issue 20, "Bring it back"): "Sidekicks: Review Agent
+ * Worktree Changes" opens the branch's changes against its base in VS Code's multi-file diff editor (`vscode.changes`;
+ * the base's texts served read-only by {@link DiffDocuments}, the worktree's files on the right), and "Sidekicks:
+ * Apply Agent Worktree…" asks how (merge, squash, rebase then fast-forward, or leave it as a branch), offers to commit
+ * the agent's uncommitted work first (never dropped), and on conflicts opens the conflicted files and says how to abort.
+ */
+import * as vscode from "vscode";
+import type { SidekicksApp } from "../app/SidekicksApp";
+import type { ApplyMode, ApplyOutcome, WorktreeBringBack } from "../agents/WorktreeBringBack";
+import { DIFF_HISTORY, type DiffDocuments } from "./DiffDocuments";
+
+/** Registers a command taking an agent (the `withAgent` of `agentCommands.ts`). */
+type WithAgent<A> = (placeholder: string, run: (app: SidekicksApp, name: string) => Promise<unknown>) => (arg: A) => Promise<unknown>;
+
+/** Registers `sidekicks.reviewAgentWorktree` and `sidekicks.applyAgentWorktree` through `command` and `withAgent`. */
+export function registerWorktreeCommands<A>(command: (id: string, run: (arg: A) => Promise<unknown>) => unknown, withAgent: WithAgent<A>, diffs: DiffDocuments): void {
+  const bringBack = (app: SidekicksApp, name: string): WorktreeBringBack => {
+    const it = app.agents.worktreeBringBack(name);
+    if (!it) throw new Error(vscode.l10n.t("Agent {0} does not work in a worktree (workspace: worktree in sidekicks.yaml).", name));
+    return it;
+  };
+  command("sidekicks.reviewAgentWorktree", withAgent(vscode.l10n.t("Review the worktree changes of which agent?"), (app, name) => review(bringBack(app, name), name, diffs)));
+  command("sidekicks.applyAgentWorktree", withAgent(vscode.l10n.t("Apply the worktree of which agent?"), (app, name) => apply(bringBack(app, name), name)));
+}
+
+/** Opens the branch's changes in the multi-file diff editor, titled with what they hold. */
+async function review(it: WorktreeBringBack, name: string, diffs: DiffDocuments): Promise<void> {
+  const { status, changes } = await it.changes();
+  if (changes.files.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t("Agent {0}'s branch {1} has no changes against {2}.", name, status.branch, status.base));
+    return;
+  }
+  const what =
+    changes.committed > 0 && changes.uncommitted > 0
+      ? vscode.l10n.t("committed and uncommitted changes")
+      : changes.uncommitted > 0
+        ? vscode.l10n.t("uncommitted changes only")
+        : vscode.l10n.t("committed changes");
+  const title = vscode.l10n.t("@{0}: {1} against {2} ({3})", name, status.branch, status.base, what);
+  const resources = changes.files.map((f) => {
+    const { left, right } = diffs.keep(f.path, f.before ?? "", "", DIFF_HISTORY + changes.files.length);
+    const file = vscode.Uri.file(f.path);
+    return [file, left, f.status === "deleted" ? right : file];
+  });
+  await vscode.commands.executeCommand("vscode.changes", title, resources);
+}
+
+/** Asks how to apply, commits the agent's uncommitted work first when the user agrees, and says what happened. */
+async function apply(it: WorktreeBringBack, name: string): Promise<void> {
+  const status = await it.status();
+  type Item = vscode.QuickPickItem & { mode: ApplyMode | "branch" };
+  const items: Item[] = [
+    { label: vscode.l10n.t("Merge"), detail: vscode.l10n.t("git merge --no-ff: a merge commit on your current branch."), mode: "merge" },
+    { label: vscode.l10n.t("Squash"), detail: vscode.l10n.t("git merge --squash: the changes staged on your current branch, for you to commit."), mode: "squash" },
+    { label: vscode.l10n.t("Rebase, then fast-forward"), detail: vscode.l10n.t("The agent's branch rebased on your current branch in its worktree, then your branch fast-forwarded: no merge commit."), mode: "rebase" },
+    { label: vscode.l10n.t("Leave as a branch"), detail: vscode.l10n.t("Change nothing: push {0} and open a pull request.", status.branch), mode: "branch" },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t("Apply @{0}'s branch {1} ({2} ahead, {3} behind {4})", name, status.branch, status.ahead, status.behind, status.base),
+    placeHolder: vscode.l10n.t("How should the agent's work come into {0}?", status.repository),
+  });
+  if (!picked) return;
+  if (picked.mode === "branch") {
+    const hint = `git push -u origin ${status.branch}`;
+    await vscode.env.clipboard.writeText(hint);
+    void vscode.window.showInformationMessage(vscode.l10n.t("Agent {0}'s work stays on the branch {1}. Copied to the clipboard: {2}", name, status.branch, hint));
+    return;
+  }
+  if (status.uncommitted.length > 0) {
+    const commit = vscode.l10n.t("Commit Them First");
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t("Agent {0}'s worktree has {1} uncommitted changes. Commit them on its branch {2} first, so they come along?", name, status.uncommitted.length, status.branch),
+      { modal: true, detail: status.uncommitted.join("\n") },
+      commit,
+    );
+    if (choice !== commit) return;
+    const message = await vscode.window.showInputBox({
+      title: vscode.l10n.t("Commit message for agent {0}'s work", name),
+      value: vscode.l10n.t("Work of agent {0}", name),
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t("A commit needs a message.")),
+    });
+    if (!message) return;
+    await it.commitWork(message);
+  }
+  await said(await it.apply(picked.mode), name, status.branch);
+}
+
+/** Says what an apply did; on conflicts opens the conflicted files (VS Code's merge editor from there) and how to abort. */
+async function said(out: ApplyOutcome, name: string, branch: string): Promise<void> {
+  if (out.kind === "upToDate") {
+    void vscode.window.showInformationMessage(vscode.l10n.t("{0} already has everything on agent {1}'s branch {2}.", out.into, name, branch));
+  } else if (out.kind === "applied") {
+    const done =
+      out.mode === "squash"
+        ? vscode.l10n.t("Agent {0}'s branch {1} is squashed into {2}: {3} files staged. Review them in Source Control and commit.", name, branch, out.into, out.files.length)
+        : vscode.l10n.t("Agent {0}'s branch {1} is applied to {2}: {3} files changed.", name, branch, out.into, out.files.length);
+    void vscode.window.showInformationMessage(done);
+  } else {
+    for (const file of out.files.slice(0, 10)) await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false, preserveFocus: true });
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        "Applying agent {0}'s branch {1} stopped on conflicts in {2} files ({3}). Resolve them (Resolve in Merge Editor, from the file or Source Control) and commit; or undo the attempt: {4} in {5}.",
+        name,
+        branch,
+        out.files.length,
+        out.files.map((f) => vscode.workspace.asRelativePath(f)).slice(0, 5).join(", "),
+        out.abort,
+        out.folder,
+      ),
+    );
+  }
+}
