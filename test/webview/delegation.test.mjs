@@ -30,7 +30,7 @@ describe("delegation", () => {
     const card = { type: "toolCall", toolCallId: "delegate-I1", title: "Delegated to @odie", kind: "other", status: "completed", content: "fetch the paper", delegation: { member: "odie", childMessageId: "t2" } };
     const parent = { ...message({ id: "t1", agentName: "garfield", text: "Asking odie." }), turnId: "T1" };
     parent.parts = [...parent.parts, card, { type: "text", text: "Odie fetched it." }];
-    const child = { ...message({ id: "t2", agentName: "odie", text: "Fetched the paper." }), turnId: "T2", delegatedBy: "garfield", parentMessageId: "t1", delegatedVia: "tool" };
+    const child = { ...message({ id: "t2", agentName: "odie", text: "Fetched the paper." }), turnId: "T2", delegatedBy: "garfield", parentMessageId: "t1", delegatedVia: /** @type {"tool"} */ ("tool") };
     /** @type {import("../../src/shared/protocol").MemberView[]} */
     const members = [{ name: "garfield", state: "ready" }, { name: "odie", state: "ready" }];
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages: [parent, child] }), width: 320 });
