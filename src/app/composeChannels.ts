@@ -194,6 +194,8 @@ export function composeChannels(options: ChannelsOptions): Channels {
     close: async () => {
       await search.stop();
       await turns.close();
+      // A `delegate` call still waiting (its child queued, kept for the next activation) answers now, so the listener closes.
+      delegation.close();
       await tools.close();
     },
   };

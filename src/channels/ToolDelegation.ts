@@ -95,6 +95,12 @@ export class ToolDelegation {
     resolve?.(intent);
   }
 
+  /** The host is closing: every call still waiting answers that its child did not finish here (it stays recorded). */
+  close(): void {
+    for (const [id, resolve] of this.waiting) resolve({ version: 1, id, turnId: "", attempt: 0, agent: "", kind: "delegate", phase: "settled", result: "outcome_uncertain", detail: "Sidekicks is closing: the delegated turn had not finished", createdAt: 0, updatedAt: 0 });
+    this.waiting.clear();
+  }
+
   /** The answer an earlier attempt of the same turn got for the same delegation, if it settled (redelivery). */
   private async earlier(parent: LiveTurn, member: string, request: string): Promise<DelegationResult | undefined> {
     const same = (await this.ports.store.intentsOf(parent.record.id)).filter(

@@ -110,7 +110,12 @@ export class SidekicksMcpServer {
     const listener = this.listener;
     this.listener = undefined;
     this.starting = undefined;
-    if (listener) await new Promise<void>((resolve) => listener.close(() => resolve()));
+    if (listener) {
+      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      // A response still streaming (a `delegate` call) would hold the listener open.
+      listener.closeAllConnections();
+      await closed;
+    }
   }
 
   /** The skills the roster entries of `scope` name: read now, the first of each name kept, problems apart. */

@@ -19,12 +19,15 @@ export function recover(b: Builder, input: Extract<EngineInput, { type: "recover
   const lanes = new Set<string>();
   // A delegation whose child was still queued did not start (issue 22): truer than "outcome not known".
   const queuedChildren = new Set(input.turns.filter((t) => t.record.state === "pending" && t.record.parentIntentId).map((t) => t.record.id));
+  const notStarted = (i: IntentRecord): IntentRecord =>
+    i.kind === "delegate" && i.childTurnId && queuedChildren.has(i.childTurnId) ? { ...i, result: "not_started", detail: `@${i.member ?? "?"} had not started when the window closed` } : i;
   const found = input.turns.map(({ record, message, intents }) => {
     const base: MessageRecord = message ?? { version: 1, id: record.messageId, channelId: record.channelId, author: { kind: "agent", agentName: record.agent }, parts: [], createdAt: record.createdAt, turnId: record.id };
-    const mine = (intents ?? []).map((i) => (i.kind === "delegate" && i.childTurnId && queuedChildren.has(i.childTurnId) ? { ...i, result: "not_started" as const, detail: `@${i.member ?? "?"} had not started when the window closed` } : i));
+    const mine = (intents ?? []).map(notStarted);
     return { record, message: withIntentCards(base, mine), intents: mine };
   });
-  for (const { message, intents } of input.orphans ?? []) {
+  for (const { message, intents: found } of input.orphans ?? []) {
+    const intents = found.map(notStarted);
     if (intents.length > 0) b.effects.push({ type: "persist", intents, messages: message ? [withIntentCards(message, intents)] : [] });
   }
   for (const { record, message, intents } of found) {

@@ -98,3 +98,24 @@ test("delegate: Stop on the parent stops the child; the child's own Stop answers
     await s.teardown();
   }
 });
+
+test("delegate: a child queued behind its member's other answer when the window closes is not started after the reload; the close does not wait for it", async () => {
+  const s = await channelSetup([mcpAgent("a", [delegateTo("b", "later")]), fakeAgent("b", { prompt: [{ untilCancelled: true }] })]);
+  try {
+    await s.channels.messages.send(s.general.id, "@b hold on");
+    await waitFor(() => s.events.of("message/started").find((m) => m.author.agentName === "b" && m.status === "streaming"), 15_000);
+    await s.channels.messages.send(s.general.id, "@a go");
+    const queued = await waitFor(() => s.events.of("message/started").find((m) => m.author.agentName === "b" && m.delegatedVia === "tool"), 15_000);
+    assert.equal(queued.status, "queued");
+    await s.reopen();
+    await s.channels.ready;
+    const child = (await s.store.message(s.general.id, queued.id))!;
+    assert.equal(child.outcome, "cancelled");
+    assert.match(child.error?.message ?? "", /^Not started: Sidekicks restarted before @b began/);
+    const [intent] = (await s.store.intentsOf((await s.store.turn(child.turnId!))!.parentTurnId!)).filter((i) => i.kind === "delegate");
+    assert.equal(intent?.result, "not_started");
+    assert.deepEqual(await s.store.openTurns(), []);
+  } finally {
+    await s.teardown();
+  }
+});
