@@ -21,6 +21,7 @@ import { TurnRestore } from "../channels/TurnRestore";
 import { ChannelDirectory } from "../channels/ChannelDirectory";
 import { ChannelMessages } from "../channels/ChannelMessages";
 import { FollowUps } from "../channels/FollowUps";
+import { ToolDelegation } from "../channels/ToolDelegation";
 import { SessionSettings, withStoredChoices } from "../channels/SessionSettings";
 import { TurnService } from "../channels/TurnService";
 import { unseenContext } from "../channels/unseenContext";
@@ -137,6 +138,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
       skills: (turn, fresh) => tools.skills(turn.channelId, turn.agent, fresh),
       settled: (turn, message) => followUps.delegate(turn, message),
       roundSettled: (channelId, root, answers) => followUps.wakeModerator(channelId, root, answers),
+      delegationSettled: (intent) => delegation.settled(intent),
       policyOf: (agent) => options.policyOf?.(agent) ?? "ask",
       permissions,
       intents,
@@ -144,8 +146,22 @@ export function composeChannels(options: ChannelsOptions): Channels {
     },
     { owner: options.owner ?? ulid(), cancelGraceMs: options.cancelGraceMs ?? CANCEL_GRACE_MS, tickMs: options.tickMs },
   );
-  const tools: Tools = composeTools({ store, agents, executor, channelSkillsOf: options.channelSkillsOf, skillProblems: options.skillProblems, log, now: () => now(), server: options.mcp });
   const followUps: FollowUps = new FollowUps({ store, executor, clock, moderatorOf: options.moderatorOf });
+  const delegation = new ToolDelegation({ store, executor, clock, followUps });
+  const tools: Tools = composeTools({
+    store,
+    agents,
+    executor,
+    channelSkillsOf: options.channelSkillsOf,
+    skillProblems: options.skillProblems,
+    log,
+    now: () => now(),
+    server: options.mcp,
+    delegate: async (channelId, agent, member, request, toolCallId) => {
+      await recovered;
+      return delegation.delegate(channelId, agent, member, request, toolCallId);
+    },
+  });
   const sessions: SessionSettings = new SessionSettings({ store, writer, agents, executor, ready });
   const files = new ChangedFiles({ store, files: turnFiles });
   const restore = new TurnRestore({ store, intents, fileStates: (turn, states, settled) => executor.fileStates(turn, states, settled) });
@@ -178,6 +194,8 @@ export function composeChannels(options: ChannelsOptions): Channels {
     close: async () => {
       await search.stop();
       await turns.close();
+      // A `delegate` call still waiting (its child queued, kept for the next activation) answers now, so the listener closes.
+      delegation.close();
       await tools.close();
     },
   };

@@ -20,6 +20,8 @@ export interface ToolsOptions {
   /** Milliseconds since the epoch. */
   now: () => number;
   server?: McpServerOptions;
+  /** The `delegate` tool's work (`src/channels/ToolDelegation.ts`); no `delegate` tool without it. */
+  delegate?: ToolPorts["delegate"];
 }
 
 /** Sidekicks' MCP server wired to the channels (issue 22); see {@link composeTools}. */
@@ -49,6 +51,7 @@ export function composeTools(options: ToolsOptions): Tools {
       await executor.submit({ type: "update", at: options.now(), turnId, attempt, update: { kind: "notice", text, retrying: false } });
       return true;
     },
+    ...(options.delegate ? { delegate: options.delegate } : {}),
   };
   const server = new SidekicksMcpServer(ports, options.server);
   options.agents.setSessionMcpServers?.(async ({ agent, channelId, workspaceFolder, info }) => {

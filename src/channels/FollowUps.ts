@@ -35,13 +35,17 @@ export class FollowUps {
   async delegate(turn: TurnRecord, answer: MessageRecord): Promise<void> {
     const { store, clock } = this.ports;
     const from = answer.author.agentName;
-    if (turn.outcome !== "completed" || answer.stopReason !== "end_turn" || turn.role === "moderator") return;
+    // A child of the `delegate` tool answers its parent's tool call: its mentions are not delegations (issue 22).
+    if (turn.outcome !== "completed" || answer.stopReason !== "end_turn" || turn.role === "moderator" || turn.parentIntentId) return;
     const text = answer.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
     if (!from || !text.includes("@")) return;
     const members = (await store.members(answer.channelId)).map((m) => m.agentName);
     const remaining = this.delegationsLeft.get(turn.rootMessageId) ?? MAX_DELEGATIONS;
     const root = await store.message(answer.channelId, turn.rootMessageId);
-    const plan = planDelegation({ from, text, delegatedBy: answer.delegatedBy, addressed: root?.author.kind === "user" ? root.to : undefined }, members, remaining);
+    // Members this turn handed work to with the `delegate` tool already answered it: a mention of them is not another hand-off.
+    const viaTool = (await store.intentsOf(turn.id)).filter((i) => i.kind === "delegate" && i.member).map((i) => i.member!);
+    const addressed = [...(root?.author.kind === "user" ? (root.to ?? []) : []), ...viaTool];
+    const plan = planDelegation({ from, text, delegatedBy: answer.delegatedBy, addressed }, members, remaining);
     if (plan.to.length === 0 && plan.refused.length === 0) return;
     this.delegationsLeft.set(turn.rootMessageId, remaining - plan.to.length);
     if (this.delegationsLeft.size > 1_000) this.delegationsLeft.delete(this.delegationsLeft.keys().next().value!);
@@ -59,6 +63,20 @@ export class FollowUps {
       }),
     );
     await this.ports.executor.submit({ type: "admit", at, message: note, turns });
+  }
+
+  /**
+   * A `delegate` tool call of `from` (issue 22) to `to`, a member other than `from`: the same rules as a mention —
+   * never straight back to the agent that delegated to `from` (`delegatedBy`), within {@link MAX_DELEGATIONS} per
+   * user message (`turn.rootMessageId`), counted with the mentions. @returns why it is refused, or undefined (counted)
+   */
+  claimToolDelegation(turn: TurnRecord, from: string, to: string, delegatedBy: string | undefined): string | undefined {
+    const remaining = this.delegationsLeft.get(turn.rootMessageId) ?? MAX_DELEGATIONS;
+    const plan = planDelegation({ from, text: `@${to}`, delegatedBy }, [to], remaining);
+    if (plan.to.length === 0) return plan.refused.join(" ") || `Not delegated to @${to}.`;
+    this.delegationsLeft.set(turn.rootMessageId, remaining - 1);
+    if (this.delegationsLeft.size > 1_000) this.delegationsLeft.delete(this.delegationsLeft.keys().next().value!);
+    return undefined;
   }
 
   /**

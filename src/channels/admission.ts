@@ -14,7 +14,7 @@ export interface ChannelClock {
 }
 
 /** The fields of an admission its caller chooses (the ids and the channel and agent come from {@link newAdmission}). */
-export type AdmissionInput = Pick<Admission, "prompt" | "requestMessageId" | "rootMessageId" | "command" | "role" | "parentTurnId" | "delegatedBy" | "parentMessageId" | "regenerates">;
+export type AdmissionInput = Pick<Admission, "prompt" | "requestMessageId" | "rootMessageId" | "command" | "role" | "parentTurnId" | "delegatedBy" | "parentMessageId" | "parentIntentId" | "regenerates">;
 
 /** A turn to admit for `agent` in `channelId`, with a new turn id and a new id for its answer. */
 export function newAdmission(clock: ChannelClock, channelId: string, agent: string, input: AdmissionInput): Admission {

@@ -110,7 +110,12 @@ export class SidekicksMcpServer {
     const listener = this.listener;
     this.listener = undefined;
     this.starting = undefined;
-    if (listener) await new Promise<void>((resolve) => listener.close(() => resolve()));
+    if (listener) {
+      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      // A response still streaming (a `delegate` call) would hold the listener open.
+      listener.closeAllConnections();
+      await closed;
+    }
   }
 
   /** The skills the roster entries of `scope` name: read now, the first of each name kept, problems apart. */
@@ -152,15 +157,22 @@ export class SidekicksMcpServer {
       req.resume();
       return;
     }
+    const body = await readJson(req);
+    if ("error" in body) {
+      res.writeHead(body.status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: body.error }, id: null }));
+      return;
+    }
     const server = buildServer(registered.scope, () => this.liveSkills(registered), this.ports, this.options.emptyTool === true);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // A `delegate` call waits for a whole agent turn: its answer streams (SSE, headers at once, keep-alive comments
+    // every 15 s) so no HTTP client gives up on a silent line; the other tools answer one JSON body.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !callsDelegate(body.value) });
     res.on("close", () => {
       void transport.close();
       void server.close();
     });
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, body.value);
     } catch (err) {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: (err as Error).message }, id: null }));
     }
@@ -179,4 +191,29 @@ function tokenMatches(header: string | undefined, expected: Buffer): boolean {
   if (!m) return false;
   const given = Buffer.from(m[1]!, "base64url");
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Largest request body accepted, in bytes (a `delegate` request is at most 20 000 characters). */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads a request's JSON body (the transport is handed it parsed), or why it cannot be. */
+async function readJson(req: http.IncomingMessage): Promise<{ value: unknown } | { error: string; status: number }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return { error: `Request body over ${MAX_BODY_BYTES} bytes`, status: 413 };
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return { value: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown };
+  } catch {
+    return { error: "Parse error: the body is not JSON", status: 400 };
+  }
+}
+
+/** Whether a JSON-RPC message (or batch) calls the `delegate` tool. */
+function callsDelegate(body: unknown): boolean {
+  const one = (m: unknown): boolean => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "tools/call" && (m as { params?: { name?: unknown } }).params?.name === "delegate";
+  return Array.isArray(body) ? body.some(one) : one(body);
 }

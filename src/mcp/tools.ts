@@ -3,7 +3,9 @@
  * - `skill_read(name)`: a skill's instructions (SKILL.md after its front matter) and the list of its reference files;
  * - `skill_reference(name, file)`: one reference file, confined to the skill's folder (`skills.ts`);
  * - `channel_recent_messages(limit)`, `channel_members()`: the channel, read-only;
- * - `post_progress(text)`: a progress note in the agent's running answer, which goes on.
+ * - `post_progress(text)`: a progress note in the agent's running answer, which goes on;
+ * - `delegate(member, request)`: hands work to another member of the channel and answers with its final answer (the
+ *   child is a whole agent turn: the call may last minutes; progress notifications go out meanwhile when asked for).
  * A tool that cannot do what is asked answers an MCP tool error (`isError`) saying why, never a protocol failure.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -29,7 +31,15 @@ export interface ToolPorts {
   members(channelId: string): Promise<{ channel: string; members: string[] }>;
   /** Shows `text` as a progress note on `agent`'s running answer in the channel. @returns false when no turn of it runs there */
   postProgress(channelId: string, agent: string, text: string): Promise<boolean>;
+  /**
+   * `agent`'s running answer in the channel hands `request` to `member` (a child turn) and waits for it to settle:
+   * its final answer, or an error saying what happened (refused, stopped, failed…). Absent: no `delegate` tool.
+   */
+  delegate?(channelId: string, agent: string, member: string, request: string, toolCallId: string): Promise<{ text: string; isError: boolean }>;
 }
+
+/** How often a waiting `delegate` call reports progress, in ms (when the caller asked for progress). */
+export const DELEGATE_PROGRESS_MS = 10_000;
 
 /** Most messages `channel_recent_messages` returns at once. */
 export const MAX_RECENT_MESSAGES = 50;
@@ -89,6 +99,35 @@ export function buildServer(scope: { channelId: string; agent: string }, skills:
     { description: "Show a short progress note on your answer in the Sidekicks channel while you keep working (the latest note replaces the previous one). Does not end your turn.", inputSchema: { text: z.string().min(1).max(2000) } },
     async ({ text: note }) => ((await ports.postProgress(scope.channelId, scope.agent, note)) ? text("Progress note shown.") : text("You have no answer running in this channel, so the note was not shown.", true)),
   );
+  const delegate = ports.delegate?.bind(ports);
+  if (delegate) {
+    server.registerTool(
+      "delegate",
+      {
+        description:
+          "Hand a request to another member of the Sidekicks channel (an agent listed by channel_members) and wait for its final answer, which this tool returns. The member answers in the channel as a turn of its own, which may take minutes.",
+        inputSchema: { member: z.string().min(1).max(64), request: z.string().min(1).max(20_000) },
+      },
+      async ({ member, request }, extra) => {
+        const token = extra._meta?.progressToken;
+        let progress = 0;
+        // A long wait reports progress (a client may reset its timeout on it); the SSE response keeps the line alive.
+        const timer =
+          token === undefined
+            ? undefined
+            : setInterval(() => {
+                progress += 1;
+                void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, message: `@${member} is answering` } }).catch(() => undefined);
+              }, DELEGATE_PROGRESS_MS);
+        try {
+          const r = await delegate(scope.channelId, scope.agent, member, request, String(extra.requestId));
+          return text(r.text, r.isError);
+        } finally {
+          if (timer) clearInterval(timer);
+        }
+      },
+    );
+  }
   if (emptyTool) server.registerTool("empty", { description: "Does nothing." }, () => text(""));
   return server;
 }

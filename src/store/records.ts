@@ -41,6 +41,8 @@ export interface MessageRecord {
   /** For an agent message delegated by another agent's final answer: that agent, and its message (the parent). */
   delegatedBy?: string;
   parentMessageId?: string;
+  /** `tool`: delegated through the `delegate` tool of Sidekicks' MCP server (issue 22), not by a mention. */
+  delegatedVia?: "tool";
   stopReason?: string;
   error?: ErrorInfo;
   /** Schema 3: for an agent message, the turn that produces it (`turn/<turnId>`). */
@@ -80,8 +82,10 @@ export interface TurnRecord {
   messageId: string;
   /** The user message at the root of the round (delegation chains and the panel's moderator). */
   rootMessageId: string;
-  /** The turn whose final answer delegated to this one. */
+  /** The turn whose final answer (or `delegate` tool call) delegated to this one. */
   parentTurnId?: string;
+  /** For a turn delegated through the `delegate` tool (issue 22): the parent's delegation intent, settled with it. */
+  parentIntentId?: string;
   /** What is sent to the agent (after any re-injected context). */
   prompt: string;
   /** Set for `/cmd` and `/agent:cmd`: the prompt goes without context so the agent sees the command first. */
@@ -109,7 +113,7 @@ export interface TurnRecord {
 }
 
 /** What a tool intent is about (brief, "Tool intents"): effects this extension executes for an agent. */
-export type IntentKind = "write" | "terminal" | "permission";
+export type IntentKind = "write" | "terminal" | "permission" | "delegate";
 
 /** Phases of a tool intent: recorded before the effect, when it starts, and when its outcome is known. */
 export type IntentPhase = "intended" | "running" | "settled";
@@ -152,6 +156,17 @@ export interface IntentRecord {
   /** For a permission answer: the request and the option chosen (`cancelled` for none). */
   requestId?: string;
   optionId?: string;
+  /**
+   * For a delegation (`delegate` tool, issue 22): the member handed the work, the request, the child turn and its
+   * answer (linked before the child is admitted), the MCP tool call's request id, and — once the child completed —
+   * its final answer text, which a Retry of the parent redelivers instead of running the child again.
+   */
+  member?: string;
+  request?: string;
+  childTurnId?: string;
+  childMessageId?: string;
+  toolCallId?: string;
+  answer?: string;
   result?: IntentResult;
   /** Why it failed, or what recovery found. */
   detail?: string;

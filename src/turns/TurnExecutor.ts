@@ -232,6 +232,10 @@ export class TurnExecutor {
           .then(() => this.submit({ type: "roundCheck", rootMessageId: effect.turn.rootMessageId }));
         return;
       }
+      case "delegationSettled":
+        // Its batch is committed: the `delegate` tool call waiting for this child answers now (issue 22).
+        ports.delegationSettled?.(effect.intent);
+        return;
       case "roundSettled":
         void ports.roundSettled(effect.channelId, effect.rootMessageId, effect.answers).catch((err) => ports.log("warn", `after round ${effect.rootMessageId}: ${String(err)}`));
         return;

@@ -43,6 +43,8 @@ export async function classifyIntent(intent: IntentRecord, readFile: (path: stri
     return { result, detail };
   }
   if (intent.phase === "intended") return { result: "not_started", detail: "it had not started when the window closed" };
+  if (intent.kind === "delegate")
+    return { result: "outcome_uncertain", detail: `@${intent.member ?? "?"} had not finished when the window closed: its outcome is not known, and it is not run again by itself` };
   if (intent.kind === "terminal") return { result: "outcome_uncertain", detail: "the command was running when the window closed: its outcome is not known, and it is not run again by itself" };
   return { result: "uncertain", detail: "the answer may not have reached the agent" };
 }
@@ -54,7 +56,9 @@ export function describeIntent(intent: IntentRecord): string {
       ? `write ${intent.path ?? "?"}`
       : intent.kind === "terminal"
         ? `run ${[intent.command, ...(intent.args ?? [])].join(" ")}`
-        : `permission answer ${intent.optionId ?? ""}`.trim();
+        : intent.kind === "delegate"
+          ? `delegate to @${intent.member ?? "?"}`
+          : `permission answer ${intent.optionId ?? ""}`.trim();
   return `${what}: ${(intent.result ?? intent.phase).replace(/_/g, " ")}${intent.detail ? ` (${intent.detail})` : ""}`;
 }
 
@@ -74,11 +78,14 @@ export function intentPart(intent: IntentRecord): ToolCallPart {
         ? l10n.t("Sidekicks wrote {0} for @{1}", intent.path ?? "?", intent.agent)
         : intent.kind === "terminal"
           ? l10n.t("Sidekicks ran {0} for @{1}", intent.command ?? "?", intent.agent)
-          : l10n.t("Permission answer for @{0}", intent.agent),
+          : intent.kind === "delegate"
+            ? l10n.t("Delegated to @{0}", intent.member ?? "?")
+            : l10n.t("Permission answer for @{0}", intent.agent),
     kind: intent.kind === "write" ? "edit" : intent.kind === "terminal" ? "execute" : "other",
     status: ok ? "completed" : none ? "failed" : "in_progress",
     ...(ok || none ? {} : { outcomeUnknown: true }),
     content: l10n.t("Recovered after the window closed: {0}", describeIntent(intent)),
+    ...(intent.kind === "delegate" && intent.childMessageId ? { delegation: { member: intent.member ?? "?", childMessageId: intent.childMessageId } } : {}),
   };
 }
 

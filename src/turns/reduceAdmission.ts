@@ -1,15 +1,15 @@
 /** The turn reducer's admission (one batch per user message, claims in it) and Retry / Run again (`runAgain.ts`). */
-import type { MessageRecord, TurnRecord } from "../store/records";
+import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
 import type { Builder } from "./reducerCore";
 import { laneOf, statusOf, type EngineInput } from "./reducerState";
 import { reopenTurn } from "./runAgain";
 import { toView } from "./view";
 
 /**
- * A user message (or a delegation, or the moderator's wake-up) and one turn per recipient: one batch; turns whose
+ * A user message (or a delegation (`intents`: a `delegate` tool call's intent, written in the same batch), or the moderator's wake-up) and one turn per recipient: one batch; turns whose
  * lane is idle are claimed in it and prompted after it.
  */
-export function admit(b: Builder, input: Extract<EngineInput, { type: "admit" }>): void {
+export function admit(b: Builder, input: Extract<EngineInput, { type: "admit" }>, intents?: IntentRecord[]): void {
   const lanes = new Set<string>();
   const records: TurnRecord[] = [];
   const messages: MessageRecord[] = input.message ? [input.message] : [];
@@ -30,6 +30,7 @@ export function admit(b: Builder, input: Extract<EngineInput, { type: "admit" }>
       ...(a.command ? { command: a.command } : {}),
       ...(a.role ? { role: a.role } : {}),
       ...(a.parentTurnId ? { parentTurnId: a.parentTurnId } : {}),
+      ...(a.parentIntentId ? { parentIntentId: a.parentIntentId } : {}),
     };
     const message: MessageRecord = {
       version: 1,
@@ -40,6 +41,7 @@ export function admit(b: Builder, input: Extract<EngineInput, { type: "admit" }>
       createdAt: input.at,
       turnId: a.turnId,
       ...(a.delegatedBy ? { delegatedBy: a.delegatedBy, parentMessageId: a.parentMessageId } : {}),
+      ...(a.parentIntentId ? { delegatedVia: "tool" as const } : {}),
       ...(a.regenerates ? { regenerates: a.regenerates } : {}),
     };
     b.put({ record, message, cancelRequested: false, urgent: false, dirty: false, checkpointAt: input.at });
@@ -54,7 +56,7 @@ export function admit(b: Builder, input: Extract<EngineInput, { type: "admit" }>
     messages.push(t.message);
   }
   // The user message, its turns (claimed ones already `running`) and their empty answers: one batch.
-  b.effects.push({ type: "persist", messages, turns: records });
+  b.effects.push({ type: "persist", messages, turns: records, ...(intents && intents.length > 0 ? { intents } : {}) });
   if (input.message) b.effects.push({ type: "broadcast", name: "message/finished", message: toView(input.message) });
   for (const a of input.turns) {
     const t = b.state.turns[a.turnId]!;

@@ -1,5 +1,7 @@
 /** The turn reducer's recovery at activation (the sweeper's findings) and close (the window closes). */
-import type { IntentRecord, MessageRecord } from "../store/records";
+import * as l10n from "@vscode/l10n";
+import type { ErrorInfo } from "../shared/protocol";
+import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
 import type { FileState } from "../workspace/turnFiles";
 import { withFileStates } from "./changedFiles";
 import { intentPart } from "./intents";
@@ -15,11 +17,17 @@ import { interruptedError, isActive, laneOf, type EngineInput, type LiveTurn } f
  */
 export function recover(b: Builder, input: Extract<EngineInput, { type: "recover" }>): void {
   const lanes = new Set<string>();
+  // A delegation whose child was still queued did not start (issue 22): truer than "outcome not known".
+  const queuedChildren = new Set(input.turns.filter((t) => t.record.state === "pending" && t.record.parentIntentId).map((t) => t.record.id));
+  const notStarted = (i: IntentRecord): IntentRecord =>
+    i.kind === "delegate" && i.childTurnId && queuedChildren.has(i.childTurnId) ? { ...i, result: "not_started", detail: `@${i.member ?? "?"} had not started when the window closed` } : i;
   const found = input.turns.map(({ record, message, intents }) => {
     const base: MessageRecord = message ?? { version: 1, id: record.messageId, channelId: record.channelId, author: { kind: "agent", agentName: record.agent }, parts: [], createdAt: record.createdAt, turnId: record.id };
-    return { record, message: withIntentCards(base, intents ?? []), intents: intents ?? [] };
+    const mine = (intents ?? []).map(notStarted);
+    return { record, message: withIntentCards(base, mine), intents: mine };
   });
-  for (const { message, intents } of input.orphans ?? []) {
+  for (const { message, intents: found } of input.orphans ?? []) {
+    const intents = found.map(notStarted);
     if (intents.length > 0) b.effects.push({ type: "persist", intents, messages: message ? [withIntentCards(message, intents)] : [] });
   }
   for (const { record, message, intents } of found) {
@@ -28,6 +36,12 @@ export function recover(b: Builder, input: Extract<EngineInput, { type: "recover
   for (const { record, message, intents } of found) {
     if (b.state.turns[record.id]) continue;
     const t: LiveTurn = { record, message, cancelRequested: false, urgent: false, dirty: false, checkpointAt: input.at };
+    if (record.state === "pending" && record.parentIntentId) {
+      // A `delegate` child that never started (issue 22): the call that waited for it is gone; it does not run by itself.
+      b.put(t);
+      b.settle(t, "cancelled", { stopReason: "cancelled", error: notStartedError(record) }, input.at);
+      continue;
+    }
     if (record.state === "pending") {
       b.put(t);
       lanes.add(laneOf(record));
@@ -62,4 +76,12 @@ export function close(b: Builder, at: number): void {
     if (!isActive(t)) continue;
     b.settle(t, "interrupted", { error: interruptedError(t.record) }, at);
   }
+}
+
+/** Why a queued `delegate` child was not run after a restart (issue 22). */
+function notStartedError(record: Pick<TurnRecord, "agent">): ErrorInfo {
+  return {
+    code: "turn/interrupted",
+    message: l10n.t("Not started: Sidekicks restarted before @{0} began, and the answer that delegated this is no longer waiting for it. Run again to start it.", record.agent),
+  };
 }

@@ -3,17 +3,20 @@ import * as l10n from "@vscode/l10n";
 import type { ErrorInfo } from "../shared/protocol";
 import { pendingPermissions } from "./answer";
 import { answerRequest } from "./reducePermissions";
+import { childrenOf } from "./reduceDelegation";
 import type { Builder } from "./reducerCore";
 import { isActive, laneOf, type EngineInput, type LiveTurn } from "./reducerState";
 
 /**
  * The user's Stop: a queued turn settles `cancelled`; a running one gets `session/cancel`, its pending permissions
  * are answered `cancelled`, and a grace timer settles it if the agent ignores the cancel. @returns false when no open
- * turn has that message
+ * turn has that message. The turns it delegated through the `delegate` tool are stopped with it.
  */
 export function cancel(b: Builder, messageId: string, at: number, graceMs: number): boolean {
   const t = Object.values(b.state.turns).find((x) => x.record.messageId === messageId);
   if (!t) return false;
+  // Stop on a parent stops the children it delegated through the `delegate` tool (issue 22), first.
+  for (const child of childrenOf(b.state, t.record.id)) cancel(b, child, at, graceMs);
   if (t.record.state === "pending") {
     b.settle(t, "cancelled", { stopReason: "cancelled" }, at);
     return true;

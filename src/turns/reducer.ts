@@ -22,6 +22,7 @@
  * `reduceStop.ts` (Stop, Send now, prompt ends) and `reduceRecovery.ts` (recover, close).
  */
 import { admit, retry, roundCheck } from "./reduceAdmission";
+import { delegate } from "./reduceDelegation";
 import { Builder } from "./reducerCore";
 import { CANCEL_GRACE_MS, type EngineInput, type EngineState, type Step } from "./reducerState";
 import { answerRequest, permissionRequested } from "./reducePermissions";
@@ -76,6 +77,9 @@ export function reduce(state: EngineState, input: EngineInput, cancelGraceMs = C
       break;
     case "retry":
       b.result = retry(b, input);
+      break;
+    case "delegate":
+      b.result = delegate(b, input);
       break;
     case "sendNow":
       b.result = sendNow(b, input.messageId, input.at, cancelGraceMs);

@@ -7,6 +7,7 @@
 import type { ErrorInfo, TurnOutcome } from "../shared/protocol";
 import type { IntentRecord, TurnRecord } from "../store/records";
 import { closeOpenParts, pendingPermissions } from "./answer";
+import { childSettled } from "./reduceDelegation";
 import { isActive, laneOf, type EngineEffect, type EngineState, type LiveTurn, type Round, type RoundAnswer } from "./reducerState";
 import { toView } from "./view";
 
@@ -103,11 +104,14 @@ export class Builder {
     if (record.stopReason === undefined) delete record.stopReason;
     if (record.error === undefined) delete record.error;
     const advance = outcome === "completed" && !record.command;
+    // A `delegate` child: its parent's intent is settled in this same batch (issue 22).
+    const delegation = childSettled(this, record, message, outcome, at);
+    const settledIntents = [...(intents ?? []), ...(delegation ? [delegation] : [])];
     this.effects.push({
       type: "persist",
       messages: [message],
       turns: [record],
-      ...(intents && intents.length > 0 ? { intents } : {}),
+      ...(settledIntents.length > 0 ? { intents: settledIntents } : {}),
       ...(advance ? { advanceMember: { channelId: record.channelId, agent: record.agent, lastSeenMessageId: record.requestMessageId, turnId: record.id } } : {}),
       ...(t.record.attempt > 0 ? { fence: this.fenceOf(t) } : {}),
     });
@@ -124,6 +128,7 @@ export class Builder {
       this.state = { ...this.state, rounds: { ...this.state.rounds, [record.rootMessageId]: next } };
     }
     this.effects.push({ type: "settled", turn: record, message });
+    if (delegation) this.effects.push({ type: "delegationSettled", intent: delegation });
     this.dispatchNext(lane, at);
   }
 }

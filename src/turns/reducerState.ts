@@ -60,6 +60,11 @@ export interface EngineState {
   readonly rounds: Readonly<Record<string, Round>>;
   /** Set by `close`: nothing new is claimed. */
   readonly closed: boolean;
+  /**
+   * Delegations through the `delegate` tool whose child has not settled (issue 22), by child turn id: the parent's
+   * intent, `running`, settled in the child's settling batch (`reduceDelegation.ts`).
+   */
+  readonly delegations: Readonly<Record<string, IntentRecord>>;
 }
 
 /** What admission needs per recipient. Ids are ULIDs made by the caller (the reducer makes none). */
@@ -76,6 +81,8 @@ export interface Admission {
   parentTurnId?: string;
   delegatedBy?: string;
   parentMessageId?: string;
+  /** A child of the `delegate` tool (issue 22): the parent's delegation intent (its id), and `delegatedVia: "tool"`. */
+  parentIntentId?: string;
   /** Regenerate (issue 19): the earlier answer this turn's answer answers again; stored on the new answer. */
   regenerates?: string;
 }
@@ -131,6 +138,11 @@ export type EngineInput =
   /** The skills attached to a running attempt's agent as it prompts (issue 22): recorded on its turn. */
   | { type: "skillsInUse"; turnId: string; attempt: number; skills: SkillVersion[] }
   | { type: "retry"; at: number; record: TurnRecord; message: MessageRecord; known?: string[] }
+  /**
+   * The running attempt `(turnId, attempt)` called the `delegate` tool (issue 22): `intent` (`intended`, its ids made
+   * by the caller) is written first, then the child turn `child` is admitted with the intent `running`, one batch.
+   */
+  | { type: "delegate"; at: number; turnId: string; attempt: number; intent: IntentRecord; child: Admission }
   | { type: "sendNow"; at: number; messageId: string }
   | { type: "roundCheck"; rootMessageId: string }
   | { type: "close"; at: number };
@@ -161,7 +173,9 @@ export type EngineEffect =
   | { type: "schedule"; ms: number; input: EngineInput }
   | { type: "log"; level: "debug" | "warn" | "error"; line: string }
   | { type: "settled"; turn: TurnRecord; message: MessageRecord }
-  | { type: "roundSettled"; channelId: string; rootMessageId: string; answers: RoundAnswer[] };
+  | { type: "roundSettled"; channelId: string; rootMessageId: string; answers: RoundAnswer[] }
+  /** A child of the `delegate` tool settled (issue 22): its parent's intent, settled and written (the tool answers). */
+  | { type: "delegationSettled"; intent: IntentRecord };
 
 /** The reducer's answer. `result` answers the input's caller (accepted, cancelled, retried, sent). */
 export interface Step {
@@ -175,7 +189,7 @@ export const CANCEL_GRACE_MS = 5_000;
 
 /** A fresh state for an activation whose owner id is `owner`. */
 export function initialState(owner: string): EngineState {
-  return { owner, turns: {}, recent: {}, rounds: {}, closed: false };
+  return { owner, turns: {}, recent: {}, rounds: {}, closed: false, delegations: {} };
 }
 
 /** `channelId/agent`: turns of one agent in one channel run one after the other. */

@@ -5,7 +5,7 @@
 import type { AgentSession, SessionSink } from "../agents/AgentManager";
 import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
-import type { MessageRecord, SkillVersion, TurnRecord } from "../store/records";
+import type { IntentRecord, MessageRecord, SkillVersion, TurnRecord } from "../store/records";
 import type { StoreWriter } from "../store/StoreWriter";
 import type { TurnFiles } from "../workspace/turnFiles";
 import type { IntentLog } from "./intents";
@@ -47,6 +47,8 @@ export interface TurnPorts {
   skills?(turn: TurnRecord, fresh: boolean): Promise<{ inUse: SkillVersion[]; preamble: string }>;
   /** A turn settled and its batch is committed (delegation starts here). Called in order, never concurrently. */
   settled(turn: TurnRecord, message: MessageRecord): Promise<void>;
+  /** A child of the `delegate` tool settled (issue 22): its parent's intent, settled and committed. */
+  delegationSettled?(intent: IntentRecord): void;
   /** Every turn started by one user message has settled (the panel's moderator wakes here). */
   roundSettled(channelId: string, rootMessageId: string, answers: RoundAnswer[]): Promise<void>;
   /** The agent's `permissions` policy from the roster (`ask` when unknown). */

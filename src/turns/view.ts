@@ -21,7 +21,7 @@ export function toView(m: MessageRecord, status?: MessageView["status"]): Messag
     createdAt: m.createdAt,
     to: m.to,
     ...(m.attachments && m.attachments.length > 0 ? { attachments: m.attachments } : {}),
-    ...(m.delegatedBy ? { delegatedBy: m.delegatedBy, parentMessageId: m.parentMessageId } : {}),
+    ...(m.delegatedBy ? { delegatedBy: m.delegatedBy, parentMessageId: m.parentMessageId, ...(m.delegatedVia ? { delegatedVia: m.delegatedVia } : {}) } : {}),
     ...(m.editOf ? { editOf: m.editOf } : {}),
     ...(m.regenerates ? { regenerates: m.regenerates } : {}),
     status: status ?? (m.error ? "error" : "done"),

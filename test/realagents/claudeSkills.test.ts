@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SKILLS_HEADER } from "../../src/shared/preamble";
+import { FAKE_AGENT } from "../unit/helpers";
 import { realAgentConfig, realWorld, shownOutput, startModelServer, textOf, toolCalls, type ModelServer } from "./harness";
 
 let server: ModelServer;
@@ -45,6 +46,30 @@ test("claude: reads a skill attached to it through Sidekicks' MCP tools, and its
     assert.equal(read?.status, "completed");
     assert.match(shownOutput(world, read!), /Read CHANGELOG\.md first/);
     assert.deepEqual(answer.parts.find((p) => p.type === "notice"), { type: "notice", text: "Skill read; following it", retrying: false });
+  } finally {
+    await world.teardown();
+  }
+});
+
+test("claude: delegates to another member through mcp__sidekicks__delegate; the member's answer is the tool result", { timeout: 180_000 }, async () => {
+  const world = await realWorld((dir, workspace) => [
+    realAgentConfig("claude", { dir, workspace, modelUrl: server.url }),
+    { name: "helper", command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_SCRIPT: JSON.stringify({ prompt: [{ chunk: "There are 42 tests." }] }) } },
+  ]);
+  try {
+    const id = await world.send("@claude hand the counting over script:delegate");
+    const answer = await world.settled(id);
+    assert.equal(answer.outcome, "completed", JSON.stringify(answer.parts));
+    assert.match(textOf(answer), /Delegation done\./);
+    const main = server.requests.filter((r) => r.kind === "main" && r.script === "delegate");
+    assert.ok(JSON.stringify(main[0]?.body).includes("mcp__sidekicks__delegate"), "Claude Code offers the model the delegate tool");
+    assert.ok(JSON.stringify(main.find((r) => r.step === 1)?.body).includes("There are 42 tests."), "the model got the member's answer as the tool result");
+    const child = (await world.store.latestMessages(world.general.id, 20)).find((m) => m.author.agentName === "helper");
+    assert.equal(child?.delegatedBy, "claude");
+    assert.equal(child?.delegatedVia, "tool");
+    assert.equal(child?.parentMessageId, id);
+    const card = toolCalls(answer).find((p) => p.delegation);
+    assert.deepEqual(card?.delegation, { member: "helper", childMessageId: child?.id });
   } finally {
     await world.teardown();
   }

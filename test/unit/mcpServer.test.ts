@@ -68,7 +68,7 @@ test("session/new gets Sidekicks' MCP server beside the roster's own; a real MCP
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp\/[0-9a-f]{24}$/);
     const client = await connect(server);
     const tools = await client.listTools();
-    assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["channel_members", "channel_recent_messages", "post_progress", "skill_read", "skill_reference"]);
+    assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["channel_members", "channel_recent_messages", "delegate", "post_progress", "skill_read", "skill_reference"]);
     await client.close();
     const wrong = await fetch(server.url, { method: "POST", headers: { authorization: "Bearer AAAA", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
     assert.equal(wrong.status, 401);

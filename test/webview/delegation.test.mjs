@@ -1,8 +1,13 @@
 // @ts-check
 // Delegation as the user sees it: an agent answer started by another agent's mention says who delegated it.
 import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { message, openResult, openView, withBrowser } from "./harness.mjs";
+
+const outDir = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../.."), "test-results");
 
 describe("delegation", () => {
   const env = withBrowser();
@@ -17,6 +22,29 @@ describe("delegation", () => {
     await page.waitForSelector(".message[data-message-id='d2'] .message-delegated");
     assert.equal(await page.innerText(".message[data-message-id='d2'] .message-delegated"), "delegated by @garfield");
     assert.equal(await page.$(".message[data-message-id='d1'] .message-delegated"), null);
+    assert.deepEqual(await view.problems(), []);
+  });
+
+  it("delegation through the delegate tool: the parent's card names the child and links to it; the child says 'via tool' and links back", async () => {
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
+    const card = { type: "toolCall", toolCallId: "delegate-I1", title: "Delegated to @odie", kind: "other", status: "completed", content: "fetch the paper", delegation: { member: "odie", childMessageId: "t2" } };
+    const parent = { ...message({ id: "t1", agentName: "garfield", text: "Asking odie." }), turnId: "T1" };
+    parent.parts = [...parent.parts, card, { type: "text", text: "Odie fetched it." }];
+    const child = { ...message({ id: "t2", agentName: "odie", text: "Fetched the paper." }), turnId: "T2", delegatedBy: "garfield", parentMessageId: "t1", delegatedVia: /** @type {"tool"} */ ("tool") };
+    /** @type {import("../../src/shared/protocol").MemberView[]} */
+    const members = [{ name: "garfield", state: "ready" }, { name: "odie", state: "ready" }];
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages: [parent, child] }), width: 320 });
+    const { page } = view;
+    const link = ".message[data-message-id='t1'] .tool-call[data-tool-call-id='delegate-I1'] .tool-delegation";
+    await page.waitForSelector(link);
+    assert.equal(await page.innerText(link), "@odie's answer");
+    assert.equal(await page.innerText(".message[data-message-id='t2'] .message-delegated"), "delegated by @garfield via tool");
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-delegate-tool-320.png") });
+    await page.click(link);
+    await page.waitForFunction((id) => document.activeElement?.getAttribute("data-message-id") === id, "t2");
+    await page.click(".message[data-message-id='t2'] .message-delegated");
+    await page.waitForFunction((id) => document.activeElement?.getAttribute("data-message-id") === id, "t1");
     assert.deepEqual(await view.problems(), []);
   });
 });

@@ -100,11 +100,23 @@ export class MessageItem extends Component<Props> {
               → {message.to.map((name) => `@${name}`).join(" ")}
             </span>
           )}
-          {message.delegatedBy && (
-            <span class="message-delegated" title={l10n.t("An agent's answer mentioned this one, which answers it (delegation)")}>
-              {l10n.t("delegated by @{0}", message.delegatedBy)}
-            </span>
-          )}
+          {message.delegatedBy &&
+            (message.delegatedVia === "tool" ? (
+              <button
+                type="button"
+                class="message-delegated"
+                data-delegated-via="tool"
+                title={l10n.t("@{0} handed this to this agent with its delegate tool; this answer goes back to it as the tool's result. Show @{0}'s answer", message.delegatedBy)}
+                disabled={!turn.message || !message.parentMessageId}
+                onClick={() => message.parentMessageId && turn.message?.reveal(message.parentMessageId)}
+              >
+                {l10n.t("delegated by @{0} via tool", message.delegatedBy)}
+              </button>
+            ) : (
+              <span class="message-delegated" title={l10n.t("An agent's answer mentioned this one, which answers it (delegation)")}>
+                {l10n.t("delegated by @{0}", message.delegatedBy)}
+              </span>
+            ))}
           <OriginLink message={message} actions={turn.message} />
           {message.attempt && message.attempt > 1 && (
             <span class="message-attempt" title={l10n.t("Retried: the answer below the divider is a new attempt of the same turn")}>
@@ -134,7 +146,7 @@ export class MessageItem extends Component<Props> {
           )}
         </header>
         <div class="message-body">
-          {message.parts.map((part, i) => renderPart(message, part, i, streaming, answerPermission, i === message.parts.length - 1, awaiting))}
+          {message.parts.map((part, i) => renderPart(message, part, i, streaming, answerPermission, i === message.parts.length - 1, awaiting, turn.message?.reveal.bind(turn.message)))}
           {message.attachments && <AttachmentChips items={message.attachments} />}
           {streaming && (
             <span class="typing" role="img" aria-label={l10n.t("{0} is typing", authorName(message.author))}>
@@ -175,7 +187,7 @@ export class MessageItem extends Component<Props> {
   }
 }
 
-function renderPart(message: MessageView, part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean, awaiting: ReadonlySet<string>) {
+function renderPart(message: MessageView, part: Part, index: number, streaming: boolean, answer: AnswerPermission, last: boolean, awaiting: ReadonlySet<string>, reveal?: (messageId: string) => void) {
   const messageId = message.id;
   const agent = message.author.agentName;
   switch (part.type) {
@@ -202,7 +214,7 @@ function renderPart(message: MessageView, part: Part, index: number, streaming: 
     case "content":
       return <ContentBlock key={`b${index}`} block={part.block} streaming={streaming && last} />;
     case "toolCall":
-      return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} awaitingPermission={awaiting.has(part.toolCallId)} />;
+      return <ToolCallCard key={`c:${part.toolCallId}`} part={part} live={streaming} awaitingPermission={awaiting.has(part.toolCallId)} reveal={reveal} />;
     case "permission":
       return <PermissionCard key={`p:${part.requestId}`} part={part} live={streaming} answer={answer} agent={agent} />;
     case "retry":

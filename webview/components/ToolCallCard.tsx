@@ -35,7 +35,7 @@ function hasNoResult(part: ToolCallPart, live: boolean): boolean {
  * (Markdown) and its terminals: live ones the client created, and the output of those the agent ran itself
  * (`awaitingPermission`: a permission request of the answer for this tool call waits, so it has not run yet).
  */
-export function ToolCallCard({ part, live, awaitingPermission = false }: { part: ToolCallPart; live: boolean; awaitingPermission?: boolean }) {
+export function ToolCallCard({ part, live, awaitingPermission = false, reveal }: { part: ToolCallPart; live: boolean; awaitingPermission?: boolean; reveal?: (messageId: string) => void }) {
   const editor = useContext(EditorContext);
   const noResult = hasNoResult(part, live);
   // A command whose permission request waits has not run yet (Claude Code names its terminal before asking): its own
@@ -77,6 +77,18 @@ export function ToolCallCard({ part, live, awaitingPermission = false }: { part:
           <span class={`status-badge status-${part.status}${live ? " live" : ""}`}>{statusLabel(part.status)}</span>
         )}
       </div>
+      {part.delegation && (
+        <button
+          type="button"
+          class="tool-delegation"
+          data-child-message={part.delegation.childMessageId}
+          title={l10n.t("Show @{0}'s answer to this delegation", part.delegation.member)}
+          disabled={!reveal}
+          onClick={() => reveal?.(part.delegation!.childMessageId)}
+        >
+          {l10n.t("@{0}'s answer", part.delegation.member)}
+        </button>
+      )}
       {part.locations && part.locations.length > 0 && (
         <ul class="tool-locations" aria-label={l10n.t("Files")}>
           {part.locations.map((location, i) => (

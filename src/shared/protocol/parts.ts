@@ -87,6 +87,11 @@ export interface ToolCallPart {
    * neither completed nor failed. `status` keeps what the agent last said.
    */
   noResult?: boolean;
+  /**
+   * For the card of a `delegate` tool call (issue 22): the member it handed the work to and that member's answer
+   * (the child turn's message), which the card links to.
+   */
+  delegation?: { member: string; childMessageId: string };
 }
 
 /** The output of one terminal an agent ran itself, as its tool call reported it (see `ToolCallPart.agentTerminals`). */

@@ -23,6 +23,8 @@ export interface MessageView {
   /** For an agent message: the agent whose final answer @mentioned this one (delegation), and that answer's id. */
   delegatedBy?: string;
   parentMessageId?: string;
+  /** `tool`: delegated through the parent's `delegate` tool call (issue 22), not by a mention. */
+  delegatedVia?: "tool";
   /** ACP stop reason of the prompt turn that produced this message (`end_turn`, `cancelled`, …). */
   stopReason?: string;
   error?: ErrorInfo;
