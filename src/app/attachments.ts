@@ -36,7 +36,7 @@ const refuse = (message: string): never => {
  */
 export async function resolveAttachments(requests: readonly AttachmentRequest[], sources: AttachmentSources): Promise<Attachment[]> {
   if (requests.length === 0) return [];
-  const needsFolder = requests.some((r) => r.kind !== "image");
+  const needsFolder = requests.some((r) => r.kind !== "image" && r.kind !== "terminal");
   if (needsFolder && sources.roots.length === 0) refuse(l10n.t("Files can be attached only from a workspace folder: open a folder first."));
   const confinement = needsFolder ? await Confinement.create(sources.roots) : undefined;
   const files = confinement ? new WorkspaceFiles({ confinement, documents: sources.documents, maxReadChars: ATTACHMENT_TEXT_MAX }) : undefined;
@@ -44,6 +44,10 @@ export async function resolveAttachments(requests: readonly AttachmentRequest[],
   for (const r of requests) {
     if (r.kind === "image") {
       out.push(checkImage(r));
+      continue;
+    }
+    if (r.kind === "terminal") {
+      out.push(r);
       continue;
     }
     const decision = await confinement!.check(r.path);

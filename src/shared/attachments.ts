@@ -5,6 +5,7 @@
  */
 import { size } from "./contentBlocks";
 import type { Attachment, AttachmentRequest, LineRange } from "./protocol";
+import { ATTACHMENT_TEXT_MAX } from "./protocol/requestGuards";
 
 /** `a.ts:10-20` (`a.ts:7` for one line, `a.ts` without a range): a file as people cite it. */
 export function cite(path: string, range?: LineRange): string {
@@ -26,7 +27,7 @@ export function base64Bytes(data: string): number {
 
 /**
  * One line naming an attachment, never its contents: `[attached selection: /w/a.ts:10-20]`,
- * `[attached image shot.png: image/png, 12 KB]`, `[attached problems of /w/b.ts: 3]`.
+ * `[attached image shot.png: image/png, 12 KB]`, `[attached problems of /w/b.ts: 3]`, `[attached terminal output from bash: 12 lines]`.
  */
 export function describeAttachment(a: Attachment): string {
   switch (a.kind) {
@@ -38,6 +39,8 @@ export function describeAttachment(a: Attachment): string {
       return `[attached image ${a.name}: ${a.mimeType}, ${size(base64Bytes(a.data))}]`;
     case "problems":
       return `[attached problems of ${cite(a.path, a.range)}: ${a.problems.length}]`;
+    case "terminal":
+      return `[attached terminal output from ${a.name}: ${a.text.split("\n").length} lines]`;
   }
 }
 
@@ -57,5 +60,19 @@ export function chipLabel(a: Attachment | AttachmentRequest): string {
       return cite(baseName(a.path), a.range);
     case "image":
       return a.name;
+    case "terminal":
+      return a.name;
   }
+}
+
+/**
+ * A terminal's selected output as an attachment: line endings made `\n`, trailing blanks of each line (a terminal pads
+ * its rows) and blank lines at either end dropped, the name made one line, the text cut to its last
+ * {@link ATTACHMENT_TEXT_MAX} characters (the end of an output is where its error is).
+ */
+export function terminalAttachment(name: string, text: string): Extract<Attachment, { kind: "terminal" }> {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n").map((l) => l.replace(/\s+$/, ""));
+  const body = lines.join("\n").replace(/^\n+|\n+$/g, "");
+  const label = name.replace(/[\u0000-\u001f]/g, " ").trim().slice(0, 256) || "terminal";
+  return { kind: "terminal", name: label, text: body.length > ATTACHMENT_TEXT_MAX ? body.slice(-ATTACHMENT_TEXT_MAX) : body };
 }
