@@ -90,3 +90,15 @@ function checkImage(r: Extract<AttachmentRequest, { kind: "image" }>): Attachmen
   }
   return { kind: "image", name: r.name, mimeType: type, data: r.data };
 }
+
+/**
+ * A terminal's selected output as an attachment: line endings made `\n`, trailing blanks of each line (a terminal pads
+ * its rows) and blank lines at either end dropped, the name made one line, the text cut to its last
+ * {@link ATTACHMENT_TEXT_MAX} characters (the end of an output is where its error is).
+ */
+export function terminalAttachment(name: string, text: string): Extract<Attachment, { kind: "terminal" }> {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n").map((l) => l.replace(/\s+$/, ""));
+  const body = lines.join("\n").replace(/^\n+|\n+$/g, "");
+  const label = name.replace(/[\u0000-\u001f]/g, " ").trim().slice(0, 256) || "terminal";
+  return { kind: "terminal", name: label, text: body.length > ATTACHMENT_TEXT_MAX ? body.slice(-ATTACHMENT_TEXT_MAX) : body };
+}

@@ -5,7 +5,6 @@
  */
 import { size } from "./contentBlocks";
 import type { Attachment, AttachmentRequest, LineRange } from "./protocol";
-import { ATTACHMENT_TEXT_MAX } from "./protocol/requestGuards";
 
 /** `a.ts:10-20` (`a.ts:7` for one line, `a.ts` without a range): a file as people cite it. */
 export function cite(path: string, range?: LineRange): string {
@@ -63,16 +62,4 @@ export function chipLabel(a: Attachment | AttachmentRequest): string {
     case "terminal":
       return a.name;
   }
-}
-
-/**
- * A terminal's selected output as an attachment: line endings made `\n`, trailing blanks of each line (a terminal pads
- * its rows) and blank lines at either end dropped, the name made one line, the text cut to its last
- * {@link ATTACHMENT_TEXT_MAX} characters (the end of an output is where its error is).
- */
-export function terminalAttachment(name: string, text: string): Extract<Attachment, { kind: "terminal" }> {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n").map((l) => l.replace(/\s+$/, ""));
-  const body = lines.join("\n").replace(/^\n+|\n+$/g, "");
-  const label = name.replace(/[\u0000-\u001f]/g, " ").trim().slice(0, 256) || "terminal";
-  return { kind: "terminal", name: label, text: body.length > ATTACHMENT_TEXT_MAX ? body.slice(-ATTACHMENT_TEXT_MAX) : body };
 }

@@ -1,8 +1,8 @@
 import * as vscode from "vscode";
+import { terminalAttachment } from "../app/attachments";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import { GENERAL } from "../channels/ChannelDirectory";
 import type { AttachmentRequest, ChannelSummary, HostEvents, ProblemView } from "../shared/protocol";
-import { terminalAttachment } from "../shared/attachments";
 import { ATTACHMENT_TEXT_MAX, MAX_ATTACHMENTS, MAX_PROBLEMS } from "../shared/protocol/requestGuards";
 
 /** Where the commands hand context: the channel view's composer, and the channel it shows. */

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { promptBlocks } from "../../src/acp/promptBlocks";
-import { resolveAttachments } from "../../src/app/attachments";
-import { chipLabel, describeAttachment, terminalAttachment } from "../../src/shared/attachments";
+import { resolveAttachments, terminalAttachment } from "../../src/app/attachments";
+import { chipLabel, describeAttachment } from "../../src/shared/attachments";
 import { ATTACHMENT_TEXT_MAX, attachmentRequests, storedAttachments } from "../../src/shared/protocol/requestGuards";
 
 test("a terminal's selected output is kept as the user saw it, without the padding a terminal adds to its rows", () => {

@@ -269,6 +269,12 @@ export type Attachment =
   | { kind: "problems"; path: string; range?: LineRange; problems: ProblemView[] }
   | { kind: "terminal"; name: string; text: string };
 
+/** A workspace file offered by `@file` completion: its absolute `path` and its path relative to its workspace folder. */
+export interface FileSuggestion {
+  path: string;
+  relative: string;
+}
+
 /** One attachment as the webview sends it (`channel/send`): a file names only its path and range (the host reads its text). */
 export type AttachmentRequest = Omit<Extract<Attachment, { kind: "file" }>, "text" | "omitted"> | Exclude<Attachment, { kind: "file" }>;
 

@@ -269,6 +269,7 @@ export const WEBVIEW_REQUEST_GUARDS: { readonly [M in WebviewRequestMethod]: Che
   "channel/send": obj({ channelId: ulid, text: str({ min: 0, max: TEXT_MAX }), editOf: optional(ulid), attachments: optional(attachmentRequests) }),
   "message/markdown": obj({ messageId: ulid }),
   "message/openInEditor": obj({ messageId: ulid }),
+  "files/find": obj({ query: str({ min: 0, max: 256, line: true }) }),
   "turn/regenerate": obj({ messageId: ulid }),
   "permission/answer": obj({ requestId: str({ max: 64, pattern: PERMISSION_REQUEST_ID }), optionId: str({ max: 1024 }), remember: optional(bool) }),
   "turn/cancel": obj({ messageId: ulid }),
