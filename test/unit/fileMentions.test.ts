@@ -84,6 +84,6 @@ test("files/find from the webview is checked where it enters: a string of one li
   assert.deepEqual(guard({ query: "src/a.ts:1-2" }, "params"), { query: "src/a.ts:1-2" });
   assert.deepEqual(guard({ query: "" }, "params"), { query: "" });
   for (const bad of [{}, { query: 3 }, { query: "a\nb" }, { query: "x".repeat(257) }, { query: "a", glob: "**/*" }, null]) {
-    assert.throws(() => guard(bad, "params"), undefined, JSON.stringify(bad));
+    assert.throws(() => guard(bad, "params"), Error, JSON.stringify(bad));
   }
 });
