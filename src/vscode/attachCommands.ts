@@ -126,8 +126,12 @@ function selectionAttachments(editor: vscode.TextEditor): AttachmentRequest[] | 
  * `workbench.action.terminal.copySelection` and read from the clipboard, which is then given back what it held.
  */
 async function terminalSelection(terminal: vscode.Terminal): Promise<string | undefined> {
-  const own = (terminal as { selection?: unknown }).selection;
-  if (typeof own === "string") return own;
+  try {
+    const own = (terminal as { selection?: unknown }).selection; // the proposed API terminalSelection (1.117 has it)
+    if (typeof own === "string" && own !== "") return own;
+  } catch {
+    // an editor that guards the proposal: copy it instead
+  }
   const saved = await vscode.env.clipboard.readText();
   const marker = `\u0000sidekicks-${Date.now()}`;
   try {

@@ -41,3 +41,42 @@ describe("@file completion in the real editor (issue 21)", () => {
     assert.deepEqual(blocks.find((b) => b.type === "resource_link")?.uri, kept.uri.toString(), "a link to the workspace's sidekicks.yaml");
   });
 });
+
+describe("a terminal's selected output in the real editor (issue 21)", () => {
+  const kept = keptRoster<SidekicksTestApi>();
+  const text = async (selector: string) => (await kept.api.webview("test/text", { selector })).text;
+
+  before(async () => {
+    await kept.write(["# The scripted fake agent: answers with the prompt's content blocks.", "agents:", ...fakeAgentEntry("blocks", { prompt: [{ blocks: true }] }, kept.extensionPath)]);
+    await vscode.commands.executeCommand("sidekicks.focus");
+    await poll("#general to show blocks as a member", async () => ((await text(".channel-header"))?.includes("blocks") ? true : undefined));
+  });
+
+  it("Send terminal selection to agent… puts the selected output in a chip the agent receives as text", async () => {
+    const written = new vscode.EventEmitter<string>();
+    const terminal = vscode.window.createTerminal({ name: "build", pty: { onDidWrite: written.event, open: () => written.fire("$ npm test\r\nError: boom at a.ts:3\r\n"), close: () => undefined } });
+    try {
+      terminal.show();
+      await poll("the terminal to be active", async () => (vscode.window.activeTerminal === terminal ? true : undefined), 15_000);
+      const clipboard = "what the user had copied";
+      await vscode.env.clipboard.writeText(clipboard);
+      await vscode.commands.executeCommand("workbench.action.terminal.selectAll");
+      let picked = false;
+      const picking = vscode.commands.executeCommand("sidekicks.sendTerminalSelection").then(() => (picked = true));
+      // The agent picker (a quick pick) has no event to wait on: Enter in it until the command has run.
+      await poll("the agent picker to take Enter", async () => (await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"), picked ? true : undefined), 15_000);
+      await picking;
+      const chip = await poll("the terminal chip", async () => (await text("#composer .chip[data-kind='terminal'] .chip-label")) ?? undefined, 5_000);
+      assert.equal(chip, "build");
+      assert.equal(await vscode.env.clipboard.readText(), clipboard, "the clipboard holds what it held");
+      await screenshot("terminal-selection", "sidebar");
+      assert.equal((await kept.api.webview("test/compose", { text: "@blocks why?" })).sent, true);
+      const answer = ".history > .message:nth-last-child(1) .message-body";
+      const body = await poll("the agent's answer", async () => ((await text(answer))?.includes("Terminal output from build") ? (await text(answer))! : undefined), 30_000);
+      assert.match(body, /Error: boom at a\.ts:3/);
+    } finally {
+      terminal.dispose();
+      written.dispose();
+    }
+  });
+});
