@@ -7,7 +7,7 @@
 import * as l10n from "@vscode/l10n";
 import { useEffect, useRef } from "preact/hooks";
 import { cite } from "../src/shared/attachments";
-import { fileWordBefore, looksLikePath, parseFileMention } from "../src/shared/fileMentions";
+import { fileWordBefore, looksLikePath, parseFileMention, rankFiles } from "../src/shared/fileMentions";
 import type { AttachmentRequest, FileSuggestion } from "../src/shared/protocol";
 import { MAX_SUGGESTIONS, type Suggestion } from "./autocomplete";
 import { sameAttachment } from "./channelStore";
@@ -50,12 +50,12 @@ export function useFileSuggestions(
   const withFiles = (members: Suggestion[], text: string, caret: number): Suggestion[] => {
     const at = fileWordBefore(text, caret);
     if (!at || (at.word.length < 2 && !looksLikePath(at.word))) return members;
-    if (known.current?.word !== at.word) {
-      ask(at.word);
-      return members;
-    }
-    const { range } = parseFileMention(at.word);
-    const files = known.current.files.map(
+    const { query, range } = parseFileMention(at.word);
+    // Until the host answers for this word, the last answer ranked again (typing on narrows it), so the list holds still.
+    if (known.current?.word !== at.word) ask(at.word);
+    if (!known.current) return members;
+    const listed = known.current.word === at.word ? known.current.files : rankFiles(query, known.current.files);
+    const files = listed.map(
       (f): Suggestion => ({
         label: cite(f.relative, range),
         detail: range ? l10n.t("attach these lines") : l10n.t("attach file"),
