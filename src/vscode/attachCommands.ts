@@ -122,12 +122,12 @@ function selectionAttachments(editor: vscode.TextEditor): AttachmentRequest[] | 
 }
 
 /**
- * The text selected in `terminal`: its `selection` where the editor has it (VS Code 1.105+), else copied with
+ * The text selected in `terminal`: its `selection` where the editor gives it (`Terminal.selection`, still the proposed API `terminalSelection`; not in the 1.99 typings), else copied with
  * `workbench.action.terminal.copySelection` and read from the clipboard, which is then given back what it held.
  */
 async function terminalSelection(terminal: vscode.Terminal): Promise<string | undefined> {
   try {
-    const own = (terminal as { selection?: unknown }).selection; // the proposed API terminalSelection (1.117 has it)
+    const own = (terminal as { selection?: unknown }).selection; // the getter is there in VS Code 1.117 (code-server 4.139)
     if (typeof own === "string" && own !== "") return own;
   } catch {
     // an editor that guards the proposal: copy it instead
