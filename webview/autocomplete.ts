@@ -3,7 +3,7 @@
  * caret. Pure, so it is tested without a browser; the Composer renders the list.
  */
 import { findMentions } from "../src/shared/mentions";
-import type { AgentCommand } from "../src/shared/protocol";
+import type { AgentCommand, AttachmentRequest } from "../src/shared/protocol";
 
 /** One suggestion: what the list shows and what accepting it writes over `text.slice(from, caret)`. */
 export interface Suggestion {
@@ -15,6 +15,8 @@ export interface Suggestion {
   hint?: string;
   insert: string;
   from: number;
+  /** A workspace file (`@file`): accepting it adds this chip, `insert` being empty (the typed word goes). */
+  attach?: AttachmentRequest;
 }
 
 /** The most suggestions shown at once. */

@@ -377,9 +377,10 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Whether two chips are the same context (same kind, file and lines; an image by its data). */
+/** Whether two chips are the same context (same kind, file and lines; an image by its data, terminal output by its text). */
 export function sameAttachment(a: AttachmentRequest, b: AttachmentRequest): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === "image" || b.kind === "image") return a.kind === "image" && b.kind === "image" && a.data === b.data;
+  if (a.kind === "terminal" || b.kind === "terminal") return a.kind === "terminal" && b.kind === "terminal" && a.text === b.text;
   return a.path === b.path && a.range?.start === b.range?.start && a.range?.end === b.range?.end;
 }

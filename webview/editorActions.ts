@@ -5,7 +5,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import { createContext } from "preact";
-import type { ToolCallDiff, ToolCallLocation } from "../src/shared/protocol";
+import type { FileSuggestion, ToolCallDiff, ToolCallLocation } from "../src/shared/protocol";
 import type { HostConnection } from "./host";
 
 /**
@@ -62,6 +62,8 @@ export interface EditorActions {
   restore(messageId: string, action: "keep" | "undo" | "redo", paths?: string[]): Promise<boolean>;
   /** Opens a turn's changes (or, with `since`, every turn's since it) in the editor's multi-file diff (`turn/review`). */
   review(messageId: string, since: boolean): Promise<boolean>;
+  /** Workspace files for `@file` completion (`files/find`); none when the host cannot say. */
+  findFiles(query: string): Promise<FileSuggestion[]>;
 }
 
 /** Does nothing: the default outside an `EditorContext.Provider` (tests of single components). */
@@ -74,6 +76,7 @@ const NONE: EditorActions = {
   fileDiff: async () => false,
   restore: async () => false,
   review: async () => false,
+  findFiles: async () => [],
 };
 
 /** The editor actions of the view (`main.tsx` provides the host's). */
@@ -102,6 +105,7 @@ export function hostEditorActions(host: HostConnection): EditorActions {
     openLocation: (location) => ask(async () => (await host.request("editor/openLocation", location.line === undefined ? { path: location.path } : { path: location.path, line: location.line })).opened),
     insert: (text) => ask(async () => (await host.request("editor/insert", { text })).inserted),
     openLink: (href) => ask(async () => (await host.request("editor/openLink", { href })).opened),
+    findFiles: async (query) => (await host.request("files/find", { query })).files,
     fileDiff: (messageId, path) => ask(async () => (await host.request("turn/fileDiff", { messageId, path })).opened),
     restore: (messageId, action, paths) =>
       ask(async () => {

@@ -25,6 +25,7 @@ export interface PromptPlan {
  *   `embeddedContext`, else as a text block under its label (a file too large to embed: the link only);
  * - an image: an `image` block when `image`, else left out (`withheld`: the caller tells the user);
  * - problems: a `resource_link` to the file and the problems as text;
+ * - a terminal's selected output: a text block under its label (no file to link to);
  * then the context (see {@link PromptInput}) as an embedded resource after it all when the agent accepts those, else as
  * text before the request, in its text block.
  */
@@ -36,6 +37,10 @@ export function promptBlocks(input: string | PromptInput, caps: PromptCapabiliti
     if (a.kind === "image") {
       if (caps.image) blocks.push({ type: "image", mimeType: a.mimeType, data: a.data });
       else withheld.push(a);
+      continue;
+    }
+    if (a.kind === "terminal") {
+      blocks.push({ type: "text", text: `Terminal output from ${a.name}:\n${fence(a.text)}` });
       continue;
     }
     blocks.push(link(a.path, a.range));

@@ -1,6 +1,6 @@
 import type { ConflictChoice, RestoreConflict, ReviewFile } from "../channels/TurnRestore";
 import type { ConfigProblem } from "../config/roster";
-import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../shared/protocol";
+import type { FileSuggestion, ToolCallDiff, ToolCallLocation, WebviewRequests } from "../shared/protocol";
 import type { DocumentPort } from "../workspace/fsAccess";
 import type { Terminal } from "../workspace/terminals";
 
@@ -20,6 +20,11 @@ export interface EditorPort {
   confirm?(message: string, detail: string, action: string): Promise<boolean>;
   /** The absolute paths of the editor's workspace folders (absent: the folder agents start in). */
   workspaceRoots?(): string[];
+  /**
+   * Up to `max` files of the workspace folders as quick open lists them (`files.exclude` and `search.exclude` applied),
+   * for `@file` completion; absent: none offered.
+   */
+  workspaceFiles?(max: number): Promise<FileSuggestion[]>;
   /** Writes a line to the Sidekicks log. */
   log(level: "debug" | "info" | "warn" | "error", line: string): void;
   /** Shows a message to the user outside any view (a notification); absent: only the log says it. */

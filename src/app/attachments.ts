@@ -36,7 +36,7 @@ const refuse = (message: string): never => {
  */
 export async function resolveAttachments(requests: readonly AttachmentRequest[], sources: AttachmentSources): Promise<Attachment[]> {
   if (requests.length === 0) return [];
-  const needsFolder = requests.some((r) => r.kind !== "image");
+  const needsFolder = requests.some((r) => r.kind !== "image" && r.kind !== "terminal");
   if (needsFolder && sources.roots.length === 0) refuse(l10n.t("Files can be attached only from a workspace folder: open a folder first."));
   const confinement = needsFolder ? await Confinement.create(sources.roots) : undefined;
   const files = confinement ? new WorkspaceFiles({ confinement, documents: sources.documents, maxReadChars: ATTACHMENT_TEXT_MAX }) : undefined;
@@ -44,6 +44,10 @@ export async function resolveAttachments(requests: readonly AttachmentRequest[],
   for (const r of requests) {
     if (r.kind === "image") {
       out.push(checkImage(r));
+      continue;
+    }
+    if (r.kind === "terminal") {
+      out.push(r);
       continue;
     }
     const decision = await confinement!.check(r.path);
@@ -85,4 +89,16 @@ function checkImage(r: Extract<AttachmentRequest, { kind: "image" }>): Attachmen
     return refuse(l10n.t('Cannot attach "{0}": its data is not a {1} image.', r.name, type));
   }
   return { kind: "image", name: r.name, mimeType: type, data: r.data };
+}
+
+/**
+ * A terminal's selected output as an attachment: line endings made `\n`, trailing blanks of each line (a terminal pads
+ * its rows) and blank lines at either end dropped, the name made one line, the text cut to its last
+ * {@link ATTACHMENT_TEXT_MAX} characters (the end of an output is where its error is).
+ */
+export function terminalAttachment(name: string, text: string): Extract<Attachment, { kind: "terminal" }> {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n").map((l) => l.replace(/\s+$/, ""));
+  const body = lines.join("\n").replace(/^\n+|\n+$/g, "");
+  const label = name.replace(/[\u0000-\u001f]/g, " ").trim().slice(0, 256) || "terminal";
+  return { kind: "terminal", name: label, text: body.length > ATTACHMENT_TEXT_MAX ? body.slice(-ATTACHMENT_TEXT_MAX) : body };
 }

@@ -26,7 +26,7 @@ export function base64Bytes(data: string): number {
 
 /**
  * One line naming an attachment, never its contents: `[attached selection: /w/a.ts:10-20]`,
- * `[attached image shot.png: image/png, 12 KB]`, `[attached problems of /w/b.ts: 3]`.
+ * `[attached image shot.png: image/png, 12 KB]`, `[attached problems of /w/b.ts: 3]`, `[attached terminal output from bash: 12 lines]`.
  */
 export function describeAttachment(a: Attachment): string {
   switch (a.kind) {
@@ -38,6 +38,8 @@ export function describeAttachment(a: Attachment): string {
       return `[attached image ${a.name}: ${a.mimeType}, ${size(base64Bytes(a.data))}]`;
     case "problems":
       return `[attached problems of ${cite(a.path, a.range)}: ${a.problems.length}]`;
+    case "terminal":
+      return `[attached terminal output from ${a.name}: ${a.text.split("\n").length} lines]`;
   }
 }
 
@@ -56,6 +58,8 @@ export function chipLabel(a: Attachment | AttachmentRequest): string {
     case "problems":
       return cite(baseName(a.path), a.range);
     case "image":
+      return a.name;
+    case "terminal":
       return a.name;
   }
 }

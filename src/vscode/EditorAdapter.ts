@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import type { EditorPort } from "../app/SidekicksApp";
 import type { ConflictChoice, RestoreConflict, ReviewFile } from "../channels/TurnRestore";
 import type { ConfigProblem } from "../config/roster";
-import type { ToolCallDiff, ToolCallLocation, WebviewRequests } from "../shared/protocol";
+import type { FileSuggestion, ToolCallDiff, ToolCallLocation, WebviewRequests } from "../shared/protocol";
 import type { Terminal } from "../workspace/terminals";
 import { editorDocuments, showAgentTerminal } from "./AgentTerminals";
 import { DiffDocuments } from "./DiffDocuments";
@@ -91,6 +91,20 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
 
   workspaceRoots(): string[] {
     return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
+  }
+
+  async workspaceFiles(max: number): Promise<FileSuggestion[]> {
+    // An exclude given to findFiles replaces the default one (files.exclude): both settings go in it, as quick open uses them.
+    const excluded = new Set<string>();
+    for (const section of ["files", "search"]) {
+      const patterns = vscode.workspace.getConfiguration(section).get<Record<string, unknown>>("exclude") ?? {};
+      for (const [glob, on] of Object.entries(patterns)) if (on === true) excluded.add(glob);
+    }
+    const exclude = excluded.size > 0 ? `{${[...excluded].join(",")}}` : undefined;
+    const uris = await vscode.workspace.findFiles("**/*", exclude, max);
+    return uris
+      .filter((uri) => uri.scheme === "file")
+      .map((uri) => ({ path: uri.fsPath, relative: vscode.workspace.asRelativePath(uri, false) }));
   }
 
   log(level: "debug" | "info" | "warn" | "error", line: string): void {

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { terminalAttachment } from "../app/attachments";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import { GENERAL } from "../channels/ChannelDirectory";
 import type { AttachmentRequest, ChannelSummary, HostEvents, ProblemView } from "../shared/protocol";
@@ -17,7 +18,8 @@ const FIX_CONTEXT_LINES = 3;
 
 /**
  * Registers the editor's ways to hand context to an agent (issue 21, "Entry points"): `Sidekicks: Send selection to
- * agent…` (asks which agent, in which channel, with a quick pick), `Sidekicks: Add file to message` (the explorer's
+ * agent…` (asks which agent, in which channel, with a quick pick), `Sidekicks: Send terminal selection to agent…` (the
+ * terminal's context menu: its selected output as a `terminal` chip), `Sidekicks: Add file to message` (the explorer's
  * and the editor title's context menus: the files go to the composer of the channel the view shows), `Sidekicks: Ask
  * an agent to fix this` (a quick fix on a diagnostic: its problems and the lines around them), and `Sidekicks: Focus
  * message box`. Nothing is sent: each puts chips in the composer, where the user writes and sends, or removes them.
@@ -49,6 +51,15 @@ export function registerAttachCommands(context: vscode.ExtensionContext, getApp:
     if (!attachments) return;
     const target = await pickAgent(app, composer.currentChannel(), vscode.l10n.t("Send the selection to which agent?"));
     if (target) await hand(app, attachments, target);
+  });
+
+  command("sidekicks.sendTerminalSelection", async (app) => {
+    const terminal = vscode.window.activeTerminal;
+    const text = terminal ? await terminalSelection(terminal) : undefined;
+    if (!terminal || !text) return void vscode.window.showInformationMessage(vscode.l10n.t("Select text in a terminal to send it to an agent."));
+    const attachment = terminalAttachment(terminal.name, text);
+    const target = await pickAgent(app, composer.currentChannel(), vscode.l10n.t("Send the terminal selection to which agent?"));
+    if (target) await hand(app, [attachment], target);
   });
 
   command("sidekicks.addFileToMessage", async (app, uri, uris) => {
@@ -108,6 +119,29 @@ function selectionAttachments(editor: vscode.TextEditor): AttachmentRequest[] | 
     const text = doc.getText(s);
     return text.length > ATTACHMENT_TEXT_MAX ? { kind: "file", path, range } : { kind: "selection", path, range, text };
   });
+}
+
+/**
+ * The text selected in `terminal`: its `selection` where the editor gives it (`Terminal.selection`, still the proposed API `terminalSelection`; not in the 1.99 typings), else copied with
+ * `workbench.action.terminal.copySelection` and read from the clipboard, which is then given back what it held.
+ */
+async function terminalSelection(terminal: vscode.Terminal): Promise<string | undefined> {
+  try {
+    const own = (terminal as { selection?: unknown }).selection; // the getter is there in VS Code 1.117 (code-server 4.139)
+    if (typeof own === "string" && own !== "") return own;
+  } catch {
+    // an editor that guards the proposal: copy it instead
+  }
+  const saved = await vscode.env.clipboard.readText();
+  const marker = `\u0000sidekicks-${Date.now()}`;
+  try {
+    await vscode.env.clipboard.writeText(marker);
+    await vscode.commands.executeCommand("workbench.action.terminal.copySelection");
+    const copied = await vscode.env.clipboard.readText();
+    return copied === marker ? undefined : copied;
+  } finally {
+    await vscode.env.clipboard.writeText(saved);
+  }
 }
 
 function toProblem(d: vscode.Diagnostic): ProblemView {

@@ -112,6 +112,12 @@ export function installFakeHost(init) {
       "editor/openLocation": () => ({ opened: true }),
       "editor/insert": () => ({ inserted: true }),
       "editor/openLink": () => ({ opened: true }),
+      // `@file` completion: the fake workspace's files whose path holds the word (the real host ranks them fuzzy).
+      "files/find": ({ query }) => ({
+        files: ["src/app/compose.ts", "src/shared/attachments.ts", "README.md"]
+          .filter((f) => f.toLowerCase().includes(query.replace(/[:#].*$/, "").toLowerCase()))
+          .map((relative) => ({ path: `/work/${relative}`, relative })),
+      }),
       "channels/list": () => ({ channels: host.channels, agents: init.agents ?? host.open.channel.members.map((m) => m.name) }),
       // Rename and delete as the host does them: the change, then `channel/changed` / `channels/changed`, then the
       // answer. Refusals (#general, busy, taken names) are set up by the tests that need them.

@@ -7,7 +7,7 @@ import * as l10n from "@vscode/l10n";
 import { chipLabel, cite } from "../../src/shared/attachments";
 import type { Attachment, AttachmentRequest } from "../../src/shared/protocol";
 
-const ICONS: Record<Attachment["kind"], string> = { file: "file", selection: "selection", image: "file-media", problems: "warning" };
+const ICONS: Record<Attachment["kind"], string> = { file: "file", selection: "selection", image: "file-media", problems: "warning", terminal: "terminal" };
 
 /** `remove` set: removable chips (the composer); absent: the chips of a sent message. */
 export function AttachmentChips({ items, remove }: { items: readonly (Attachment | AttachmentRequest)[]; remove?: (index: number) => void }) {
@@ -43,6 +43,8 @@ function tooltip(a: Attachment | AttachmentRequest): string {
       return l10n.t("Image {0} ({1})", a.name, a.mimeType);
     case "problems":
       return a.problems.map((p) => `${cite(a.path, p.range)} ${p.severity}: ${p.message}`).join("\n");
+    case "terminal":
+      return l10n.t("Output of terminal {0}", a.name);
   }
 }
 

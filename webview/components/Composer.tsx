@@ -12,6 +12,7 @@ import { AttachmentChips } from "./AttachmentChips";
 import { accept, suggest, type Suggestion } from "../autocomplete";
 import { Suggestions } from "./Suggestions";
 import { EditingBanner } from "./EditingBanner";
+import { useFileSuggestions } from "../fileCompletion";
 import { channelLabel } from "../channelLabel";
 import { useStopConfirm } from "../stopConfirm";
 import { isSelectAllKey, selectedAllHere } from "../selectAllGuard";
@@ -57,7 +58,8 @@ interface Props {
  * belongs to the next message (issue 15: a key that came before the box cleared once kept the sent text, and quick
  * messages became growing repeats); a refused send puts its text back before what was typed since and shows why
  * above the composer, until the text is edited.
- * Typing `@` or a leading `/` opens `#composer-suggestions` (members, commands with their input hints): ↑/↓ move,
+ * Typing `@` or a leading `/` opens `#composer-suggestions` (members, commands with their input hints, workspace files:
+ * `fileCompletion.ts`): ↑/↓ move,
  * Tab or Enter accept, Esc closes, a click accepts.
  * While `running` > 0 a secondary `vscode-button` with class `stop` sits before Send ("Stop", "Stop 2 answers"): the
  * Stop of every answer of the channel, reachable however far the history scrolled. With the text empty and no
@@ -72,7 +74,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
   /** Sends not yet answered by the host (`sending` while there is one). */
   const inFlight = useRef(0);
   const [sending, setSending] = useState(false);
-  const { refusals } = useContext(EditorContext);
+  const { refusals, findFiles } = useContext(EditorContext);
   const mounted = useRef(true);
   const confirm = useStopConfirm(running, stop);
   const [empty, setEmpty] = useState(initialDraft.trim() === "");
@@ -90,6 +92,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
   /** For the message edited: the files its answers changed that an undo would restore, and whether to undo them first. */
   const [undo, setUndo] = useState<{ messageId: string; undoable?: number; first: boolean } | undefined>(undefined);
   const { note: attachNote, clearNote, addChips, dropProps } = useTransferChips(setAttachments, attachmentsNow);
+  const files = useFileSuggestions(findFiles, () => refresh(), setAttachments, attachmentsNow);
 
   useEffect(() => {
     const el = textarea.current;
@@ -105,7 +108,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
   const refresh = (): void => {
     const el = textarea.current;
     if (!el || dismissed.current || el.selectionStart !== el.selectionEnd) return setSuggestions([]);
-    const next = suggest(el.value, el.selectionStart, members, commands);
+    const next = files.withFiles(suggest(el.value, el.selectionStart, members, commands), el.value, el.selectionStart);
     setSuggestions(next);
     setActive((i) => (i < next.length ? i : 0));
   };
@@ -118,6 +121,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
     el.setSelectionRange(next.caret, next.caret);
     el.focus();
     setHint(s.hint ? { label: s.label, hint: s.hint } : undefined);
+    if (s.attach) files.attach(s.attach);
     setSuggestions([]);
     setActive(0);
     onInput();

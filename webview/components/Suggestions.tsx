@@ -18,7 +18,7 @@ export function Suggestions({ items, active, choose, hover }: Props) {
     <ul id="composer-suggestions" class="suggestions" role="listbox" aria-label={l10n.t("Suggestions")}>
       {items.map((s, i) => (
         <li
-          key={s.label}
+          key={`${i}:${s.label}`}
           id={`suggestion-${i}`}
           role="option"
           aria-selected={i === active}

@@ -1,10 +1,11 @@
 import type { EditorPort } from "../EditorPort";
+import { fileFinder } from "../fileSuggestions";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 
 /** The longest text the webview may hand to the editor in one request (diff sides, inserted text), in characters. */
 export const EDITOR_TEXT_LIMIT = 16 * 1024 * 1024;
 
-type EditorMethods = "editor/openDiff" | "editor/openLocation" | "editor/insert" | "editor/openLink" | "command/run";
+type EditorMethods = "editor/openDiff" | "editor/openLocation" | "editor/insert" | "editor/openLink" | "command/run" | "files/find";
 
 /**
  * The webview's editor requests (`editor/*`, `command/run`), validated here (the webview is a trust boundary) and
@@ -17,7 +18,9 @@ export function editorHandlers(editor: EditorPort): Pick<WebviewRequestHandlers,
     editor.log("warn", `webview: ${what} refused: malformed request`);
     return false;
   };
+  const find = fileFinder(editor);
   return {
+    "files/find": async ({ query }) => ({ files: await find(query) }),
     "command/run": async ({ command }) => {
       await editor.runCommand(command);
       return { done: true };

@@ -2,7 +2,7 @@
  * The request and event maps of the host ⇄ webview protocol and the envelope of what crosses `postMessage` (see
  * `index.ts` for the envelope's rules).
  */
-import type { AgentState, AgentWait, AttachmentRequest, ErrorInfo, Part, ToolCallDiff, ToolCallLocation } from "./parts";
+import type { AgentState, AgentWait, AttachmentRequest, ErrorInfo, FileSuggestion, Part, ToolCallDiff, ToolCallLocation } from "./parts";
 import type { AgentCommand, ChannelSummary, ChannelView, ConfigStatus, MessageView, SessionChange, SessionStateView } from "./views";
 
 /** Requests from the webview to the host: `method → [params, result]`. */
@@ -58,6 +58,12 @@ export interface WebviewRequests {
   "message/markdown": [{ messageId: string }, { markdown: string; body: string }];
   /** Opens a message of the shown channel as Markdown in an untitled editor tab; `opened` is false when the editor cannot. */
   "message/openInEditor": [{ messageId: string }, { opened: boolean }];
+  /**
+   * Workspace files for `@file` completion (issue 21): the files whose workspace-relative path best matches `query`
+   * (what follows `@`, a line range such as `:10-20` ignored), fuzzy ranked, at most `MAX_FILE_SUGGESTIONS`; the
+   * editor's `files.exclude`, `search.exclude` and `.gitignore` leave files out as its quick open does.
+   */
+  "files/find": [{ query: string }, { files: FileSuggestion[] }];
   /**
    * Regenerate: the request an agent answered in `messageId` goes to the same agent again as a new turn; the earlier
    * answer stays, the new one is linked to it (`regenerates`). Rejected with `channel/busy` while that agent's turn for

@@ -263,14 +263,22 @@ export interface ProblemView {
  *   unsaved edits included), absent when it was too large to embed (`omitted` says why: the agent gets a link only);
  * - `selection`: the text the user selected in `path`, lines `range`;
  * - `image`: a pasted or dropped image, base64 `data` of a shown `mimeType`;
- * - `problems`: the editor's problems of `path` (within `range` when set).
+ * - `problems`: the editor's problems of `path` (within `range` when set);
+ * - `terminal`: text the user selected in a terminal (`name` is the terminal's name), no file behind it.
  * Paths are absolute, inside the workspace (checked where the attachment enters).
  */
 export type Attachment =
   | { kind: "file"; path: string; range?: LineRange; text?: string; omitted?: "size" | "binary" }
   | { kind: "selection"; path: string; range: LineRange; text: string }
   | { kind: "image"; name: string; mimeType: string; data: string }
-  | { kind: "problems"; path: string; range?: LineRange; problems: ProblemView[] };
+  | { kind: "problems"; path: string; range?: LineRange; problems: ProblemView[] }
+  | { kind: "terminal"; name: string; text: string };
+
+/** A workspace file offered by `@file` completion: its absolute `path` and its path relative to its workspace folder. */
+export interface FileSuggestion {
+  path: string;
+  relative: string;
+}
 
 /** One attachment as the webview sends it (`channel/send`): a file names only its path and range (the host reads its text). */
 export type AttachmentRequest = Omit<Extract<Attachment, { kind: "file" }>, "text" | "omitted"> | Exclude<Attachment, { kind: "file" }>;

@@ -201,6 +201,12 @@ const problems = obj<Extract<Attachment, { kind: "problems" }>>({
   problems: list(problem, MAX_PROBLEMS),
 });
 
+const terminal = obj<Extract<Attachment, { kind: "terminal" }>>({
+  kind: oneOf(["terminal"] as const),
+  name: str({ max: 256, line: true }),
+  text: str({ min: 1, max: ATTACHMENT_TEXT_MAX }),
+});
+
 function byKind<T extends { kind: string }>(checks: Record<T["kind"], Check<T>>): Check<T> {
   return (v, at) => {
     const kind = typeof v === "object" && v !== null ? (v as { kind?: unknown }).kind : undefined;
@@ -216,6 +222,7 @@ export const attachmentRequest: Check<AttachmentRequest> = byKind<AttachmentRequ
   selection,
   image,
   problems,
+  terminal,
 });
 
 /** The attachments of one `channel/send`: at most {@link MAX_ATTACHMENTS}. */
@@ -233,6 +240,7 @@ export const storedAttachment: Check<Attachment> = byKind<Attachment>({
   selection,
   image,
   problems,
+  terminal,
 });
 
 /**
@@ -262,6 +270,7 @@ export const WEBVIEW_REQUEST_GUARDS: { readonly [M in WebviewRequestMethod]: Che
   "message/answerFiles": obj({ messageId: ulid }),
   "message/markdown": obj({ messageId: ulid }),
   "message/openInEditor": obj({ messageId: ulid }),
+  "files/find": obj({ query: str({ min: 0, max: 256, line: true }) }),
   "turn/regenerate": obj({ messageId: ulid }),
   "permission/answer": obj({ requestId: str({ max: 64, pattern: PERMISSION_REQUEST_ID }), optionId: str({ max: 1024 }), remember: optional(bool) }),
   "turn/cancel": obj({ messageId: ulid }),

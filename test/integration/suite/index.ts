@@ -18,6 +18,7 @@ export function run(): Promise<void> {
     await import("./agentWorkspace.test.js");
     await import("./highlight.test.js");
     await import("./contentBlocks.test.js");
+    await import("./fileMention.test.js");
     await import("./fieldCasesTurns.test.js");
     await import("./fieldCasesShown.test.js");
     await import("./fieldCaseRoster.test.js");

@@ -1,0 +1,82 @@
+/**
+ * `@file` in a real editor (issue 21): part of a workspace file's name typed after `@` in the real webview's composer
+ * is offered by the real host (`vscode.workspace.findFiles`), accepting it makes a chip, and the scripted fake agent
+ * (a real subprocess) receives the file as a `resource_link` block (its `blocks` step answers with the prompt's
+ * content blocks). Screenshot `file-mention`. Replaces the roster and puts it back after.
+ */
+import * as vscode from "vscode";
+import * as assert from "node:assert/strict";
+import type { HostRequests } from "../../../src/shared/protocol";
+import { fakeAgentEntry } from "./fakeAgentEntry";
+import { keptRoster } from "./keptRoster";
+import { screenshot } from "./harness";
+import { poll } from "./poll";
+
+interface SidekicksTestApi {
+  webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+}
+
+describe("@file completion in the real editor (issue 21)", () => {
+  const kept = keptRoster<SidekicksTestApi>();
+  const text = async (selector: string) => (await kept.api.webview("test/text", { selector })).text;
+
+  before(async () => {
+    await kept.write(["# The scripted fake agent: answers with the prompt's content blocks.", "agents:", ...fakeAgentEntry("blocks", { prompt: [{ blocks: true }] }, kept.extensionPath)]);
+    await vscode.commands.executeCommand("sidekicks.focus");
+    await poll("#general to show blocks as a member", async () => ((await text(".channel-header"))?.includes("blocks") ? true : undefined));
+  });
+
+  it("offers sidekicks.yaml for @sidekicks.y, attaches it on Enter, and the agent receives a resource_link to it", async () => {
+    const typed = "@blocks what is in @sidekicks.y";
+    assert.equal((await kept.api.webview("test/type", { text: typed })).typed, true);
+    const label = "#composer-suggestions .suggestion.active .suggestion-label";
+    await poll("the file to be offered", async () => ((await text(label)) === "sidekicks.yaml" ? true : undefined), 15_000);
+    await screenshot("file-mention", "sidebar");
+    assert.equal((await kept.api.webview("test/compose", { text: typed })).sent, false, "Enter accepts the file, does not send");
+    await poll("the file chip", async () => ((await text("#composer .chip[data-kind='file'] .chip-label")) === "sidekicks.yaml" ? true : undefined), 5_000);
+    assert.equal((await kept.api.webview("test/compose", { text: "@blocks what is in it?" })).sent, true);
+    const answer = ".history > .message:nth-last-child(1) .message-body";
+    const body = await poll("the agent's answer", async () => ((await text(answer))?.includes("resource_link") ? (await text(answer))! : undefined), 30_000);
+    const blocks = JSON.parse(body.slice(body.indexOf("["), body.lastIndexOf("]") + 1)) as { type: string; uri?: string }[];
+    assert.deepEqual(blocks.find((b) => b.type === "resource_link")?.uri, kept.uri.toString(), "a link to the workspace's sidekicks.yaml");
+  });
+});
+
+describe("a terminal's selected output in the real editor (issue 21)", () => {
+  const kept = keptRoster<SidekicksTestApi>();
+  const text = async (selector: string) => (await kept.api.webview("test/text", { selector })).text;
+
+  before(async () => {
+    await kept.write(["# The scripted fake agent: answers with the prompt's content blocks.", "agents:", ...fakeAgentEntry("blocks", { prompt: [{ blocks: true }] }, kept.extensionPath)]);
+    await vscode.commands.executeCommand("sidekicks.focus");
+    await poll("#general to show blocks as a member", async () => ((await text(".channel-header"))?.includes("blocks") ? true : undefined));
+  });
+
+  it("Send terminal selection to agent… puts the selected output in a chip the agent receives as text", async () => {
+    const written = new vscode.EventEmitter<string>();
+    const terminal = vscode.window.createTerminal({ name: "build", pty: { onDidWrite: written.event, open: () => written.fire("$ npm test\r\nError: boom at a.ts:3\r\n"), close: () => undefined } });
+    try {
+      terminal.show();
+      await poll("the terminal to be active", async () => (vscode.window.activeTerminal === terminal ? true : undefined), 15_000);
+      const clipboard = "what the user had copied";
+      await vscode.env.clipboard.writeText(clipboard);
+      await vscode.commands.executeCommand("workbench.action.terminal.selectAll");
+      let picked = false;
+      const picking = vscode.commands.executeCommand("sidekicks.sendTerminalSelection").then(() => (picked = true));
+      // The agent picker (a quick pick) has no event to wait on: Enter in it until the command has run.
+      await poll("the agent picker to take Enter", async () => (await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"), picked ? true : undefined), 15_000);
+      await picking;
+      const chip = await poll("the terminal chip", async () => (await text("#composer .chip[data-kind='terminal'] .chip-label")) ?? undefined, 5_000);
+      assert.equal(chip, "build");
+      assert.equal(await vscode.env.clipboard.readText(), clipboard, "the clipboard holds what it held");
+      await screenshot("terminal-selection", "sidebar");
+      assert.equal((await kept.api.webview("test/compose", { text: "@blocks why?" })).sent, true);
+      const answer = ".history > .message:nth-last-child(1) .message-body";
+      const body = await poll("the agent's answer", async () => ((await text(answer))?.includes("Terminal output from build") ? (await text(answer))! : undefined), 30_000);
+      assert.match(body, /Error: boom at a\.ts:3/);
+    } finally {
+      terminal.dispose();
+      written.dispose();
+    }
+  });
+});
