@@ -185,6 +185,7 @@ export function addPermission(
     toolCallId: request.toolCallId,
     // The request's own title says what it asks (Claude: "`exit 3`" while its tool call may still say "Terminal").
     title: request.title ?? (tool?.title || l10n.t("Permission requested")),
+    ...(request.title === undefined && !tool?.title ? { untitled: true } : {}),
     options: request.options,
     ...(toolKind ? { toolKind } : {}),
     ...(auto ? { outcome: auto.optionId, auto: auto.reason } : {}),

@@ -59,14 +59,15 @@ export function kindKey(toolKind: string | undefined): string {
 }
 
 /** The card's fields a rule is made from and matched against. */
-export type RuleSubject = Pick<PermissionPart, "toolKind" | "title" | "paths">;
+export type RuleSubject = Pick<PermissionPart, "toolKind" | "title" | "paths" | "untitled">;
 
 /**
  * What a Sidekicks rule made on this card matches: its tool kind, its title as shown (unchanged) and its files
- * (sorted, without repeats); undefined when the title is blank (nothing narrow to match, so no rule can be made).
+ * (sorted, without repeats); undefined when the title is blank or Sidekicks' own for an untitled request (nothing
+ * narrow to match, so no rule can be made).
  */
 export function ruleKeyOf(part: RuleSubject): RuleKey | undefined {
-  if (part.title.trim() === "") return undefined;
+  if (part.title.trim() === "" || part.untitled) return undefined;
   const paths = [...new Set(part.paths ?? [])].sort();
   return { toolKind: kindKey(part.toolKind), title: part.title, ...(paths.length > 0 ? { paths } : {}) };
 }

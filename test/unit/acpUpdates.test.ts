@@ -137,7 +137,8 @@ test("a permission card shows the title its request carries; the tool call's tit
   const untitled = toPermissionRequest({ sessionId: "s", toolCall: { toolCallId: "t1" }, options });
   assert.equal(untitled.title, undefined);
   assert.equal(addPermission(message, "r1", untitled).part.title, "Terminal");
-  assert.equal(addPermission({ ...message, parts: [] }, "r1", untitled).part.title, "Permission requested");
+  const made = addPermission({ ...message, parts: [] }, "r1", untitled).part;
+  assert.deepEqual([made.title, made.untitled], ["Permission requested", true], "Sidekicks names it, and says the name is its own");
 });
 
 test("codex-acp's error in session_info_update _meta.codex.error becomes a notice (it retries: the answer says why it is silent)", () => {

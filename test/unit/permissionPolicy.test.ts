@@ -88,6 +88,13 @@ test("a Sidekicks rule comes only from a one-time option and a title that is not
   assert.deepEqual(ruleFor("a", { ...part, paths: ["/w/b", "/w/a", "/w/b"] }, "once")?.rule, { toolKind: "execute", title: "exit 3", paths: ["/w/a", "/w/b"], decision: "allow" }, "its files, sorted");
 });
 
+test("an untitled request (the card's title is Sidekicks' own) makes no rule, and an old rule on that title answers nothing (a tryout saw one rule allow every untitled request)", () => {
+  const untitled = { toolKind: "other", title: "Permission requested", untitled: true, options: ALL };
+  assert.equal(ruleFor("a", untitled, "once"), undefined);
+  assert.equal(decide("a", untitled, "ask", allowRule("other", "Permission requested")).optionId, undefined, "asked, not answered by the rule");
+  assert.equal(decide("a", { ...untitled, untitled: undefined }, "ask", allowRule("other", "Permission requested")).optionId, "once", "a request really titled so still matches");
+});
+
 test("end to end: allow-reads answers a read request itself and says so; an edit is asked; the agent's “Always allow” answers that edit only", async () => {
   const options: PermissionOption[] = [{ optionId: "ok", name: "Allow", kind: "allow_once" }, { optionId: "always", name: "Always allow", kind: "allow_always" }, { optionId: "no", name: "Reject", kind: "reject_once" }];
   const agent = fakeAgent("a", {

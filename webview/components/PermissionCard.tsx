@@ -116,7 +116,7 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
  */
 function SidekicksRule(props: { part: PermissionPart; agent: string; choose: (optionId: string) => void }) {
   const { part, agent, choose } = props;
-  if (part.title.trim() === "") return null;
+  if (part.title.trim() === "" || part.untitled) return null; // no narrow rule to make (`ruleKeyOf`)
   const allow = part.options.find((o) => o.kind === "allow_once");
   const reject = part.options.find((o) => o.kind === "reject_once");
   if (!allow && !reject) return null;

@@ -164,6 +164,11 @@ export interface PermissionPart {
   options: PermissionOption[];
   /** The chosen `optionId`, `"cancelled"` when the request was cancelled, absent while pending. */
   outcome?: string;
+  /**
+   * True when neither the request nor its tool call had a title: `title` is Sidekicks' own ("Permission requested"),
+   * which would match every untitled request of the kind, so no Sidekicks rule is offered or made from it.
+   */
+  untitled?: boolean;
   /** The tool kind (ACP `ToolKind`) and files (`paths`) the request is about, if known: with `title`, what a Sidekicks rule matches. */
   toolKind?: string;
   paths?: string[];
