@@ -78,5 +78,21 @@ describe("files changed", () => {
     assert.deepEqual((await host.waitForRequests("turn/restore", 3)).slice(1), [{ messageId: "f2", action: "redo", paths: ["/work/project/NOTES.md"] }, { messageId: "f2", action: "keep" }]);
     assert.deepEqual(await host.waitForRequests("turn/review", 2), [{ messageId: "f2" }, { messageId: "f2", since: true }]);
     assert.deepEqual(await view.problems(), []);
+
+    // A narrow side bar: each file's name stays readable and no label breaks inside a word (a tryout saw "…/wo…" and
+    // "un / do / ne" one syllable a line at the default width).
+    await page.setViewportSize({ width: 240, height: 700 });
+    const shown = await page.$$eval(".files-item", (items) =>
+      items.map((i) => ({
+        name: i.querySelector(".diff-file")?.getBoundingClientRect().width ?? 0,
+        labels: [...i.querySelectorAll(".files-state, .files-kind")].map((l) => Math.round(l.getBoundingClientRect().height)),
+        line: parseFloat(getComputedStyle(i).fontSize) * 2,
+      })),
+    );
+    for (const item of shown) {
+      assert.ok(item.name >= 60, `a file name shown ${item.name} px wide`);
+      for (const h of item.labels) assert.ok(h < item.line, `a label ${h} px high: broken over lines`);
+    }
+    await page.screenshot({ path: path.join(root, "test-results", "webview-files-narrow.png") });
   });
 });
