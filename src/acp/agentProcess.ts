@@ -92,7 +92,8 @@ export class AgentProcess {
    * goes to `onStderr` and into the kept tail.
    * @param killGraceMs how long {@link stop} waits after SIGTERM before SIGKILL
    * @throws SidekicksError `agent/spawn` when the working folder does not exist (a missing command is reported by
-   *   {@link spawnFailure} once the `error` event came)
+   *   {@link spawnFailure} once the `error` event came), or when the system refuses the launch at once (E2BIG: an
+   *   argument or environment value too large)
    */
   static spawn(launch: AgentLaunch, agentName: string, killGraceMs: number, onStderr: (line: string) => void): AgentProcess {
     if (!existsSync(launch.cwd)) {
@@ -101,13 +102,20 @@ export class AgentProcess {
         l10n.t('Cannot start agent "{0}": its working folder {1} does not exist. Fix "workspace" in sidekicks.yaml.', agentName, launch.cwd),
       );
     }
-    const child = spawn(launch.command, launch.args, {
-      cwd: launch.cwd,
-      env: launch.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: process.platform !== "win32",
-      windowsHide: true,
-    });
+    let child: ChildProcess;
+    try {
+      child = spawn(launch.command, launch.args, {
+        cwd: launch.cwd,
+        env: launch.env,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: process.platform !== "win32",
+        windowsHide: true,
+      });
+    } catch (err) {
+      // Node throws at once for what the system refuses outright (E2BIG: an argument or environment value too large).
+      const why = (err as NodeJS.ErrnoException).code === "E2BIG" ? l10n.t("its arguments or environment are too large for the system (E2BIG). Shorten \"args\" or \"env\" in sidekicks.yaml, or pass large values in a file.") : `${(err as Error).message}.`;
+      throw new SidekicksError("agent/spawn", l10n.t('Cannot start agent "{0}": {1}', agentName, why), undefined, { cause: err });
+    }
     const proc = new AgentProcess(child, agentName, killGraceMs);
     child.stdout?.on("data", () => {
       proc.lastOutputAt = Date.now();

@@ -55,6 +55,18 @@ test("a command that does not exist fails with agent/spawn naming the command", 
   });
 });
 
+test("an environment too large for the system fails with agent/spawn saying what to shorten, not a bare 'spawn E2BIG'", async () => {
+  const rec = recordingHandlers();
+  const base = fakeAgentLaunch({});
+  const launch = { ...base, env: { ...base.env, HUGE: "x".repeat(1024 * 1024) } };
+  await assert.rejects(AcpClient.start(launch, rec.handlers, opts), (err: unknown) => {
+    assert.ok(err instanceof SidekicksError);
+    assert.equal(err.code, "agent/spawn");
+    assert.match(err.message, /too large for the system \(E2BIG\)\. Shorten "args" or "env"/);
+    return true;
+  });
+});
+
 test("an agent that exits at start fails initialize with agent/exited and its stderr", async () => {
   const rec = recordingHandlers();
   await assert.rejects(AcpClient.start(fakeAgentLaunch({ exitOnStart: 3 }), rec.handlers, opts), (err: unknown) => {
