@@ -11,6 +11,8 @@ export interface ParsedSearch {
   author?: string;
   since?: number;
   until?: number;
+  /** `after:` / `before:` filters whose date did not parse (kept as words, so the user is told why nothing matched). */
+  unreadDates?: string[];
 }
 
 const FILTER = /^(in|from|after|before):(\S+)$/i;
@@ -29,7 +31,10 @@ export function parseSearch(input: string): ParsedSearch {
       const at = Date.parse(`${value}T00:00:00Z`);
       if (kind === "after") out.since = at;
       else out.until = at;
-    } else words.push(token);
+    } else {
+      if (kind === "after" || kind === "before") (out.unreadDates ??= []).push(token);
+      words.push(token);
+    }
   }
   out.text = words.join(" ");
   return out;

@@ -61,7 +61,11 @@ async function searchHistory(app: SidekicksApp, reveal: RevealMessage): Promise<
       const items: HitItem[] = hits.map(itemOf);
       // The QuickPick would filter the items again by its own rules: every result is shown as the search found it.
       for (const item of items) item.alwaysShow = true;
-      if (hits.length === 0) items.push({ label: vscode.l10n.t("No message matches."), alwaysShow: true });
+      if (hits.length === 0) {
+        // A filter that was not understood is said, not silently searched as a word.
+        const unread = parseSearch(value).unreadDates ?? [];
+        items.push({ label: vscode.l10n.t("No message matches."), detail: unread.length > 0 ? vscode.l10n.t("Not a date (YYYY-MM-DD), searched as a word: {0}", unread.join(" ")) : undefined, alwaysShow: true });
+      }
       else if (more) items.push({ label: vscode.l10n.t("Only the {0} newest are shown: add words or filters.", hits.length), alwaysShow: true });
       pick.items = items;
     } catch (err) {

@@ -83,9 +83,9 @@ test("the limit keeps the newest hits and says more exist; the index and the ful
   });
 });
 
-test("parseSearch keeps a filter that does not parse as a word", () => {
+test("parseSearch keeps a filter that does not parse as a word, and names it so the user is told", () => {
   assert.deepEqual(parseSearch("  deploy in:#infra from:@codex after:2026-11-02 before:soon "), {
-    text: "deploy before:soon", channel: "infra", author: "codex", since: Date.parse("2026-11-02T00:00:00Z"),
+    text: "deploy before:soon", channel: "infra", author: "codex", since: Date.parse("2026-11-02T00:00:00Z"), unreadDates: ["before:soon"],
   });
 });
 
