@@ -36,8 +36,16 @@ describe("@file completion in the real editor (issue 21)", () => {
     await poll("the file chip", async () => ((await text("#composer .chip[data-kind='file'] .chip-label")) === "sidekicks.yaml" ? true : undefined), 5_000);
     assert.equal((await kept.api.webview("test/compose", { text: "@blocks what is in it?" })).sent, true);
     const answer = ".history > .message:nth-last-child(1) .message-body";
-    const body = await poll("the agent's answer", async () => ((await text(answer))?.includes("resource_link") ? (await text(answer))! : undefined), 30_000);
-    const blocks = JSON.parse(body.slice(body.indexOf("["), body.lastIndexOf("]") + 1)) as { type: string; uri?: string }[];
+    // The answer streams: it is read until the whole list of blocks has arrived (CI read it half streamed once).
+    const blocks = await poll("the agent's whole answer", async () => {
+      const body = (await text(answer)) ?? "";
+      if (!body.includes("resource_link")) return undefined;
+      try {
+        return JSON.parse(body.slice(body.indexOf("["), body.lastIndexOf("]") + 1)) as { type: string; uri?: string }[];
+      } catch {
+        return undefined; // not all of it yet
+      }
+    }, 30_000);
     assert.deepEqual(blocks.find((b) => b.type === "resource_link")?.uri, kept.uri.toString(), "a link to the workspace's sidekicks.yaml");
   });
 });
