@@ -10,6 +10,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { SidekicksError } from "../shared/errors";
+import { blobTexts } from "./gitSnapshot";
+import type { Before } from "./snapshotFiles";
 import { git } from "./worktrees";
 
 /** How a file differs from the merge-base. */
@@ -94,12 +96,17 @@ export class ApplyProblem extends SidekicksError {
   }
 }
 
+/** What a failed git command in `folder` means: `noIdentity` (git does not know who commits), else `gitFailed`. */
+function gitProblem(folder: string, command: string, r: { stdout: string; stderr: string }): ApplyProblem {
+  if (/tell me who you are|empty ident|unable to auto-detect email/i.test(r.stderr)) return new ApplyProblem("noIdentity", { folder }, r.stderr.trim());
+  return new ApplyProblem("gitFailed", { folder, command }, (r.stderr || r.stdout).trim());
+}
+
 /** Runs git; throws `gitFailed` (or `noIdentity`) unless it exits 0. */
 async function must(program: string, cwd: string, args: string[]): Promise<string> {
   const r = await git(program, cwd, args);
   if (r.code === 0) return r.stdout;
-  if (/tell me who you are|empty ident|unable to auto-detect email/i.test(r.stderr)) throw new ApplyProblem("noIdentity", { folder: cwd }, r.stderr.trim());
-  throw new ApplyProblem("gitFailed", { folder: cwd, command: `git ${args.join(" ")}` }, (r.stderr || r.stdout).trim());
+  throw gitProblem(cwd, `git ${args.join(" ")}`, r);
 }
 
 /** `git diff --name-status -z` parsed: status letter, path, and the path before for a rename or copy. */
@@ -167,19 +174,22 @@ export async function branchChanges(worktree: string, base: string, program = "g
   ]);
   const dirtySet = new Set(dirty.paths);
   const rows = [...nameStatus(allOut), ...untrackedOut.split("\0").filter(Boolean).map((p) => ({ letter: "A", path: p, old: undefined as string | undefined }))];
+  // The merge-base's texts in one `git cat-file --batch` (the turn snapshot's reader, which runs the `git` on the
+  // PATH); a file over its size bound, or one the batch did not answer, is read on its own.
+  const statusOf = (row: (typeof rows)[number]) => STATUS[row.letter] ?? "modified";
+  const basePath = (row: (typeof rows)[number]) => row.old ?? row.path;
+  const kept = program === "git" ? await blobTexts(worktree, mergeBase, rows.filter((r) => statusOf(r) !== "added").map(basePath)) : new Map<string, Before>();
   const files: BranchChange[] = [];
-  const LANES = 8;
-  for (let i = 0; i < rows.length; i += LANES) {
-    files.push(
-      ...(await Promise.all(
-        rows.slice(i, i + LANES).map(async (row): Promise<BranchChange> => {
-          const status = STATUS[row.letter] ?? "modified";
-          const before = status === "added" ? { text: null, binary: false } : await blobText(program, worktree, mergeBase, row.old ?? row.path);
-          const uncommitted = dirtySet.has(row.path) || (row.old !== undefined && dirtySet.has(row.old));
-          return { path: path.join(worktree, row.path), relative: row.path, ...(status === "renamed" ? { oldRelative: row.old } : {}), status, before: before.text, binary: before.binary, uncommitted };
-        }),
-      )),
-    );
+  for (const row of rows) {
+    const status = statusOf(row);
+    const found = status === "added" ? undefined : kept.get(basePath(row));
+    const before =
+      status === "added" || found?.existed === false ? { text: null, binary: false }
+      : found && "text" in found ? { text: found.text, binary: false }
+      : found?.unknown === "binary" ? { text: null, binary: true }
+      : await blobText(program, worktree, mergeBase, basePath(row));
+    const uncommitted = dirtySet.has(row.path) || (row.old !== undefined && dirtySet.has(row.old));
+    files.push({ path: path.join(worktree, row.path), relative: row.path, ...(status === "renamed" ? { oldRelative: row.old } : {}), status, before: before.text, binary: before.binary, uncommitted });
   }
   return { mergeBase, files, committed: nameStatus(committedOut).length, uncommitted: dirty.paths.length };
 }
@@ -239,8 +249,7 @@ export async function applyBranch(req: ApplyRequest): Promise<ApplyOutcome> {
   const stopped = async (folder: string, abort: string, r: { stdout: string; stderr: string }, command: string): Promise<ApplyOutcome> => {
     const files = await conflicted(program, folder);
     if (files.length > 0) return { kind: "conflicts", mode: req.mode, into, folder, files, abort };
-    if (/tell me who you are|empty ident/i.test(r.stderr)) throw new ApplyProblem("noIdentity", { folder }, r.stderr.trim());
-    throw new ApplyProblem("gitFailed", { folder, command }, (r.stderr || r.stdout).trim());
+    throw gitProblem(folder, command, r);
   };
   if (req.mode === "rebase") {
     const onto = (await must(program, req.repository, ["rev-parse", "HEAD"])).trim();
