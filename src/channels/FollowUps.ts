@@ -47,8 +47,7 @@ export class FollowUps {
     const addressed = [...(root?.author.kind === "user" ? (root.to ?? []) : []), ...viaTool];
     const plan = planDelegation({ from, text, delegatedBy: answer.delegatedBy, addressed }, members, remaining);
     if (plan.to.length === 0 && plan.refused.length === 0) return;
-    this.delegationsLeft.set(turn.rootMessageId, remaining - plan.to.length);
-    if (this.delegationsLeft.size > 1_000) this.delegationsLeft.delete(this.delegationsLeft.keys().next().value!);
+    this.spend(turn.rootMessageId, remaining - plan.to.length);
     const at = clock.now();
     const note: MessageRecord | undefined =
       plan.refused.length > 0 ? { version: 1, id: clock.ulid(at), channelId: answer.channelId, author: { kind: "system" }, parts: [{ type: "text", text: plan.refused.join("\n\n") }], createdAt: at } : undefined;
@@ -74,9 +73,14 @@ export class FollowUps {
     const remaining = this.delegationsLeft.get(turn.rootMessageId) ?? MAX_DELEGATIONS;
     const plan = planDelegation({ from, text: `@${to}`, delegatedBy }, [to], remaining);
     if (plan.to.length === 0) return plan.refused.join(" ") || `Not delegated to @${to}.`;
-    this.delegationsLeft.set(turn.rootMessageId, remaining - 1);
-    if (this.delegationsLeft.size > 1_000) this.delegationsLeft.delete(this.delegationsLeft.keys().next().value!);
+    this.spend(turn.rootMessageId, remaining - 1);
     return undefined;
+  }
+
+  /** Records `left` delegations for user message `root` (mentions and tool calls count alike); the oldest of 1,000 go. */
+  private spend(root: string, left: number): void {
+    this.delegationsLeft.set(root, left);
+    if (this.delegationsLeft.size > 1_000) this.delegationsLeft.delete(this.delegationsLeft.keys().next().value!);
   }
 
   /**
