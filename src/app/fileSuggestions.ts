@@ -24,7 +24,9 @@ export async function withoutGitIgnored(files: readonly FileSuggestion[]): Promi
   const byRoot = new Map<string, FileSuggestion[]>();
   for (const f of files) {
     const root = rootOf(f);
-    byRoot.set(root, [...(byRoot.get(root) ?? []), f]);
+    const list = byRoot.get(root);
+    if (list) list.push(f);
+    else byRoot.set(root, [f]);
   }
   const ignored = new Set<string>();
   for (const [root, list] of byRoot) {
