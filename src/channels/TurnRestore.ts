@@ -15,7 +15,7 @@ import { readFile } from "node:fs/promises";
 import { SidekicksError } from "../shared/errors";
 import type { FilesPart } from "../shared/protocol";
 import type { Store } from "../store/Store";
-import type { IntentRecord, TurnRecord } from "../store/records";
+import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
 import { asChangedFiles, restorable, turnFilesKey } from "../turns/changedFiles";
 import { hashText, type IntentLog } from "../turns/intents";
 import { writeWhole } from "../workspace/atomicWrite";
@@ -185,7 +185,7 @@ export class TurnRestore {
       const turn = await this.ports.store.turn(m.turnId!);
       if (!turn || !requests.has(turn.requestMessageId)) continue;
       requests.add(m.id);
-      const { files, states } = await this.checkpoint(m.id);
+      const { files, states } = await this.checkpointOf(m, turn);
       out.push({ messageId: m.id, agent: turn.agent, undoable: files.filter((f) => restorable(f) && states[f.path] !== "undone").length });
     }
     return out;
@@ -239,6 +239,11 @@ export class TurnRestore {
     const message = await findMessage(this.ports.store, messageId);
     const turn = message?.turnId ? await this.ports.store.turn(message.turnId) : undefined;
     if (!message || !turn) throw new SidekicksError("editor/cannotOpen", "This message is not an agent's answer, so it has no changed files to keep or undo.");
+    return this.checkpointOf(message, turn);
+  }
+
+  /** {@link checkpoint} of an answer already read with its turn. */
+  private async checkpointOf(message: MessageRecord, turn: TurnRecord): Promise<{ turn: TurnRecord; files: ChangedFile[]; states: Record<string, FileState> }> {
     const files = asChangedFiles(await this.ports.store.getValue(turnFilesKey(turn.id)));
     const part = message.parts.find((p): p is FilesPart => p.type === "files");
     const states: Record<string, FileState> = {};
