@@ -5,23 +5,11 @@
 import { showBidiControls } from "../ansi";
 import * as l10n from "@vscode/l10n";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { agentStatusLabel } from "../../src/shared/stateLabel";
-import type { AgentState, AgentWait, ChannelSummary, ChannelView, SessionChange, SessionStateView } from "../../src/shared/protocol";
+import type { ChannelSummary, ChannelView, SessionChange, SessionStateView } from "../../src/shared/protocol";
 import { channelLabel } from "../channelLabel";
 import { channelNameProblem, normaliseChannelName } from "../channelName";
-import { hasSessionControls, SessionControls } from "./SessionControls";
+import { MemberBadges } from "./MemberBadges";
 import { formatCosts, totalOf } from "../../src/shared/usageTotals";
-
-/** What a member's badge says: its agent's state, or "waiting for you" while one of its permission requests waits. */
-type Activity = AgentState | "waiting";
-
-/**
- * A member badge's word for `activity`, in the editor's language: the Agents view's word for the agent's state, or
- * what Sidekicks waits for the agent to answer (`waiting`, issue 18: "starting session…").
- */
-function stateLabel(activity: Activity, waiting?: AgentWait): string {
-  return activity === "waiting" ? l10n.t("waiting for you") : agentStatusLabel(activity, waiting);
-}
 
 /** The members' sessions (issue 6): their states, who waits for the user, and how to change a setting. */
 export interface MemberSessions {
@@ -120,25 +108,7 @@ export function ChannelHeader({ channel, requested, editing, manage, sessions, d
       )}
       {channel && (
         <ul class="members" aria-label={l10n.t("Members")}>
-          {channel.members.length === 0 && <li class="member-none">{l10n.t("no members")}</li>}
-          {channel.members.map((m) => {
-            const activity: Activity = m.state !== "error" && sessions?.waiting.has(m.name) ? "waiting" : m.state;
-            const session = sessions?.states[m.name];
-            const title = session?.title ? l10n.t("@{0}: {1}\n“{2}”", m.name, stateLabel(activity, m.waiting), session.title) : l10n.t("@{0}: {1}", m.name, stateLabel(activity, m.waiting));
-            return (
-            <li key={m.name} class={`member state-${m.state} activity-${activity}`} data-member={m.name} data-state={m.state} data-activity={activity} title={title}>
-              <span class="member-dot" aria-hidden="true" />
-              <span class="member-name">{m.name}</span>
-              <span class="member-state">{stateLabel(activity, m.waiting)}</span>
-              {sessions && hasSessionControls(session) && <SessionControls state={session} configure={(change) => sessions.configure(m.name, change)} />}
-              {editing && (
-                <button type="button" class="member-leave" aria-label={l10n.t("Remove @{0} from {1}", m.name, channelLabel(channel.name))} title={l10n.t("Remove from this channel (its messages stay)")} onClick={() => editing.leave(m.name)}>
-                  ×
-                </button>
-              )}
-            </li>
-            );
-          })}
+          <MemberBadges channel={channel} sessions={sessions} editing={editing} />
           {sessions && <ChannelTotal channel={channel} states={sessions.states} />}
           {editing && editing.candidates.length > 0 && (
             <li>
