@@ -60,6 +60,8 @@ export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applie
   let part: ToolCallPart;
   if (!update.isUpdate) {
     part = { type: "toolCall", toolCallId: update.toolCallId, title: update.title ?? existing?.title ?? "", kind: update.toolKind, status: update.status ?? "pending", content: update.content };
+    // The delegation Sidekicks put on the agent's card of its `delegate` call stays when the agent announces it again.
+    if (existing?.delegation) part.delegation = existing.delegation;
     if (update.blocks && update.blocks.length > 0) part.blocks = update.blocks.map((b) => withinImageBudget(message.parts, b));
   } else {
     part = { ...existing! };

@@ -23,7 +23,7 @@ export function delegate(b: Builder, input: Extract<EngineInput, { type: "delega
   b.effects.push({ type: "persist", intents: [input.intent] });
   const running: IntentRecord = { ...input.intent, phase: "running", updatedAt: input.at };
   b.state = { ...b.state, delegations: { ...b.state.delegations, [input.child.turnId]: running } };
-  b.put(b.checkpoint(withCard(b, parent, delegationCard(running, "in_progress")), input.at));
+  b.put(b.checkpoint(withCard(b, parent, agentCardFor(parent.message.parts, running) ?? delegationCard(running, "in_progress")), input.at));
   admit(b, { type: "admit", at: input.at, turns: [{ ...input.child, parentIntentId: input.intent.id }] }, [running]);
   return true;
 }
@@ -41,7 +41,9 @@ export function childSettled(b: Builder, record: TurnRecord, message: MessageRec
   const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
   const parent = b.state.turns[intent.turnId];
   const settled: IntentRecord = { ...intent, phase: "settled", updatedAt: at, ...settlement(intent, outcome, text, message.error?.message, parent?.cancelRequested === true) };
-  if (parent && parent.record.attempt === intent.attempt) b.put(withCard(b, parent, delegationCard(settled, settled.result === "done" ? "completed" : "failed")));
+  // When the agent's own card for the call carries the delegation, the agent reports its end there (the tool's result).
+  const ownCard = parent?.message.parts.some((p) => p.type === "toolCall" && p.delegation?.childMessageId === intent.childMessageId && p.toolCallId !== `delegate-${intent.id}`);
+  if (parent && parent.record.attempt === intent.attempt && !ownCard) b.put(withCard(b, parent, delegationCard(settled, settled.result === "done" ? "completed" : "failed")));
   return settled;
 }
 
@@ -80,6 +82,24 @@ export function delegationCard(intent: IntentRecord, status: ToolCallStatus): To
     content: intent.phase === "settled" && intent.result !== "done" ? `${intent.request ?? ""}\n\n${intent.detail ?? ""}`.trim() : (intent.request ?? ""),
     ...(intent.childMessageId ? { delegation: { member, childMessageId: intent.childMessageId } } : {}),
   };
+}
+
+/**
+ * The agent's own card for this `delegate` call, carrying the delegation, so one delegation shows one card (Claude Code
+ * announces its MCP call as `mcp__sidekicks__delegate`; a fresh-user trial saw that card and Sidekicks' own side by
+ * side): the last running tool call of the current attempt whose title names Sidekicks' `delegate` tool and that
+ * carries no delegation yet. Undefined when the agent announced none (or only after the call came): Sidekicks' card.
+ */
+function agentCardFor(parts: readonly MessageRecord["parts"][number][], intent: IntentRecord): ToolCallPart | undefined {
+  if (!intent.childMessageId) return undefined;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i]!;
+    if (p.type === "retry") return undefined;
+    if (p.type !== "toolCall" || p.delegation || (p.status !== "pending" && p.status !== "in_progress")) continue;
+    const words = p.title.toLowerCase().split(/[^a-z0-9]+/);
+    if (words.includes("sidekicks") && words.includes("delegate")) return { ...p, delegation: { member: intent.member ?? "?", childMessageId: intent.childMessageId } };
+  }
+  return undefined;
 }
 
 /** `t` with `card` put in its answer (replacing the card of the same id) and sent to the view as a delta. */

@@ -68,8 +68,9 @@ test("claude: delegates to another member through mcp__sidekicks__delegate; the 
     assert.equal(child?.delegatedBy, "claude");
     assert.equal(child?.delegatedVia, "tool");
     assert.equal(child?.parentMessageId, id);
-    const card = toolCalls(answer).find((p) => p.delegation);
-    assert.deepEqual(card?.delegation, { member: "helper", childMessageId: child?.id });
+    // One card for the delegation: Claude Code's own for its tool call, carrying the link to the member's answer.
+    const cards = toolCalls(answer);
+    assert.deepEqual(cards.map((p) => [p.title, p.status, p.delegation]), [["mcp__sidekicks__delegate", "completed", { member: "helper", childMessageId: child?.id }]]);
   } finally {
     await world.teardown();
   }

@@ -48,6 +48,27 @@ test("delegate: the child's settlement settles the intent in the same batch, wit
   assert.equal(card?.type === "toolCall" ? card.status : undefined, "completed");
 });
 
+test("delegate: the agent's own card for its delegate call carries the delegation; one card, kept when the agent announces it again", () => {
+  const { parent, input } = delegation();
+  const announce = (isUpdate: boolean, status: "in_progress" | "completed", content?: string) => ({ type: "update" as const, at: T0, turnId: parent.turn.turnId, attempt: 1, update: { kind: "toolCall" as const, isUpdate, toolCallId: "toolu_1", title: "mcp__sidekicks__delegate", toolKind: "other" as const, status, ...(content ? { content } : {}) } });
+  const { state } = run(
+    parent.state,
+    { ...announce(false, "in_progress"), update: { ...announce(false, "in_progress").update, toolCallId: "toolu_0", title: "mcp__other__delegate" } },
+    announce(false, "in_progress"),
+    input,
+    announce(false, "in_progress"),
+    { type: "update", at: T0 + 2, turnId: "TCHILD", attempt: 1, update: { kind: "text", text: "42" } },
+    { type: "promptEnded", at: T0 + 3, turnId: "TCHILD", attempt: 1, stopReason: "end_turn" },
+    announce(true, "completed", "42"),
+  );
+  const cards = state.turns[parent.turn.turnId]!.message.parts.filter((p) => p.type === "toolCall");
+  assert.deepEqual(
+    cards.map((p) => (p.type === "toolCall" ? [p.toolCallId, p.status, p.delegation?.childMessageId ?? "-"] : [])),
+    [["toolu_0", "in_progress", "-"], ["toolu_1", "completed", "MCHILD"]],
+    "another server's delegate tool is not taken for Sidekicks'; no second card of Sidekicks' own",
+  );
+});
+
 test("delegate: Stop on the parent stops the child too; a parent being stopped or a stale attempt admits nothing", () => {
   const { parent, input } = delegation();
   const stopped = run(parent.state, input, { type: "cancel", at: T0 + 2, messageId: parent.turn.messageId });
