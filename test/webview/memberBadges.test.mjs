@@ -15,7 +15,7 @@ const names = ["claude", "codex", "gemini", "reviewer", "tester", "docs", "plann
 const states = names.map((n) => (n === "backend" ? "busy" : n === "data" ? "error" : "ready"));
 const members = names.map((name, i) => ({ name, state: states[i] }));
 /** @param {import("./harness.mjs").Page} page */
-const shown = (page) => page.$$eval(".members .member", (els) => els.map((e) => e.getAttribute("data-member")));
+const shown = (page) => page.$$eval(".members .member:not([hidden])", (els) => els.map((e) => e.getAttribute("data-member")));
 
 describe("a long member list", () => {
   const env = withBrowser();
@@ -32,19 +32,20 @@ describe("a long member list", () => {
     assert.equal(await page.innerText(".member-more"), "+9 more");
     assert.equal(await page.getAttribute(".member-more", "aria-expanded"), "false");
     assert.match((await page.getAttribute(".member-more", "title")) ?? "", /@reviewer, @tester, .*@ops/);
+    assert.equal(await page.getAttribute(".member[data-member='ops']", "data-state"), "ready", "a folded member's badge is there, hidden, with its state");
     const folded = await page.$eval(".channel-header", (el) => el.getBoundingClientRect().height);
     assert.ok(folded <= 110, `the folded header leaves the history room: ${folded}px`);
 
     await page.focus(".member-more");
     await page.keyboard.press("Enter");
-    await page.waitForFunction(() => document.querySelectorAll(".members .member").length === 14);
+    await page.waitForFunction(() => document.querySelectorAll(".members .member:not([hidden])").length === 14);
     assert.deepEqual(await shown(page), names, "opened, the roster order");
     assert.equal(await page.innerText(".member-more"), "Show fewer");
     assert.equal(await page.getAttribute(".member-more", "aria-expanded"), "true");
     await frames(page, 2);
     await page.screenshot({ path: path.join(outDir, "webview-members-open.png") });
     await page.keyboard.press("Enter");
-    await page.waitForFunction(() => document.querySelectorAll(".members .member").length === 5);
+    await page.waitForFunction(() => document.querySelectorAll(".members .member:not([hidden])").length === 5);
   });
 
   it("shows every member when folding would hide fewer than two", async () => {

@@ -107,7 +107,7 @@ export function ChannelHeader({ channel, requested, editing, manage, sessions, d
         </p>
       )}
       {channel && (
-        <ul class="members" aria-label={l10n.t("Members")}>
+        <ul id="channel-members" class="members" aria-label={l10n.t("Members")}>
           <MemberBadges channel={channel} sessions={sessions} editing={editing} />
           {sessions && <ChannelTotal channel={channel} states={sessions.states} />}
           {editing && editing.candidates.length > 0 && (

@@ -47,7 +47,10 @@ export function foldedMembers<M extends { name: string }>(members: readonly M[],
   return members.filter((m) => eye.includes(m) || others-- > 0);
 }
 
-/** The `<li>` badges of `channel`'s members, folded as above, with the "+N more" / "Show fewer" toggle. */
+/**
+ * The `<li>` badges of `channel`'s members, folded as above (the others are in the list, `hidden`, so the toggle
+ * controls them and each member's state is still read from its badge), with the "+N more" / "Show fewer" toggle.
+ */
 export function MemberBadges({ channel, sessions, editing }: { channel: ChannelView; sessions?: MemberSessions; editing?: MemberEditing }) {
   const [open, setOpen] = useState(false);
   const all = channel.members;
@@ -57,8 +60,8 @@ export function MemberBadges({ channel, sessions, editing }: { channel: ChannelV
   return (
     <>
       {all.length === 0 && <li class="member-none">{l10n.t("no members")}</li>}
-      {shown.map((m) => (
-        <MemberBadge key={m.name} member={m} activity={activityOf(m, sessions)} channel={channel} sessions={sessions} editing={editing} />
+      {all.map((m) => (
+        <MemberBadge key={m.name} member={m} hidden={!shown.includes(m)} activity={activityOf(m, sessions)} channel={channel} sessions={sessions} editing={editing} />
       ))}
       {hidden > 0 && (
         <li class="member-more-item">
@@ -66,6 +69,7 @@ export function MemberBadges({ channel, sessions, editing }: { channel: ChannelV
             type="button"
             class="member-more"
             aria-expanded={open}
+            aria-controls="channel-members"
             title={open ? l10n.t("Show fewer members") : l10n.t("Show the other {0} members: {1}", hidden, all.filter((m) => !folded.includes(m)).map((m) => `@${m.name}`).join(", "))}
             onClick={() => setOpen(!open)}
           >
@@ -78,11 +82,11 @@ export function MemberBadges({ channel, sessions, editing }: { channel: ChannelV
 }
 
 /** One member's badge: dot, name, state word, its session button, and × when members can be edited. */
-function MemberBadge({ member: m, activity, channel, sessions, editing }: { member: ChannelView["members"][number]; activity: Activity; channel: ChannelView; sessions?: MemberSessions; editing?: MemberEditing }) {
+function MemberBadge({ member: m, hidden, activity, channel, sessions, editing }: { member: ChannelView["members"][number]; hidden: boolean; activity: Activity; channel: ChannelView; sessions?: MemberSessions; editing?: MemberEditing }) {
   const session: SessionStateView | undefined = sessions?.states[m.name];
   const title = session?.title ? l10n.t("@{0}: {1}\n“{2}”", m.name, stateLabel(activity, m.waiting), session.title) : l10n.t("@{0}: {1}", m.name, stateLabel(activity, m.waiting));
   return (
-    <li class={`member state-${m.state} activity-${activity}`} data-member={m.name} data-state={m.state} data-activity={activity} title={title}>
+    <li class={`member state-${m.state} activity-${activity}`} hidden={hidden} data-member={m.name} data-state={m.state} data-activity={activity} title={title}>
       <span class="member-dot" aria-hidden="true" />
       <span class="member-name">{m.name}</span>
       <span class="member-state">{stateLabel(activity, m.waiting)}</span>

@@ -82,7 +82,8 @@ describe("field cases in the real editor: what the view shows", () => {
     const entries = Object.entries(agents()).flatMap(([name, script]) => fakeAgentEntry(name, script, kept.extensionPath));
     await kept.write(["# One scripted fake agent per field case.", "agents:", ...entries]);
     await vscode.commands.executeCommand("sidekicks.focus");
-    await poll("#general to list every case's agent", async () => ((await ch.text(".channel-header"))?.includes("odd") ? true : undefined));
+    // Many members: the header folds them behind "+N more", so the badge is looked for, not its text.
+    await poll("#general to list every case's agent", async () => ((await ch.attribute(".channel-header .member[data-member='odd']", "data-state")) ? true : undefined));
   });
 
   after(() => {
