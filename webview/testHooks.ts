@@ -13,7 +13,7 @@ export interface TestHookDeps {
   document?: Document;
 }
 
-/** Builds the handlers for `test/text`, `test/attribute`, `test/click`, `test/count`, `test/type` and `test/compose`. */
+/** Builds the handlers for `test/text`, `test/attribute`, `test/click`, `test/count`, `test/type`, `test/paste` and `test/compose`. */
 export function createTestHandlers(deps: TestHookDeps): HostRequestHandlers {
   const doc = deps.document ?? document;
   return {
@@ -48,6 +48,17 @@ export function createTestHandlers(deps: TestHookDeps): HostRequestHandlers {
       textarea.setSelectionRange(text.length, text.length);
       textarea.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: text }));
       return { typed: true };
+    },
+    "test/paste": ({ name, mimeType, base64 }) => {
+      deps.flush();
+      const textarea = doc.querySelector<HTMLTextAreaElement>("#composer textarea");
+      if (!textarea) return { pasted: false };
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], name, { type: mimeType }));
+      textarea.focus();
+      textarea.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      return { pasted: true };
     },
     /** Types into the composer and presses Enter; `sent` is whether the host accepted the resulting send. */
     "test/compose": async ({ text }) => {

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { closestMatch } from "../shared/mentions";
 import type { StoreWriter } from "../store/StoreWriter";
 import type { SearchHit, SearchQuery } from "../store/search";
 
@@ -40,6 +42,14 @@ export function parseSearch(input: string): ParsedSearch {
   return out;
 }
 
+/** "No channel named #x — did you mean #y?", else the channels there are (a direct one is written `@name`). */
+function noChannel(name: string, names: readonly string[]): string {
+  const hash = (n: string) => (n.startsWith("@") ? n : `#${n}`);
+  const near = closestMatch(name, names);
+  if (near) return l10n.t("No channel named {0} — did you mean {1}?", hash(name), hash(near));
+  return l10n.t("No channel named {0}. Channels: {1}.", hash(name), names.map(hash).join(", ") || l10n.t("none yet"));
+}
+
 /** A hit with its channel's name, as a result list shows it. */
 export interface HistoryHit extends SearchHit {
   channelName: string;
@@ -61,17 +71,18 @@ export class HistorySearch {
   constructor(private readonly writer: StoreWriter) {}
 
   /**
-   * Messages matching `input` (see {@link parseSearch}), newest first, at most `limit`. A channel filter that names
-   * no channel finds nothing. `more` is true when more messages match than were returned.
+   * Messages matching `input` (see {@link parseSearch}), newest first, at most `limit`. `more` is true when more
+   * messages match than were returned. A channel filter that names no channel finds nothing, and `noChannel` says so
+   * in a sentence for the user, with the closest channel's name or the list of channels.
    */
-  async search(input: string | ParsedSearch, limit = 50): Promise<{ hits: HistoryHit[]; more: boolean }> {
+  async search(input: string | ParsedSearch, limit = 50): Promise<{ hits: HistoryHit[]; more: boolean; noChannel?: string }> {
     const parsed = typeof input === "string" ? parseSearch(input) : input;
     const store = this.writer.store;
     const channels = await store.channels();
     let channelId: string | undefined;
     if (parsed.channel !== undefined) {
       channelId = channels.find((c) => c.name.toLowerCase() === parsed.channel!.toLowerCase())?.id;
-      if (channelId === undefined) return { hits: [], more: false };
+      if (channelId === undefined) return { hits: [], more: false, noChannel: noChannel(parsed.channel, channels.map((c) => c.name)) };
     }
     const query: SearchQuery = { text: parsed.text, channelId, author: parsed.author, since: parsed.since, until: parsed.until, limit };
     const { hits, more } = await store.search(query);

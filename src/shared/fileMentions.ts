@@ -25,6 +25,22 @@ export function looksLikePath(word: string): boolean {
   return /[/\\.:#]/.test(word);
 }
 
+/** Punctuation that ends a clause after an `@` word rather than belonging to it (`see @src/a.ts.` names `src/a.ts`;
+ * a trailing `/` too, as in `@odie/@garfield`: a folder is never attached). */
+const TRAILING_PUNCTUATION = /[.,;:!?'")\]}»”’…/\\]+$/u;
+
+/**
+ * The path an `@` word typed in a message names, or undefined when it reads as an agent's name (issue 21): the word
+ * (all it holds up to a blank, `@` or backtick) less its trailing punctuation, when that holds `/`, `\` or `.`, or ends
+ * in a line range (`@Makefile:10`). So `@src/a.ts:10-20,` is the path `src/a.ts:10-20`; `@demo.` and `@demo:` are
+ * names. Routing reads neither a mention nor an error in it; the host attaches the file when it exists.
+ */
+export function typedPath(word: string): string | undefined {
+  const stripped = word.replace(TRAILING_PUNCTUATION, "");
+  if (stripped === "") return undefined;
+  return /[/\\.]/.test(stripped) || parseFileMention(stripped).range ? stripped : undefined;
+}
+
 /**
  * `src/a.ts:10-20` → `{ query: "src/a.ts", range: { start: 10, end: 20 } }`; `a.ts#L7` and `a.ts:7` → lines 7–7;
  * `a.ts#L10-L20` as GitHub writes it. A range that ends before it starts, or a line 0, is no range (the whole word is

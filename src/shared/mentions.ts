@@ -1,4 +1,5 @@
 import * as l10n from "@vscode/l10n";
+import { typedPath } from "./fileMentions";
 
 /** A mention found in a message: the name as written and where it starts (UTF-16 offset). */
 export interface Mention {
@@ -18,7 +19,8 @@ const MENTIONED = "\\p{L}[\\p{L}\\p{N}\\p{M}_-]*";
  * A mention starts with `@` at the start of the text or after a character that cannot be part of a name or an
  * e-mail address (so `me@demo.dev` is no mention), and the name is a letter, then letters, digits, `-`, `_` (any
  * script: `@Gärfield` is read whole, so routing can say it is no member rather than mention `@G`). Inline code spans, fenced code blocks and quoted lines (`> …`) are not searched. Trailing punctuation ends the
- * name (`@demo,` and `@demo.` mention `demo`).
+ * name (`@demo,` and `@demo.` mention `demo`). A word that reads as a path (`@src/a.ts`, `@a.ts:7`: see
+ * {@link typedPath}) mentions nobody: the host attaches the file it names, if any ({@link findTypedPaths}).
  *
  * @returns mentions in order of appearance, duplicates included
  */
@@ -29,8 +31,37 @@ export function findMentions(text: string): Mention[] {
   for (let m = re.exec(masked); m; m = re.exec(masked)) {
     const before = m.index === 0 ? "" : masked[m.index - 1]!;
     if (before && /[\p{L}\p{N}\p{M}_.+-]/u.test(before)) continue;
+    if (typedPath(WORD_AT.exec(masked.slice(m.index))![1]!)) continue;
     const name = m[1]!.replace(/[-_]+$/, "");
     out.push({ name, index: m.index });
+  }
+  return out;
+}
+
+/** The whole `@` word at the start of a string: all up to a blank, another `@` or a backtick. */
+const WORD_AT = /^@([^\s@`]*)/u;
+
+/** A path typed after `@` in a message: as written (line range included) and where its `@` is (UTF-16 offset). */
+export interface TypedPath {
+  path: string;
+  index: number;
+}
+
+/**
+ * The `@` words of a user message that read as paths (`@src/a.ts`, `@src/a.ts:10-20`, `@./b.md`: {@link typedPath}),
+ * in order, where a mention could start (not after a letter, digit or `.`, so `me@demo.dev` is none) and outside code
+ * spans, fenced blocks and quoted lines, as {@link findMentions} reads mentions. Whether a file is there is the host's
+ * to check.
+ */
+export function findTypedPaths(text: string): TypedPath[] {
+  const out: TypedPath[] = [];
+  const masked = maskCode(text);
+  const re = /@[^\s@`]+/gu;
+  for (let m = re.exec(masked); m; m = re.exec(masked)) {
+    const before = m.index === 0 ? "" : masked[m.index - 1]!;
+    if (before && /[\p{L}\p{N}\p{M}_.+-]/u.test(before)) continue;
+    const path = typedPath(m[0].slice(1));
+    if (path) out.push({ path, index: m.index });
   }
   return out;
 }

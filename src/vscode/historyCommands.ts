@@ -56,8 +56,12 @@ async function searchHistory(app: SidekicksApp, reveal: RevealMessage): Promise<
     }
     pick.busy = true;
     try {
-      const { hits, more } = await app.history.search.search(value);
+      const { hits, more, noChannel } = await app.history.search.search(value);
       if (mine !== generation) return;
+      if (noChannel) {
+        pick.items = [{ label: noChannel, alwaysShow: true }];
+        return;
+      }
       const items: HitItem[] = hits.map(itemOf);
       // The QuickPick would filter the items again by its own rules: every result is shown as the search found it.
       for (const item of items) item.alwaysShow = true;

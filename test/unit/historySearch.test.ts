@@ -67,7 +67,9 @@ test("filters narrow by channel, author and date; several words must all be ther
     assert.deepEqual(await ids_("parser from:user"), [ids.ask]);
     assert.deepEqual(await ids_("parser after:2026-11-02 before:2026-11-03"), [ids.answer]);
     assert.deepEqual(await ids_("parser failed"), [ids.infra]);
-    assert.deepEqual(await ids_("parser in:#nowhere"), []);
+    assert.deepEqual(await search.search("parser in:#nochannel"), { hits: [], more: false, noChannel: "No channel named #nochannel. Channels: #general, #infra." }, "a channel that does not exist is named, not an empty result");
+    assert.deepEqual((await search.search("parser in:#genral")).noChannel, "No channel named #genral — did you mean #general?");
+    assert.equal((await search.search("parser in:#GENERAL")).noChannel, undefined, "channel names match whatever their case");
     assert.deepEqual(await ids_("src/parser"), [ids.answer], "a tool call's title is searched too");
   });
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closestMatch, findMentions, parseCommand, routeMessage, type Route } from "../../src/shared/mentions";
+import { closestMatch, findMentions, findTypedPaths, parseCommand, routeMessage, type Route } from "../../src/shared/mentions";
 
 const names = (text: string) => findMentions(text).map((m) => m.name);
 
@@ -36,6 +36,13 @@ const cases: [string, string[]][] = [
   ["@odie's bone", ["odie"]],
   ["@odie/@garfield", ["odie", "garfield"]],
   ["@odie…", ["odie"]],
+  // paths typed after @ (issue 21): the host attaches the file they name; they mention nobody
+  ["@garfield look at @src/a.ts", ["garfield"]],
+  ["@src/a.ts:10-20", []],
+  ["see @a.ts, @odie.", ["odie"]],
+  ["@Makefile:7 and @odie:", ["odie"]],
+  ["@./b.md @../c @/abs/path @C:\\x.ts", []],
+  ["@odie/ or @v1.2?", ["odie"]],
   // e-mails and handles
   ["write to odie@example.com or @garfield", ["garfield"]],
   ["first.last@garfield.io", []],
@@ -99,6 +106,10 @@ const routes: [string, string | undefined, Route][] = [
   ["@odie, @garfield: compare", undefined, { kind: "agents", agents: ["odie", "garfield"], prompt: "compare" }],
   ["no mention", "nermal", { kind: "agents", agents: ["nermal"], prompt: "no mention" }],
   ["no mention", undefined, { kind: "none" }],
+  // A path typed after @ (issue 21) is no member and no error: the message goes where it would without it.
+  ["@src/a.ts:10-20 why?", "odie", { kind: "agents", agents: ["odie"], prompt: "@src/a.ts:10-20 why?" }],
+  ["@src/a.ts why?", undefined, { kind: "none" }],
+  ["@garfield look at @src/a.ts and @docs/none.md", undefined, { kind: "agents", agents: ["garfield"], prompt: "look at @src/a.ts and @docs/none.md" }],
   ["/idioms x", undefined, { kind: "none" }],
 ];
 
@@ -143,4 +154,13 @@ test("closest match counts swapped neighbours as one typo: @dmeo and @deom sugge
   assert.equal(closestMatch("dmeo", ["demo", "demo2"]), "demo");
   assert.equal(closestMatch("deom", ["demo"]), "demo");
   assert.equal(closestMatch("xyzzy", ["demo"]), undefined);
+});
+
+test("findTypedPaths reads the paths typed after @ as routing leaves them: trailing punctuation off, code and quotes skipped", () => {
+  const text = "@odie see @src/a.ts:10-20, @b.md. and `@c.ts`\n> @quoted.ts\nme@mail.dev @odie: @./d/e.ts)";
+  assert.deepEqual(findTypedPaths(text).map((t) => [t.path, text.slice(t.index, t.index + t.path.length + 1)]), [
+    ["src/a.ts:10-20", "@src/a.ts:10-20"],
+    ["b.md", "@b.md"],
+    ["./d/e.ts", "@./d/e.ts"],
+  ]);
 });

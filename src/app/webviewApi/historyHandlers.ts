@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { GENERAL } from "../../channels/ChannelDirectory";
 import { SidekicksError } from "../../shared/errors";
 import { resolveAttachments } from "../attachments";
+import { withTypedFiles } from "../typedFiles";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 import { withLooks } from "./looks";
 import { restoreCounts, restoreEditor } from "./turnHandlers";
@@ -31,7 +32,11 @@ export function historyHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHand
         throw new SidekicksError("channel/noRecipient", l10n.t("Nothing to send."));
       }
       // Attachments are read here, as the user sees them now (unsaved edits included), and kept on the message.
-      const kept = attachments ? await resolveAttachments(attachments, { roots: ports.workspaceRoots?.() ?? [], documents: ports.editor.documents }) : [];
+      // A path typed after `@` and not accepted from the completion attaches the file it names, as the completion would.
+      const roots = ports.workspaceRoots?.() ?? [];
+      const typed = await withTypedFiles(text, attachments ?? [], roots);
+      if (typed.unmatched.length > 0) ports.editor.log("debug", `@ words that name no workspace file, sent as text: ${typed.unmatched.join(", ")}`);
+      const kept = await resolveAttachments(typed.attachments, { roots, documents: ports.editor.documents });
       const edited = typeof editOf === "string" ? editOf : undefined;
       // Edit and resend, "undoing the files its answer changed first" (issue 19): the undo asks about conflicts and ends
       // before the new message is admitted, so the new turn starts from the files as they were before the first answer.

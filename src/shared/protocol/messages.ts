@@ -228,6 +228,11 @@ export interface HostRequests {
   "test/count": [{ selector: string }, { count: number }];
   /** Types `text` into the composer without sending it (the suggestions it opens can then be read). */
   "test/type": [{ text: string }, { typed: boolean }];
+  /**
+   * Pastes a file into the composer as a paste from the clipboard would (a `paste` event whose DataTransfer holds it:
+   * code-server gives a page no way to put an image on the real clipboard); `pasted` is false without a composer.
+   */
+  "test/paste": [{ name: string; mimeType: string; base64: string }, { pasted: boolean }];
 }
 
 export type WebviewRequestMethod = keyof WebviewRequests;

@@ -2,7 +2,9 @@
  * `@file` in a real editor (issue 21): part of a workspace file's name typed after `@` in the real webview's composer
  * is offered by the real host (`vscode.workspace.findFiles`), accepting it makes a chip, and the scripted fake agent
  * (a real subprocess) receives the file as a `resource_link` block (its `blocks` step answers with the prompt's
- * content blocks). Screenshot `file-mention`. Replaces the roster and puts it back after.
+ * content blocks). Screenshot `file-mention`. An image pasted into the composer reaches an agent that takes images
+ * (`promptCapabilities.image`) as an `image` block, and is left out with a note on the answer of one that does not
+ * (screenshots `image-paste`, `image-refused`). Replaces the roster and puts it back after.
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
@@ -84,5 +86,57 @@ describe("a terminal's selected output in the real editor (issue 21)", () => {
       terminal.dispose();
       written.dispose();
     }
+  });
+});
+
+/** A 1×1 PNG, as a screenshot tool would put on the clipboard. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgAAIAAAUAAeIhvDMAAAAASUVORK5CYII=";
+
+describe("an image pasted into the composer in the real editor (issue 21)", () => {
+  const kept = keptRoster<SidekicksTestApi>();
+  const text = async (selector: string) => (await kept.api.webview("test/text", { selector })).text;
+  const answer = ".history > .message:nth-last-child(1)";
+  /** Pastes the PNG (a paste event holding it: code-server lets no page put an image on the real clipboard). */
+  const paste = async () => {
+    assert.equal((await kept.api.webview("test/paste", { name: "image.png", mimeType: "image/png", base64: PNG })).pasted, true);
+    await poll("the image chip", async () => ((await text("#composer .chip[data-kind='image'] .chip-label")) === "image.png" ? true : undefined), 5_000);
+  };
+
+  before(async () => {
+    await kept.write([
+      "# Two scripted fake agents answering with the prompt's content blocks: one takes images, one does not.",
+      "agents:",
+      ...fakeAgentEntry("seeing", { image: true, prompt: [{ blocks: true }] }, kept.extensionPath),
+      ...fakeAgentEntry("blind", { prompt: [{ blocks: true }] }, kept.extensionPath),
+    ]);
+    await vscode.commands.executeCommand("sidekicks.focus");
+    await poll("#general to show both agents", async () => ((await text(".channel-header"))?.match(/seeing[\s\S]*blind|blind[\s\S]*seeing/) ? true : undefined));
+  });
+
+  it("reaches an agent that takes images as an image block", async () => {
+    await paste();
+    await screenshot("image-paste", "sidebar");
+    assert.equal((await kept.api.webview("test/compose", { text: "@seeing what is in this picture?" })).sent, true);
+    const body = await poll("the agent's answer to list its blocks", async () => {
+      const t = (await text(`${answer} .message-body`)) ?? "";
+      return /"type":"image"/.test(t) ? t : undefined;
+    }, 30_000);
+    // The blocks as JSON (keys sorted): the request, then the image, last.
+    assert.ok(body.trim().endsWith(`{"data":"${PNG}","mimeType":"image/png","type":"image"}]`), "the pasted bytes reach the agent as they were, as an image block");
+    assert.equal(await text(`${answer} .agent-notice-text`), null, "no note: nothing was left out");
+  });
+
+  it("is left out with a note for an agent that does not take images", async () => {
+    await paste();
+    assert.equal((await kept.api.webview("test/compose", { text: "@blind and you?" })).sent, true);
+    const note = await poll("the note on the answer", async () => (await text(`${answer} .agent-notice-text`)) ?? undefined, 30_000);
+    assert.match(note, /Not sent to "blind": image\.png\. This agent does not take images/);
+    const body = await poll("the agent's answer", async () => {
+      const t = (await text(`${answer} .message-body`)) ?? "";
+      return /"type":"text"\}\]$/.test(t.trim()) ? t.trim() : undefined;
+    }, 30_000);
+    // Its prompt ends with the request's text block (the channel context before it quotes the earlier answer's image block).
+    assert.ok(body.endsWith('\\n\\nand you?","type":"text"}]'), "no image block after the request in its prompt");
+    await screenshot("image-refused", "sidebar");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Issue 21's search and export in a real editor: `Sidekicks: Search history…` typed into VS Code's own quick pick
- * finds a message older than the page the view holds and the view opens it in place (loading its page);
+ * finds a message older than the page the view holds and the view opens it in place (loading its page), and says
+ * so when `in:#channel` names no channel;
  * `Sidekicks: Export channel…` through the quick picks and the save dialog writes the channel as Markdown, opened in
  * an editor, with what was said in it. Replaces the roster and puts it back after; removes the exported file.
  */
@@ -43,6 +44,16 @@ describe("history search and export in the real editor", () => {
     await poll("the found message in the view", async () => ((await ch.count(`.message[data-message-id='${target}']`)) === 1 ? true : undefined), 30_000);
     assert.match((await ch.text(`.message[data-message-id='${target}'] .message-body`)) ?? "", /the marmalade plan is ready/);
     await screenshot("history-search-revealed", "sidebar");
+  });
+
+  it("Search history… with in:#nochannel says there is no such channel instead of showing nothing", async () => {
+    const done = vscode.commands.executeCommand("sidekicks.searchHistory");
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('Search history')");
+    await typeInWorkbench("marmalade in:#nochannel");
+    await workbenchVisible(".quick-input-widget .quick-input-list .monaco-list-row:has-text('No channel named #nochannel')");
+    await screenshot("history-search-no-channel");
+    await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
+    await done;
   });
 
   it("Export channel… writes #general as Markdown and opens it", async () => {
