@@ -8,6 +8,7 @@ import { needsRepairMarkerOf, openLevel, type StoreRecovery } from "./openLevel"
 import { rescueChannels } from "./channelRescue";
 import { StoreRevisions } from "./revisions";
 import { commitOps, type StoreChanges } from "./commitOps";
+import { META_INDEX_STATE, latestMeta, type MessageMeta } from "./messageMeta";
 import { SEARCH_INDEX_STATE, indexSearch, indexStep, readIndexState, scanSearch, type SearchIndexState, type SearchQuery, type SearchResult } from "./search";
 import {
   STORE_SCHEMA_VERSION,
@@ -52,6 +53,8 @@ export class Store {
     readonly dir: string,
     /** Set when this open found the folder damaged: the original is aside, this store is its repaired copy. */
     readonly recovery?: StoreRecovery,
+    /** Whether every message has its meta entry (`messageMeta.ts`): a store that wrote them from its creation. */
+    private readonly metaComplete = false,
   ) {}
 
   /**
@@ -78,7 +81,8 @@ export class Store {
       const version = await level.get(keys.version);
       if (version === undefined) {
         const indexed: SearchIndexState = { complete: true }; // a new store's index starts complete
-        await level.batch([{ type: "put", key: keys.version, value: String(STORE_SCHEMA_VERSION) }, { type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(indexed) }], true);
+        const meta = { type: "put" as const, key: META_INDEX_STATE, value: "complete" }; // and so do its meta entries
+        await level.batch([{ type: "put", key: keys.version, value: String(STORE_SCHEMA_VERSION) }, { type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(indexed) }, meta], true);
       } else if (Number(version) < STORE_SCHEMA_VERSION) {
         try {
           await migrate(db, Number(version), STORE_SCHEMA_VERSION);
@@ -92,10 +96,11 @@ export class Store {
           dir,
         );
       }
-      const store = new Store(level, onCorrupt, path.resolve(dir), recovery);
       await rescueChannels(level, onCorrupt, recovery !== undefined);
-      // A repaired copy may have lost index entries with its tables: the word index is built again (ADR 0007).
-      if (recovery !== undefined) await level.batch([{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }], true);
+      // A repaired copy may have lost index entries with its tables: the word index is built again (ADR 0007), and
+      // the meta entries are no longer trusted (the counts read the messages).
+      if (recovery !== undefined) await level.batch([{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }, { type: "del", key: META_INDEX_STATE }], true);
+      const store = new Store(level, onCorrupt, path.resolve(dir), recovery, (await level.get(META_INDEX_STATE)) === "complete");
       return store;
     } catch (err) {
       await db.close().catch(() => undefined);
@@ -207,6 +212,16 @@ export class Store {
       if (keep(value, () => this.parse(key, value, asMessageRecord))) counted++;
     }
     return { counted, read };
+  }
+
+  /**
+   * The meta entries (`messageMeta.ts`: author, has it something to say, text bytes) of the channel's latest `limit`
+   * messages after message `afterId` (all when undefined), newest first, in one read: undefined when this store's
+   * meta index is not complete (a store created before it, or a repaired one), where the caller reads the messages.
+   */
+  async latestMeta(channelId: string, afterId: string | undefined, limit: number): Promise<MessageMeta[] | undefined> {
+    if (!this.metaComplete) return undefined;
+    return latestMeta(this.db, channelId, afterId, limit, (id) => this.message(channelId, id));
   }
 
   /** Memberships of a channel, ordered by agent name. */
