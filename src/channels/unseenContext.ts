@@ -73,8 +73,9 @@ async function fromMeta(store: Store, metas: readonly MessageMeta[], at: { chann
   const from = metas[oldest]!.id;
   const read = (await store.messagesBefore(at.channelId, at.beforeId, span)).filter((m) => m.id >= from);
   const messages = unseenMessages(read, at.agent, undefined, at.beforeId, at.newSession);
-  const leastOf = new Map(messages.map((m) => [m, leastContextBytes(m)]));
-  return fitted(messages, leastOf, older, { olderNotRead, newSession: at.newSession });
+  // When older ones are left, the text of these is over the budget, so is what they add (`leastContextBytes` is at
+  // least their text): every older one would be dropped, and formatting these is the same text as formatting all.
+  return formatContext(messages, { olderNotRead, newSession: at.newSession, ...(older > 0 ? { olderLeftOut: older } : {}) });
 }
 
 /**

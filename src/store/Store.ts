@@ -176,14 +176,15 @@ export class Store {
    * How many messages of a channel come after message `afterId` (all of them when undefined) and were not written by
    * an author of kind `except`, scanning at most `limit` records from there (so capped at `limit`, "99+"). Unlike
    * {@link countMessagesAfter} it parses only the records whose text names that kind (`"system"`): an unread count
-   * of 99 costs 99 reads, not 99 JSON parses.
+   * of 99 costs 99 reads, not 99 JSON parses. `scanned` receives the ids of the records read (a cache's later updates).
    */
-  async countMessagesAfterExcept(channelId: string, afterId: string | undefined, limit: number, except: MessageRecord["author"]["kind"]): Promise<number> {
+  async countMessagesAfterExcept(channelId: string, afterId: string | undefined, limit: number, except: MessageRecord["author"]["kind"], scanned?: string[]): Promise<number> {
     const prefix = keys.messagePrefix(channelId);
     const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
     const named = JSON.stringify(except);
     let n = 0;
     for await (const [key, value] of this.db.iterator({ ...range, lt: prefix + "\uffff", limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
+      scanned?.push(key.slice(prefix.length));
       if (!value.includes(named)) {
         // JSON.stringify writes the kind as `"system"`: a record without it was not written by one (a record that
         // is not even an object is skipped and reported, as a parse would).
@@ -352,7 +353,7 @@ export class Store {
   async latestMessages(channelId: string, limit: number): Promise<MessageRecord[]> {
     const prefix = keys.messagePrefix(channelId);
     const out: MessageRecord[] = [];
-    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff", reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
+    for (const [key, value] of await this.db.entries({ gte: prefix, lt: prefix + "\uffff", reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
       const record = this.parse(key, value, asMessageRecord);
       if (record) out.push(record);
     }
@@ -366,7 +367,7 @@ export class Store {
   async messagesBefore(channelId: string, beforeId: string, limit: number): Promise<MessageRecord[]> {
     const prefix = keys.messagePrefix(channelId);
     const out: MessageRecord[] = [];
-    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: keys.message(channelId, beforeId), reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
+    for (const [key, value] of await this.db.entries({ gte: prefix, lt: keys.message(channelId, beforeId), reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
       const record = this.parse(key, value, asMessageRecord);
       if (record) out.push(record);
     }

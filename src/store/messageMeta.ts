@@ -46,22 +46,22 @@ export function hasSomethingToSay(m: MessageRecord): boolean {
 
 /** The operation writing `m`'s meta entry (beside its record, in the same batch). */
 export function metaPut(m: MessageRecord): LevelOp {
-  const { id: _id, ...stored } = metaOf(m); // the id is the key's
-  return { type: "put", key: metaKeys.meta(m.channelId, m.id), value: JSON.stringify(stored) };
+  const meta = metaOf(m);
+  // `<says 0|1> <text bytes> <author kind> <agent name>`: read by the hundred, so not JSON (the name is last and
+  // taken whole; the id is the key's).
+  return { type: "put", key: metaKeys.meta(m.channelId, m.id), value: `${meta.says ? 1 : 0} ${meta.textBytes} ${meta.kind}${meta.agentName !== undefined ? ` ${meta.agentName}` : ""}` };
 }
 
 /** A stored meta entry of message `id` checked (it comes from the disk), or undefined when it is not one. */
 export function asMessageMeta(id: string, value: string): MessageMeta | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-  if (typeof v !== "object" || v === null) return undefined;
-  const { kind, agentName, says, textBytes } = v as Record<string, unknown>;
-  if (typeof kind !== "string" || typeof says !== "boolean" || typeof textBytes !== "number" || (agentName !== undefined && typeof agentName !== "string")) return undefined;
-  return { id, kind: kind as MessageMeta["kind"], says, textBytes, ...(agentName !== undefined ? { agentName } : {}) };
+  const bytesEnd = value.indexOf(" ", 2);
+  const kindEnd = value.indexOf(" ", bytesEnd + 1);
+  const says = value[0];
+  const textBytes = Number(value.slice(2, bytesEnd));
+  const kind = value.slice(bytesEnd + 1, kindEnd === -1 ? undefined : kindEnd);
+  if (value[1] !== " " || (says !== "0" && says !== "1") || bytesEnd === -1 || !Number.isSafeInteger(textBytes) || textBytes < 0) return undefined;
+  if (kind !== "user" && kind !== "agent" && kind !== "system") return undefined;
+  return { id, kind, says: says === "1", textBytes, ...(kindEnd !== -1 ? { agentName: value.slice(kindEnd + 1) } : {}) };
 }
 
 /**
@@ -79,7 +79,7 @@ export async function latestMeta(
   const prefix = metaKeys.prefix(channelId);
   const from = afterId !== undefined ? { gt: metaKeys.meta(channelId, afterId) } : { gte: prefix };
   const out: MessageMeta[] = [];
-  for await (const [key, value] of db.iterator({ ...from, lt: prefix + "\uffff", reverse: true, limit, highWaterMarkBytes: 1 << 20 })) {
+  for (const [key, value] of await db.entries({ ...from, lt: prefix + "\uffff", reverse: true, limit, highWaterMarkBytes: 1 << 20 })) {
     const id = key.slice(prefix.length);
     const meta = asMessageMeta(id, value) ?? (await message(id).then((m) => m && metaOf(m)));
     if (meta) out.push(meta);
