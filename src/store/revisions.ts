@@ -17,6 +17,7 @@ export class StoreRevisions {
    */
   private readonly appended = new Map<string, { base: number; messages: AppendedMessage[] }>();
   private list = 0;
+  private readonly listeners: ((channelIds: ReadonlySet<string>) => void)[] = [];
 
   /**
    * Changes whenever a commit writes a message or a membership of channel `channelId`, removes a member, writes its
@@ -41,6 +42,11 @@ export class StoreRevisions {
     return run.messages.filter((m) => m.revision > revision);
   }
 
+  /** Calls `listener` after each commit with the channels whose revision it moved (what a list must look at again). */
+  onTouched(listener: (channelIds: ReadonlySet<string>) => void): void {
+    this.listeners.push(listener);
+  }
+
   /** Called by the store after each committed batch with what it wrote. */
   bump(changes: StoreChanges): void {
     const touched = new Set<string>();
@@ -63,6 +69,7 @@ export class StoreRevisions {
       run.messages.push({ id: m.id, kind: m.author.kind, revision });
     }
     if ((changes.channels?.length ?? 0) > 0 || (changes.deletedChannels?.length ?? 0) > 0) this.list++;
+    if (touched.size > 0) for (const listener of this.listeners) listener(touched);
   }
 }
 
