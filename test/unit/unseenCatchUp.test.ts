@@ -11,7 +11,7 @@ import { unseenContext } from "../../src/channels/unseenContext";
 import { Store } from "../../src/store/Store";
 import type { MessageRecord } from "../../src/store/records";
 import { ClassicLevel } from "classic-level";
-import { META_INDEX_STATE } from "../../src/store/messageMeta";
+import { META_INDEX_STATE, asMessageMeta, metaPut } from "../../src/store/messageMeta";
 import { tempDir } from "./helpers";
 
 /** What the agent got before: the latest CONTEXT_SCAN_LIMIT messages read and formatted whole. */
@@ -133,4 +133,13 @@ test("the meta index follows the messages: an answer created empty then checkpoi
     await store.close();
     cleanup();
   }
+});
+
+test("a meta entry reads back as written, agent names with spaces included, and a damaged one is refused (its message is read instead)", () => {
+  const m: MessageRecord = { version: 1, id: "01J0000000000000000000000A", channelId: "c", author: { kind: "agent", agentName: "my agent" }, parts: [{ type: "text", text: " é " }, { type: "toolCall", toolCallId: "t", title: "x", status: "completed" }], createdAt: 1 };
+  const put = metaPut(m);
+  assert.ok(put.type === "put");
+  assert.deepEqual(asMessageMeta(m.id, put.value), { id: m.id, kind: "agent", agentName: "my agent", says: true, textBytes: 2 });
+  assert.deepEqual(asMessageMeta(m.id, metaPut({ ...m, author: { kind: "user" }, parts: [] }).value as string), { id: m.id, kind: "user", says: false, textBytes: 0 });
+  for (const bad of ["", "1", "2 3 user", "1 -4 user", "1 x user", "1 3 robot", '{"kind":"user"}']) assert.equal(asMessageMeta(m.id, bad), undefined, bad);
 });
