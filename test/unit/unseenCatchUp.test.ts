@@ -140,6 +140,6 @@ test("a meta entry reads back as written, agent names with spaces included, and 
   const put = metaPut(m);
   assert.ok(put.type === "put");
   assert.deepEqual(asMessageMeta(m.id, put.value), { id: m.id, kind: "agent", agentName: "my agent", says: true, textBytes: 2 });
-  assert.deepEqual(asMessageMeta(m.id, metaPut({ ...m, author: { kind: "user" }, parts: [] }).value as string), { id: m.id, kind: "user", says: false, textBytes: 0 });
+  assert.deepEqual(asMessageMeta(m.id, (metaPut({ ...m, author: { kind: "user" }, parts: [] }) as { value: string }).value), { id: m.id, kind: "user", says: false, textBytes: 0 });
   for (const bad of ["", "1", "2 3 user", "1 -4 user", "1 x user", "1 3 robot", '{"kind":"user"}']) assert.equal(asMessageMeta(m.id, bad), undefined, bad);
 });
