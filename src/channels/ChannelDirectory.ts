@@ -59,8 +59,10 @@ export class ChannelDirectory {
   private readonly summaries: ChannelSummaries;
   /** The last line built for each channel, with what it was built from (see `summarise`). */
   private readonly lines = new Map<string, { channel: ChannelRecord; counts: ChannelCounts; summary: ChannelSummary }>();
-  /** The list last announced, the channel records' revision and each channel's revision it was built at (see `emitList`). */
-  private announced: { revision: number; records: readonly ChannelRecord[]; list: readonly ChannelSummary[]; revisions: readonly number[] } | undefined;
+  /** The list last announced, the channel records' revision it was built at, and each line's index (see `emitList`). */
+  private announced: { revision: number; records: readonly ChannelRecord[]; list: readonly ChannelSummary[]; index: ReadonlyMap<string, number> } | undefined;
+  /** Channels a commit touched or whose busy marker may have moved since the last announcement: the lines to look at. */
+  private dirty = new Set<string>();
   private announcing: Promise<void> = Promise.resolve();
 
   /**
@@ -75,6 +77,9 @@ export class ChannelDirectory {
   ) {
     this.store = writer.store;
     this.summaries = new ChannelSummaries(this.store);
+    this.store.revisions.onTouched((ids) => {
+      for (const id of ids) this.dirty.add(id);
+    });
   }
 
   /**
@@ -251,6 +256,7 @@ export class ChannelDirectory {
     const wasBusy = this.isBusy(message.channelId);
     if (event === "started") this.streaming.set(message.id, message.channelId); // queued or streaming: not settled yet
     if (event === "finished") this.streaming.delete(message.id);
+    this.dirty.add(message.channelId);
     if (event === "finished" || wasBusy !== this.isBusy(message.channelId)) void this.emitList().catch(() => undefined);
   }
 
@@ -308,27 +314,28 @@ export class ChannelDirectory {
   private async announce(): Promise<void> {
     const revision = this.store.revisions.channels;
     const previous = this.announced;
+    // Taken before reading: a change meanwhile is looked at next time.
+    const dirty = this.dirty;
+    this.dirty = new Set();
     const records = await this.summaries.channels();
     // The records are cached per revision: the same array means the same channels in the same order.
     if (previous?.revision !== revision || previous.records !== records) {
-      const revisions = records.map((c) => this.store.revisions.of(c.id)); // before reading: a change meanwhile is looked at next time
       const list = await this.list();
-      this.announced = { revision, records, list, revisions };
+      this.announced = { revision, records, list, index: new Map(records.map((c, i) => [c.id, i])) };
       return this.emitter.emit("channels/changed", list);
     }
-    // Only the channels a commit touched since (their revision moved) or whose busy marker moved are read again.
-    const busy = new Set(this.streaming.values());
+    // Only the channels a commit touched since or whose busy marker may have moved are read again: not a pass over
+    // every line (issue 21: a turn's end in a list of 500 costs what it costs in a list of 5).
     const list = [...previous.list];
-    const revisions = [...previous.revisions];
     const updated: ChannelSummary[] = [];
-    for (const [i, line] of previous.list.entries()) {
-      const now = this.store.revisions.of(line.id);
-      if (now === previous.revisions[i] && busy.has(line.id) === line.busy) continue;
-      revisions[i] = now;
-      list[i] = await this.summary(records[i]!);
-      if (!sameLine(line, list[i]!)) updated.push(list[i]!);
+    for (const id of dirty) {
+      const i = previous.index.get(id);
+      if (i === undefined) continue; // a channel not in this list (deleted meanwhile: the next list says so)
+      const line = await this.summary(records[i]!);
+      if (!sameLine(previous.list[i]!, line)) updated.push(line);
+      list[i] = line;
     }
-    this.announced = { revision, records, list, revisions };
+    this.announced = { ...previous, list };
     if (updated.length > 0) this.emitter.emit("channels/updated", updated);
   }
 

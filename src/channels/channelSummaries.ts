@@ -17,7 +17,7 @@ export interface ChannelCounts {
  */
 export class ChannelSummaries {
   private sorted?: { revision: number; records: Promise<ChannelRecord[]> };
-  private readonly counted = new Map<string, { revision: number; counts: Promise<ChannelCounts>; settled?: ChannelCounts }>();
+  private readonly counted = new Map<string, Counted>();
 
   constructor(private readonly store: Store) {}
 
@@ -49,7 +49,13 @@ export class ChannelSummaries {
     const revision = this.store.revisions.of(channelId);
     const cached = this.counted.get(channelId);
     if (cached?.revision === revision) return cached.counts;
-    const entry: { revision: number; counts: Promise<ChannelCounts>; settled?: ChannelCounts } = { revision, counts: this.read(channelId) };
+    const followed = cached && this.follow(cached, revision, channelId);
+    if (followed) {
+      this.counted.set(channelId, followed);
+      return followed.counts;
+    }
+    const scan: Scan = { lastRead: undefined, kinds: new Map() };
+    const entry: Counted = { revision, counts: this.read(channelId, scan), scan };
     this.counted.set(channelId, entry);
     entry.counts.then(
       (settled) => (entry.settled = settled),
@@ -58,10 +64,61 @@ export class ChannelSummaries {
     return entry.counts;
   }
 
-  private async read(channelId: string): Promise<ChannelCounts> {
+  private async read(channelId: string, scan: Scan): Promise<ChannelCounts> {
     const members = (await this.store.members(channelId)).map((m) => m.agentName);
     const lastRead = await this.store.getValue(lastReadKey(channelId));
-    const unread = await this.store.countMessagesAfterExcept(channelId, typeof lastRead === "string" ? lastRead : undefined, UNREAD_CAP, "system");
+    scan.lastRead = typeof lastRead === "string" ? lastRead : undefined;
+    const ids: string[] = [];
+    const unread = await this.store.countMessagesAfterExcept(channelId, scan.lastRead, UNREAD_CAP, "system", ids);
+    // The kinds are only needed for the records a later commit rewrites: unknown (not "system") until then.
+    for (const id of ids) scan.kinds.set(id, "user");
     return { members, unread };
   }
+
+  /**
+   * The counts at `revision` from `cached` (settled) when only messages were written to the channel since (a turn's
+   * answer, a user's message): a new message after the read marker adds one, a rewritten one nothing, without
+   * reading the store. Undefined when it cannot tell (anything else changed, a system note rewritten, a message
+   * written inside a window of {@link UNREAD_CAP} records already full): the store is read.
+   */
+  private follow(cached: Counted, revision: number, channelId: string): Counted | undefined {
+    if (!cached.settled || !cached.scan) return undefined;
+    const appended = this.store.revisions.appendedSince(channelId, cached.revision);
+    if (!appended) return undefined;
+    const { lastRead } = cached.scan;
+    const kinds = new Map(cached.scan.kinds);
+    let unread = cached.settled.unread;
+    let newest = "";
+    for (const id of kinds.keys()) if (id > newest) newest = id;
+    for (const m of appended) {
+      if (lastRead !== undefined && m.id <= lastRead) continue;
+      const known = kinds.get(m.id);
+      if (known !== undefined) {
+        if ((known === "system") !== (m.kind === "system")) return undefined;
+        continue;
+      }
+      if (kinds.size >= UNREAD_CAP) {
+        if (m.id > newest) continue; // beyond the window counted: the count stays capped
+        return undefined;
+      }
+      kinds.set(m.id, m.kind);
+      if (m.id > newest) newest = m.id;
+      if (m.kind !== "system") unread++;
+    }
+    const counts: ChannelCounts = { members: cached.settled.members, unread };
+    return { revision, counts: Promise.resolve(counts), settled: counts, scan: { lastRead, kinds } };
+  }
+}
+
+/** What a count read: the read marker, and the records after it (up to the cap) with their authors' kinds. */
+interface Scan {
+  lastRead: string | undefined;
+  kinds: Map<string, string>;
+}
+
+interface Counted {
+  revision: number;
+  counts: Promise<ChannelCounts>;
+  settled?: ChannelCounts;
+  scan?: Scan;
 }

@@ -7,6 +7,7 @@ import { describeBlock } from "../shared/contentBlocks";
 import { describeAttachment } from "../shared/attachments";
 import { terminalScreen } from "../shared/terminalScreen";
 import { CONTEXT_FOOTER, CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../shared/preamble";
+import { hasSomethingToSay } from "../store/messageMeta";
 import type { MessageRecord } from "../store/records";
 import { agentTerminalText } from "../turns/agentTerminals";
 
@@ -29,7 +30,7 @@ export function unseenMessages(messages: readonly MessageRecord[], agent: string
       (lastSeenId === undefined || m.id > lastSeenId) &&
       m.id < beforeId &&
       (includeOwn || !(m.author.kind === "agent" && m.author.agentName === agent)) &&
-      m.parts.some((p) => (p.type === "text" && p.text.trim() !== "") || p.type === "content"),
+      hasSomethingToSay(m),
   );
 }
 

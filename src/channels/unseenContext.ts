@@ -1,4 +1,5 @@
 import type { Store } from "../store/Store";
+import type { MessageMeta } from "../store/messageMeta";
 import type { MessageRecord } from "../store/records";
 import { CONTEXT_MAX_BYTES, CONTEXT_SCAN_LIMIT, formatContext, keptByText, leastContextBytes, unseenMessages } from "./context";
 import { PAGE_SIZE } from "./ChannelMessages";
@@ -13,10 +14,13 @@ export async function unseenContext(store: Store, channelId: string, agent: stri
   const member = (await store.members(channelId)).find((m) => m.agentName === agent);
   const newSession = fresh && member?.lastSeenMessageId !== undefined;
   const lastSeen = newSession ? undefined : member?.lastSeenMessageId;
+  const metas = await store.latestMeta(channelId, lastSeen, CONTEXT_SCAN_LIMIT);
+  if (metas) return fromMeta(store, metas, { channelId, agent, beforeId, newSession });
   // Read backwards a page at a time, only until the unseen messages read fill the budget even with their tool
   // outputs left out (then every older one would be dropped: those are only counted), the messages the agent saw,
   // the channel's start, or CONTEXT_SCAN_LIMIT messages. Before, a long catch-up read and formatted 1,000.
   const unseen: MessageRecord[][] = [];
+  const leastOf = new Map<MessageRecord, number>();
   let read = 0;
   let least = 0;
   let cursor: string | undefined;
@@ -26,7 +30,11 @@ export async function unseenContext(store: Store, channelId: string, agent: stri
     read += page.length;
     const fresh = unseenMessages(page, agent, lastSeen, beforeId, newSession);
     unseen.unshift(fresh);
-    for (const m of fresh) least += leastContextBytes(m);
+    for (const m of fresh) {
+      const bytes = leastContextBytes(m);
+      leastOf.set(m, bytes);
+      least += bytes;
+    }
     const done = page.length < want || (lastSeen !== undefined && page[0]!.id <= lastSeen);
     if (done) return formatContext(unseen.flat(), { newSession });
     if (read >= CONTEXT_SCAN_LIMIT) return formatContext(unseen.flat(), { olderNotRead: true, newSession });
@@ -35,7 +43,50 @@ export async function unseenContext(store: Store, channelId: string, agent: stri
       // Every older unseen message would be dropped: only counted (for the note), never parsed when its text tells.
       const left = CONTEXT_SCAN_LIMIT - read;
       const older = await store.countMessagesBetween(channelId, lastSeen, cursor, left, (json, parse) => keptByText(json, agent, newSession, parse));
-      return formatContext(unseen.flat(), { olderLeftOut: older.counted, olderNotRead: older.read === left, newSession });
+      return fitted(unseen.flat(), leastOf, older.counted, { olderNotRead: older.read === left, newSession });
     }
   }
+}
+
+/**
+ * With the meta index (`src/store/messageMeta.ts`): `metas` (the window's latest entries after what the agent saw,
+ * newest first, in one read) tell which messages are unseen and a lower bound of what each adds (its text), so only
+ * the newest unseen ones that surely fill the budget are read, in one read, and the older ones are counted from
+ * their entries. Three reads whatever the history's length: the members, the entries, the messages.
+ */
+async function fromMeta(store: Store, metas: readonly MessageMeta[], at: { channelId: string; agent: string; beforeId: string; newSession: boolean }): Promise<string> {
+  const kept = (m: MessageMeta) => m.id < at.beforeId && m.says && (at.newSession || !(m.kind === "agent" && m.agentName === at.agent));
+  const olderNotRead = metas.length === CONTEXT_SCAN_LIMIT;
+  // The newest unseen messages whose text alone is over the budget (all of them when it is not): `oldest` is the
+  // index of the oldest of them in `metas`, the others are only counted.
+  let oldest = -1;
+  let sum = 0;
+  for (const [i, m] of metas.entries()) {
+    if (!kept(m)) continue;
+    if (sum > CONTEXT_MAX_BYTES) break;
+    oldest = i;
+    sum += m.textBytes;
+  }
+  if (oldest === -1) return "";
+  const older = metas.slice(oldest + 1).filter(kept).length;
+  const span = metas.slice(metas.findIndex((m) => m.id < at.beforeId), oldest + 1).length;
+  const from = metas[oldest]!.id;
+  const read = (await store.messagesBefore(at.channelId, at.beforeId, span)).filter((m) => m.id >= from);
+  const messages = unseenMessages(read, at.agent, undefined, at.beforeId, at.newSession);
+  // When older ones are left, the text of these is over the budget, so is what they add (`leastContextBytes` is at
+  // least their text): every older one would be dropped, and formatting these is the same text as formatting all.
+  return formatContext(messages, { olderNotRead, newSession: at.newSession, ...(older > 0 ? { olderLeftOut: older } : {}) });
+}
+
+/**
+ * `formatContext` of `messages` (oldest first) after `older` unseen ones not read. When their fewest bytes together
+ * are over the budget, every older one would be dropped: only the newest that alone fill it are formatted, the ones
+ * before counted with `older` (the same text as formatting them all).
+ */
+function fitted(messages: readonly MessageRecord[], leastOf: ReadonlyMap<MessageRecord, number>, older: number, format: { olderNotRead: boolean; newSession: boolean }): string {
+  let from = messages.length;
+  let sum = 0;
+  while (from > 0 && sum <= CONTEXT_MAX_BYTES) sum += leastOf.get(messages[--from]!)!;
+  if (sum <= CONTEXT_MAX_BYTES) return formatContext(messages, { ...format, ...(older > 0 ? { olderLeftOut: older } : {}) });
+  return formatContext(messages.slice(from), { ...format, olderLeftOut: older + from });
 }

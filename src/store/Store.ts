@@ -8,6 +8,7 @@ import { needsRepairMarkerOf, openLevel, type StoreRecovery } from "./openLevel"
 import { rescueChannels } from "./channelRescue";
 import { StoreRevisions } from "./revisions";
 import { commitOps, type StoreChanges } from "./commitOps";
+import { META_INDEX_STATE, latestMeta, type MessageMeta } from "./messageMeta";
 import { SEARCH_INDEX_STATE, indexSearch, indexStep, readIndexState, scanSearch, type SearchIndexState, type SearchQuery, type SearchResult } from "./search";
 import {
   STORE_SCHEMA_VERSION,
@@ -52,6 +53,8 @@ export class Store {
     readonly dir: string,
     /** Set when this open found the folder damaged: the original is aside, this store is its repaired copy. */
     readonly recovery?: StoreRecovery,
+    /** Whether every message has its meta entry (`messageMeta.ts`): a store that wrote them from its creation. */
+    private readonly metaComplete = false,
   ) {}
 
   /**
@@ -78,7 +81,8 @@ export class Store {
       const version = await level.get(keys.version);
       if (version === undefined) {
         const indexed: SearchIndexState = { complete: true }; // a new store's index starts complete
-        await level.batch([{ type: "put", key: keys.version, value: String(STORE_SCHEMA_VERSION) }, { type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(indexed) }], true);
+        const meta = { type: "put" as const, key: META_INDEX_STATE, value: "complete" }; // and so do its meta entries
+        await level.batch([{ type: "put", key: keys.version, value: String(STORE_SCHEMA_VERSION) }, { type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(indexed) }, meta], true);
       } else if (Number(version) < STORE_SCHEMA_VERSION) {
         try {
           await migrate(db, Number(version), STORE_SCHEMA_VERSION);
@@ -92,10 +96,11 @@ export class Store {
           dir,
         );
       }
-      const store = new Store(level, onCorrupt, path.resolve(dir), recovery);
       await rescueChannels(level, onCorrupt, recovery !== undefined);
-      // A repaired copy may have lost index entries with its tables: the word index is built again (ADR 0007).
-      if (recovery !== undefined) await level.batch([{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }], true);
+      // A repaired copy may have lost index entries with its tables: the word index is built again (ADR 0007), and
+      // the meta entries are no longer trusted (the counts read the messages).
+      if (recovery !== undefined) await level.batch([{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }, { type: "del", key: META_INDEX_STATE }], true);
+      const store = new Store(level, onCorrupt, path.resolve(dir), recovery, (await level.get(META_INDEX_STATE)) === "complete");
       return store;
     } catch (err) {
       await db.close().catch(() => undefined);
@@ -171,14 +176,15 @@ export class Store {
    * How many messages of a channel come after message `afterId` (all of them when undefined) and were not written by
    * an author of kind `except`, scanning at most `limit` records from there (so capped at `limit`, "99+"). Unlike
    * {@link countMessagesAfter} it parses only the records whose text names that kind (`"system"`): an unread count
-   * of 99 costs 99 reads, not 99 JSON parses.
+   * of 99 costs 99 reads, not 99 JSON parses. `scanned` receives the ids of the records read (a cache's later updates).
    */
-  async countMessagesAfterExcept(channelId: string, afterId: string | undefined, limit: number, except: MessageRecord["author"]["kind"]): Promise<number> {
+  async countMessagesAfterExcept(channelId: string, afterId: string | undefined, limit: number, except: MessageRecord["author"]["kind"], scanned?: string[]): Promise<number> {
     const prefix = keys.messagePrefix(channelId);
     const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
     const named = JSON.stringify(except);
     let n = 0;
     for await (const [key, value] of this.db.iterator({ ...range, lt: prefix + "\uffff", limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
+      scanned?.push(key.slice(prefix.length));
       if (!value.includes(named)) {
         // JSON.stringify writes the kind as `"system"`: a record without it was not written by one (a record that
         // is not even an object is skipped and reported, as a parse would).
@@ -207,6 +213,16 @@ export class Store {
       if (keep(value, () => this.parse(key, value, asMessageRecord))) counted++;
     }
     return { counted, read };
+  }
+
+  /**
+   * The meta entries (`messageMeta.ts`: author, has it something to say, text bytes) of the channel's latest `limit`
+   * messages after message `afterId` (all when undefined), newest first, in one read: undefined when this store's
+   * meta index is not complete (a store created before it, or a repaired one), where the caller reads the messages.
+   */
+  async latestMeta(channelId: string, afterId: string | undefined, limit: number): Promise<MessageMeta[] | undefined> {
+    if (!this.metaComplete) return undefined;
+    return latestMeta(this.db, channelId, afterId, limit, (id) => this.message(channelId, id));
   }
 
   /** Memberships of a channel, ordered by agent name. */
@@ -337,7 +353,7 @@ export class Store {
   async latestMessages(channelId: string, limit: number): Promise<MessageRecord[]> {
     const prefix = keys.messagePrefix(channelId);
     const out: MessageRecord[] = [];
-    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: prefix + "\uffff", reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
+    for (const [key, value] of await this.db.entries({ gte: prefix, lt: prefix + "\uffff", reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
       const record = this.parse(key, value, asMessageRecord);
       if (record) out.push(record);
     }
@@ -351,7 +367,7 @@ export class Store {
   async messagesBefore(channelId: string, beforeId: string, limit: number): Promise<MessageRecord[]> {
     const prefix = keys.messagePrefix(channelId);
     const out: MessageRecord[] = [];
-    for await (const [key, value] of this.db.iterator({ gte: prefix, lt: keys.message(channelId, beforeId), reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
+    for (const [key, value] of await this.db.entries({ gte: prefix, lt: keys.message(channelId, beforeId), reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
       const record = this.parse(key, value, asMessageRecord);
       if (record) out.push(record);
     }

@@ -1,10 +1,12 @@
 /**
  * What one {@link Store.commit} writes: the changes a caller hands over ({@link StoreChanges}) and the LevelDB
  * operations they become, every key that moves with a record in the same batch (open-turn and open-intent entries,
- * name and direct indexes, the word index of ADR 0007, a deleted channel's memberships and messages).
+ * name and direct indexes, the word index of ADR 0007, the messages' meta entries, a deleted channel's memberships and
+ * messages).
  */
 import type { GuardedLevel, LevelOp } from "./guardedLevel";
 import { LAST_READ } from "./revisions";
+import { metaKeys, metaPut } from "./messageMeta";
 import { SEARCH_INDEX_STATE, indexDels, indexPuts, type SearchIndexState } from "./search";
 import { keys, type ChannelRecord, type IntentRecord, type MembershipRecord, type MessageRecord, type TurnRecord } from "./records";
 
@@ -60,7 +62,7 @@ export async function commitOps(changes: StoreChanges, db: GuardedLevel, parseMe
     else ops.push({ type: "put", key: keys.turnOpen(t.id), value: t.channelId });
   }
   for (const m of changes.messages ?? []) {
-    ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) });
+    ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) }, metaPut(m));
     append(ops, indexPuts(m));
   }
   if (changes.searchIndex) {
@@ -85,6 +87,7 @@ export async function commitOps(changes: StoreChanges, db: GuardedLevel, parseMe
   for (const { channel, directAgents } of changes.deletedChannels ?? []) {
     ops.push({ type: "del", key: keys.channel(channel.id) }, { type: "del", key: keys.channelName(channel.name) }, { type: "del", key: keys.value(LAST_READ + channel.id) });
     for (const agent of directAgents) ops.push({ type: "del", key: keys.direct(agent) });
+    for await (const [key] of db.iterator({ gte: metaKeys.prefix(channel.id), lt: metaKeys.prefix(channel.id) + "\uffff" })) ops.push({ type: "del", key });
     for (const prefix of [keys.memberPrefix(channel.id), keys.messagePrefix(channel.id)]) {
       for await (const [key, value] of db.iterator({ gte: prefix, lt: prefix + "\uffff" })) {
         ops.push({ type: "del", key });

@@ -56,6 +56,17 @@ export class GuardedLevel {
   }
 
   /**
+   * The entries of `range` (which has a `limit`) in one trip to LevelDB's thread, when they fit its
+   * `highWaterMarkBytes` (more trips otherwise): iterating costs a first trip for one entry, then one for the rest.
+   * @throws SidekicksError `store/damaged`
+   */
+  async entries(range: LevelRange & { limit: number }): Promise<[string, string][]> {
+    const out: [string, string][] = [];
+    for await (const page of this.pages(range, range.limit)) for (const entry of page) out.push(entry);
+    return out;
+  }
+
+  /**
    * The entries of `range` in pages of up to `size` (one native read each; the first of up to `first`), in key order.
    * @throws SidekicksError `store/damaged`
    */

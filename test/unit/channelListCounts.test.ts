@@ -8,6 +8,7 @@ import { monotonicFactory } from "ulid";
 import { composeChannels } from "../../src/app/compose";
 import { Recorder } from "../../src/events/events";
 import type { AgentState, ChannelSummary } from "../../src/shared/protocol";
+import { ChannelSummaries } from "../../src/channels/channelSummaries";
 import { Store } from "../../src/store/Store";
 import type { MessageRecord } from "../../src/store/records";
 import { tempDir } from "./helpers";
@@ -69,6 +70,54 @@ test("a busy channel shows busy in the next list and stops when its answer finis
     assert.deepEqual(await busy(), [true]);
     channels.directory.observe("finished", message as never);
     assert.deepEqual(await busy(), [false]);
+  } finally {
+    await channels.close();
+    await store.close();
+    cleanup();
+  }
+});
+
+test("unread counts that follow new messages without reading them stay what a recount gives: answers rewritten, an older id committed late, system notes, past the cap, then a read", async () => {
+  const { dir, cleanup } = tempDir();
+  const roster = ["demo"];
+  const agents = { names: () => roster, state: (): AgentState => "stopped", session: () => Promise.reject(new Error("no agents here")) };
+  const store = await Store.open(dir);
+  const channels = composeChannels({ store, agents, emitter: new Recorder() });
+  try {
+    const { directory } = channels;
+    const general = await directory.syncGeneral(roster);
+    const ulid = monotonicFactory();
+    let at = Date.now();
+    const make = (author: MessageRecord["author"], text: string, when = ++at): MessageRecord => ({ version: 1, id: ulid(when), channelId: general.id, author, parts: [{ type: "text", text }], createdAt: when });
+    const shown = async () => (await directory.list()).find((c) => c.id === general.id)!.unread;
+    const recounted = async () => (await new ChannelSummaries(store).counts(general.id)).unread;
+    const check = async (what: string, expected: number) => {
+      assert.equal(await recounted(), expected, `recount after ${what}`);
+      assert.equal(await shown(), expected, what);
+    };
+    await check("nothing", 0);
+    const queued = make({ kind: "agent", agentName: "demo" }, "", at - 500); // an id from before, committed later
+    const answer = make({ kind: "agent", agentName: "demo" }, "");
+    await store.commit({ messages: [make({ kind: "user" }, "hello"), answer] });
+    await check("a question and an empty answer", 2);
+    await store.commit({ messages: [{ ...answer, parts: [{ type: "text", text: "checkpoint" }] }] });
+    await store.commit({ messages: [{ ...answer, parts: [{ type: "text", text: "settled" }] }] });
+    await check("the answer rewritten twice", 2);
+    await store.commit({ messages: [make({ kind: "system" }, "demo stopped")] });
+    await check("a system note", 2);
+    await store.commit({ messages: [queued] });
+    await check("an older id committed late", 3);
+    for (let i = 0; i < 60; i++) await store.commit({ messages: [make({ kind: "user" }, `q${i}`), make({ kind: "agent", agentName: "demo" }, `a${i}`)] });
+    await check("120 more", 98); // 99 records scanned at most; the system note among them
+    const last = make({ kind: "user" }, "the newest");
+    await store.commit({ messages: [last] });
+    await check("one more past the cap", 98);
+    await directory.markRead(general.id, answer.id);
+    await check("read up to the answer", 98);
+    await directory.markRead(general.id, last.id);
+    await check("read to the end", 0);
+    await store.commit({ messages: [make({ kind: "user" }, "after the read")] });
+    await check("a new message after the read", 1);
   } finally {
     await channels.close();
     await store.close();

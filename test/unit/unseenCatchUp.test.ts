@@ -10,6 +10,8 @@ import { CONTEXT_SCAN_LIMIT, formatContext, unseenMessages } from "../../src/cha
 import { unseenContext } from "../../src/channels/unseenContext";
 import { Store } from "../../src/store/Store";
 import type { MessageRecord } from "../../src/store/records";
+import { ClassicLevel } from "classic-level";
+import { META_INDEX_STATE, asMessageMeta, metaPut } from "../../src/store/messageMeta";
 import { tempDir } from "./helpers";
 
 /** What the agent got before: the latest CONTEXT_SCAN_LIMIT messages read and formatted whole. */
@@ -22,10 +24,37 @@ async function wholeWindow(store: Store, channelId: string, agent: string, befor
   return formatContext(unseenMessages(recent, agent, lastSeen, beforeId, newSession), { olderNotRead: truncated, newSession });
 }
 
-test("a long history's catch-up is the same text as when the whole window was read: sizes, own answers, empty answers, tool outputs", async () => {
-  const { dir, cleanup } = tempDir();
-  const store = await Store.open(dir);
-  try {
+/** Opens the store in `dir` as one created before the meta index (issue 21): its state key and entries removed. */
+async function withoutMetaIndex(dir: string): Promise<Store> {
+  const db = new ClassicLevel<string, string>(dir, { keyEncoding: "utf8", valueEncoding: "utf8" });
+  await db.del(META_INDEX_STATE);
+  await db.clear({ gte: "meta/", lt: "meta/\uffff" });
+  await db.close();
+  return Store.open(dir);
+}
+
+for (const indexed of [true, false]) {
+  test(`a long history's catch-up is the same text as when the whole window was read: sizes, own answers, empty answers, tool outputs (${indexed ? "meta index" : "a store from before the meta index"})`, async () => {
+    const { dir, cleanup } = tempDir();
+    let store = await Store.open(dir);
+    try {
+      await history(store, async () => {
+        if (indexed) return store;
+        await store.close();
+        return (store = await withoutMetaIndex(dir));
+      });
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  });
+}
+
+/** Writes five histories, then (`reopen`) checks each one's catch-up against the whole window's. */
+async function history(first: Store, reopen: () => Promise<Store>): Promise<void> {
+  const store = first;
+  const checks: (() => Promise<void>)[] = [];
+  {
     const ulid = monotonicFactory();
     let at = 1_700_000_000_000;
     const cases: { turns: number; answerBytes: number; toolBytes: number }[] = [
@@ -56,14 +85,61 @@ test("a long history's catch-up is the same text as when the whole window was re
       }
       const request = add({ kind: "user" }, [{ type: "text", text: "@a now?" }]);
       await store.commit({ messages, members: [{ version: 1, channelId, agentName: "a", joinedAt: at, ...(seen ? { lastSeenMessageId: seen } : {}) }] });
-      for (const fresh of [false, true]) {
-        const built = await unseenContext(store, channelId, "a", request.id, fresh);
-        assert.equal(built, await wholeWindow(store, channelId, "a", request.id, fresh), `case ${n} (${c.turns} turns), fresh ${fresh}`);
-        assert.ok(Buffer.byteLength(built) <= 32 * 1024 + 200, `case ${n}: ${Buffer.byteLength(built)} bytes`);
-      }
+      checks.push(async () => {
+        for (const fresh of [false, true]) {
+          const built = await unseenContext(reopened!, channelId, "a", request.id, fresh);
+          assert.equal(built, await wholeWindow(reopened!, channelId, "a", request.id, fresh), `case ${n} (${c.turns} turns), fresh ${fresh}`);
+          assert.ok(Buffer.byteLength(built) <= 32 * 1024 + 200, `case ${n}: ${Buffer.byteLength(built)} bytes`);
+        }
+      });
     }
+  }
+  const reopened: Store | undefined = await reopen();
+  for (const check of checks) await check();
+}
+
+test("the meta index follows the messages: an answer created empty then checkpointed with text is counted, a deleted channel leaves no entry", async () => {
+  const { dir, cleanup } = tempDir();
+  let store = await Store.open(dir);
+  try {
+    const ulid = monotonicFactory();
+    let at = 1_700_000_000_000;
+    const channelId = ulid();
+    const channel = { version: 1 as const, id: channelId, name: "long", kind: "channel" as const, createdAt: at, updatedAt: at };
+    const messages: MessageRecord[] = [];
+    for (let t = 0; t < 120; t++) {
+      at += 1000;
+      messages.push({ version: 1, id: ulid(at), channelId, author: { kind: "user" }, parts: [{ type: "text", text: `@a question ${t}` }], createdAt: at });
+      at += 1000;
+      messages.push({ version: 1, id: ulid(at), channelId, author: { kind: "agent", agentName: "b" }, parts: [], createdAt: at }); // admitted, empty
+    }
+    const request: MessageRecord = { version: 1, id: ulid(at + 1000), channelId, author: { kind: "user" }, parts: [{ type: "text", text: "@a now?" }], createdAt: at + 1000 };
+    await store.commit({ channels: [{ channel }], messages: [...messages, request], members: [{ version: 1, channelId, agentName: "a", joinedAt: at }] });
+    const before = await unseenContext(store, channelId, "a", request.id, false);
+    // Each answer's checkpoint rewrites it with text: the old entries ("nothing to say") must not stay.
+    await store.commit({ messages: messages.filter((m) => m.author.kind === "agent").map((m) => ({ ...m, parts: [{ type: "text", text: `b answers ${"y".repeat(600)}` }] })) });
+    const after = await unseenContext(store, channelId, "a", request.id, false);
+    assert.notEqual(after, before);
+    assert.equal(after, await wholeWindow(store, channelId, "a", request.id, false));
+    assert.match(after, /\[\d+ older messages left out\]/);
+    await store.commit({ deletedChannels: [{ channel, directAgents: [] }] });
+    await store.close();
+    const db = new ClassicLevel<string, string>(dir, { keyEncoding: "utf8", valueEncoding: "utf8" });
+    const left = await db.keys({ gte: `meta/${channelId}/`, lt: `meta/${channelId}/\uffff` }).all();
+    await db.close();
+    assert.deepEqual(left, []);
+    store = await Store.open(dir);
   } finally {
     await store.close();
     cleanup();
   }
+});
+
+test("a meta entry reads back as written, agent names with spaces included, and a damaged one is refused (its message is read instead)", () => {
+  const m: MessageRecord = { version: 1, id: "01J0000000000000000000000A", channelId: "c", author: { kind: "agent", agentName: "my agent" }, parts: [{ type: "text", text: " é " }, { type: "toolCall", toolCallId: "t", title: "x", status: "completed" }], createdAt: 1 };
+  const put = metaPut(m);
+  assert.ok(put.type === "put");
+  assert.deepEqual(asMessageMeta(m.id, put.value), { id: m.id, kind: "agent", agentName: "my agent", says: true, textBytes: 2 });
+  assert.deepEqual(asMessageMeta(m.id, (metaPut({ ...m, author: { kind: "user" }, parts: [] }) as { value: string }).value), { id: m.id, kind: "user", says: false, textBytes: 0 });
+  for (const bad of ["", "1", "2 3 user", "1 -4 user", "1 x user", "1 3 robot", '{"kind":"user"}']) assert.equal(asMessageMeta(m.id, bad), undefined, bad);
 });
