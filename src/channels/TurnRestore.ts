@@ -21,7 +21,7 @@ import { hashText, type IntentLog } from "../turns/intents";
 import { writeWhole } from "../workspace/atomicWrite";
 import { mergeTexts } from "../workspace/threeWayMerge";
 import type { DocumentPort } from "../workspace/fsAccess";
-import type { ChangedFile, FileState } from "../workspace/turnFiles";
+import type { ChangedFile, FileDecision, FileState } from "../workspace/turnFiles";
 import { findMessage } from "./admission";
 
 /** What the user does to a turn's files: keep the change, undo it, or undo the undo. */
@@ -95,7 +95,7 @@ export interface TurnRestorePorts {
   store: Store;
   intents: IntentLog;
   /** Writes the files' states with the settled intents through the reducer (`TurnExecutor.fileStates`). */
-  fileStates(turn: TurnRecord, states: Record<string, FileState>, intents: IntentRecord[]): Promise<unknown>;
+  fileStates(turn: TurnRecord, states: Record<string, FileDecision>, intents: IntentRecord[]): Promise<unknown>;
 }
 
 /** How many files a restore writes at once. */
@@ -163,7 +163,8 @@ export class TurnRestore {
     const settled = intents.map((intent, i) => (outcomes[i] === undefined ? this.ports.intents.settled(intent, "applied") : this.ports.intents.settled(intent, "failed", outcomes[i])));
     const done = toWrite.filter((_, i) => outcomes[i] === undefined).map((p) => p.file.path);
     skipped.push(...toWrite.filter((_, i) => outcomes[i] !== undefined).map((p) => p.file.path));
-    const state: FileState = action === "undo" ? "undone" : "kept";
+    // A redo brings the agent's change back: the file is again as right after the turn, undecided (not "kept").
+    const state: FileDecision = action === "undo" ? "undone" : null;
     await this.ports.fileStates(turn, Object.fromEntries(done.map((file) => [file, state])), settled);
     return { done, skipped, conflicts };
   }

@@ -3,7 +3,7 @@ import type { PermissionAnswer } from "../acp/types";
 import type { AgentSession, SessionSink } from "../agents/AgentManager";
 import { asSidekicksError } from "../shared/errors";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
-import type { ChangedFile, FileState } from "../workspace/turnFiles";
+import type { ChangedFile, FileDecision } from "../workspace/turnFiles";
 import { runClientEffect } from "./clientEffects";
 import { decidePersist, readHeldMembers, type PersistEffect } from "./persistBatch";
 import { NO_RULES } from "./permissionPolicy";
@@ -254,7 +254,7 @@ export class TurnExecutor {
    * The user kept, undid or redid files of settled turn `turn` (issue 19): their states, with the restore `intents`
    * settled, go to the reducer (`fileStates`) the way {@link keepFiles} goes.
    */
-  fileStates(turn: TurnRecord, states: Record<string, FileState>, intents: IntentRecord[]): Promise<unknown> {
+  fileStates(turn: TurnRecord, states: Record<string, FileDecision>, intents: IntentRecord[]): Promise<unknown> {
     return this.withStored(turn, (stored) => ({ type: "fileStates", turnId: turn.id, states, intents, ...(stored ? { stored } : {}) }));
   }
 

@@ -6,7 +6,7 @@
  */
 import type { FilesPart } from "../shared/protocol";
 import type { MessageRecord } from "../store/records";
-import type { ChangedFile, FileState } from "../workspace/turnFiles";
+import type { ChangedFile, FileDecision } from "../workspace/turnFiles";
 
 /** Most bytes of earlier file texts kept per turn for its "files changed" diffs. */
 export const TURN_FILES_BYTES = 2 * 1024 * 1024;
@@ -71,11 +71,18 @@ export function withFilesPart(message: MessageRecord, kept: readonly ChangedFile
 }
 
 /**
- * `message` with the user's decisions (`states`: absolute path → kept or undone) set on its `files` part's rows (issue
- * 19); rows not named keep theirs. The message itself when it has no `files` part.
+ * `message` with the user's decisions (`states`: absolute path → kept, undone, or `null`: none, as right after the
+ * turn — a redo) set on its `files` part's rows (issue 19); rows not named keep theirs. The message itself when it has
+ * no `files` part.
  */
-export function withFileStates(message: MessageRecord, states: Readonly<Record<string, FileState>>): MessageRecord {
+export function withFileStates(message: MessageRecord, states: Readonly<Record<string, FileDecision>>): MessageRecord {
   if (!message.parts.some((p) => p.type === "files")) return message;
-  const parts = message.parts.map((p) => (p.type === "files" ? { ...p, files: p.files.map((f) => (Object.hasOwn(states, f.path) ? { ...f, state: states[f.path] } : f)) } : p));
+  const decided = (f: FilesPart["files"][number]): FilesPart["files"][number] => {
+    const state = states[f.path];
+    if (state) return { ...f, state };
+    const { state: _cleared, ...asAfterTheTurn } = f;
+    return asAfterTheTurn;
+  };
+  const parts = message.parts.map((p) => (p.type === "files" ? { ...p, files: p.files.map((f) => (Object.hasOwn(states, f.path) ? decided(f) : f)) } : p));
   return { ...message, parts };
 }

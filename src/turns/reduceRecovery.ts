@@ -2,7 +2,7 @@
 import * as l10n from "@vscode/l10n";
 import type { ErrorInfo } from "../shared/protocol";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
-import type { FileState } from "../workspace/turnFiles";
+import type { FileDecision } from "../workspace/turnFiles";
 import { withFileStates } from "./changedFiles";
 import { intentPart } from "./intents";
 import type { Builder } from "./reducerCore";
@@ -63,8 +63,9 @@ export function recover(b: Builder, input: Extract<EngineInput, { type: "recover
  */
 function withIntentCards(message: MessageRecord, intents: readonly IntentRecord[]): MessageRecord {
   if (intents.length === 0) return message;
-  const states: Record<string, FileState> = {};
-  for (const i of intents) if (i.restore && i.path && i.result === "applied") states[i.path] = i.restore === "undo" ? "undone" : "kept";
+  const states: Record<string, FileDecision> = {};
+  // A redo found applied leaves its file undecided, as right after the turn (as a redo that finished does).
+  for (const i of intents) if (i.restore && i.path && i.result === "applied") states[i.path] = i.restore === "undo" ? "undone" : null;
   const cards = { ...message, parts: [...message.parts, ...intents.map(intentPart)] };
   return Object.keys(states).length > 0 ? withFileStates(cards, states) : cards;
 }

@@ -7,7 +7,7 @@ import * as l10n from "@vscode/l10n";
 import type { AgentUpdate, PermissionRequest } from "../acp/types";
 import type { ErrorInfo, MessageView, Part, TurnOutcome } from "../shared/protocol";
 import type { IntentRecord, MessageRecord, SkillVersion, TurnRecord } from "../store/records";
-import type { ChangedFile, FileState } from "../workspace/turnFiles";
+import type { ChangedFile, FileDecision } from "../workspace/turnFiles";
 import type { AgentRules, PermissionPolicy, PermissionRule } from "./permissionPolicy";
 
 export const CHECKPOINT_MS = 1_000;
@@ -127,8 +127,11 @@ export type EngineInput =
   | {
       type: "fileStates";
       turnId: string;
-      /** What the user decided per file of the settled turn (absolute path → kept or undone; issue 19). */
-      states: Record<string, FileState>;
+      /**
+       * What the user decided per file of the settled turn (absolute path → kept or undone, or `null` after a redo: no
+       * decision, the card as right after the turn; issue 19).
+       */
+      states: Record<string, FileDecision>;
       /** The restore intents this decision settles, written in the same batch. */
       intents: IntentRecord[];
       /** The stored answer, read by the executor when this host no longer holds the turn. */

@@ -57,6 +57,12 @@ export interface ChangedFile {
 /** What the user decided for a changed file: `kept` (the turn's change accepted) or `undone` (the earlier text back). */
 export type FileState = "kept" | "undone";
 
+/**
+ * A decision the user's action leaves on a changed file: a {@link FileState}, or `null` — no decision, as right after
+ * the turn (a redo brings the agent's change back: the file is again the turn's change to keep or undo).
+ */
+export type FileDecision = FileState | null;
+
 interface Tracked {
   folder: string;
   /** What the folder held when the turn started; its start-of-turn work runs in the background. */

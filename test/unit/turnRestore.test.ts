@@ -56,10 +56,15 @@ test("undo of a turn restores its files (edited, created, deleted), the card say
     const redo = await t.s.channels.restore.restore(t.answer.id, "redo", [t.notes]);
     assert.deepEqual(redo.done, [t.notes], "one file redone");
     assert.deepEqual([read(t.notes), read(t.created)], ["# notes\nby a\n", null]);
-    assert.deepEqual(filesOf(await stored(t.s, t.answer.id))?.map((f) => [path.basename(f.path), f.state]), [["new.txt", "undone"], ["notes.md", "kept"], ["old.txt", "undone"]]);
+    // Redone: as right after the turn, not "kept" (a fresh-user tryout expected the agent's change back unmarked).
+    assert.deepEqual(filesOf(await stored(t.s, t.answer.id))?.map((f) => [path.basename(f.path), f.state]), [["new.txt", "undone"], ["notes.md", undefined], ["old.txt", "undone"]]);
     const again = await t.s.channels.restore.restore(t.answer.id, "redo", undefined);
     assert.deepEqual([read(t.created), read(t.old)], ["new\n", null], "a created file comes back, a deleted one goes again");
     assert.equal(again.done.length, 2);
+    await t.s.reopen();
+    assert.deepEqual(filesOf(await stored(t.s, t.answer.id)), filesOf(t.answer), "after a reload the card is as right after the turn");
+    const undoAgain = await t.s.channels.restore.restore(t.answer.id, "undo", undefined);
+    assert.equal(undoAgain.done.length, 3, "every file can be undone again");
   } finally {
     await t.done();
   }

@@ -95,4 +95,33 @@ describe("files changed", () => {
     }
     await page.screenshot({ path: path.join(root, "test-results", "webview-files-narrow.png") });
   });
+
+  it("after Undo then Redo the card is as right after the turn: no file marked kept, Keep and Undo offered again", async () => {
+    /** @param {"undone" | undefined} state */
+    const card = (state) => message({
+      id: "f3",
+      parts: [
+        { type: "text", text: "Done: parser fixed." },
+        { type: "files", files: ["/work/project/src/parser.ts", "/work/project/NOTES.md"].map((p) => ({ path: p, kind: "modified", beforeKnown: true, restorable: true, ...(state ? { state } : {}) })) },
+      ],
+    });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [card(undefined)] }), width: 420 });
+    const { page, host } = view;
+    await page.waitForSelector(".files.card");
+    const rows = () => page.$$eval(".files-item", (items) => items.map((i) => [i.getAttribute("data-state") ?? "", i.querySelector(".files-state")?.textContent ?? "", [...i.querySelectorAll("button")].map((b) => b.textContent)]));
+    const afterTurn = await rows();
+    assert.deepEqual(afterTurn, Array(2).fill(["", "", ["Diff", "Keep", "Undo"]]));
+    await host.emit("message/finished", card("undone"));
+    await page.waitForSelector(".files-item[data-state='undone']");
+    await page.click("button.files-redo-all");
+    assert.equal((await host.waitForRequests("turn/restore"))[0].action, "redo");
+    // The host's answer to the redo (the reducer's fileStates: the rows' decisions cleared, issue 19).
+    await host.emit("message/finished", card(undefined));
+    await page.waitForFunction(() => !document.querySelector(".files-item[data-state='undone']"));
+    assert.deepEqual(await rows(), afterTurn, "the same card as right after the turn");
+    assert.doesNotMatch(await page.innerText(".files.card"), /kept|undone/);
+    mkdirSync(path.join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: path.join(root, "test-results", "webview-files-redone.png") });
+    assert.deepEqual(await view.problems(), []);
+  });
 });
