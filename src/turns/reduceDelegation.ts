@@ -47,6 +47,26 @@ export function childSettled(b: Builder, record: TurnRecord, message: MessageRec
   return settled;
 }
 
+/**
+ * The parent's attempt ends by itself (its agent ended its turn, or gave up waiting on the `delegate` call) while a
+ * child it delegated still runs or waits: the child goes on — its answer is the user's, in the channel — and the
+ * parent's card for it says the parent stopped waiting, keeping the link to the child's answer. Not for Stop (the
+ * children are stopped too) nor for an interruption (the children are interrupted with it).
+ */
+export function parentStoppedWaiting(b: Builder, t: LiveTurn): LiveTurn {
+  let parent = t;
+  for (const intent of Object.values(b.state.delegations)) {
+    if (intent.turnId !== t.record.id || intent.attempt !== t.record.attempt || !intent.childMessageId) continue;
+    const at = parent.message.parts.findIndex((p) => p.type === "toolCall" && p.delegation?.childMessageId === intent.childMessageId);
+    const card = at >= 0 ? parent.message.parts[at] : undefined;
+    if (card?.type !== "toolCall" || (card.status !== "pending" && card.status !== "in_progress")) continue;
+    const note = l10n.t("@{0} stopped waiting for this answer; @{1} goes on, and its answer stays in the channel.", t.record.agent, intent.member ?? "?");
+    const waited: ToolCallPart = { ...card, noResult: true, content: [card.content, note].filter(Boolean).join("\n\n") };
+    parent = withCard(b, parent, waited);
+  }
+  return parent;
+}
+
 /** Stop on a parent: each child it delegated through the tool and that has not settled is stopped too. */
 export function childrenOf(state: Builder["state"], parentTurnId: string): string[] {
   return Object.values(state.delegations)

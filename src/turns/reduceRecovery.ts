@@ -24,11 +24,11 @@ export function recover(b: Builder, input: Extract<EngineInput, { type: "recover
   const found = input.turns.map(({ record, message, intents }) => {
     const base: MessageRecord = message ?? { version: 1, id: record.messageId, channelId: record.channelId, author: { kind: "agent", agentName: record.agent }, parts: [], createdAt: record.createdAt, turnId: record.id };
     const mine = (intents ?? []).map(notStarted);
-    return { record, message: withIntentCards(base, mine), intents: mine };
+    return { record, message: withIntentCards(base, mine, queuedChildren), intents: mine };
   });
   for (const { message, intents: found } of input.orphans ?? []) {
     const intents = found.map(notStarted);
-    if (intents.length > 0) b.effects.push({ type: "persist", intents, messages: message ? [withIntentCards(message, intents)] : [] });
+    if (intents.length > 0) b.effects.push({ type: "persist", intents, messages: message ? [withIntentCards(message, intents, queuedChildren)] : [] });
   }
   for (const { record, message, intents } of found) {
     if (record.state === "pending" && intents.length > 0 && !b.state.turns[record.id]) b.effects.push({ type: "persist", intents, messages: [message] });
@@ -60,13 +60,26 @@ export function recover(b: Builder, input: Extract<EngineInput, { type: "recover
  * `message` followed by one card per recovered intent ("Sidekicks wrote src/x.ts for @agent — applied"). A restore
  * (an undo or redo interrupted by the crash, issue 19) found applied also sets its file's state on the files card:
  * each file was written whole (temp file and rename), so it holds either text, and the card says which.
+ * A delegation's card takes the place of the card the answer already shows for that call (Sidekicks' own, or the
+ * agent's own card carrying the delegation), so one delegation keeps one card, saying what recovery found; a child
+ * never admitted (not in `queuedChildren`, and not started) has no answer to link to.
  */
-function withIntentCards(message: MessageRecord, intents: readonly IntentRecord[]): MessageRecord {
+function withIntentCards(message: MessageRecord, intents: readonly IntentRecord[], queuedChildren: ReadonlySet<string>): MessageRecord {
   if (intents.length === 0) return message;
   const states: Record<string, FileDecision> = {};
   // A redo found applied leaves its file undecided, as right after the turn (as a redo that finished does).
   for (const i of intents) if (i.restore && i.path && i.result === "applied") states[i.path] = i.restore === "undo" ? "undone" : null;
-  const cards = { ...message, parts: [...message.parts, ...intents.map(intentPart)] };
+  let parts = [...message.parts];
+  for (const i of intents) {
+    let card = intentPart(i);
+    if (i.kind === "delegate" && i.result === "not_started" && !(i.childTurnId && queuedChildren.has(i.childTurnId))) {
+      const { delegation: _none, ...unlinked } = card;
+      card = unlinked;
+    }
+    const live = i.kind === "delegate" ? parts.findIndex((p) => p.type === "toolCall" && (p.toolCallId === `delegate-${i.id}` || (!!i.childMessageId && p.delegation?.childMessageId === i.childMessageId))) : -1;
+    parts = live >= 0 ? parts.map((p, k) => (k === live ? card : p)) : [...parts, card];
+  }
+  const cards = { ...message, parts };
   return Object.keys(states).length > 0 ? withFileStates(cards, states) : cards;
 }
 

@@ -7,7 +7,7 @@
 import type { ErrorInfo, TurnOutcome } from "../shared/protocol";
 import type { IntentRecord, TurnRecord } from "../store/records";
 import { closeOpenParts, pendingPermissions } from "./answer";
-import { childSettled } from "./reduceDelegation";
+import { childSettled, parentStoppedWaiting } from "./reduceDelegation";
 import { isActive, laneOf, type EngineEffect, type EngineState, type LiveTurn, type Round, type RoundAnswer } from "./reducerState";
 import { toView } from "./view";
 
@@ -95,6 +95,8 @@ export class Builder {
     const how = outcome === "interrupted" ? "unknown" : outcome === "cancelled" ? "cancelled" : outcome === "failed" ? "failed" : "noResult";
     // A request still waiting when its prompt ends is answered `cancelled`: the agent is told, and frees it (issue 17).
     for (const requestId of pendingPermissions(t.message)) this.effects.push({ type: "answerPermission", requestId });
+    // A child it delegated still runs after it ended by itself: its card says it stopped waiting (issue 22).
+    if (outcome !== "cancelled" && outcome !== "interrupted") t = parentStoppedWaiting(this, t);
     let message = closeOpenParts(t.message, how);
     message = { ...message, outcome, attempt: t.record.attempt || undefined, stopReason: end.stopReason, error: end.error };
     if (message.attempt === undefined) delete message.attempt;

@@ -152,8 +152,15 @@ export async function checkAfterKill(dir: string, journal: JournalLine[], scenar
 
   // Recovery settles what the dead owner was running as interrupted, keeping its checkpoint, and dispatches one
   // queued turn per lane that has one (then close() interrupts it: the checker's agents never answer).
+  // The one exception (issue 22): a queued `delegate` child is not dispatched but settled `cancelled` ("not
+  // started"): the tool call that waited for it died with the host, so its answer would reach no one, and a Retry of
+  // the parent, told it never started, may delegate again — running it too would do the work twice.
   const pendingLanes = new Set<string>();
-  for (const t of before.turns.values()) if (t.state === "pending") pendingLanes.add(laneOf(t));
+  for (const t of before.turns.values()) {
+    if (t.state !== "pending") continue;
+    if (!t.parentIntentId) pendingLanes.add(laneOf(t));
+    else if (after.turns.get(t.id)?.outcome !== "cancelled" || after.turns.get(t.id)?.attempt !== t.attempt) v.push(`queued delegate child ${t.id} (@${t.agent}) was ${after.turns.get(t.id)?.state} ${after.turns.get(t.id)?.outcome ?? ""} after recovery (expected cancelled, never dispatched)`);
+  }
   for (const [id, t] of before.turns) {
     if (t.state !== "running" && t.state !== "awaiting_input") continue;
     stats.interruptedByRecovery++;

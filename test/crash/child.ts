@@ -19,7 +19,7 @@ import type { AgentConfig } from "../../src/config/roster";
 import type { Emitter, SidekicksEventName, SidekicksEvents } from "../../src/events/events";
 import type { MessageView } from "../../src/shared/protocol";
 import { Store, type StoreChanges } from "../../src/store/Store";
-import { CLOCK_SPEEDUP, SCENARIOS, classifyCommit, hashText, type CommitLike, type JournalLine, type KillPlan } from "./scenario";
+import { ALL_SCENARIOS, CLOCK_SPEEDUP, classifyCommit, hashText, type CommitLike, type JournalLine, type KillPlan } from "./scenario";
 
 const journal = (line: JournalLine) => writeSync(1, JSON.stringify(line) + "\n");
 
@@ -40,7 +40,7 @@ const textOf = (m: MessageView) => m.parts.map((p) => (p.type === "text" ? p.tex
 export async function main(): Promise<void> {
   const started = Date.now();
   const dir = process.env.CRASH_DIR!;
-  const scenario = SCENARIOS[Number(process.env.CRASH_SCENARIO ?? 0)]!;
+  const scenario = ALL_SCENARIOS[Number(process.env.CRASH_SCENARIO ?? 0)]!;
   const plan = JSON.parse(process.env.CRASH_PLAN ?? '{"kind":"none"}') as KillPlan;
   /** How the agents are started: `node <args>` (the bundled fake agent, or its snapshot). */
   const agentArgs = JSON.parse(process.env.CRASH_AGENT_ARGS!) as string[];
@@ -49,7 +49,7 @@ export async function main(): Promise<void> {
   let deltas = 0;
   const finished = new Set<string>();
   let sent = 0;
-  const expectedAnswers = scenario.sends.reduce((n, s) => n + s.to.length, 0);
+  const expectedAnswers = scenario.sends.reduce((n, s) => n + s.to.length, 0) + (scenario.delegations ?? 0);
   const ref: { channels?: Channels } = {};
   const checkDone = () => {
     if (sent === scenario.sends.length && finished.size === expectedAnswers) journal({ t: "done", counts, deltas, ms: Date.now() - started });
@@ -105,7 +105,8 @@ export async function main(): Promise<void> {
     name,
     command: process.execPath,
     args: agentArgs,
-    env: { FAKE_AGENT_SCRIPT: JSON.stringify({ prompt }) },
+    env: { FAKE_AGENT_SCRIPT: JSON.stringify({ prompt, ...(scenario.mcpHttp?.includes(name) ? { mcpHttp: true } : {}) }) },
+    ...(scenario.mcpHttp?.includes(name) ? { mcpServers: [] } : {}),
   }));
   agents.setRoster(roster);
   // A virtual clock CLOCK_SPEEDUP times faster than real time: the reducer's 1 s checkpoint spacing and 5 s heartbeat

@@ -9,10 +9,12 @@
  * CRASH_PHASES (comma-separated phases to draw from, default all), CRASH_JOBS (children at once, default 3: they wait on sleeps and startup as much as on CPU), CRASH_VERBOSE=1 (a line per kill point), CRASH_SNAPSHOT=0 (no V8
  * startup snapshots), CRASH_FAULT=blind-sweeper | stale-index | lost-admission (a self-test: injects that fault
  * into recovery or admission, test-side; the run must then report violations), CRASH_UNDO_POINTS_PER_SEED (the undo
- * stage's kill points per seed, default 10; it runs unless CRASH_PHASES is given without `undo`).
+ * stage's kill points per seed, default 10; it runs unless CRASH_PHASES is given without `undo`),
+ * CRASH_DELEGATION_POINTS_PER_SEED (the delegation stage's, default 3; it runs unless CRASH_PHASES lacks `delegation`).
  *
  * After the channel core's kill points, the undo stage (`undoStage.ts`, issue 19): kills during an undo or a redo of a
  * settled turn's files, each checked for files written whole and a record that says which files are undone.
+ * Then the delegation stage (`delegationStage.ts`, issue 22): kills across a `delegate` tool call and its child turn.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -21,6 +23,7 @@ import path from "node:path";
 import { build, type Plugin } from "esbuild";
 import { checkAfterKill } from "./check";
 import { PHASES, SCENARIOS, prng, type JournalLine, type KillPlan, type Phase } from "./scenario";
+import { delegationStage } from "./delegationStage";
 import { undoStage } from "./undoStage";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -35,6 +38,8 @@ const SEEDS = (process.env.CRASH_SEEDS ?? "1009,2027,3041,4051,5059,6067").split
 const POINTS_PER_SEED = Number(process.env.CRASH_POINTS_PER_SEED ?? 170);
 /** Kill points per seed of the undo stage (`undoStage.ts`): CRASH_UNDO_POINTS_PER_SEED, default 10. */
 const UNDO_POINTS_PER_SEED = Number(process.env.CRASH_UNDO_POINTS_PER_SEED ?? 10);
+/** Kill points per seed of the delegation stage (`delegationStage.ts`): CRASH_DELEGATION_POINTS_PER_SEED, default 3. */
+const DELEGATION_POINTS_PER_SEED = Number(process.env.CRASH_DELEGATION_POINTS_PER_SEED ?? 3);
 const JOBS = Number(process.env.CRASH_JOBS ?? 3);
 const VERBOSE = process.env.CRASH_VERBOSE === "1";
 /** CRASH_PHASES (comma-separated): draw kill points from these phases only (default all). */
@@ -365,7 +370,18 @@ async function main(): Promise<void> {
     );
     violations.push(...undo.violations);
   }
-  console.log(`kill points: ${points.length + (undo?.points ?? 0)}, violations: ${violations.length}`);
+  // The delegation stage (issue 22): kills across a `delegate` tool call and its child turn.
+  const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "sidekicks-crash-delegate-"));
+  const done = (dir: string) => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  const delegation = ONLY.includes("delegation") || !process.env.CRASH_PHASES ? await delegationStage({ seeds: SEEDS, pointsPerSeed: DELEGATION_POINTS_PER_SEED, runChild, tempDir, done }) : undefined;
+  if (delegation) {
+    const c = delegation.calibration;
+    console.log(
+      `delegation stage: ${delegation.points} kill points across a delegate call (calibration ${c.ms} ms, ${c.deltas} deltas, commits ${JSON.stringify(c.counts)}), by aim: ${Object.entries(delegation.byAim).map(([k, n]) => `${k} ${n}`).join(", ")}; child when killed: ${Object.entries(delegation.byChildState).map(([k, n]) => `${k} ${n}`).join(", ")}; ${delegation.violations.length} violations, ${(delegation.ms / 1000).toFixed(1)} s`,
+    );
+    violations.push(...delegation.violations);
+  }
+  console.log(`kill points: ${points.length + (undo?.points ?? 0) + (delegation?.points ?? 0)}, violations: ${violations.length}`);
   process.exitCode = violations.length > 0 ? 1 : 0;
 }
 

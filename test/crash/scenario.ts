@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 
 /** The phases a kill point targets (see {@link PHASE_MEANING}). */
-export type Phase = "admission" | "dispatch" | "streaming" | "checkpoint" | "settlement" | "tool intent" | "recovery" | "random time";
+export type Phase = "admission" | "dispatch" | "streaming" | "checkpoint" | "settlement" | "tool intent" | "recovery" | "random time" | "delegation";
 
 /**
  * Every phase, in report order. A commit is classified by {@link classifyCommit}; `streaming` kills at the nth
@@ -28,6 +28,7 @@ export const PHASE_MEANING: Record<Phase, string> = {
   "tool intent": "a tool intent batch of a file write (intended, running or settled), before or after it is written",
   recovery: "a second crash: a random-time kill, then a second child killed at the nth batch of its own recovery",
   "random time": "a SIGKILL from the harness at a random moment of the run",
+  delegation: "a batch of a `delegate` tool call (the intent alone, the child's admission, the child's settlement), before or after (the delegation stage only)",
 };
 
 /** A batch given to `Store.commit`, as the child sees it (loosely typed: intents may be added by the lead). */
@@ -41,8 +42,9 @@ export interface CommitLike {
 
 /** The phase of one commit batch; `session` (the agent's ACP session id) and `other` are counted, never targeted. */
 export function classifyCommit(changes: CommitLike): Phase | "session" | "other" {
-  const intents = Object.entries(changes).some(([key, value]) => /intent/i.test(key) && Array.isArray(value) && value.length > 0);
-  if (intents) return "tool intent";
+  const intents = Object.entries(changes).filter(([key, value]) => /intent/i.test(key) && Array.isArray(value) && value.length > 0);
+  if (intents.some(([, value]) => (value as { kind?: string }[]).some((i) => i.kind === "delegate"))) return "delegation";
+  if (intents.length > 0) return "tool intent";
   const turns = changes.turns ?? [];
   if (turns.some((t) => t.state === "settled")) return "settlement";
   if (turns.length > 0 && (changes.messages ?? []).some((m) => m.author.kind !== "agent")) return "admission";
@@ -64,6 +66,10 @@ export interface Scenario {
   name: string;
   agents: Record<string, object[]>;
   sends: Send[];
+  /** Agents that announce MCP over HTTP (they get Sidekicks' MCP server in `session/new`). */
+  mcpHttp?: string[];
+  /** Answers that agents' `delegate` calls add (admitted by the tool, not by a user message). */
+  delegations?: number;
 }
 
 const SLEEP = 20;
@@ -137,12 +143,39 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
+/**
+ * The delegation stage's scenario (issue 22, test/crash/delegationStage.ts; never drawn by the main plan): the user
+ * asks @b something, then @a, whose turn calls `delegate(b, …)` on Sidekicks' MCP server while b is still busy (b's
+ * own turn waits for a file a writes just before its call), so the child is admitted queued, then dispatched, streams
+ * and settles, and its answer is a's tool result.
+ */
+export const DELEGATION: Scenario = {
+  name: "delegation",
+  agents: {
+    a: [{ chunk: "Asking @b. " }, { appendFile: { path: "${workspaceFolder}/asking-b", text: "asking" } }, { mcpCall: { tool: "delegate", args: { member: "b", request: "count the tests" } } }, { chunk: " Done." }],
+    // b's own turn waits until a is about to delegate, then works 1 s more (a's MCP call takes about that long to reach Sidekicks on a loaded machine): the child is
+    // admitted queued behind it.
+    b: [{ untilFile: { path: "${workspaceFolder}/asking-b", includes: "asking" } }, { sleep: 1000 }, { chunk: "Counting. " }, ...tool("count-1", "Count the tests", "search"), { sleep: SLEEP }, { chunk: "There are " }, { sleep: SLEEP }, { chunk: "42 tests." }],
+  },
+  sends: [
+    { atMs: 0, text: "@b look at the tests", to: ["b"] },
+    { atMs: 0, text: "@a ask b to count the tests", to: ["a"] },
+  ],
+  mcpHttp: ["a"],
+  delegations: 1,
+};
+
+/** Every scenario the child can run, by CRASH_SCENARIO: the main plan's, then the delegation stage's. */
+export const ALL_SCENARIOS: Scenario[] = [...SCENARIOS, DELEGATION];
+
 /** The answer an agent gives when its turn runs to the end (the child answers every permission `ok`). */
 export function fullAnswer(agent: string, scenario: Scenario): string {
   let text = "";
   for (const step of scenario.agents[agent] ?? []) {
-    const s = step as { chunk?: string; permission?: unknown; writeFile?: unknown };
+    const s = step as { chunk?: string; permission?: unknown; writeFile?: unknown; mcpCall?: { args: { member: string } } };
     if (s.chunk !== undefined) text += s.chunk;
+    // A `delegate` call's chunk: the MCP result, whose text is the member's full answer.
+    if (s.mcpCall) text += `mcp: ${JSON.stringify({ content: [{ type: "text", text: fullAnswer(s.mcpCall.args.member, scenario) }] })}`;
     if (s.permission) text += " [chose ok]";
     if (s.writeFile) text += "write: {}"; // the fake agent's chunk with the (empty) fs/write_text_file result
   }

@@ -70,10 +70,14 @@ for (const kill of ["before admission", "while the child runs", "after the child
       const [stored] = await s.store.intentsOf(parent.turnId);
       const bMessages = await messagesOfB(s.store, s.general.id);
       const card = parentMessage.parts.find((p): p is ToolCallPart => p.type === "toolCall" && p.title === "Delegated to @b" && p.toolCallId === `intent-${intent.id}`);
+      const delegationCards = parentMessage.parts.filter((p) => p.type === "toolCall" && p.title === "Delegated to @b");
+      assert.equal(delegationCards.length, 1, "one delegation, one card: recovery's card takes the place of the live one");
       if (kill === "before admission") {
         assert.equal(stored?.result, "not_started");
         assert.equal(bMessages.length, 0, "no child was admitted");
         assert.ok(card, "the recovered card says so");
+        assert.equal(card.status, "failed");
+        assert.equal(card.delegation, undefined, "no link to an answer that was never admitted");
       } else if (kill === "while the child runs") {
         assert.equal(stored?.result, "outcome_uncertain");
         assert.equal(card?.outcomeUnknown, true);

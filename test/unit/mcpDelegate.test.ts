@@ -2,6 +2,9 @@
  * Issue 22: delegation as a tool. The fake agent `a` (a real subprocess) calls `delegate` on Sidekicks' MCP server with
  * the MCP SDK's client; `b`, another fake agent, answers the child turn. LevelDB in a temp folder holds the intent.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AgentConfig } from "../../src/config/roster";
@@ -114,6 +117,38 @@ test("delegate: a child queued behind its member's other answer when the window 
     assert.match(child.error?.message ?? "", /^Not started: Sidekicks restarted before @b began/);
     const [intent] = (await s.store.intentsOf((await s.store.turn(child.turnId!))!.parentTurnId!)).filter((i) => i.kind === "delegate");
     assert.equal(intent?.result, "not_started");
+    assert.deepEqual(await s.store.openTurns(), []);
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("delegate: a parent that stops waiting (its tool call timed out, its turn ended) leaves the child running; its card says so and links to the child's answer, which completes in the channel", async () => {
+  const gate = path.join(mkdtempSync(path.join(os.tmpdir(), "sidekicks-gate-")), "go");
+  const s = await channelSetup([
+    mcpAgent("a", [{ mcpCall: { tool: "delegate", args: { member: "b", request: "count the tests" }, timeoutMs: 3_000 } }, { chunk: "\nmoved on" }]),
+    fakeAgent("b", { prompt: [{ chunk: "Counting. " }, { untilFile: { path: gate, includes: "go" } }, { chunk: "There are 42 tests." }] }),
+  ]);
+  try {
+    await s.channels.messages.send(s.general.id, "@a go");
+    const parent = await s.finished((m) => m.author.agentName === "a", 20_000);
+    assert.equal(parent.outcome, "completed");
+    assert.match(textOf(parent), /mcp error: .*timed out/i, "a's tool call gave up");
+    const childStarted = s.events.of("message/started").find((m) => m.author.agentName === "b")!;
+    assert.ok(!s.events.of("message/finished").some((m) => m.id === childStarted.id), "b still runs after a ended");
+    const card = parent.parts.find((p): p is ToolCallPart => p.type === "toolCall" && !!p.delegation);
+    assert.deepEqual(card?.delegation, { member: "b", childMessageId: childStarted.id }, "the card still links to b's answer");
+    assert.equal(card?.noResult, true);
+    assert.match(card?.content ?? "", /@a stopped waiting for this answer; @b goes on, and its answer stays in the channel\./);
+
+    writeFileSync(gate, "go");
+    const child = await s.finished((m) => m.id === childStarted.id, 20_000);
+    assert.equal(child.outcome, "completed");
+    assert.equal(textOf(child), "Counting. There are 42 tests.");
+    const stored = (await s.store.message(s.general.id, parent.id))!;
+    assert.match(stored.parts.find((p): p is ToolCallPart => p.type === "toolCall" && !!p.delegation)?.content ?? "", /stopped waiting/, "the parent's record keeps the note");
+    const [intent] = (await s.store.intentsOf(stored.turnId!)).filter((i) => i.kind === "delegate");
+    assert.equal(intent?.result, "done");
     assert.deepEqual(await s.store.openTurns(), []);
   } finally {
     await s.teardown();
