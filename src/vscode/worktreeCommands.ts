@@ -5,15 +5,20 @@
  * Apply Agent Worktree…" asks how (merge, squash, rebase then fast-forward, or leave it as a branch), offers to commit
  * the agent's uncommitted work first (never dropped), and on conflicts opens the conflicted files and says how to abort.
  */
+import path from "node:path";
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import type { ApplyMode, ApplyOutcome, WorktreeBringBack } from "../agents/WorktreeBringBack";
+import { compareAttempts } from "../workspace/worktreeCompare";
 import { DIFF_HISTORY, type DiffDocuments } from "./DiffDocuments";
 
 /** Registers a command taking an agent (the `withAgent` of `agentCommands.ts`). */
 type WithAgent<A> = (placeholder: string, run: (app: SidekicksApp, name: string) => Promise<unknown>) => (arg: A) => Promise<unknown>;
 
-/** Registers `sidekicks.reviewAgentWorktree` and `sidekicks.applyAgentWorktree` through `command` and `withAgent`. */
+/**
+ * Registers `sidekicks.reviewAgentWorktree`, `sidekicks.compareAgentWorktrees` and `sidekicks.applyAgentWorktree`
+ * through `command` and `withAgent`.
+ */
 export function registerWorktreeCommands<A>(command: (id: string, run: (arg: A) => Promise<unknown>) => unknown, withAgent: WithAgent<A>, diffs: DiffDocuments): void {
   const bringBack = (app: SidekicksApp, name: string): WorktreeBringBack => {
     const it = app.agents.worktreeBringBack(name);
@@ -21,6 +26,7 @@ export function registerWorktreeCommands<A>(command: (id: string, run: (arg: A) 
     return it;
   };
   command("sidekicks.reviewAgentWorktree", withAgent(vscode.l10n.t("Review the worktree changes of which agent?"), (app, name) => review(bringBack(app, name), name, diffs)));
+  command("sidekicks.compareAgentWorktrees", withAgent(vscode.l10n.t("Compare the worktree of which agent?"), (app, name) => compare(app, name, bringBack, diffs)));
   command("sidekicks.applyAgentWorktree", withAgent(vscode.l10n.t("Apply the worktree of which agent?"), (app, name) => apply(bringBack(app, name), name)));
 }
 
@@ -42,6 +48,40 @@ async function review(it: WorktreeBringBack, name: string, diffs: DiffDocuments)
     const { left, right } = diffs.keep(f.path, f.before ?? "", "", DIFF_HISTORY + changes.files.length);
     const file = vscode.Uri.file(f.path);
     return [file, left, f.status === "deleted" ? right : file];
+  });
+  await vscode.commands.executeCommand("vscode.changes", title, resources);
+}
+
+/**
+ * Compare attempts (issue 20): the files agent `name` and another agent with a worktree (asked for when there are
+ * several) leave different, side by side in the multi-file diff editor, `name`'s worktree on the left.
+ */
+async function compare(app: SidekicksApp, name: string, bringBack: (app: SidekicksApp, name: string) => WorktreeBringBack, diffs: DiffDocuments): Promise<void> {
+  const others = app.agentSummaries().filter((a) => a.worktree !== undefined && a.name !== name);
+  if (others.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t("No other agent works in a worktree to compare with {0}'s (workspace: worktree in sidekicks.yaml).", name));
+    return;
+  }
+  const other =
+    others.length === 1
+      ? others[0]!.name
+      : (await vscode.window.showQuickPick(
+          others.map((a) => ({ label: a.name, detail: a.workspace })),
+          { placeHolder: vscode.l10n.t("Compare @{0}'s worktree with which agent's?", name) },
+        ))?.label;
+  if (!other) return;
+  const [a, b] = await Promise.all([bringBack(app, name).changes(), bringBack(app, other).changes()]);
+  const differences = await compareAttempts({ worktree: a.status.path, changes: a.changes }, { worktree: b.status.path, changes: b.changes });
+  if (differences.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t("Agents {0} and {1} leave their worktrees the same: nothing to compare.", name, other));
+    return;
+  }
+  const title = vscode.l10n.t("@{0} ({1}) vs @{2} ({3})", name, a.status.branch, other, b.status.branch);
+  const resources = differences.map((d) => {
+    const missing = diffs.keep(path.join(a.status.path, d.relative), "", "", DIFF_HISTORY + differences.length).left;
+    const left = d.left ? vscode.Uri.file(d.left) : missing;
+    const right = d.right ? vscode.Uri.file(d.right) : missing;
+    return [d.left ? left : right, left, right];
   });
   await vscode.commands.executeCommand("vscode.changes", title, resources);
 }

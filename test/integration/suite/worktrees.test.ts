@@ -4,11 +4,11 @@
  * each declared with `workspace: { worktree: … }`, get one message together. Each appends its own line to shared.txt
  * in its own worktree and waits until the other has written its line, so both edit the same file at the same time.
  * Then: each worktree holds only its own edit and the user's shared.txt is untouched; each agent's review opens in
- * the multi-file diff editor; each agent's work is committed on its branch in its worktree (git, as the user would: the
+ * the multi-file diff editor, and the two compared side by side (Compare Agent Worktrees); each agent's work is committed on its branch in its worktree (git, as the user would: the
  * apply command's "Commit Them First" is a modal dialog, which VS Code cancels in extension tests); alpha is applied
  * (Merge) and the user's shared.txt gets its line; beta is left as a branch (its commit stays on sidekicks/beta) and
  * the user's file does not get its line. Screenshots `worktrees-review-alpha`, `worktrees-review-beta`,
- * `worktrees-applied`.
+ * `worktrees-compare`, `worktrees-applied`.
  * The worktree suite (`--suite worktrees`, worktreesIndex.ts): puts the roster back and removes the repository and the
  * worktrees afterwards.
  */
@@ -69,7 +69,7 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
     rmSync(path.join(folder, "shared.txt"), { force: true });
   });
 
-  it("each worktree holds its own edit, the user's file neither; both reviewed; alpha merged, beta left on its branch", async () => {
+  it("each worktree holds its own edit, the user's file neither; both reviewed and compared; alpha merged, beta left on its branch", async () => {
     const other = { alpha: "beta", beta: "alpha" } as const;
     const entry = (agent: "alpha" | "beta") => {
       const script = {
@@ -106,6 +106,12 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
       await workbenchVisible(".multiDiffEditor .monaco-editor .view-lines");
       await screenshot(`worktrees-review-${agent}`);
     }
+
+    // Compare attempts: the one file the two leave different, alpha's worktree beside beta's.
+    await vscode.commands.executeCommand("sidekicks.compareAgentWorktrees", "alpha");
+    await poll("the comparison tab", () => tabLabels().find((l) => l.startsWith("@alpha (sidekicks/alpha) vs @beta (sidekicks/beta)")));
+    await workbenchVisible(".multiDiffEditor .monaco-editor .view-lines");
+    await screenshot("worktrees-compare");
 
     // The agents' work committed on their branches in their worktrees, as the user (or the agent) does there. (The
     // apply command's own "Commit Them First" is a modal dialog, which VS Code cancels in an extension test run.)
