@@ -7,8 +7,9 @@
  * the multi-file diff editor, and the two compared side by side (Compare Agent Worktrees); each agent's work is committed on its branch in its worktree (git, as the user would: the
  * apply command's "Commit Them First" is a modal dialog, which VS Code cancels in extension tests); alpha is applied
  * (Merge) and the user's shared.txt gets its line; beta is left as a branch (its commit stays on sidekicks/beta) and
- * the user's file does not get its line. Screenshots `worktrees-review-alpha`, `worktrees-review-beta`,
- * `worktrees-compare`, `worktrees-applied`.
+ * the user's file does not get its line; then beta merged after all stops on the conflict and opens the user's
+ * file in VS Code's merge editor. Screenshots `worktrees-review-alpha`, `worktrees-review-beta`,
+ * `worktrees-compare`, `worktrees-applied`, `worktrees-merge-editor`.
  * The worktree suite (`--suite worktrees`, worktreesIndex.ts): puts the roster back and removes the repository and the
  * worktrees afterwards.
  */
@@ -69,7 +70,7 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
     rmSync(path.join(folder, "shared.txt"), { force: true });
   });
 
-  it("each worktree holds its own edit, the user's file neither; both reviewed and compared; alpha merged, beta left on its branch", async () => {
+  it("each worktree holds its own edit, the user's file neither; both reviewed and compared; alpha merged, beta left on its branch, then merged into a conflict shown in the merge editor", async () => {
     const other = { alpha: "beta", beta: "alpha" } as const;
     const entry = (agent: "alpha" | "beta") => {
       const script = {
@@ -139,5 +140,23 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
 
     await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder, "shared.txt")), { preview: false });
     await screenshot("worktrees-applied");
+
+    // beta merged after all: both changed line 2, so git stops on a conflict and the file opens in the merge editor.
+    const conflicting = vscode.commands.executeCommand("sidekicks.applyAgentWorktree", "beta");
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('Apply @beta')");
+    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"); // Merge, the first
+    await conflicting;
+    assert.match(userFile(), /^<<<<<<< HEAD\nalpha was here\n=======\nbeta was here\n>>>>>>> sidekicks\/beta/m, "git's conflict state stays");
+    // A merge editor's tab input (TabInputTextMerge: base, input1, input2, result; newer than this @types/vscode).
+    const mergeInput = (t: vscode.Tab) => {
+      const input = t.input as { base?: unknown; input1?: unknown; result?: unknown } | undefined;
+      return input?.base instanceof vscode.Uri && input.input1 instanceof vscode.Uri && input.result instanceof vscode.Uri ? input.result : undefined;
+    };
+    const result = await poll("a merge editor tab", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map(mergeInput).find(Boolean));
+    assert.equal(result.fsPath, path.join(folder, "shared.txt"), "the result is the user's file");
+    await workbenchVisible(".merge-editor .monaco-editor .view-lines");
+    await screenshot("worktrees-merge-editor");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    git(folder, "merge", "--abort");
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Mocha entry of the worktree suite (`runCodeServer.mjs --suite worktrees`, issue 20): two agents in git worktrees of
  * their own, both reviewed, one applied, one left as a branch (worktrees.test.ts). A suite of its own, not part of the
- * main one: it makes the test workspace a git repository for its time, and takes 40 to 55 s on a loaded 2-core
+ * main one: it makes the test workspace a git repository for its time, and takes 30 to 80 s on a loaded 2-core
  * machine, over the main suite's budget of about 30 s per test.
  */
 import { runMocha } from "./runMocha";
