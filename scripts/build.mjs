@@ -76,7 +76,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { "integration/index": "test/integration/suite/index.ts", "integration/trust": "test/integration/suite/trustIndex.ts", "integration/reload": "test/integration/suite/reloadIndex.ts", "integration/panel": "test/integration/suite/panelIndex.ts" },
+    entryPoints: { "integration/index": "test/integration/suite/index.ts", "integration/trust": "test/integration/suite/trustIndex.ts", "integration/reload": "test/integration/suite/reloadIndex.ts", "integration/panel": "test/integration/suite/panelIndex.ts", "integration/worktrees": "test/integration/suite/worktreesIndex.ts" },
     outdir: "out",
     platform: "node",
     format: "cjs",

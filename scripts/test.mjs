@@ -205,7 +205,7 @@ async function integration() {
   let passed = 0;
   let failed = 0;
   const notes = [];
-  const runs = [[], ["--suite", "trust"], ["--suite", "reload"], ["--suite", "panel"], ["--suite", "realagents"]].map((args) => ["test/integration/runCodeServer.mjs", ...args]);
+  const runs = [[], ["--suite", "trust"], ["--suite", "reload"], ["--suite", "panel"], ["--suite", "worktrees"], ["--suite", "realagents"]].map((args) => ["test/integration/runCodeServer.mjs", ...args]);
   for (const args of [...runs, ["test/integration/runClosedTab.mjs"], ["test/integration/runStartRealAgents.mjs"]]) {
     const { code, output } = await run(node, args, args.includes("realagents") || args[0].endsWith("runStartRealAgents.mjs") ? 20 * MINUTE : 10 * MINUTE);
     const counts = [...output.matchAll(/^integration: (\d+) passed, (\d+) failed$/gm)].at(-1);

@@ -7,11 +7,11 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../shared/errors";
-import { ApplyProblem, applyBranch, branchChanges, commitWorktree, type ApplyMode, type ApplyOutcome, type BranchChanges } from "../workspace/worktreeApply";
+import { ApplyProblem, applyBranch, branchChanges, commitWorktree, conflictSides, type ApplyMode, type ApplyOutcome, type BranchChanges } from "../workspace/worktreeApply";
 import type { LaunchContext } from "./launch";
 import { statusOfWorktree, type WorktreeStatus } from "./runtimes";
 
-export type { ApplyMode, ApplyOutcome, BranchChange, BranchChanges } from "../workspace/worktreeApply";
+export type { ApplyMode, ApplyOutcome, BranchChange, BranchChanges, ConflictSides } from "../workspace/worktreeApply";
 
 /** A few paths of a newline-separated list, comma-separated, with how many more. */
 function somePaths(paths: string): string {
@@ -78,6 +78,11 @@ export class WorktreeBringBack {
     const status = await this.status();
     const message = `Merge branch '${status.branch}' (work of agent ${this.agent.name})`;
     return applyBranch({ repository: status.repository, worktree: status.path, branch: status.branch, mode, message, ...(this.ctx.git ? { git: this.ctx.git } : {}) }).catch(this.said());
+  }
+
+  /** The base, ours and theirs texts of a file an apply left conflicted in `folder` (for the merge editor). */
+  conflictSides(folder: string, file: string): ReturnType<typeof conflictSides> {
+    return conflictSides(folder, file, this.ctx.git);
   }
 
   private refuseBusy(): void {

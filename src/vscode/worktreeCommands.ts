@@ -3,17 +3,22 @@
  * Worktree Changes" opens the branch's changes against its base in VS Code's multi-file diff editor (`vscode.changes`;
  * the base's texts served read-only by {@link DiffDocuments}, the worktree's files on the right), and "Sidekicks:
  * Apply Agent Worktree…" asks how (merge, squash, rebase then fast-forward, or leave it as a branch), offers to commit
- * the agent's uncommitted work first (never dropped), and on conflicts opens the conflicted files and says how to abort.
+ * the agent's uncommitted work first (never dropped), and on conflicts opens the conflicted files in the merge editor and says how to abort.
  */
+import path from "node:path";
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import type { ApplyMode, ApplyOutcome, WorktreeBringBack } from "../agents/WorktreeBringBack";
+import { compareAttempts } from "../workspace/worktreeCompare";
 import { DIFF_HISTORY, type DiffDocuments } from "./DiffDocuments";
 
 /** Registers a command taking an agent (the `withAgent` of `agentCommands.ts`). */
 type WithAgent<A> = (placeholder: string, run: (app: SidekicksApp, name: string) => Promise<unknown>) => (arg: A) => Promise<unknown>;
 
-/** Registers `sidekicks.reviewAgentWorktree` and `sidekicks.applyAgentWorktree` through `command` and `withAgent`. */
+/**
+ * Registers `sidekicks.reviewAgentWorktree`, `sidekicks.compareAgentWorktrees` and `sidekicks.applyAgentWorktree`
+ * through `command` and `withAgent`.
+ */
 export function registerWorktreeCommands<A>(command: (id: string, run: (arg: A) => Promise<unknown>) => unknown, withAgent: WithAgent<A>, diffs: DiffDocuments): void {
   const bringBack = (app: SidekicksApp, name: string): WorktreeBringBack => {
     const it = app.agents.worktreeBringBack(name);
@@ -21,7 +26,8 @@ export function registerWorktreeCommands<A>(command: (id: string, run: (arg: A) 
     return it;
   };
   command("sidekicks.reviewAgentWorktree", withAgent(vscode.l10n.t("Review the worktree changes of which agent?"), (app, name) => review(bringBack(app, name), name, diffs)));
-  command("sidekicks.applyAgentWorktree", withAgent(vscode.l10n.t("Apply the worktree of which agent?"), (app, name) => apply(bringBack(app, name), name)));
+  command("sidekicks.compareAgentWorktrees", withAgent(vscode.l10n.t("Compare the worktree of which agent?"), (app, name) => compare(app, name, bringBack, diffs)));
+  command("sidekicks.applyAgentWorktree", withAgent(vscode.l10n.t("Apply the worktree of which agent?"), (app, name) => apply(bringBack(app, name), name, diffs)));
 }
 
 /** Opens the branch's changes in the multi-file diff editor, titled with what they hold. */
@@ -46,8 +52,42 @@ async function review(it: WorktreeBringBack, name: string, diffs: DiffDocuments)
   await vscode.commands.executeCommand("vscode.changes", title, resources);
 }
 
+/**
+ * Compare attempts (issue 20): the files agent `name` and another agent with a worktree (asked for when there are
+ * several) leave different, side by side in the multi-file diff editor, `name`'s worktree on the left.
+ */
+async function compare(app: SidekicksApp, name: string, bringBack: (app: SidekicksApp, name: string) => WorktreeBringBack, diffs: DiffDocuments): Promise<void> {
+  const others = app.agentSummaries().filter((a) => a.worktree !== undefined && a.name !== name);
+  if (others.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t("No other agent works in a worktree to compare with {0}'s (workspace: worktree in sidekicks.yaml).", name));
+    return;
+  }
+  const other =
+    others.length === 1
+      ? others[0]!.name
+      : (await vscode.window.showQuickPick(
+          others.map((a) => ({ label: a.name, detail: a.workspace })),
+          { placeHolder: vscode.l10n.t("Compare @{0}'s worktree with which agent's?", name) },
+        ))?.label;
+  if (!other) return;
+  const [a, b] = await Promise.all([bringBack(app, name).changes(), bringBack(app, other).changes()]);
+  const differences = await compareAttempts({ worktree: a.status.path, changes: a.changes }, { worktree: b.status.path, changes: b.changes });
+  if (differences.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t("Agents {0} and {1} leave their worktrees the same: nothing to compare.", name, other));
+    return;
+  }
+  const title = vscode.l10n.t("@{0} ({1}) vs @{2} ({3})", name, a.status.branch, other, b.status.branch);
+  const resources = differences.map((d) => {
+    const missing = diffs.keep(path.join(a.status.path, d.relative), "", "", DIFF_HISTORY + differences.length).left;
+    const left = d.left ? vscode.Uri.file(d.left) : missing;
+    const right = d.right ? vscode.Uri.file(d.right) : missing;
+    return [d.left ? left : right, left, right];
+  });
+  await vscode.commands.executeCommand("vscode.changes", title, resources);
+}
+
 /** Asks how to apply, commits the agent's uncommitted work first when the user agrees, and says what happened. */
-async function apply(it: WorktreeBringBack, name: string): Promise<void> {
+async function apply(it: WorktreeBringBack, name: string, diffs: DiffDocuments): Promise<void> {
   const status = await it.status();
   type Item = vscode.QuickPickItem & { mode: ApplyMode | "branch" };
   const items: Item[] = [
@@ -83,11 +123,33 @@ async function apply(it: WorktreeBringBack, name: string): Promise<void> {
     if (!message) return;
     await it.commitWork(message);
   }
-  await said(await it.apply(picked.mode), name, status.branch);
+  await said(await it.apply(picked.mode), name, status.branch, it, diffs);
 }
 
-/** Says what an apply did; on conflicts opens the conflicted files (VS Code's merge editor from there) and how to abort. */
-async function said(out: ApplyOutcome, name: string, branch: string): Promise<void> {
+/**
+ * Opens a conflicted file in VS Code's merge editor: the merge-base's, the current branch's and the agent's texts
+ * (git's stages 1, 2, 3) as read-only documents, the file itself as the result. `_open.mergeEditor` is the editor's
+ * own internal command (the git extension's "Resolve in Merge Editor" needs the file known to it first); when it
+ * fails, the file opens as text with git's conflict markers.
+ */
+async function openMergeEditor(it: WorktreeBringBack, folder: string, file: string, into: string, name: string, diffs: DiffDocuments): Promise<void> {
+  try {
+    const sides = await it.conflictSides(folder, file);
+    const base = diffs.keep(file, sides.base ?? "", sides.ours ?? "");
+    const theirs = diffs.keep(file, "", sides.theirs ?? "").right;
+    await vscode.commands.executeCommand("_open.mergeEditor", {
+      base: base.left,
+      input1: { uri: base.right, title: into },
+      input2: { uri: theirs, title: `@${name}` },
+      output: vscode.Uri.file(file),
+    });
+  } catch {
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false, preserveFocus: true });
+  }
+}
+
+/** Says what an apply did; on conflicts opens the conflicted files in the merge editor and says how to abort. */
+async function said(out: ApplyOutcome, name: string, branch: string, it: WorktreeBringBack, diffs: DiffDocuments): Promise<void> {
   if (out.kind === "upToDate") {
     void vscode.window.showInformationMessage(vscode.l10n.t("{0} already has everything on agent {1}'s branch {2}.", out.into, name, branch));
   } else if (out.kind === "applied") {
@@ -97,7 +159,7 @@ async function said(out: ApplyOutcome, name: string, branch: string): Promise<vo
         : vscode.l10n.t("Agent {0}'s branch {1} is applied to {2}: {3} files changed.", name, branch, out.into, out.files.length);
     void vscode.window.showInformationMessage(done);
   } else {
-    for (const file of out.files.slice(0, 10)) await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false, preserveFocus: true });
+    for (const file of out.files.slice(0, 10)) await openMergeEditor(it, out.folder, file, out.into, name, diffs);
     void vscode.window.showWarningMessage(
       vscode.l10n.t(
         "Applying agent {0}'s branch {1} stopped on conflicts in {2} files ({3}). Resolve them (Resolve in Merge Editor, from the file or Source Control) and commit; or undo the attempt: {4} in {5}.",

@@ -264,3 +264,28 @@ export async function applyBranch(req: ApplyRequest): Promise<ApplyOutcome> {
   const commit = req.mode === "squash" ? undefined : (await must(program, req.repository, ["rev-parse", "HEAD"])).trim();
   return { kind: "applied", mode: req.mode, into, files: writes.map((w) => path.join(req.repository, w)), ...(commit ? { commit } : {}) };
 }
+
+/** The three sides git keeps for a conflicted file: the merge-base's, the current branch's, the incoming one's. */
+export interface ConflictSides {
+  /** Stage 1 (null when the file did not exist at the merge-base). */
+  base: string | null;
+  /** Stage 2: the side of the branch being merged into (for a rebase, the branch being rebased onto). */
+  ours: string | null;
+  /** Stage 3: the incoming side. */
+  theirs: string | null;
+}
+
+/**
+ * The texts git keeps for the conflicted `file` (absolute) of the worktree at `folder` (`git show :1:`, `:2:`, `:3:`),
+ * for VS Code's merge editor. Reads only.
+ */
+export async function conflictSides(folder: string, file: string, program = "git"): Promise<ConflictSides> {
+  const top = (await must(program, folder, ["rev-parse", "--show-toplevel"])).trim();
+  const relative = path.relative(top, file).split(path.sep).join("/");
+  const stage = async (n: number) => {
+    const r = await git(program, folder, ["show", `:${n}:${relative}`]);
+    return r.code === 0 ? r.stdout : null;
+  };
+  const [base, ours, theirs] = await Promise.all([stage(1), stage(2), stage(3)]);
+  return { base, ours, theirs };
+}

@@ -16,6 +16,8 @@
 // `--suite e2e` runs out/integration/e2e.js, the end-to-end render bench (bench/renderE2e.ts, `npm run bench -- --e2e`;
 // not part of `npm test`): with `SIDEKICKS_WEBVIEW` `e2e/arm` (before the prompt) and `e2e/painted`, it asks the
 // harness for the wall clock at which the webview painted a finished answer ending with a marker.
+// `--suite worktrees` runs out/integration/worktrees.js (issue 20): two agents in git worktrees of their own; the
+// suite makes the test workspace a git repository (git init and one commit) and removes it after.
 // `--suite realagents` runs out/integration/realagents.js with Claude Code and Codex (issue 15): the harness starts
 // the scripted model server (test/fixtures/model-server.mjs) on a free port, writes the workspace `npm start --
 // --real-agents` writes (scripts/realAgentRoster.mjs) pointed at it, and stops the server after; its request lines go
@@ -25,10 +27,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { ensureRealAgents, node24Path, codeServerEntry } from "../../scripts/tools.mjs";
 import { startModelServer } from "../fixtures/model-server.mjs";
-import { buildE2eSuite, buildRealAgentsSuite, buildVsixSuite, createRealAgentsWorkspace, createTestWorkspace, e2eSuiteEntry, panelSuiteEntry, realAgentsSuiteEntry, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixFile, vsixSuiteEntry } from "./workspace.mjs";
+import { buildE2eSuite, buildRealAgentsSuite, buildVsixSuite, createRealAgentsWorkspace, createTestWorkspace, e2eSuiteEntry, panelSuiteEntry, realAgentsSuiteEntry, reloadSuiteEntry, root, suiteEntry as mainSuiteEntry, trustSuiteEntry, vsixFile, vsixSuiteEntry, worktreesSuiteEntry } from "./workspace.mjs";
 
 /** Each suite's entry file (the `extensionTestsPath` of the window). */
-const suiteEntries = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry, e2e: e2eSuiteEntry, realagents: realAgentsSuiteEntry };
+const suiteEntries = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: reloadSuiteEntry, vsix: vsixSuiteEntry, panel: panelSuiteEntry, e2e: e2eSuiteEntry, realagents: realAgentsSuiteEntry, worktrees: worktreesSuiteEntry };
 
 /** @typedef {{ name: keyof typeof suiteEntries, entry: string }} Suite */
 
@@ -39,7 +41,7 @@ const suiteEntries = { main: mainSuiteEntry, trust: trustSuiteEntry, reload: rel
  */
 export function suiteFromArgs(argv) {
   const name = argv.includes("--suite") ? argv[argv.indexOf("--suite") + 1] : "main";
-  if (!name || !Object.hasOwn(suiteEntries, name)) throw new Error(`unknown --suite ${name}: main, trust, reload, vsix, panel, e2e or realagents`);
+  if (!name || !Object.hasOwn(suiteEntries, name)) throw new Error(`unknown --suite ${name}: main, trust, reload, vsix, panel, e2e, realagents or worktrees`);
   const known = /** @type {keyof typeof suiteEntries} */ (name); // a name checked just above
   return { name: known, entry: suiteEntries[known] };
 }

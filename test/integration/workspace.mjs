@@ -64,6 +64,9 @@ export const e2eSuiteEntry = path.join(root, "out", "integration", "e2e.js");
 /** Bundles the end-to-end render bench suite to out/integration/e2e.js (not part of the build). */
 export const buildE2eSuite = () => buildSuite("e2e", "e2eBenchIndex");
 
+/** Compiled worktree suite (test/integration/suite/worktreesIndex.ts): two agents in git worktrees of their own. */
+export const worktreesSuiteEntry = path.join(root, "out", "integration", "worktrees.js");
+
 /** Compiled panel suite (test/integration/suite/panelIndex.ts): channels in editor tabs, restored after a reload. */
 export const panelSuiteEntry = path.join(root, "out", "integration", "panel.js");
 

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import test from "node:test";
 import { SidekicksError } from "../../src/shared/errors";
-import { ApplyProblem, applyBranch, branchChanges, commitWorktree, type ApplyMode } from "../../src/workspace/worktreeApply";
+import { ApplyProblem, applyBranch, branchChanges, commitWorktree, conflictSides, type ApplyMode } from "../../src/workspace/worktreeApply";
 import { git, makeRepo } from "./gitRepos";
 import { tempDir } from "./helpers";
 
@@ -143,6 +143,8 @@ test("a conflict is left in git's state with the conflicted files and how to abo
     assert.equal(out.folder, s.repo);
     assert.equal(out.abort, "git merge --abort");
     assert.match(readFileSync(path.join(s.repo, "a.txt"), "utf8"), /<<<<<<<[\s\S]*the user's line[\s\S]*the agent's line/);
+    // The three sides the merge editor shows: the merge-base's, the user's, the agent's.
+    assert.deepEqual(await conflictSides(out.folder, out.files[0]!), { base: "a.txt one\na.txt two\na.txt three\n", ours: "the user's line\n", theirs: "the agent's line\n" });
     await assert.rejects(s.apply("merge"), (e: unknown) => e instanceof ApplyProblem && e.kind === "inProgress" && e.facts.operation === "merge", "a second apply waits for the first");
     git(s.repo, "merge", "--abort");
     assert.equal(git(s.repo, "rev-parse", "HEAD"), head);
