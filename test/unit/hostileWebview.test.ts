@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { WebviewBridge } from "../../src/app/WebviewBridge";
 import { createSidekicks } from "../../src/app/compose";
-import type { EditorPort, SidekicksApp } from "../../src/app/SidekicksApp";
+import type { EditorPort } from "../../src/app/SidekicksApp";
 import { INSERT_MAX } from "../../src/shared/protocol/requestGuards";
-import { PROTOCOL_VERSION, type ErrorInfo, type HostToWebview, type PermissionPart } from "../../src/shared/protocol";
+import type { ErrorInfo, HostToWebview, PermissionPart } from "../../src/shared/protocol";
+import { connectView } from "./viewBridge";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 
 const CODE = "const answer = 42;\nconsole.log(answer);";
@@ -38,22 +38,6 @@ function roster(workspace: string): string {
     ],
   };
   return `version: 1\nagents:\n  - name: garfield\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FAKE_AGENT)}]\n    env:\n      FAKE_AGENT_SCRIPT: ${JSON.stringify(JSON.stringify(script))}\n`;
-}
-
-/** One connected view: its bridge over `app.viewHandlers()`, and `ask` posting a request as the webview would. */
-function connectView(app: SidekicksApp) {
-  const posted: HostToWebview[] = [];
-  const bridge = new WebviewBridge((m) => posted.push(m), app.viewHandlers());
-  const off = app.connectWebview((name, payload) => bridge.event(name, payload));
-  bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
-  let nextId = 1;
-  const ask = async (method: string, params?: unknown): Promise<{ result?: unknown; error?: ErrorInfo }> => {
-    const id = nextId++;
-    bridge.receive({ kind: "request", id, method, params });
-    const response = await waitFor(() => posted.find((m): m is Extract<HostToWebview, { kind: "response" }> => m.kind === "response" && m.id === id), 10_000, `the answer to ${method}`);
-    return { result: response.result, error: response.error };
-  };
-  return { posted, ask, close: () => (off(), bridge.dispose()) };
 }
 
 async function setup(confirmAnswer: boolean[] = []) {

@@ -6,12 +6,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { WebviewBridge } from "../../src/app/WebviewBridge";
 import { createSidekicks } from "../../src/app/compose";
 import type { EditorPort, SidekicksApp } from "../../src/app/SidekicksApp";
-import { PROTOCOL_VERSION, type ErrorInfo, type HostToWebview, type MessageView } from "../../src/shared/protocol";
+import type { ErrorInfo, HostToWebview, MessageView } from "../../src/shared/protocol";
 import { Store } from "../../src/store/Store";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
+import { connectView as connectBase } from "./viewBridge";
 
 /**
  * `echo` quotes the prompt and recalls the session's earlier prompts; `slow` waits for Stop the first time only;
@@ -24,17 +24,7 @@ function roster(notes: string): string {
 }
 
 function connectView(app: SidekicksApp) {
-  const posted: HostToWebview[] = [];
-  const bridge = new WebviewBridge((m) => posted.push(m), app.viewHandlers());
-  const off = app.connectWebview((name, payload) => bridge.event(name, payload));
-  bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
-  let nextId = 1;
-  const ask = async (method: string, params?: unknown): Promise<{ result?: unknown; error?: ErrorInfo }> => {
-    const id = nextId++;
-    bridge.receive({ kind: "request", id, method, params });
-    const response = await waitFor(() => posted.find((m): m is Extract<HostToWebview, { kind: "response" }> => m.kind === "response" && m.id === id), 10_000, `the answer to ${method}`);
-    return { result: response.result, error: response.error };
-  };
+  const { posted, ask, close } = connectBase(app);
   /** The message `id` as committed (`message/finished`), once it is. */
   const finished = (id: string) =>
     waitFor(() => posted.find((m): m is Extract<HostToWebview, { kind: "event"; name: "message/finished" }> => m.kind === "event" && m.name === "message/finished" && m.payload.id === id)?.payload, 10_000, `message ${id} to finish`);
@@ -47,7 +37,7 @@ function connectView(app: SidekicksApp) {
     const { messages } = (await ask("channel/open", { id: channelId })).result as { messages: MessageView[] };
     return messages.find((m) => m.id === id)!;
   };
-  return { posted, ask, finished, started, shown, close: () => (off(), bridge.dispose()) };
+  return { posted, ask, finished, started, shown, close };
 }
 
 async function setup() {

@@ -7,10 +7,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { WebviewBridge } from "../../src/app/WebviewBridge";
 import { createSidekicks } from "../../src/app/compose";
-import type { EditorPort, SidekicksApp } from "../../src/app/SidekicksApp";
-import { PROTOCOL_VERSION, type ErrorInfo, type HostToWebview, type MessageView } from "../../src/shared/protocol";
+import type { EditorPort } from "../../src/app/SidekicksApp";
+import type { MessageView } from "../../src/shared/protocol";
+import { connectView } from "./viewBridge";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 
 const agent = (name: string) =>
@@ -26,22 +26,6 @@ async function setup() {
   const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined, workspaceRoots: () => [workspace] };
   const app = await createSidekicks({ configPath, storageDir: path.join(dir, "store"), editor, launch: { workspaceFolder: workspace, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
   return { app, workspace, teardown: async () => (await app.dispose(), cleanup()) };
-}
-
-/** One connected view posting requests as the webview does, through the real bridge. */
-function connectView(app: SidekicksApp) {
-  const posted: HostToWebview[] = [];
-  const bridge = new WebviewBridge((m) => posted.push(m), app.viewHandlers());
-  const off = app.connectWebview((name, payload) => bridge.event(name, payload));
-  bridge.receive({ kind: "ready", protocolVersion: PROTOCOL_VERSION });
-  let nextId = 1;
-  const ask = async (method: string, params?: unknown): Promise<{ result?: unknown; error?: ErrorInfo }> => {
-    const id = nextId++;
-    bridge.receive({ kind: "request", id, method, params });
-    const response = await waitFor(() => posted.find((m): m is Extract<HostToWebview, { kind: "response" }> => m.kind === "response" && m.id === id), 10_000, `the answer to ${method}`);
-    return { result: response.result, error: response.error };
-  };
-  return { posted, ask, close: () => (off(), bridge.dispose()) };
 }
 
 type Block = { type: string; uri?: string; name?: string; text?: string };
