@@ -47,4 +47,30 @@ describe("delegation", () => {
     await page.waitForFunction((id) => document.activeElement?.getAttribute("data-message-id") === id, "t1");
     assert.deepEqual(await view.problems(), []);
   });
+  it("the member's answer is nested under the delegate card while it runs: its state, the start of its text, its own Stop", async () => {
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
+    const card = { type: "toolCall", toolCallId: "toolu_1", title: "mcp__sidekicks__delegate", kind: "other", status: "in_progress", delegation: { member: "odie", childMessageId: "n2" } };
+    const parent = { ...message({ id: "n1", agentName: "garfield", text: "Asking odie.", status: "streaming" }), turnId: "T1" };
+    parent.parts = [...parent.parts, card];
+    const child = { ...message({ id: "n2", agentName: "odie", text: "Counting the tests in src/ and test/", status: "streaming" }), turnId: "T2", delegatedBy: "garfield", parentMessageId: "n1", delegatedVia: /** @type {"tool"} */ ("tool") };
+    /** @type {import("../../src/shared/protocol").MemberView[]} */
+    const members = [{ name: "garfield", state: "busy" }, { name: "odie", state: "busy" }];
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members, messages: [parent, child] }), width: 300 });
+    const { page, host } = view;
+    const nested = ".message[data-message-id='n1'] .tool-call[data-tool-call-id='toolu_1'] .delegate-child";
+    await page.waitForSelector(`${nested}[data-child-status='streaming']`);
+    assert.equal(await page.innerText(`${nested} .delegate-child-state`), "answering…");
+    assert.equal(await page.innerText(`${nested} .delegate-child-preview`), "Counting the tests in src/ and test/");
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "n2", appendText: ": 42 so far" });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.endsWith("42 so far"), `${nested} .delegate-child-preview`);
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-delegate-nested-300.png") });
+    await page.click(`${nested} .delegate-child-stop`);
+    assert.deepEqual(await host.waitForRequests("turn/cancel"), [{ messageId: "n2" }], "Stop stops the member's answer, not the parent's");
+    await host.emit("message/finished", { ...child, status: "done", outcome: "completed", parts: [{ type: "text", text: "There are 42 tests." }] });
+    await page.waitForSelector(`${nested}[data-child-status='done']`);
+    assert.equal(await page.innerText(`${nested} .delegate-child-state`), "answered");
+    assert.equal(await page.$(`${nested} .delegate-child-stop`), null, "no Stop once it answered");
+    assert.deepEqual(await view.problems(), []);
+  });
 });

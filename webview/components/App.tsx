@@ -2,6 +2,7 @@
 import * as l10n from "@vscode/l10n";
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import { h } from "preact";
+import { useMemo } from "preact/hooks";
 import { channelLabel } from "../channelLabel";
 import { EditorContext, type EditorActions } from "../editorActions";
 import { ActionNote } from "./ActionNote";
@@ -13,6 +14,7 @@ import { type ChannelManagement, ChannelHeader, type MemberEditing, type MemberS
 import { ChannelSwitcher, type SwitcherActions } from "./ChannelSwitcher";
 import { Composer } from "./Composer";
 import { ConfigBanner } from "./ConfigBanner";
+import { ChildAnswersContext, type ChildAnswers } from "./DelegateChild";
 import { History } from "./History";
 import type { TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
@@ -61,9 +63,13 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
   const channelName = state.channel?.name ?? state.requested ?? "general";
   const editing = memberEditing(state, list, actions);
   // `h`, not JSX: Preact 11 types a context provider's result as `ComponentChildren`, which JSX does not accept.
+  const childAnswers = useMemo(() => childAnswersOf(state.messages, actions.turn), [state.messages, actions.turn]);
   return h(
     TerminalContext.Provider,
     { value: actions.terminals },
+    h(
+    ChildAnswersContext.Provider,
+    { value: childAnswers },
     h(
     EditorContext.Provider,
     { value: actions.editor },
@@ -107,7 +113,17 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
       </div>
     </div>,
     ),
+    ),
   );
+}
+
+/** The loaded messages by id (built on first look) and Stop, for the answers nested under delegate cards. */
+function childAnswersOf(messages: readonly MessageView[], turn: TurnControls): ChildAnswers {
+  let byId: Map<string, MessageView> | undefined;
+  return {
+    find: (id) => (byId ??= new Map(messages.map((m) => [m.id, m]))).get(id),
+    stop: (id) => turn.stop(id),
+  };
 }
 
 /** The members' session states and who is waiting for the user (a pending permission request in a streaming answer). */

@@ -8,6 +8,7 @@ import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
 import { AgentTerminal } from "./AgentTerminal";
 import { ContentBlock } from "./ContentBlock";
+import { DelegateChild } from "./DelegateChild";
 import { EmbeddedTerminal } from "./EmbeddedTerminal";
 import { InlineCode } from "./InlineCode";
 import { Markdown } from "./Markdown";
@@ -77,18 +78,7 @@ export function ToolCallCard({ part, live, awaitingPermission = false, reveal }:
           <span class={`status-badge status-${part.status}${live ? " live" : ""}`}>{statusLabel(part.status)}</span>
         )}
       </div>
-      {part.delegation && (
-        <button
-          type="button"
-          class="tool-delegation"
-          data-child-message={part.delegation.childMessageId}
-          title={l10n.t("Show @{0}'s answer to this delegation", part.delegation.member)}
-          disabled={!reveal}
-          onClick={() => reveal?.(part.delegation!.childMessageId)}
-        >
-          {l10n.t("@{0}'s answer", part.delegation.member)}
-        </button>
-      )}
+      {part.delegation && <DelegateChild member={part.delegation.member} childMessageId={part.delegation.childMessageId} reveal={reveal} />}
       {part.locations && part.locations.length > 0 && (
         <ul class="tool-locations" aria-label={l10n.t("Files")}>
           {part.locations.map((location, i) => (
