@@ -65,6 +65,8 @@ describe("delegation", () => {
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.endsWith("42 so far"), `${nested} .delegate-child-preview`);
     mkdirSync(outDir, { recursive: true });
     await page.screenshot({ path: path.join(outDir, "webview-delegate-nested-300.png") });
+    const author = await page.$eval(".message[data-message-id='n2'] .message-author", (el) => ({ text: el.textContent, whole: el.scrollWidth <= el.clientWidth }));
+    assert.deepEqual(author, { text: "odie", whole: true }, "the member's name is whole; its 'delegated by' note gives way first");
     await page.click(`${nested} .delegate-child-stop`);
     assert.deepEqual(await host.waitForRequests("turn/cancel"), [{ messageId: "n2" }], "Stop stops the member's answer, not the parent's");
     await host.emit("message/finished", { ...child, status: "done", outcome: "completed", parts: [{ type: "text", text: "There are 42 tests." }] });
