@@ -101,29 +101,40 @@ async function apply(it: WorktreeBringBack, name: string, diffs: DiffDocuments):
     placeHolder: vscode.l10n.t("How should the agent's work come into {0}?", status.repository),
   });
   if (!picked) return;
+  // The agent's uncommitted work comes along only once committed on its branch: offered whatever the choice (a branch
+  // left for a pull request without it would lack it), required for the others.
+  const committed = status.uncommitted.length === 0 || (await commitFirst(it, name, status));
   if (picked.mode === "branch") {
     const hint = `git push -u origin ${status.branch}`;
     await vscode.env.clipboard.writeText(hint);
-    void vscode.window.showInformationMessage(vscode.l10n.t("Agent {0}'s work stays on the branch {1}. Copied to the clipboard: {2}", name, status.branch, hint));
+    void vscode.window.showInformationMessage(
+      committed
+        ? vscode.l10n.t("Agent {0}'s work stays on the branch {1}. Copied to the clipboard: {2}", name, status.branch, hint)
+        : vscode.l10n.t("Agent {0}'s work stays on the branch {1}, without its {2} uncommitted changes (they stay in its worktree). Copied to the clipboard: {3}", name, status.branch, status.uncommitted.length, hint),
+    );
     return;
   }
-  if (status.uncommitted.length > 0) {
-    const commit = vscode.l10n.t("Commit Them First");
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t("Agent {0}'s worktree has {1} uncommitted changes. Commit them on its branch {2} first, so they come along?", name, status.uncommitted.length, status.branch),
-      { modal: true, detail: status.uncommitted.join("\n") },
-      commit,
-    );
-    if (choice !== commit) return;
-    const message = await vscode.window.showInputBox({
-      title: vscode.l10n.t("Commit message for agent {0}'s work", name),
-      value: vscode.l10n.t("Work of agent {0}", name),
-      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t("A commit needs a message.")),
-    });
-    if (!message) return;
-    await it.commitWork(message);
-  }
+  if (!committed) return;
   await said(await it.apply(picked.mode), name, status.branch, it, diffs);
+}
+
+/** Offers to commit the agent's uncommitted work on its branch (a modal naming the files, then the message). */
+async function commitFirst(it: WorktreeBringBack, name: string, status: { uncommitted: readonly string[]; branch: string }): Promise<boolean> {
+  const commit = vscode.l10n.t("Commit Them First");
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t("Agent {0}'s worktree has {1} uncommitted changes. Commit them on its branch {2} first, so they come along?", name, status.uncommitted.length, status.branch),
+    { modal: true, detail: status.uncommitted.join("\n") },
+    commit,
+  );
+  if (choice !== commit) return false;
+  const message = await vscode.window.showInputBox({
+    title: vscode.l10n.t("Commit message for agent {0}'s work", name),
+    value: vscode.l10n.t("Work of agent {0}", name),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t("A commit needs a message.")),
+  });
+  if (!message) return false;
+  await it.commitWork(message);
+  return true;
 }
 
 /**
