@@ -144,6 +144,8 @@ export function realAgentsHeader({ modelUrl, stateDir }) {
     "#   @claude script:long secs=30          a long command: press Stop",
     "#   @codex script:slow                   a slow answer: reload the window meanwhile, then Retry",
     "#   @claude script:fail                  a command that fails",
+    "#   @claude script:delegate member=codex  Claude hands \"count the tests\" to @codex with Sidekicks' delegate",
+    "#                                        tool; codex's answer shows nested in Claude's card, with its own Stop",
     "#   @claude @codex script:text           both at once, in one channel",
     "# The full list is at the top of test/fixtures/model-scripts.mjs. Each agent keeps a throwaway HOME (Codex also its",
     `# CODEX_HOME, with its config.toml) in ${stateDir}: none of your real accounts or settings is read`,

@@ -61,6 +61,9 @@ describe("delegation", () => {
     await page.waitForSelector(`${nested}[data-child-status='streaming']`);
     assert.equal(await page.innerText(`${nested} .delegate-child-state`), "answering…");
     assert.equal(await page.innerText(`${nested} .delegate-child-preview`), "Counting the tests in src/ and test/");
+    const cardSel = ".message[data-message-id='n1'] .tool-call[data-tool-call-id='toolu_1']";
+    assert.equal(await page.innerText(`${cardSel} .tool-title`), "Delegated to @odie", "the agent's MCP tool name is said in words");
+    assert.equal(await page.$(`${cardSel} .tool-kind`), null, "no 'other' kind label on a delegation");
     await host.emit("message/delta", { channelId: "ch-general", messageId: "n2", appendText: ": 42 so far" });
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.endsWith("42 so far"), `${nested} .delegate-child-preview`);
     mkdirSync(outDir, { recursive: true });
@@ -73,6 +76,13 @@ describe("delegation", () => {
     await page.waitForSelector(`${nested}[data-child-status='done']`);
     assert.equal(await page.innerText(`${nested} .delegate-child-state`), "answered");
     assert.equal(await page.$(`${nested} .delegate-child-stop`), null, "no Stop once it answered");
+    // The agent's tool result is the member's answer: shown once, nested, not again as the card's output.
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "n1", part: { ...card, status: "completed", content: "There are 42 tests.\n" } });
+    await page.waitForSelector(`${cardSel}[data-status='completed']`);
+    assert.equal(await page.$(`${cardSel} .tool-content`), null, "the result that repeats the member's answer is not shown twice");
+    assert.equal(await page.innerText(`${nested} .delegate-child-preview`), "There are 42 tests.");
+    await host.emit("message/delta", { channelId: "ch-general", messageId: "n1", part: { ...card, status: "completed", content: "odie did not answer in time" } });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === "odie did not answer in time", `${cardSel} .tool-content`);
     assert.deepEqual(await view.problems(), []);
   });
 });

@@ -8,7 +8,7 @@ import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
 import { AgentTerminal } from "./AgentTerminal";
 import { ContentBlock } from "./ContentBlock";
-import { DelegateChild } from "./DelegateChild";
+import { ChildAnswersContext, DelegateChild } from "./DelegateChild";
 import { EmbeddedTerminal } from "./EmbeddedTerminal";
 import { InlineCode } from "./InlineCode";
 import { Markdown } from "./Markdown";
@@ -42,6 +42,12 @@ export function ToolCallCard({ part, live, awaitingPermission = false, reveal }:
   // A command whose permission request waits has not run yet (Claude Code names its terminal before asking): its own
   // terminal is not said to be running.
   const runs = live && !awaitingPermission;
+  const answers = useContext(ChildAnswersContext);
+  // A delegation's card says what it is in words, whoever announced it (Claude Code names it `mcp__sidekicks__delegate`),
+  // and the result the agent got back is not shown twice: it is the member's answer, nested just below.
+  const delegation = part.delegation;
+  const title = delegation ? l10n.t("Delegated to @{0}", delegation.member) : part.title;
+  const content = delegation && part.content !== undefined && sameText(part.content, answerText(answers?.find(delegation.childMessageId))) ? undefined : part.content;
   return (
     <div
       class="tool-call card"
@@ -52,9 +58,9 @@ export function ToolCallCard({ part, live, awaitingPermission = false, reveal }:
       data-no-result={noResult ? "true" : undefined}
     >
       <div class="card-header">
-        {part.kind && <span class="tool-kind">{part.kind}</span>}
+        {part.kind && !delegation && <span class="tool-kind">{part.kind}</span>}
         <span class="tool-title" title={stripAnsi(part.title)}>
-          <InlineCode text={part.title} />
+          <InlineCode text={title} />
         </span>
         {part.cancelled ? (
           <span class="status-badge status-cancelled" title={l10n.t("Stopped before the agent reported its end")}>
@@ -94,7 +100,7 @@ export function ToolCallCard({ part, live, awaitingPermission = false, reveal }:
       {part.diffs?.map((diff, i) => (
         <DiffSummary key={i} diff={diff} open={() => void editor.openDiff(diff)} />
       ))}
-      {part.content && <ToolContent content={part.content} streaming={live && (part.status === "pending" || part.status === "in_progress")} />}
+      {content && <ToolContent content={content} streaming={live && (part.status === "pending" || part.status === "in_progress")} />}
       {part.blocks && part.blocks.length > 0 && (
         <div class="tool-blocks">
           {part.blocks.map((block, i) => (
@@ -131,6 +137,16 @@ function ToolContent({ content, streaming }: { content: string; streaming: boole
   ) : (
     <pre class="tool-content">{shown}</pre>
   );
+}
+
+/** The text of a loaded answer (its text parts, trimmed), or undefined when it is not loaded. */
+function answerText(message: { parts: readonly { type: string; text?: string }[] } | undefined): string | undefined {
+  return message?.parts.map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("").trim();
+}
+
+/** Whether a tool result repeats `answer` (white space aside): the member's answer as the delegating agent got it. */
+function sameText(content: string, answer: string | undefined): boolean {
+  return answer !== undefined && answer !== "" && content.replace(/\s+/g, " ").trim() === answer.replace(/\s+/g, " ");
 }
 
 /** One diff: the file, its line counts, and a button that opens it in the editor's diff view. */
