@@ -70,7 +70,7 @@ test("the real-agents workspace: a roster Sidekicks reads as the same three entr
     assert.ok(header.split("\n").filter(Boolean).every((line) => line.startsWith("#")), "only comments before agents:");
     const { scripts } = (await import(path.resolve(__dirname, "../fixtures/model-scripts.mjs"))) as { scripts: Record<string, unknown> };
     const named = [...header.matchAll(/script:([a-z0-9]+)/g)].map((m) => m[1]!);
-    assert.deepEqual([...new Set(named)].sort(), ["fail", "long", "permission", "plan", "planmode", "slow", "text", "tools"]);
+    assert.deepEqual([...new Set(named)].sort(), ["delegate", "fail", "long", "permission", "plan", "planmode", "slow", "text", "tools"]);
     for (const name of named) assert.ok(name in scripts, `script:${name} is a script of the model server`);
     assert.ok(header.includes(stateDir), "the header says where the agents' HOMEs are");
     assert.equal(modelUrlOf(yaml), url);
