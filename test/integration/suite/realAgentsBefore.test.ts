@@ -2,7 +2,7 @@
  * Real-agents suite, phase 1 (issue 15; realAgentsIndex.ts): Claude Code and Codex in the real editor. Screenshots in
  * test-results/: realagents-both, realagents-tools-claude, realagents-tools-codex, realagents-stopped-claude,
  * realagents-stopped-codex, realagents-permission-claude, realagents-permission-codex, realagents-answered,
- * realagents-rejected, realagents-streaming.
+ * realagents-rejected, realagents-streaming, realagents-delegate.
  */
 import * as vscode from "vscode";
 import * as assert from "node:assert/strict";
@@ -59,6 +59,22 @@ describe("real agents in the real editor (phase 1)", function () {
       assertCleanText(await body(id), `@${agent}'s answer`);
     }
     await screenshot("realagents-both");
+  });
+
+  it("@claude script:delegate member=codex: Claude Code calls Sidekicks' delegate tool; Codex's answer shows nested in Claude's one card and as its own message", async () => {
+    const [claude] = await send("@claude hand the greeting over script:delegate member=codex", ["claude"]);
+    assert.equal(await settled(claude!), "completed", "@claude's answer");
+    assert.match(await body(claude!), /Delegation done\./);
+    const card = `${message(claude!)} .tool-call:has(.delegate-child)`;
+    assert.equal(await text(`${card} .tool-title`), "Delegated to @codex", "one card, in words, for the MCP call");
+    const child = await attribute(`${card} .tool-delegation`, "data-child-message");
+    assert.ok(child, "the card links to Codex's answer");
+    assert.equal(await settled(child), "completed", "@codex's delegated answer");
+    assert.equal(await text(`${message(child)} .message-delegated`), "delegated by @claude via tool");
+    await poll("the nested answer to say answered", async () => ((await text(`${card} .delegate-child-state`)) === "answered" ? true : undefined), TURN_MS);
+    assert.match((await text(`${card} .delegate-child-preview`)) ?? "", /Hello from the scripted model\./, "Codex's answer, nested under the card");
+    assert.equal(await text(`${card} .tool-content`), null, "the tool result that repeats Codex's answer is not shown twice");
+    await screenshot("realagents-delegate", "sidebar");
   });
 
   for (const agent of ["claude", "codex"] as const) {
