@@ -10,7 +10,7 @@
  *   its changes land on its branch's folder and not in the user's checkout.
  */
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import test, { type TestContext } from "node:test";
@@ -21,6 +21,7 @@ import { Recorder } from "../../src/events/events";
 import type { MessageView } from "../../src/shared/protocol";
 import { Store } from "../../src/store/Store";
 import { textOf } from "./channelHarness";
+import { git, makeRepo } from "./gitRepos";
 import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 import { dockerTestImage, runTestContainer } from "./realDocker";
 
@@ -65,6 +66,9 @@ async function setup(t: TestContext, o: { project: string; dir: string; mounts: 
       await channels.messages.send(general.id, "@boxed go");
       return waitFor(() => events.of("message/finished").find((m) => m.author.kind === "agent"), 30_000, "the answer");
     },
+    /** The answer's "files changed" card, as shown once the turn's checkpoint is kept (after the answer settles). */
+    filesShown: (id: string) =>
+      waitFor(() => events.of("message/finished").filter((m) => m.id === id).map((m) => m.parts.find((p) => p.type === "files")).find(Boolean), 15_000, "the files part"),
     async teardown() {
       await channels.close();
       await store.close();
@@ -95,6 +99,9 @@ test("issue 19: files a container agent changes in its bind mount are in the tur
     const answer = await s.answer();
     assert.equal(answer.outcome, "completed", answer.error?.message);
     assert.match(textOf(answer), /terminal: \{"exitCode":0.*\/workspace/, "the terminal ran inside the container, in /workspace");
+    const card = await s.filesShown(answer.id);
+    assert.ok(card?.type === "files");
+    assert.deepEqual(card.files.map((f) => path.basename(f.path)).sort(), ["new.txt", "notes.md", "old.txt"], "the answer's card lists them");
     const { files } = await s.channels.restore.checkpoint(answer.id);
     assert.deepEqual(
       files.map((f) => [path.relative(project, f.path), f.kind, f.before, f.after]),
@@ -107,6 +114,74 @@ test("issue 19: files a container agent changes in its bind mount are in the tur
     const undone = await s.channels.restore.restore(answer.id, "undo", undefined);
     assert.equal(undone.done.length, 3, `undo wrote every file (skipped: ${undone.skipped.join(", ")})`);
     assert.equal(inContainer(s.box.name, "cat /workspace/notes.md /workspace/old.txt; test -e /workspace/new.txt || echo no new.txt"), "one\nold\nno new.txt\n");
+  } finally {
+    await s.teardown();
+    cleanup();
+  }
+});
+
+test("issue 20: a container agent with a git worktree under the container's mount works in its worktree, on its branch, never in the user's checkout", async (t) => {
+  const { dir: made, cleanup } = tempDir("sidekicks-engine-");
+  const dir = realpathSync(made);
+  const repo = makeRepo(dir);
+  const tree = path.join(dir, "trees", "boxed");
+  const s = await setup(t, {
+    project: repo,
+    dir,
+    mounts: [`${dir}:/src`],
+    workdir: "/src/repo",
+    worktree: { branch: "sidekicks/boxed", root: path.join(dir, "trees") },
+    steps: [
+      { reportSession: true },
+      { chunk: "\n" },
+      { appendFile: { path: "/src/trees/boxed/README.md", text: "from the box\n" } },
+      { terminal: { command: "sh", args: ["-c", "printf 'made\\n' > made.txt && pwd"] } },
+    ],
+  });
+  if (!s) return cleanup();
+  try {
+    const answer = await s.answer();
+    assert.equal(answer.outcome, "completed", answer.error?.message);
+    const said = textOf(answer).split("\n");
+    assert.equal(JSON.parse(said[0]!).cwd, "/src/trees/boxed", "the session is in the worktree, as the container names it");
+    assert.match(said[1]!, /terminal: \{"exitCode":0.*"output":"\/src\/trees\/boxed\\r?\\n"/, "a terminal starts in the worktree inside the container");
+    assert.equal(readFileSync(path.join(tree, "README.md"), "utf8"), "hello\nfrom the box\n");
+    assert.equal(readFileSync(path.join(tree, "made.txt"), "utf8"), "made\n");
+    assert.equal(git(tree, "branch", "--show-current"), "sidekicks/boxed");
+    assert.equal(readFileSync(path.join(repo, "README.md"), "utf8"), "hello\n", "the user's checkout is untouched");
+    assert.equal(existsSync(path.join(repo, "made.txt")), false);
+    const card = await s.filesShown(answer.id);
+    assert.ok(card?.type === "files");
+    assert.deepEqual(card.files.map((f) => path.basename(f.path)).sort(), ["README.md", "made.txt"], "the answer's card lists them");
+    const { files } = await s.channels.restore.checkpoint(answer.id);
+    assert.deepEqual(
+      files.map((f) => [path.relative(tree, f.path), f.kind, f.before, f.after]),
+      [
+        ["README.md", "modified", "hello\n", "hello\nfrom the box\n"],
+        ["made.txt", "created", null, "made\n"],
+      ],
+    );
+  } finally {
+    await s.teardown();
+    cleanup();
+  }
+});
+
+test("issue 20: a worktree root a real container does not mount fails the start, naming the folder, before any worktree is made", async (t) => {
+  const { dir: made, cleanup } = tempDir("sidekicks-engine-");
+  const dir = realpathSync(made);
+  const repo = makeRepo(dir);
+  const s = await setup(t, { project: repo, dir, mounts: [`${repo}:/workspace`], worktree: { branch: "sidekicks/boxed" }, steps: [{ chunk: "never" }] });
+  if (!s) return cleanup();
+  try {
+    const answer = await s.answer();
+    assert.equal(answer.outcome, "failed");
+    const root = path.join(dir, ".sidekicks-worktrees", "repo");
+    assert.ok(answer.error!.message.includes(`does not mount its git worktree ${path.join(root, "boxed")} (`), answer.error!.message);
+    assert.ok(answer.error!.message.includes(`${repo} → /workspace`), "the sentence lists the container's mounts");
+    assert.ok(answer.error!.message.includes(`docker run -v "${root}:${root}"`), answer.error!.message);
+    assert.equal(existsSync(root), false, "no worktree folder was made");
+    assert.equal(git(repo, "branch", "--list", "sidekicks/boxed"), "", "no branch was made");
   } finally {
     await s.teardown();
     cleanup();
