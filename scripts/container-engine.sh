@@ -9,9 +9,11 @@
 #
 # Steps (figures from a 2-core Firecracker VM, kernel 6.18, cgroup v1):
 #   1. `apt-get install docker.io busybox-static` when either is missing (dockerd, containerd, runc; about 70 s).
-#   2. `dockerd` in the background when `docker info` does not answer (its own session, so it outlives this script;
-#      log in $SIDEKICKS_DOCKERD_LOG, default /tmp/sidekicks-dockerd.log; about 5 s). When it does not answer within
-#      30 s it is stopped and started again with `--storage-driver=vfs --iptables=false --bridge=none`.
+#   2. `dockerd --iptables=false --bridge=none` in the background when `docker info` does not answer: no default
+#      bridge and no firewall rules, so the machine's networking is left as it is (the tests' containers run with
+#      `--network=none`). Its own session, so it outlives this script; log in $SIDEKICKS_DOCKERD_LOG, default
+#      /tmp/sidekicks-dockerd.log; about 1 s. When it does not answer within 30 s it is stopped and started again
+#      with `--storage-driver=vfs` (no overlayfs).
 #   3. The image $SIDEKICKS_TEST_IMAGE (default `sidekicks-test:local`, about 106 MB, about 1 s) by `docker import` of
 #      a root folder made from this machine's files: the static busybox (sh, cat, sleep, id…) and the `node` on the
 #      PATH with the shared libraries `ldd` names, so the tests' fake ACP agent (a Node script) runs inside. It is
@@ -69,10 +71,10 @@ start_dockerd() {
 if ! answers; then
   started=$SECONDS
   say "starting dockerd (log: $log)"
-  if ! start_dockerd; then
+  if ! start_dockerd --iptables=false --bridge=none; then
     say "dockerd did not answer: $(grep -E 'level=(error|fatal)|failed' "$log" | tail -n 1)"
-    say "starting dockerd again with --storage-driver=vfs --iptables=false --bridge=none"
-    start_dockerd --storage-driver=vfs --iptables=false --bridge=none ||
+    say "starting dockerd again with --storage-driver=vfs"
+    start_dockerd --iptables=false --bridge=none --storage-driver=vfs ||
       fail "dockerd does not start: $(grep -E 'level=(error|fatal)|failed' "$log" | tail -n 2 | tr '\n' ' ')"
   fi
   say "dockerd answers after $((SECONDS - started)) s"
