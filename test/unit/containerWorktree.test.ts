@@ -45,9 +45,11 @@ async function setup(steps: object[], worktree: (dir: string) => WorktreeConfig,
   return {
     dir,
     repo,
+    agents,
     answer: async (): Promise<MessageView> => {
+      const before = events.of("message/finished").length;
       await channels.messages.send(general.id, "@boxed go");
-      return waitFor(() => events.of("message/finished").find((m) => m.author.kind === "agent"), 15_000, "the answer");
+      return waitFor(() => events.of("message/finished").slice(before).find((m) => m.author.kind === "agent"), 15_000, "the answer");
     },
     async teardown() {
       await channels.close();
@@ -83,6 +85,11 @@ test("a worktree root under the container's mount: the agent's session, terminal
     assert.match(said[2]!, /Refused .*README\.md.*: it is outside the agent's workspace .*trees.boxed\./, "the user's checkout, mounted too, is outside the agent's worktree");
     assert.equal(readFileSync(path.join(s.repo, "README.md"), "utf8"), "hello\n");
     assert.match(said[3]!, new RegExp(`"output":"${tree.replace(/[/\\]/g, ".")}"`), "a terminal starts in the worktree (its host folder, for the stand-in docker)");
+    // Started again (the worktree is found, checked and reused): the same place.
+    await s.agents.stopAll();
+    const again = await s.answer();
+    assert.equal(again.outcome, "completed", again.error?.message);
+    assert.equal(JSON.parse(textOf(again).split("\n")[0]!).cwd, "/workspace/trees/boxed");
   } finally {
     await s.teardown();
   }
