@@ -101,7 +101,9 @@ export class AgentProcesses {
       await entry.stopping;
       const runtime = runtimeFor(entry.config);
       // An agent with a git worktree: made (or found) here, at its first start; the runtime sees its folder.
-      const { agent: config, worktree } = await placeInWorktree(entry.config, this.host.launch);
+      // A runtime that reaches only some folders (a container: its bind mounts) checks the worktree's first.
+      const access = entry.config.worktree ? await runtime.worktreeAccess?.(entry.config, this.host.launch) : undefined;
+      const { agent: config, worktree } = await placeInWorktree(entry.config, this.host.launch, access);
       if (worktree) {
         entry.worktree = worktree;
         if (worktree.created) this.log(entry, "info", `worktree made: ${worktree.path} on branch ${worktree.branch ?? "(detached)"} from ${worktree.base}`);

@@ -22,6 +22,11 @@ export interface WorktreeSpec {
   workspaceFolder: string;
   /** The git program (default `git`, found on the PATH). */
   git?: string;
+  /**
+   * Called with the worktree's top folder (absolute, symbolic links resolved) before it is made or reused: throws when
+   * the agent could not work there (a container runtime that does not mount it, issue 20). Absent: any folder does.
+   */
+  check?: (folder: string) => void;
 }
 
 /** An agent's worktree as it is on disk. */
@@ -208,11 +213,12 @@ async function baseOf(spec: WorktreeSpec, repository: string): Promise<string> {
  * when no other worktree has it checked out) and reused when it is there (after a reload too).
  * @throws SidekicksError `worktree/unavailable`: git missing or older than 2.5, not a git repository, no commits yet,
  *   a missing base, a branch checked out elsewhere, a locked or vanished worktree, a root inside the repository, a
- *   folder in the way — each saying what to do
+ *   folder in the way — each saying what to do; and whatever `spec.check` throws, before anything is made
  */
 export async function ensureWorktree(spec: WorktreeSpec): Promise<AgentWorktree> {
   const program = spec.git ?? "git";
   const { repository, sub, path: where, listed, all } = await locate(spec);
+  spec.check?.(where);
   const base = await baseOf(spec, repository);
   const done = (branch: string | undefined, created: boolean): AgentWorktree => ({ repository, path: where, cwd: path.join(where, sub), branch, base, created });
   if (listed) {

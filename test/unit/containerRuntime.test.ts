@@ -1,9 +1,10 @@
 /**
- * The container runtime end to end, with a stand-in `docker` (test/fixtures/docker/docker) because no Docker engine
- * runs on the build machines: the agent starts through `docker exec -i` with only the roster's variables inside, its
+ * The container runtime end to end, with a stand-in `docker` (test/fixtures/docker/docker), so it runs where no Docker
+ * engine does: the agent starts through `docker exec -i` with only the roster's variables inside, its
  * session `cwd` is the container folder, its file paths are container paths mapped to the host through the bind mount
  * (and confined to it), its commands run through `docker exec -i -t`; a stopped or unknown container, or no docker at
- * all, says so. The real-container test is in workspaceContainer.test.ts (it runs where `docker info` succeeds).
+ * all, says so. The real-container tests are in workspaceContainer.test.ts and containerEngine.test.ts (they run
+ * where `docker info` succeeds and the test image is built: `scripts/container-engine.sh`, run by `.ci/run`).
  */
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

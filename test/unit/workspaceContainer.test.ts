@@ -15,6 +15,7 @@ import {
 } from "../../src/workspace/container";
 import { TerminalManager } from "../../src/workspace/terminals";
 import { tempDir } from "./helpers";
+import { dockerTestImage, runTestContainer } from "./realDocker";
 
 const code = (c: string) => (e: unknown) => e instanceof SidekicksError && e.code === c;
 
@@ -256,29 +257,18 @@ describe("container runtime: an agent's terminal env never reaches the host's do
   });
 });
 
-/** `docker info`: undefined when an engine answers, else why not. */
-function dockerUnavailable(): string | undefined {
-  const r = spawnSync("docker", ["info", "--format", "{{.ServerVersion}}"], { encoding: "utf8", timeout: 20_000 });
-  if (r.error) return `docker info could not run (${r.error.message})`;
-  if (r.status !== 0) return `docker info failed: ${(r.stderr || r.stdout).trim().split("\n").pop()}`;
-  return undefined;
-}
-
 describe("container runtime: a real container", () => {
   it("runs commands and terminals in a running container, and maps its paths (needs a Docker engine)", async (t) => {
-    const why = dockerUnavailable();
+    const { image, why } = dockerTestImage();
     if (why) {
-      t.skip(`no Docker engine: ${why}`);
+      t.skip(why);
       return;
     }
-    const image = process.env.SIDEKICKS_TEST_IMAGE ?? "alpine:3";
     const dir = tempDir("sidekicks-container-");
     const host = realpathSync(dir.dir);
     mkdirSync(path.join(host, "sub dir"));
-    const name = `sidekicks-test-${process.pid}-${Date.now()}`;
     const user = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-    const run = spawnSync("docker", ["run", "-d", "--rm", "--name", name, "-v", `${host}:/workspace`, image, "sleep", "300"], { encoding: "utf8", timeout: 180_000 });
-    assert.equal(run.status, 0, `docker run ${image}: ${run.stderr}`);
+    const { name, remove } = runTestContainer(image, [`${host}:/workspace`]);
     try {
       const inspect = spawnSync(dockerInspect(name).command, dockerInspect(name).args, { encoding: "utf8" });
       const paths = new ContainerPaths(mountsFromInspect(inspect.stdout));
@@ -312,7 +302,7 @@ describe("container runtime: a real container", () => {
       await manager.releaseAll();
       assert.ok(existsSync(path.join(host, "sub dir", "out file.txt")));
     } finally {
-      spawnSync("docker", ["rm", "-f", name], { timeout: 60_000 });
+      remove();
       dir.cleanup();
     }
   });

@@ -57,6 +57,22 @@ export interface AgentPlace {
   terminalPlanner(confinement: Confinement): SpawnPlanner;
 }
 
+/**
+ * How a runtime reaches an agent's git worktree (issue 20), read before the worktree is made or reused.
+ */
+export interface WorktreeAccess {
+  /**
+   * Whether the agent could work in the worktree whose top folder is `folder` (absolute, on this machine).
+   * @throws SidekicksError `worktree/unavailable` with a sentence naming the folder and what to do, when it could not
+   */
+  check(folder: string): void;
+  /**
+   * The roster entry as the runtime then launches it, given the entry whose `workspace` is the agent's folder in its
+   * worktree (a container runtime's `workdir` becomes that folder as the container names it).
+   */
+  place(agent: AgentConfig): AgentConfig;
+}
+
 /** One runtime: what the manager asks of it, in the order it asks. */
 export interface Runtime<T extends RuntimeType = RuntimeType> {
   /** The roster's `agents[].runtime.type` it runs. */
@@ -66,6 +82,12 @@ export interface Runtime<T extends RuntimeType = RuntimeType> {
    * @returns `agent/unsupported` with a sentence that says what to change in sidekicks.yaml, else undefined
    */
   refuse(agent: AgentConfig): SidekicksError | undefined;
+  /**
+   * For an agent with a git worktree, before it is made or reused: what decides whether the runtime reaches it (a
+   * container's bind mounts). Absent: the worktree's folder is used as it is (the local runtime).
+   * @throws SidekicksError `agent/spawn` when that cannot be read (a missing or stopped container), said plainly
+   */
+  worktreeAccess?(agent: AgentConfig, ctx: LaunchContext): Promise<WorktreeAccess>;
   /**
    * The process to spawn for the roster entry (`${env:…}` and `${workspaceFolder}` substituted).
    * @throws SidekicksError `agent/spawn` for settings that cannot make a command line

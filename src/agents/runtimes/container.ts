@@ -3,16 +3,20 @@
  * inside a named, running container through `docker exec -i`, with only the roster's `env` inside; before it starts,
  * `docker inspect` reads the container's bind mounts and working directory, so a missing or stopped container says
  * so plainly. The agent's paths are container paths, mapped to the host folders mounted there (and confined to
- * them); its terminals run in the container (`docker exec -it`). The docker command lines and the path mapping are
- * `src/workspace/container.ts`'s.
+ * them); its terminals run in the container (`docker exec -it`). An agent with a git worktree (issue 20) works in
+ * it when the worktree lies under one of the container's bind mounts (a running container cannot gain mounts), else
+ * its start fails before the worktree is made, naming the folder to mount. The docker command lines and the path
+ * mapping are `src/workspace/container.ts`'s.
  */
 import * as l10n from "@vscode/l10n";
 import { execFile } from "node:child_process";
+import { realpathSync } from "node:fs";
+import path from "node:path";
 import type { AgentLaunch } from "../../acp/types";
 import type { AgentConfig } from "../../config/roster";
 import { SidekicksError } from "../../shared/errors";
-import { containerAgentLaunch, containerPlanner, ContainerPaths, dockerInspect, mountsFromInspect, type ContainerRuntime } from "../../workspace/container";
-import { DEMO_COMMAND, substitution, type AgentPlace, type LaunchContext, type Runtime } from "./Runtime";
+import { containerAgentLaunch, containerPlanner, ContainerPaths, dockerInspect, mountsFromInspect, type ContainerRuntime, type PathMount } from "../../workspace/container";
+import { DEMO_COMMAND, definedEnv, substitution, type AgentPlace, type LaunchContext, type Runtime, type WorktreeAccess } from "./Runtime";
 
 /** How long `docker inspect` may take, in ms. */
 export const INSPECT_TIMEOUT_MS = 15_000;
@@ -30,12 +34,6 @@ export const containerRuntime: Runtime<"container"> = {
 
   /** Refuses the demo agent: it is a script of this extension, not a program in the container. */
   refuse(agent: AgentConfig): SidekicksError | undefined {
-    if (agent.worktree) {
-      return new SidekicksError(
-        "agent/unsupported",
-        l10n.t('Agent "{0}" runs in a container and has a git worktree as its workspace: not supported yet (the worktree is not mounted in the container). Remove its worktree, or its runtime.', agent.name),
-      );
-    }
     if (agent.command !== DEMO_COMMAND) return undefined;
     return new SidekicksError(
       "agent/unsupported",
@@ -44,6 +42,40 @@ export const containerRuntime: Runtime<"container"> = {
         agent.name,
       ),
     );
+  },
+
+  /**
+   * A git worktree is reachable when its folder lies under one of the container's bind mounts (issue 20: a running
+   * container cannot gain mounts, so the worktree root must be one already, or under one); the agent then starts in
+   * the worktree's folder as the container names it (its `workdir`), and its files are confined to the worktree.
+   * @throws SidekicksError `agent/spawn` as {@link prepare} for a missing or stopped container
+   */
+  async worktreeAccess(agent: AgentConfig, ctx: LaunchContext): Promise<WorktreeAccess> {
+    const settings = settingsOf(agent);
+    const { mounts } = await inspected(agent.name, settings.container, definedEnv(ctx.env));
+    // Worktree folders are named with symbolic links resolved; so are the mounts' host folders here.
+    const paths = new ContainerPaths(mounts.map((m) => ({ host: realOrSame(m.host), container: m.container })));
+    return {
+      check(folder) {
+        if (paths.tryToContainer(folder) !== undefined) return;
+        const root = path.dirname(folder);
+        const mounted = mounts.length ? mounts.map((m) => `${m.host} → ${m.container}`).join(", ") : l10n.t("it mounts no folder");
+        throw new SidekicksError(
+          "worktree/unavailable",
+          l10n.t(
+            'Agent "{0}" runs in container "{1}", which does not mount its git worktree {2} ({3}). A running container cannot gain mounts: create it again with the worktree root mounted at the same path (docker run -v "{4}:{4}" …), or set worktree.root in sidekicks.yaml to a folder under one of its mounts.',
+            agent.name,
+            settings.container,
+            folder,
+            mounted,
+            root,
+          ),
+        );
+      },
+      place(placed) {
+        return { ...placed, runtime: { type: "container", ...settings, workdir: paths.toContainer(placed.workspace ?? ctx.workspaceFolder) } };
+      },
+    };
   },
 
   /**
@@ -66,24 +98,42 @@ export const containerRuntime: Runtime<"container"> = {
    */
   async prepare(agent: AgentConfig, launch: AgentLaunch): Promise<AgentPlace> {
     const settings = settingsOf(agent);
-    const data = await inspect(agent.name, settings.container, launch.env);
-    const first = (Array.isArray(data) ? data[0] : data) as { State?: { Running?: boolean }; Config?: { WorkingDir?: string } } | undefined;
-    if (first?.State?.Running === false) {
-      throw new SidekicksError("agent/spawn", l10n.t('Container "{0}" of agent "{1}" is not running. Start it (docker start {0}) and try again.', settings.container, agent.name));
-    }
-    const mounts = mountsFromInspect(data);
+    const { workingDir, mounts } = await inspected(agent.name, settings.container, launch.env);
     const paths = new ContainerPaths(mounts);
     const { cwd: folder, env } = launch;
     return {
       folder,
       env,
-      sessionCwd: settings.workdir ?? (first?.Config?.WorkingDir || "/"),
-      roots: mounts.map((m) => m.host),
+      sessionCwd: settings.workdir ?? (workingDir || "/"),
+      // In a worktree (issue 20) the agent's files are the worktree's, as for a local agent; else every mount's.
+      roots: agent.worktree ? [folder] : mounts.map((m) => m.host),
       toHost: (p) => paths.toHost(p),
       terminalPlanner: () => containerPlanner(settings, { cwd: folder, env: { ...process.env, ...env }, paths }),
     };
   },
 };
+
+/**
+ * The container's working directory and bind mounts, from `docker inspect`.
+ * @throws SidekicksError `agent/spawn` when docker is missing, the container does not exist or is not running
+ */
+async function inspected(agent: string, container: string, env: Record<string, string>): Promise<{ workingDir: string | undefined; mounts: PathMount[] }> {
+  const data = await inspect(agent, container, env);
+  const first = (Array.isArray(data) ? data[0] : data) as { State?: { Running?: boolean }; Config?: { WorkingDir?: string } } | undefined;
+  if (first?.State?.Running === false) {
+    throw new SidekicksError("agent/spawn", l10n.t('Container "{0}" of agent "{1}" is not running. Start it (docker start {0}) and try again.', container, agent));
+  }
+  return { workingDir: first?.Config?.WorkingDir, mounts: mountsFromInspect(data) };
+}
+
+/** `folder` with its symbolic links resolved, or as it is when it cannot be (it does not exist here). */
+function realOrSame(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
 
 /** `docker inspect --type container`'s JSON. @throws SidekicksError `agent/spawn` (no docker, no such container, not JSON) */
 async function inspect(agent: string, container: string, env: Record<string, string>): Promise<unknown> {

@@ -3,33 +3,40 @@
  * (`agents[].workspace.worktree`, or a channel's `worktree`) gets it made or found just before its runtime launches
  * it, and the runtime then sees an ordinary `workspace` — the worktree's folder — so the session `cwd`, the
  * confinement roots, terminals, watchers and turn snapshots all act there and nowhere else. The runtime's own
- * `refuse` speaks first (a container runtime refuses a worktree: it is not bind-mounted yet).
+ * `refuse` speaks first; a runtime that cannot reach every folder (a container reaches its bind mounts) checks the
+ * worktree's folder before it is made (`Runtime.worktreeAccess`).
  * The git mechanics are `src/workspace/worktrees.ts`'s.
  */
 import * as l10n from "@vscode/l10n";
 import type { AgentConfig } from "../../config/roster";
 import { SidekicksError } from "../../shared/errors";
 import { ensureWorktree, MIN_GIT_VERSION, removeWorktree, WorktreeProblem, worktreeStatus, type AgentWorktree, type WorktreeSpec, type WorktreeStatus } from "../../workspace/worktrees";
-import type { LaunchContext } from "./Runtime";
+import type { LaunchContext, WorktreeAccess } from "./Runtime";
 
 export type { AgentWorktree, WorktreeStatus } from "../../workspace/worktrees";
 
 /** Where to find the agent's worktree (the roster's keys, its name, the workspace folder); undefined without one. */
-export function specOf(agent: AgentConfig, ctx: LaunchContext): WorktreeSpec | undefined {
-  return agent.worktree ? { agent: agent.name, config: agent.worktree, workspaceFolder: ctx.workspaceFolder, ...(ctx.git ? { git: ctx.git } : {}) } : undefined;
+export function specOf(agent: AgentConfig, ctx: LaunchContext, access?: WorktreeAccess): WorktreeSpec | undefined {
+  return agent.worktree
+    ? { agent: agent.name, config: agent.worktree, workspaceFolder: ctx.workspaceFolder, ...(ctx.git ? { git: ctx.git } : {}), ...(access ? { check: (folder: string) => access.check(folder) } : {}) }
+    : undefined;
 }
 
 /**
  * The roster entry as its runtime launches it: unchanged without a worktree; else with `workspace` set to the
- * agent's folder in its worktree, made on the first start (`git worktree add`) and reused after (a reload too).
+ * agent's folder in its worktree, made on the first start (`git worktree add`) and reused after (a reload too). With
+ * `access` (the runtime's), the worktree's folder is checked before it is made or reused, and the entry is then
+ * placed by `access.place`.
  * @returns the entry to launch and the worktree, if any
- * @throws SidekicksError `worktree/unavailable` with a sentence saying what to do (see `ensureWorktree`)
+ * @throws SidekicksError `worktree/unavailable` with a sentence saying what to do (see `ensureWorktree`, and
+ *   `access.check`)
  */
-export async function placeInWorktree(agent: AgentConfig, ctx: LaunchContext): Promise<{ agent: AgentConfig; worktree?: AgentWorktree }> {
-  const spec = specOf(agent, ctx);
+export async function placeInWorktree(agent: AgentConfig, ctx: LaunchContext, access?: WorktreeAccess): Promise<{ agent: AgentConfig; worktree?: AgentWorktree }> {
+  const spec = specOf(agent, ctx, access);
   if (!spec) return { agent };
   const worktree = await ensureWorktree(spec).catch(said(agent.name));
-  return { agent: { ...agent, workspace: worktree.cwd }, worktree };
+  const placed = { ...agent, workspace: worktree.cwd };
+  return { agent: access ? access.place(placed) : placed, worktree };
 }
 
 /** The agent's worktree with its branch, ahead/behind its base and uncommitted paths; undefined without one made. */
