@@ -129,7 +129,6 @@ test("issue 20: a container agent with a git worktree under the container's moun
     project: repo,
     dir,
     mounts: [`${dir}:/src`],
-    workdir: "/src/repo",
     worktree: { branch: "sidekicks/boxed", root: path.join(dir, "trees") },
     steps: [
       { reportSession: true },

@@ -23,7 +23,7 @@ import { FAKE_AGENT, tempDir, waitFor } from "./helpers";
 const DOCKER_DIR = path.resolve(__dirname, "../fixtures/docker");
 
 /** `dir/repo` (one commit) in a container that mounts `mounted(dir, repo)` at /workspace; the agent `boxed` has `worktree`. */
-async function setup(steps: object[], worktree: (dir: string) => WorktreeConfig, mounted: (dir: string, repo: string) => string) {
+async function setup(steps: object[], worktree: (dir: string) => WorktreeConfig, mounted: (dir: string, repo: string) => string, workdir?: string) {
   const t = tempDir();
   const dir = realpathSync(t.dir);
   const repo = makeRepo(dir);
@@ -35,7 +35,7 @@ async function setup(steps: object[], worktree: (dir: string) => WorktreeConfig,
     command: process.execPath,
     args: [FAKE_AGENT],
     env: { FAKE_AGENT_SCRIPT: JSON.stringify({ prompt: steps }) },
-    runtime: { type: "container", container: "devbox", workdir: "/workspace" },
+    runtime: { type: "container", container: "devbox", ...(workdir ? { workdir } : {}) },
     worktree: worktree(dir),
   } as AgentConfig;
   agents.setRoster([agent]);
@@ -111,6 +111,22 @@ test("a worktree root the container does not mount: the start fails naming the f
     );
     assert.equal(existsSync(root), false, "no worktree folder was made");
     assert.equal(git(s.repo, "worktree", "list").split("\n").length, 1, "git lists only the user's checkout");
+    assert.equal(git(s.repo, "branch", "--list", "sidekicks/boxed"), "", "no branch was made");
+  } finally {
+    await s.teardown();
+  }
+});
+
+test("a worktree beside runtime.workdir: the start fails saying to remove one, rather than replace the folder the user chose", async () => {
+  const s = await setup([{ chunk: "never" }], (dir) => ({ branch: "sidekicks/boxed", root: path.join(dir, "trees") }), (dir) => dir, "/workspace");
+  try {
+    const answer = await s.answer();
+    assert.equal(answer.outcome, "failed");
+    assert.equal(
+      answer.error!.message,
+      `Agent "boxed" has a git worktree and runtime.workdir (/workspace): with a worktree it works in the worktree's folder, as the container names it. Remove runtime.workdir from sidekicks.yaml, or the worktree.`,
+    );
+    assert.equal(existsSync(path.join(s.dir, "trees")), false, "no worktree folder was made");
     assert.equal(git(s.repo, "branch", "--list", "sidekicks/boxed"), "", "no branch was made");
   } finally {
     await s.teardown();

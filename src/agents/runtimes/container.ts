@@ -32,8 +32,21 @@ function settingsOf(agent: AgentConfig): Omit<ContainerRuntime, "type"> {
 export const containerRuntime: Runtime<"container"> = {
   type: "container",
 
-  /** Refuses the demo agent: it is a script of this extension, not a program in the container. */
+  /**
+   * Refuses the demo agent (a script of this extension, not a program in the container), and a `workdir` beside a
+   * git worktree: the agent works in its worktree's folder, and the folder the user chose is not replaced silently.
+   */
   refuse(agent: AgentConfig): SidekicksError | undefined {
+    if (agent.worktree && agent.runtime?.type === "container" && agent.runtime.workdir !== undefined) {
+      return new SidekicksError(
+        "agent/unsupported",
+        l10n.t(
+          'Agent "{0}" has a git worktree and runtime.workdir ({1}): with a worktree it works in the worktree\'s folder, as the container names it. Remove runtime.workdir from sidekicks.yaml, or the worktree.',
+          agent.name,
+          agent.runtime.workdir,
+        ),
+      );
+    }
     if (agent.command !== DEMO_COMMAND) return undefined;
     return new SidekicksError(
       "agent/unsupported",
