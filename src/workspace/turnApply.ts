@@ -138,3 +138,16 @@ export async function applyTurn(req: TurnApplyRequest): Promise<TurnApplyResult>
   }
   return out;
 }
+
+/**
+ * Writes the agent's side of a conflict the user chose to take on purpose (a file the turn deleted removed, a file
+ * the user deleted recreated with the agent's text), only when the user's file still holds what it held when the
+ * conflict was found.
+ * @returns false when it changed since (nothing written)
+ * @throws the file system's error when the write fails
+ */
+export async function takeAgentSide(conflict: TurnConflict): Promise<boolean> {
+  if ((await readNow(conflict.path)) !== conflict.ours) return false;
+  await writeWhole(conflict.path, conflict.theirs);
+  return true;
+}
