@@ -33,7 +33,7 @@ export interface TurnConflict {
   ours: string | null;
   /** The text after the turn (`null`: the turn deleted the file). */
   theirs: string | null;
-  /** For `content`: git's merge with the overlapping changes between conflict markers. */
+  /** For `content` (and `bothCreated`, from an empty base): git's merge with the overlapping changes between conflict markers. */
   marked?: string;
 }
 
@@ -88,7 +88,11 @@ async function readNow(file: string): Promise<string | null> {
 async function decide(before: string | null, after: string | null, ours: string | null, labels?: readonly [string, string, string]): Promise<{ write: string | null } | { same: true } | { conflict: TurnConflictKind; marked?: string }> {
   if (ours === after) return { same: true };
   if (ours === before) return { write: after };
-  if (before === null) return { conflict: "bothCreated" };
+  if (before === null) {
+    // Both made the file: git's merge from an empty base marks where they differ (for the merge editor).
+    const both = await mergeFile("", ours ?? "", after ?? "", labels);
+    return { conflict: "bothCreated", ...(both && both.conflicts > 0 ? { marked: both.text } : {}) };
+  }
   if (ours === null) return { conflict: "deletedByYou" };
   if (after === null) return { conflict: "deletedByAgent" };
   const merged = await mergeFile(before, ours, after, labels);
