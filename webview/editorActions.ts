@@ -130,7 +130,8 @@ export function hostEditorActions(host: HostConnection): EditorActions {
           throw new Error(l10n.t("{0} applied, {1} left as they are: {2}", r.applied, r.skipped, why));
         }
         if (r.applied === 0 && r.opened === 0) throw new Error(l10n.t("Your folder already has every change of this answer."));
-        said = r.opened > 0 ? l10n.t("Applied to your folder: {0} files; {1} opened in the merge editor to complete there.", r.applied, r.opened) : l10n.t("Applied to your folder: {0} files.", r.applied);
+        const files = r.applied === 1 ? l10n.t("1 file") : l10n.t("{0} files", r.applied);
+        said = r.opened > 0 ? l10n.t("Applied to your folder: {0}; {1} opened in the merge editor to complete there.", files, r.opened) : l10n.t("Applied to your folder: {0}.", files);
         return true;
       });
       if (said) refusals.report(said);

@@ -20,31 +20,20 @@ export interface MergeSides {
   /** The agent's side and its title. */
   theirs: string;
   theirsTitle: string;
-  /**
-   * git's merge with conflict markers, put in the file's editor buffer first (unsaved, undoable; nothing is written to
-   * disk): the merge editor then starts from the automatic merge with the conflicts to resolve, as for a git conflict.
-   * Absent: the file's own text is the result to start from.
-   */
-  marked?: string;
 }
 
 /**
- * Opens `sides` in the merge editor: base, ours and theirs as read-only documents, the file itself as the result.
- * @returns false when the merge editor could not open (the file is then shown as text) and its buffer was not given the
- *   marked merge
+ * Opens `sides` in the merge editor: base, ours and theirs as read-only documents, the file itself as the result, as
+ * it is on disk. (The merge editor saves its result file as it opens: a file holding git's conflict markers, as after a
+ * branch apply, starts it from the automatic merge; a file without them — one answer's conflict, which Sidekicks never
+ * writes markers into — starts from the user's text, with the agent's side to accept change by change.)
+ * @returns false when the merge editor could not open (the file is then shown as text)
  */
 export async function openMergeEditor(diffs: DiffDocuments, sides: MergeSides): Promise<boolean> {
   const output = vscode.Uri.file(sides.file);
-  let marked = false;
   try {
     const base = diffs.keep(sides.file, sides.base, sides.ours);
     const theirs = diffs.keep(sides.file, "", sides.theirs).right;
-    if (sides.marked !== undefined) {
-      const document = await vscode.workspace.openTextDocument(output);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(output, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), sides.marked);
-      marked = await vscode.workspace.applyEdit(edit);
-    }
     await vscode.commands.executeCommand("_open.mergeEditor", {
       base: base.left,
       input1: { uri: base.right, title: sides.oursTitle },
@@ -54,7 +43,7 @@ export async function openMergeEditor(diffs: DiffDocuments, sides: MergeSides): 
     return true;
   } catch {
     await vscode.window.showTextDocument(output, { preview: false, preserveFocus: true }).then(undefined, () => undefined);
-    return marked;
+    return false;
   }
 }
 
@@ -78,7 +67,8 @@ function what(c: TurnConflict, agent: string): string {
  * Asks, one file at a time, what to do with each file of agent `agent`'s answer that conflicts with the user's folder
  * (issue 20, "Per turn too"): open it in the merge editor (a text on both sides), take the agent's side of a deletion
  * on purpose, or skip it — Skip first, so Enter or Escape leaves the file as it is. Nothing is written here: the merge
- * editor's result is the user's to complete and save; taking the agent's side is written by the caller.
+ * editor starts from the user's file as it is and its result is the user's to complete; taking the agent's side is
+ * written by the caller.
  * @returns absolute path → `opened`, `agent` or `skip`
  */
 export async function resolveTurnConflicts(diffs: DiffDocuments, agent: string, conflicts: readonly TurnConflict[]): Promise<Record<string, "opened" | "agent" | "skip">> {
@@ -87,7 +77,7 @@ export async function resolveTurnConflicts(diffs: DiffDocuments, agent: string, 
     type Item = vscode.QuickPickItem & { choice: "merge" | "agent" | "skip" };
     const items: Item[] = [{ label: vscode.l10n.t("Skip this file"), detail: vscode.l10n.t("Your file stays as it is."), choice: "skip" }];
     if (c.ours !== null && c.theirs !== null) {
-      items.push({ label: vscode.l10n.t("Open in the merge editor"), detail: vscode.l10n.t("Your text and @{0}'s side by side over the text from before the answer; nothing is saved until you complete the merge.", agent), choice: "merge" });
+      items.push({ label: vscode.l10n.t("Open in the merge editor"), detail: vscode.l10n.t("Your text and @{0}'s side by side over the text from before the answer; the result starts as your text: accept @{0}'s changes there, then complete the merge.", agent), choice: "merge" });
     } else if (c.theirs === null) {
       items.push({ label: vscode.l10n.t("Delete it, as @{0} did", agent), detail: vscode.l10n.t("Your changes to it since are lost."), choice: "agent" });
     } else {
@@ -99,7 +89,7 @@ export async function resolveTurnConflicts(diffs: DiffDocuments, agent: string, 
       ignoreFocusOut: true,
     });
     if (picked?.choice === "merge") {
-      const opened = await openMergeEditor(diffs, { file: c.path, base: c.base ?? "", ours: c.ours ?? "", oursTitle: vscode.l10n.t("Your folder"), theirs: c.theirs ?? "", theirsTitle: `@${agent}`, ...(c.marked !== undefined ? { marked: c.marked } : {}) });
+      const opened = await openMergeEditor(diffs, { file: c.path, base: c.base ?? "", ours: c.ours ?? "", oursTitle: vscode.l10n.t("Your folder"), theirs: c.theirs ?? "", theirsTitle: `@${agent}` });
       out[c.path] = opened ? "opened" : "skip";
     } else {
       out[c.path] = picked?.choice === "agent" ? "agent" : "skip";

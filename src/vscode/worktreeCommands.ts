@@ -5,6 +5,7 @@
  * Apply Agent Worktree…" asks how (merge, squash, rebase then fast-forward, or leave it as a branch), offers to commit
  * the agent's uncommitted work first (never dropped), and on conflicts opens the conflicted files in the merge editor and says how to abort.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
@@ -77,13 +78,18 @@ async function compare(app: SidekicksApp, name: string, bringBack: (app: Sidekic
     void vscode.window.showInformationMessage(vscode.l10n.t("Agents {0} and {1} leave their worktrees the same: nothing to compare.", name, other));
     return;
   }
-  const title = vscode.l10n.t("@{0} ({1}) vs @{2} ({3})", name, a.status.branch, other, b.status.branch);
-  const resources = differences.map((d) => {
-    const missing = diffs.keep(path.join(a.status.path, d.relative), "", "", DIFF_HISTORY + differences.length).left;
-    const left = d.left ? vscode.Uri.file(d.left) : missing;
-    const right = d.right ? vscode.Uri.file(d.right) : missing;
-    return [d.left ? left : right, left, right];
-  });
+  const title = vscode.l10n.t("@{0} ({1}) ↔ @{2} ({3})", name, a.status.branch, other, b.status.branch);
+  // Both sides of a file share one path that names the two agents (`/@alpha ↔ @beta/notes.md`), and differ only in
+  // which text they serve: the multi-file diff editor then shows each file as "notes.md  @alpha ↔ @beta", not as a
+  // rename from one worktree's path to the other's (its header compares the two sides' paths).
+  const sides = `@${name} ↔ @${other}`;
+  const read = (file: string | null) => (file ? readFile(file, "utf8").catch(() => "") : Promise.resolve(""));
+  const resources = await Promise.all(
+    differences.map(async (d) => {
+      const { left, right } = diffs.keep(path.join(path.sep, sides, d.relative), await read(d.left), await read(d.right), DIFF_HISTORY + differences.length);
+      return [right, left, right];
+    }),
+  );
   await vscode.commands.executeCommand("vscode.changes", title, resources);
 }
 
