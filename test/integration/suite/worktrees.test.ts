@@ -10,7 +10,7 @@
  * the user's file does not get its line; then beta merged after all stops on the conflict and opens the user's
  * file in VS Code's merge editor. One answer applied on its own too ("Per turn too", from the answer's files card):
  * alpha's merges cleanly into the user's file; beta's then overlaps, is asked about, and opens in the merge editor with
- * nothing saved. Screenshots `worktrees-review-alpha`, `worktrees-review-beta`, `worktrees-compare`,
+ * nothing written; from the Apply command's "One answer only…", beta's answer skipped. Screenshots `worktrees-review-alpha`, `worktrees-review-beta`, `worktrees-compare`,
  * `worktrees-answer-applied`, `worktrees-answer-conflict`, `worktrees-answer-merge-editor`, `worktrees-applied`,
  * `worktrees-merge-editor`.
  * The worktree suite (`--suite worktrees`, worktreesIndex.ts): puts the roster back and removes the repository and the
@@ -184,5 +184,17 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
     await screenshot("worktrees-merge-editor");
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     git(folder, "merge", "--abort");
+
+    // One answer from the Apply command too ("One answer only…"): beta's answer overlaps alpha's line; skipped (the
+    // question's first choice), the user's file stays as it is.
+    const oneAnswer = vscode.commands.executeCommand("sidekicks.applyAgentWorktree", "beta");
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('Apply @beta')");
+    await typeInWorkbench("One answer only");
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('Apply one answer of @beta to your folder')");
+    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"); // the latest answer
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('shared.txt conflicts with your folder')");
+    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"); // Skip this file, the first
+    await oneAnswer;
+    assert.equal(userFile(), FIRST + line("alpha"), "skipped: the user's file as it was");
   });
 });
