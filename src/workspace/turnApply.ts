@@ -6,6 +6,7 @@
  * is never written: it is returned with its three texts and git's marked merge, for the user to open in the merge
  * editor or skip. A file the editor holds unsaved edits of is left alone, and so is a file whose texts were not kept.
  */
+import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { writeWhole } from "./atomicWrite";
@@ -70,6 +71,15 @@ export interface TurnApplyRequest {
   labels?: readonly [string, string, string];
 }
 
+/** The real path of `folder` (symbolic links resolved), or `folder` when it cannot be resolved. */
+function realOr(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
+
 /** The file's text now, `null` when there is none. */
 async function readNow(file: string): Promise<string | null> {
   try {
@@ -110,9 +120,12 @@ async function decide(before: string | null, after: string | null, ours: string 
  */
 export async function applyTurn(req: TurnApplyRequest): Promise<TurnApplyResult> {
   const out: TurnApplyResult = { applied: [], same: [], conflicts: [], skipped: [] };
+  // The checkpoint's paths and git's may name the worktree through a symbolic link or not (macOS's /tmp): either is it.
+  const tops = [...new Set([req.worktree, realOr(req.worktree)])];
+  const inside = (rel: string) => rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
   for (const file of req.files) {
-    const relative = path.relative(req.worktree, file.path);
-    if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
+    const relative = tops.map((top) => path.relative(top, file.path)).find(inside) ?? "";
+    if (!inside(relative)) {
       out.skipped.push({ path: file.path, reason: "outside" });
       continue;
     }

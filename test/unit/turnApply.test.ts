@@ -5,7 +5,7 @@
  * and files without kept texts are never written.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import test from "node:test";
 import { mergeFile } from "../../src/workspace/threeWayMerge";
@@ -138,6 +138,20 @@ test("a file whose texts were not kept, or outside the worktree, is skipped and 
     ]);
     assert.equal(read(path.join(s.repo, "a.txt")), LINES);
     assert.equal(read(path.join(s.repo, "b.txt")), LINES);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("the worktree named through a symbolic link is the same worktree (macOS's /tmp is one)", async () => {
+  const s = setup();
+  try {
+    const files = await turn(s.tree, () => writeFileSync(path.join(s.tree, "a.txt"), LINES.replace("two", "two by the agent")));
+    const link = path.join(path.dirname(s.repo), "link-to-a");
+    symlinkSync(s.tree, link);
+    const result = await applyTurn({ files, worktree: link, into: s.repo });
+    assert.deepEqual(result.applied, [path.join(s.repo, "a.txt")]);
+    assert.equal(read(path.join(s.repo, "a.txt")), LINES.replace("two", "two by the agent"));
   } finally {
     s.cleanup();
   }
