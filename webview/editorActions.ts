@@ -62,6 +62,12 @@ export interface EditorActions {
   restore(messageId: string, action: "keep" | "undo" | "redo", paths?: string[]): Promise<boolean>;
   /** Opens a turn's changes (or, with `since`, every turn's since it) in the editor's multi-file diff (`turn/review`). */
   review(messageId: string, since: boolean): Promise<boolean>;
+  /**
+   * Applies a turn of an agent in its own worktree to the user's folder (`turn/applyToFolder`, issue 20). True when a
+   * file was written or opened in the merge editor; what was done (and any file left as it is) is said in `refusals`'
+   * note either way, so the click never passes unnoticed.
+   */
+  applyToFolder(messageId: string): Promise<boolean>;
   /** Workspace files for `@file` completion (`files/find`); none when the host cannot say. */
   findFiles(query: string): Promise<FileSuggestion[]>;
 }
@@ -76,6 +82,7 @@ const NONE: EditorActions = {
   fileDiff: async () => false,
   restore: async () => false,
   review: async () => false,
+  applyToFolder: async () => false,
   findFiles: async () => [],
 };
 
@@ -114,5 +121,21 @@ export function hostEditorActions(host: HostConnection): EditorActions {
         return result.done > 0;
       }),
     review: (messageId, since) => ask(async () => (await host.request("turn/review", since ? { messageId, since } : { messageId })).opened),
+    applyToFolder: async (messageId) => {
+      let said = "";
+      const done = await ask(async () => {
+        const r = await host.request("turn/applyToFolder", { messageId });
+        if (r.skipped > 0) {
+          const why = r.unsaved > 0 ? l10n.t("{0} with unsaved edits in the editor: save or revert them, then apply again.", r.unsaved) : l10n.t("they conflict with your folder, or their texts were not kept.");
+          throw new Error(l10n.t("{0} applied, {1} left as they are: {2}", r.applied, r.skipped, why));
+        }
+        if (r.applied === 0 && r.opened === 0) throw new Error(l10n.t("Your folder already has every change of this answer."));
+        const files = r.applied === 1 ? l10n.t("1 file") : l10n.t("{0} files", r.applied);
+        said = r.opened > 0 ? l10n.t("Applied to your folder: {0}; {1} opened in the merge editor to complete there.", files, r.opened) : l10n.t("Applied to your folder: {0}.", files);
+        return true;
+      });
+      if (said) refusals.report(said);
+      return done;
+    },
   };
 }

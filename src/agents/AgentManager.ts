@@ -204,6 +204,11 @@ export class AgentManager {
     return entry.config.workspace ?? this.options.launch.workspaceFolder;
   }
 
+  /** Whether agent `name` works in a git worktree of its own (the roster's `worktree`); false for an unknown agent. */
+  inWorktree(name: string): boolean {
+    return this.entries.get(name)?.config.worktree !== undefined;
+  }
+
   /** Every agent with its state, in roster order; agents removed but still finishing a turn come last. */
   summaries(): AgentSummary[] {
     return [...this.entries.values()].map((e) => ({

@@ -7,11 +7,14 @@
 import * as l10n from "@vscode/l10n";
 import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../shared/errors";
+import { applyTurn, type TurnApplyResult } from "../workspace/turnApply";
+import type { ChangedFile } from "../workspace/turnFiles";
 import { ApplyProblem, applyBranch, branchChanges, commitWorktree, conflictSides, type ApplyMode, type ApplyOutcome, type BranchChanges } from "../workspace/worktreeApply";
 import type { LaunchContext } from "./launch";
 import { statusOfWorktree, type WorktreeStatus } from "./runtimes";
 
 export type { ApplyMode, ApplyOutcome, BranchChange, BranchChanges, ConflictSides } from "../workspace/worktreeApply";
+export type { TurnApplyResult, TurnConflict, TurnConflictKind, TurnSkipReason } from "../workspace/turnApply";
 
 /** A few paths of a newline-separated list, comma-separated, with how many more. */
 function somePaths(paths: string): string {
@@ -78,6 +81,21 @@ export class WorktreeBringBack {
     const status = await this.status();
     const message = `Merge branch '${status.branch}' (work of agent ${this.agent.name})`;
     return applyBranch({ repository: status.repository, worktree: status.path, branch: status.branch, mode, message, ...(this.ctx.git ? { git: this.ctx.git } : {}) }).catch(this.said());
+  }
+
+  /**
+   * Applies one turn of the agent (issue 20, "Per turn too"): `files`, its checkpoint (paths in the agent's worktree),
+   * merged file by file into the user's folder — the main worktree — by `git merge-file` (see `applyTurn`). Clean
+   * merges are written; conflicts come back unwritten; files with unsaved edits (`isUnsaved`) are left alone. Allowed
+   * while the agent answers: it reads the checkpoint, not the worktree.
+   * @throws SidekicksError `worktree/unavailable` when the worktree is not there (removed since, or never made)
+   */
+  async applyTurn(files: readonly ChangedFile[], isUnsaved?: (file: string) => boolean): Promise<TurnApplyResult & { into: string }> {
+    const status = await statusOfWorktree(this.agent, this.ctx);
+    if (!status) throw new SidekicksError("worktree/unavailable", l10n.t("Agent {0}'s worktree is gone, so where this answer's files were is not known. Review the answer's changes instead.", this.agent.name));
+    const labels = [l10n.t("your folder"), l10n.t("before the answer"), `@${this.agent.name}`] as const;
+    const result = await applyTurn({ files, worktree: status.path, into: status.repository, labels, ...(isUnsaved ? { isUnsaved } : {}) });
+    return { ...result, into: status.repository };
   }
 
   /** The base, ours and theirs texts of a file an apply left conflicted in `folder` (for the merge editor). */

@@ -1,5 +1,6 @@
 import type { ConflictChoice, RestoreConflict, ReviewFile } from "../channels/TurnRestore";
 import type { ConfigProblem } from "../config/roster";
+import type { TurnConflict } from "../workspace/turnApply";
 import type { FileSuggestion, ToolCallDiff, ToolCallLocation, WebviewRequests } from "../shared/protocol";
 import type { DocumentPort } from "../workspace/fsAccess";
 import type { Terminal } from "../workspace/terminals";
@@ -44,6 +45,13 @@ export interface EditorPort {
    * skip it (a diff can be opened meanwhile); a file not answered is skipped. Absent: every conflict is skipped.
    */
   resolveConflicts?(conflicts: RestoreConflict[], action: "undo" | "redo"): Promise<Record<string, ConflictChoice>>;
+  /**
+   * Asks the user, per file of an agent's answer that conflicts with the user's folder (issue 20, "Per turn too"),
+   * what to do: `opened` — opened in the merge editor (the user's text, the text before the answer, the agent's),
+   * finished there; `agent` — the agent's side of a deletion taken on purpose (written by the caller); `skip` — left as
+   * it is (also a file not answered). Absent: every conflict is skipped.
+   */
+  resolveTurnConflicts?(agent: string, conflicts: TurnConflict[]): Promise<Record<string, "opened" | "agent" | "skip">>;
   /**
    * Opens `files` in the editor's multi-file diff (issue 19, "Review changes"), titled `title`: each file's text from
    * before against the file now. False when there is nothing to show.

@@ -14,6 +14,8 @@ import type { WebviewRequestHandlers } from "./WebviewBridge";
 import { connectWebview, type WebviewSink } from "./webviewApi/webviewEvents";
 import { viewHandlers, webviewHandlers } from "./webviewApi/webviewHandlers";
 import type { ShownChannel } from "./webviewApi/ports";
+import { applyAnswer, type TurnApplyCounts } from "./turnApply";
+import type { AnswerWithFiles } from "../channels/TurnRestore";
 
 /** The editor port, where `src/vscode/` and the tests import it from. */
 export type { EditorPort, IconUri } from "./EditorPort";
@@ -66,6 +68,22 @@ export class SidekicksApp {
    */
   get ready(): Promise<void> {
     return this.started;
+  }
+
+  /**
+   * "Apply to my folder" of answer `messageId` (issue 20, "Per turn too"; see `applyAnswer`).
+   * @throws SidekicksError as `applyAnswer`; `store/locked` or `store/corrupt` when the history store is not open
+   */
+  applyAnswer(messageId: string): Promise<TurnApplyCounts> {
+    return applyAnswer(this.parts, messageId);
+  }
+
+  /**
+   * The latest answers of `agent` that changed files, newest first (what "Apply Agent Worktree…" offers per answer).
+   * @throws SidekicksError `store/locked` or `store/corrupt` when the history store is not open
+   */
+  answersWithFiles(agent: string): Promise<AnswerWithFiles[]> {
+    return this.parts.history.require().restore.answersWithFiles(agent);
   }
 
   /** The folder of the history store (absolute). */

@@ -97,5 +97,6 @@ export function withStoredChoices(agents: AgentSource, seed: (channelId: string,
       return agents.session(agent, channelId, sink, options);
     },
     ...(agents.workspaceOf ? { workspaceOf: (agent: string) => agents.workspaceOf!(agent) } : {}),
+    ...(agents.inWorktree ? { inWorktree: (agent: string) => agents.inWorktree!(agent) } : {}),
   };
 }

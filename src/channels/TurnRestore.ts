@@ -90,6 +90,19 @@ export interface RequestAnswer {
   undoable: number;
 }
 
+/** One answer of an agent with changed files (what "Apply Agent Worktree…" offers, issue 20). */
+export interface AnswerWithFiles {
+  messageId: string;
+  /** The channel's name (`general`), or `@agent` for a direct conversation. */
+  channel: string;
+  /** When it was written (ms since the epoch). */
+  at: number;
+  /** How many files it changed. */
+  files: number;
+  /** The start of its text, on one line. */
+  preview: string;
+}
+
 /** What {@link TurnRestore} works with. */
 export interface TurnRestorePorts {
   store: Store;
@@ -207,6 +220,24 @@ export class TurnRestore {
       total.conflicts.push(...result.conflicts);
     }
     return total;
+  }
+
+  /**
+   * The latest answers of `agent` that changed files, newest first (at most `limit`), from every channel's latest
+   * {@link LATER_MESSAGES} messages (issue 20: one answer of an agent in a worktree, applied to the user's folder).
+   */
+  async answersWithFiles(agent: string, limit = 20): Promise<AnswerWithFiles[]> {
+    const out: AnswerWithFiles[] = [];
+    for (const channel of await this.ports.store.channels()) {
+      for (const m of await this.ports.store.latestMessages(channel.id, LATER_MESSAGES)) {
+        if (m.author.kind !== "agent" || m.author.agentName !== agent || !m.turnId) continue;
+        const part = m.parts.find((p): p is FilesPart => p.type === "files");
+        if (!part || part.files.length === 0) continue;
+        const text = m.parts.map((p) => (p.type === "text" ? p.text : "")).join(" ").replace(/\s+/g, " ").trim();
+        out.push({ messageId: m.id, channel: channel.kind === "direct" ? `@${agent}` : channel.name, at: m.createdAt, files: part.files.length, preview: text.slice(0, 80) });
+      }
+    }
+    return out.sort((a, b) => (a.messageId < b.messageId ? 1 : -1)).slice(0, limit);
   }
 
   /**

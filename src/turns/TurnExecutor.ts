@@ -247,7 +247,8 @@ export class TurnExecutor {
    * only when this host no longer holds the turn, so no write of that answer can come between the read and the write.
    */
   private keepFiles(turn: TurnRecord, files: ChangedFile[]): Promise<boolean | undefined> {
-    return this.withStored(turn, (stored) => ({ type: "filesChanged", turnId: turn.id, files, ...(stored ? { stored } : {}) }));
+    const worktree = this.ports.agents.inWorktree?.(turn.agent) === true;
+    return this.withStored(turn, (stored) => ({ type: "filesChanged", turnId: turn.id, files, ...(worktree ? { worktree } : {}), ...(stored ? { stored } : {}) }));
   }
 
   /**

@@ -64,9 +64,12 @@ export function keptFiles(files: readonly ChangedFile[]): ChangedFile[] {
 /** Whether a kept file can be undone and redone: both its earlier and its later text are known. */
 export const restorable = (f: ChangedFile): boolean => f.before !== undefined && f.after !== undefined;
 
-/** `message` with its `files` part (replacing an earlier one) listing `kept`. */
-export function withFilesPart(message: MessageRecord, kept: readonly ChangedFile[]): MessageRecord {
-  const part: FilesPart = { type: "files", files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined, ...(f.before === undefined && f.beforeUnknown && UNKNOWN_REASONS.includes(f.beforeUnknown) ? { beforeUnknown: f.beforeUnknown } : {}), ...(typeof f.lineEndings?.from === "string" && typeof f.lineEndings.to === "string" ? { lineEndings: { from: f.lineEndings.from, to: f.lineEndings.to } } : {}), ...(restorable(f) ? { restorable: true } : {}) })) };
+/**
+ * `message` with its `files` part (replacing an earlier one) listing `kept`; `worktree` when its agent works in a git
+ * worktree of its own (issue 20: the card offers "Apply to my folder").
+ */
+export function withFilesPart(message: MessageRecord, kept: readonly ChangedFile[], worktree = false): MessageRecord {
+  const part: FilesPart = { type: "files", ...(worktree ? { worktree: true } : {}), files: kept.map((f) => ({ path: f.path, kind: f.kind, beforeKnown: f.before !== undefined, ...(f.before === undefined && f.beforeUnknown && UNKNOWN_REASONS.includes(f.beforeUnknown) ? { beforeUnknown: f.beforeUnknown } : {}), ...(typeof f.lineEndings?.from === "string" && typeof f.lineEndings.to === "string" ? { lineEndings: { from: f.lineEndings.from, to: f.lineEndings.to } } : {}), ...(restorable(f) ? { restorable: true } : {}) })) };
   return { ...message, parts: [...message.parts.filter((p) => p.type !== "files"), part] };
 }
 

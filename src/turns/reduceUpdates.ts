@@ -67,7 +67,7 @@ export function filesChanged(b: Builder, input: Extract<EngineInput, { type: "fi
   const values = [{ key: turnFilesKey(input.turnId), value: kept }];
   const live = b.state.turns[input.turnId];
   if (live) {
-    const next: LiveTurn = { ...live, message: withFilesPart(live.message, kept) };
+    const next: LiveTurn = { ...live, message: withFilesPart(live.message, kept, input.worktree === true) };
     b.put(next);
     b.effects.push({ type: "persist", messages: [next.message], values, ...(isActive(live) ? { fence: b.fenceOf(live) } : {}) });
     b.effects.push({ type: "broadcast", name: "message/finished", message: toView(next.message, statusOf(next)) });
@@ -80,7 +80,7 @@ export function filesChanged(b: Builder, input: Extract<EngineInput, { type: "fi
     b.effects.push({ type: "persist", values });
     return;
   }
-  const message = withFilesPart(answer, kept);
+  const message = withFilesPart(answer, kept, input.worktree === true);
   if (recent) b.state = { ...b.state, recent: { ...b.state.recent, [recent[0]]: { ...recent[1], message } } };
   b.effects.push({ type: "persist", messages: [message], values });
   b.effects.push({ type: "broadcast", name: "message/finished", message: toView(message) });

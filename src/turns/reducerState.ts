@@ -121,6 +121,8 @@ export type EngineInput =
       turnId: string;
       /** What the settled turn changed in its workspace, with the texts from before (`workspace/turnFiles.ts`). */
       files: ChangedFile[];
+      /** Its agent works in a git worktree of its own (issue 20): the files card offers "Apply to my folder". */
+      worktree?: boolean;
       /** The stored answer, read by the executor when this host no longer holds the turn. */
       stored?: MessageRecord;
     }

@@ -22,6 +22,8 @@ export interface SessionSource {
   session(agent: string, channelId: string, sink: SessionSink, options?: { resumeSessionId?: string }): Promise<AgentSession>;
   /** The folder on this machine the agent works in (where the files it changes are tracked). */
   workspaceOf?(agent: string): string | undefined;
+  /** Whether the agent works in a git worktree of its own (issue 20): its changed files can be applied to the user's folder. */
+  inWorktree?(agent: string): boolean;
 }
 
 /** The executor's surroundings. */

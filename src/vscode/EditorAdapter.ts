@@ -8,6 +8,8 @@ import { editorDocuments, showAgentTerminal } from "./AgentTerminals";
 import { DiffDocuments } from "./DiffDocuments";
 import { EditorActions } from "./EditorActions";
 import { resolveConflicts, reviewChanges } from "./turnCheckpoints";
+import { resolveTurnConflicts } from "./mergeEditor";
+import type { TurnConflict } from "../workspace/turnApply";
 
 /**
  * The editor side of the app's {@link EditorPort}: trust, commands, the log, the Problems panel, agents' open
@@ -31,6 +33,10 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
 
   resolveConflicts(conflicts: RestoreConflict[], action: "undo" | "redo"): Promise<Record<string, ConflictChoice>> {
     return resolveConflicts(this.diffs, conflicts, action);
+  }
+
+  resolveTurnConflicts(agent: string, conflicts: TurnConflict[]): Promise<Record<string, "opened" | "agent" | "skip">> {
+    return resolveTurnConflicts(this.diffs, agent, conflicts);
   }
 
   reviewChanges(title: string, files: ReviewFile[]): Promise<boolean> {

@@ -5,12 +5,14 @@
  * Apply Agent Worktree…" asks how (merge, squash, rebase then fast-forward, or leave it as a branch), offers to commit
  * the agent's uncommitted work first (never dropped), and on conflicts opens the conflicted files in the merge editor and says how to abort.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import type { ApplyMode, ApplyOutcome, WorktreeBringBack } from "../agents/WorktreeBringBack";
 import { compareAttempts } from "../workspace/worktreeCompare";
 import { DIFF_HISTORY, type DiffDocuments } from "./DiffDocuments";
+import { openMergeEditor } from "./mergeEditor";
 
 /** Registers a command taking an agent (the `withAgent` of `agentCommands.ts`). */
 type WithAgent<A> = (placeholder: string, run: (app: SidekicksApp, name: string) => Promise<unknown>) => (arg: A) => Promise<unknown>;
@@ -27,7 +29,7 @@ export function registerWorktreeCommands<A>(command: (id: string, run: (arg: A) 
   };
   command("sidekicks.reviewAgentWorktree", withAgent(vscode.l10n.t("Review the worktree changes of which agent?"), (app, name) => review(bringBack(app, name), name, diffs)));
   command("sidekicks.compareAgentWorktrees", withAgent(vscode.l10n.t("Compare the worktree of which agent?"), (app, name) => compare(app, name, bringBack, diffs)));
-  command("sidekicks.applyAgentWorktree", withAgent(vscode.l10n.t("Apply the worktree of which agent?"), (app, name) => apply(bringBack(app, name), name, diffs)));
+  command("sidekicks.applyAgentWorktree", withAgent(vscode.l10n.t("Apply the worktree of which agent?"), (app, name) => apply(app, bringBack(app, name), name, diffs)));
 }
 
 /** Opens the branch's changes in the multi-file diff editor, titled with what they hold. */
@@ -76,31 +78,38 @@ async function compare(app: SidekicksApp, name: string, bringBack: (app: Sidekic
     void vscode.window.showInformationMessage(vscode.l10n.t("Agents {0} and {1} leave their worktrees the same: nothing to compare.", name, other));
     return;
   }
-  const title = vscode.l10n.t("@{0} ({1}) vs @{2} ({3})", name, a.status.branch, other, b.status.branch);
-  const resources = differences.map((d) => {
-    const missing = diffs.keep(path.join(a.status.path, d.relative), "", "", DIFF_HISTORY + differences.length).left;
-    const left = d.left ? vscode.Uri.file(d.left) : missing;
-    const right = d.right ? vscode.Uri.file(d.right) : missing;
-    return [d.left ? left : right, left, right];
-  });
+  const title = vscode.l10n.t("@{0} ({1}) ↔ @{2} ({3})", name, a.status.branch, other, b.status.branch);
+  // Both sides of a file share one path that names the two agents (`/@alpha ↔ @beta/notes.md`), and differ only in
+  // which text they serve: the multi-file diff editor then shows each file as "notes.md  @alpha ↔ @beta", not as a
+  // rename from one worktree's path to the other's (its header compares the two sides' paths).
+  const sides = `@${name} ↔ @${other}`;
+  const read = (file: string | null) => (file ? readFile(file, "utf8").catch(() => "") : Promise.resolve(""));
+  const resources = await Promise.all(
+    differences.map(async (d) => {
+      const { left, right } = diffs.keep(path.join(path.sep, sides, d.relative), await read(d.left), await read(d.right), DIFF_HISTORY + differences.length);
+      return [right, left, right];
+    }),
+  );
   await vscode.commands.executeCommand("vscode.changes", title, resources);
 }
 
 /** Asks how to apply, commits the agent's uncommitted work first when the user agrees, and says what happened. */
-async function apply(it: WorktreeBringBack, name: string, diffs: DiffDocuments): Promise<void> {
+async function apply(app: SidekicksApp, it: WorktreeBringBack, name: string, diffs: DiffDocuments): Promise<void> {
   const status = await it.status();
-  type Item = vscode.QuickPickItem & { mode: ApplyMode | "branch" };
+  type Item = vscode.QuickPickItem & { mode: ApplyMode | "branch" | "answer" };
   const items: Item[] = [
     { label: vscode.l10n.t("Merge"), detail: vscode.l10n.t("git merge --no-ff: a merge commit on your current branch."), mode: "merge" },
     { label: vscode.l10n.t("Squash"), detail: vscode.l10n.t("git merge --squash: the changes staged on your current branch, for you to commit."), mode: "squash" },
     { label: vscode.l10n.t("Rebase, then fast-forward"), detail: vscode.l10n.t("The agent's branch rebased on your current branch in its worktree, then your branch fast-forwarded: no merge commit."), mode: "rebase" },
     { label: vscode.l10n.t("Leave as a branch"), detail: vscode.l10n.t("Change nothing: push {0} and open a pull request.", status.branch), mode: "branch" },
+    { label: vscode.l10n.t("One answer only…"), detail: vscode.l10n.t("One of @{0}'s answers brought into your folder, file by file (git merge-file); conflicts in the merge editor. No commit, no branch.", name), mode: "answer" },
   ];
   const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t("Apply @{0}'s branch {1} ({2} ahead, {3} behind {4})", name, status.branch, status.ahead, status.behind, status.base),
     placeHolder: vscode.l10n.t("How should the agent's work come into {0}?", status.repository),
   });
   if (!picked) return;
+  if (picked.mode === "answer") return applyOneAnswer(app, name);
   // The agent's uncommitted work comes along only once committed on its branch: offered whatever the choice (a branch
   // left for a pull request without it would lack it), required for the others.
   const committed = status.uncommitted.length === 0 || (await commitFirst(it, name, status));
@@ -116,6 +125,43 @@ async function apply(it: WorktreeBringBack, name: string, diffs: DiffDocuments):
   }
   if (!committed) return;
   await said(await it.apply(picked.mode), name, status.branch, it, diffs);
+}
+
+/**
+ * "One answer only…" (issue 20, "Per turn too"): the user picks one of the agent's latest answers that changed files,
+ * and it is applied to the user's folder (`SidekicksApp.applyAnswer`: clean merges written, each conflict asked).
+ */
+async function applyOneAnswer(app: SidekicksApp, name: string): Promise<void> {
+  const answers = await app.answersWithFiles(name);
+  if (answers.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t("No recent answer of agent {0} changed files, so there is no answer to apply.", name));
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    answers.map((a) => ({
+      label: a.preview || vscode.l10n.t("(an answer without text)"),
+      description: a.files === 1 ? vscode.l10n.t("{0} · 1 file", where(a.channel)) : vscode.l10n.t("{0} · {1} files", where(a.channel), a.files),
+      detail: new Date(a.at).toLocaleString(),
+      messageId: a.messageId,
+    })),
+    { title: vscode.l10n.t("Apply one answer of @{0} to your folder", name), placeHolder: vscode.l10n.t("Which answer? Its changed files are merged into yours, file by file.") },
+  );
+  if (!picked) return;
+  await saidOfAnswer(await app.applyAnswer(picked.messageId), name);
+}
+
+/** A channel's name as the view shows it: `#general`, or `@agent` for a direct conversation. */
+const where = (channel: string): string => (channel.startsWith("@") ? channel : `#${channel}`);
+
+/** Says what applying one answer did (the files card says it in the view; a command says it here). */
+async function saidOfAnswer(r: Awaited<ReturnType<SidekicksApp["applyAnswer"]>>, name: string): Promise<void> {
+  const parts = [vscode.l10n.t("{0} files applied", r.applied)];
+  if (r.same > 0) parts.push(vscode.l10n.t("{0} already as the answer left them", r.same));
+  if (r.opened > 0) parts.push(vscode.l10n.t("{0} opened in the merge editor: complete the merge there", r.opened));
+  if (r.skipped > 0) parts.push(r.unsaved > 0 ? vscode.l10n.t("{0} left as they are ({1} with unsaved edits: save or revert them, then apply again)", r.skipped, r.unsaved) : vscode.l10n.t("{0} left as they are", r.skipped));
+  const words = vscode.l10n.t("Agent {0}'s answer in your folder: {1}.", name, parts.join("; "));
+  if (r.skipped > 0) void vscode.window.showWarningMessage(words);
+  else void vscode.window.showInformationMessage(words);
 }
 
 /** Offers to commit the agent's uncommitted work on its branch (a modal naming the files, then the message). */
@@ -138,25 +184,16 @@ async function commitFirst(it: WorktreeBringBack, name: string, status: { uncomm
 }
 
 /**
- * Opens a conflicted file in VS Code's merge editor: the merge-base's, the current branch's and the agent's texts
- * (git's stages 1, 2, 3) as read-only documents, the file itself as the result. `_open.mergeEditor` is the editor's
- * own internal command (the git extension's "Resolve in Merge Editor" needs the file known to it first); when it
- * fails, the file opens as text with git's conflict markers.
+ * Opens a file a branch apply left conflicted in VS Code's merge editor: the merge-base's, the current branch's and the
+ * agent's texts (git's stages 1, 2, 3), the file itself (with git's markers) as the result.
  */
-async function openMergeEditor(it: WorktreeBringBack, folder: string, file: string, into: string, name: string, diffs: DiffDocuments): Promise<void> {
-  try {
-    const sides = await it.conflictSides(folder, file);
-    const base = diffs.keep(file, sides.base ?? "", sides.ours ?? "");
-    const theirs = diffs.keep(file, "", sides.theirs ?? "").right;
-    await vscode.commands.executeCommand("_open.mergeEditor", {
-      base: base.left,
-      input1: { uri: base.right, title: into },
-      input2: { uri: theirs, title: `@${name}` },
-      output: vscode.Uri.file(file),
-    });
-  } catch {
+async function openConflict(it: WorktreeBringBack, folder: string, file: string, into: string, name: string, diffs: DiffDocuments): Promise<void> {
+  const sides = await it.conflictSides(folder, file).catch(() => undefined);
+  if (!sides) {
     await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false, preserveFocus: true });
+    return;
   }
+  await openMergeEditor(diffs, { file, base: sides.base ?? "", ours: sides.ours ?? "", oursTitle: into, theirs: sides.theirs ?? "", theirsTitle: `@${name}` });
 }
 
 /** Says what an apply did; on conflicts opens the conflicted files in the merge editor and says how to abort. */
@@ -170,7 +207,7 @@ async function said(out: ApplyOutcome, name: string, branch: string, it: Worktre
         : vscode.l10n.t("Agent {0}'s branch {1} is applied to {2}: {3} files changed.", name, branch, out.into, out.files.length);
     void vscode.window.showInformationMessage(done);
   } else {
-    for (const file of out.files.slice(0, 10)) await openMergeEditor(it, out.folder, file, out.into, name, diffs);
+    for (const file of out.files.slice(0, 10)) await openConflict(it, out.folder, file, out.into, name, diffs);
     void vscode.window.showWarningMessage(
       vscode.l10n.t(
         "Applying agent {0}'s branch {1} stopped on conflicts in {2} files ({3}). Resolve them (Resolve in Merge Editor, from the file or Source Control) and commit; or undo the attempt: {4} in {5}.",

@@ -18,18 +18,39 @@ export const MERGE_MAX_BYTES = 512 * 1024;
  * or git cannot run. Never throws. Writes three files in a private temporary folder, removed afterwards.
  */
 export async function mergeTexts(base: string, ours: string, theirs: string): Promise<string | undefined> {
+  const merged = await mergeFile(base, ours, theirs);
+  return merged && merged.conflicts === 0 ? merged.text : undefined;
+}
+
+/** What `git merge-file` made of three texts. */
+export interface MergedText {
+  /** The merged text; where the changes overlap, both sides between git's conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`). */
+  text: string;
+  /** How many overlapping changes it holds (0: a clean merge). */
+  conflicts: number;
+}
+
+/**
+ * The three-way merge of `ours` and `theirs`, both changed from `base`, by `git merge-file -p` (issue 20, "Per turn
+ * too"), with the conflicts marked and counted; `labels` name the sides in the markers (ours, base, theirs). Undefined
+ * when a text holds a NUL byte or is over {@link MERGE_MAX_BYTES}, or git cannot run. Never throws. Writes three files
+ * in a private temporary folder, removed afterwards.
+ */
+export async function mergeFile(base: string, ours: string, theirs: string, labels?: readonly [string, string, string]): Promise<MergedText | undefined> {
   if ([base, ours, theirs].some((t) => t.includes("\0") || Buffer.byteLength(t) > MERGE_MAX_BYTES)) return undefined;
-  if (ours === base) return theirs;
-  if (theirs === base || theirs === ours) return ours;
+  if (ours === base) return { text: theirs, conflicts: 0 };
+  if (theirs === base || theirs === ours) return { text: ours, conflicts: 0 };
   let dir: string | undefined;
   try {
     dir = await mkdtemp(path.join(os.tmpdir(), "sidekicks-merge-"));
     const [o, b, t] = ["ours", "base", "theirs"].map((name) => path.join(dir!, name));
     await Promise.all([writeFile(o!, ours), writeFile(b!, base), writeFile(t!, theirs)]);
     const chunks: Buffer[] = [];
-    // Exit code: 0 clean, the number of conflicts when positive, negative (or 255) on an error.
-    const code = await runGit(dir, ["merge-file", "-p", "--quiet", o!, b!, t!], (chunk) => void chunks.push(chunk));
-    return code === 0 ? Buffer.concat(chunks).toString("utf8") : undefined;
+    const named = labels ? labels.flatMap((l) => ["-L", l]) : [];
+    // Exit code: 0 clean, the number of conflicts when positive (capped at 127), negative (or 255) on an error.
+    const code = await runGit(dir, ["merge-file", "-p", "--quiet", ...named, o!, b!, t!], (chunk) => void chunks.push(chunk));
+    if (code < 0 || code > 127) return undefined;
+    return { text: Buffer.concat(chunks).toString("utf8"), conflicts: code };
   } catch {
     return undefined;
   } finally {

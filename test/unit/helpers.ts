@@ -59,7 +59,7 @@ const unused = async (): Promise<never> => {
  */
 export function stubHandlers(overrides: Partial<WebviewRequestHandlers> = {}): WebviewRequestHandlers {
   const methods: WebviewRequestMethod[] = [
-    "channel/open", "channel/send", "permission/answer", "turn/cancel", "turn/retry", "turn/sendNow", "turn/fileDiff", "turn/restore", "turn/review", "terminal/snapshot", "terminal/show", "command/run",
+    "channel/open", "channel/send", "permission/answer", "turn/cancel", "turn/retry", "turn/sendNow", "turn/fileDiff", "turn/restore", "turn/review", "turn/applyToFolder", "terminal/snapshot", "terminal/show", "command/run",
     "channels/list", "channel/create", "channel/rename", "channel/delete", "channel/join", "channel/leave", "channel/direct", "channel/read",
     "editor/openDiff", "editor/openLocation", "editor/insert", "editor/openLink", "session/configure",
   ];

@@ -104,6 +104,7 @@ export function installFakeHost(init) {
       "turn/regenerate": () => ({ messageId: `regen-${nextMessageId++}` }),
       "turn/restore": () => ({ done: 1, skipped: 0, conflicts: 0 }),
       "turn/review": () => ({ opened: true }),
+      "turn/applyToFolder": () => ({ agent: "alpha", applied: 1, same: 0, conflicts: 1, opened: 0, skipped: 1, unsaved: 0 }),
       "terminal/snapshot": () => ({ known: false, output: "", truncated: false }),
       "terminal/show": () => ({ shown: true }),
       "command/run": () => ({ done: true }),

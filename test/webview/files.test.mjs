@@ -124,4 +124,30 @@ describe("files changed", () => {
     await page.screenshot({ path: path.join(root, "test-results", "webview-files-redone.png") });
     assert.deepEqual(await view.problems(), []);
   });
+
+  it("an answer of an agent in its own worktree offers Apply to my folder; the host's count of files left as they are is said", async () => {
+    /** @param {boolean} worktree */
+    const card = (worktree) => message({
+      id: "f4",
+      parts: [
+        { type: "text", text: "Added my line." },
+        { type: "files", ...(worktree ? { worktree: true } : {}), files: [{ path: "/tmp/worktrees/alpha/shared.txt", kind: "modified", beforeKnown: true, restorable: true }] },
+      ],
+    });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [card(false)] }), width: 420 });
+    const { page, host } = view;
+    await page.waitForSelector(".files.card");
+    assert.equal(await page.$("button.files-apply-folder"), null, "not offered for an agent in the user's folder");
+    await host.emit("message/finished", card(true));
+    await page.waitForSelector("button.files-apply-folder");
+    assert.equal(await page.innerText("button.files-apply-folder"), "Apply to my folder");
+    await page.click("button.files-apply-folder");
+    assert.deepEqual(await host.waitForRequests("turn/applyToFolder"), [{ messageId: "f4" }]);
+    // The fake host answers: 1 applied, 1 conflict skipped.
+    await page.waitForSelector(".action-note");
+    assert.match(await page.innerText(".action-note"), /1 applied, 1 left as they are: they conflict with your folder/);
+    mkdirSync(path.join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: path.join(root, "test-results", "webview-files-apply-folder.png") });
+    assert.deepEqual(await view.problems(), []);
+  });
 });

@@ -47,7 +47,8 @@ function actionText(action: "keep" | "undo" | "redo", path: string): { label: st
  * One row per file: its name (full path on hover), what happened to it, what the user decided (kept, undone), "Diff"
  * (its text before the turn against the file now) when its earlier text is known, and Keep / Undo / Redo when both
  * its texts were kept (issue 19). The header reviews the turn's changes (or every turn's since it) in the editor's
- * multi-file diff, and keeps or undoes them all.
+ * multi-file diff, and keeps or undoes them all; for an agent in a git worktree of its own, "Apply to my folder" brings
+ * the answer's changes into the user's folder (issue 20).
  */
 export function FilesCard({ messageId, part }: { messageId: string; part: FilesPart }) {
   const editor = useContext(EditorContext);
@@ -76,6 +77,14 @@ export function FilesCard({ messageId, part }: { messageId: string; part: FilesP
                 {l10n.t("Since this")}
               </button>
             </>
+          )}
+          {part.worktree && part.files.some((f) => f.restorable) && (
+            <button type="button" class="diff-open files-apply-folder" disabled={busy} aria-label={l10n.t("Apply this answer's changes to your folder: merged file by file, conflicts opened in the merge editor")} title={l10n.t("The agent works in its own git worktree: bring this answer's changes into your folder")} onClick={() => {
+              setBusy(true);
+              void editor.applyToFolder(messageId).finally(() => setBusy(false));
+            }}>
+              {l10n.t("Apply to my folder")}
+            </button>
           )}
           {can("keep") && (
             <button type="button" class="diff-open files-keep-all" disabled={busy} aria-label={l10n.t("Keep every change of this answer")} onClick={() => run("keep")}>

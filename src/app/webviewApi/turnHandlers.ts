@@ -3,6 +3,7 @@ import { SidekicksError } from "../../shared/errors";
 import type { WebviewRequestHandlers } from "../WebviewBridge";
 import type { EditorPort } from "../EditorPort";
 import type { RestoreEditor, RestoreResult } from "../../channels/TurnRestore";
+import { applyAnswer } from "../turnApply";
 import { text, type WebviewApiPorts } from "./ports";
 
 /** What the editor lends an undo or redo: its open documents, and the per-file conflict questions. */
@@ -20,7 +21,7 @@ export function restoreCounts(result: RestoreResult): { done: number; skipped: n
   return { done: result.done.length, skipped: result.skipped.length, conflicts: result.conflicts.length };
 }
 
-type TurnMethods = "turn/cancel" | "turn/retry" | "turn/sendNow" | "turn/fileDiff" | "turn/restore" | "turn/review" | "permission/answer";
+type TurnMethods = "turn/cancel" | "turn/retry" | "turn/sendNow" | "turn/fileDiff" | "turn/restore" | "turn/review" | "turn/applyToFolder" | "permission/answer";
 
 /**
  * What the user does to an answer from its card: Stop, Retry / Run again, Send now, a permission answer, and a changed
@@ -49,6 +50,7 @@ export function turnHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHandler
       const title = since ? l10n.t("Changes since this message ({0})", who) : l10n.t("Changes by {0}", who);
       return { opened: (await editor.reviewChanges?.(title, files)) ?? false };
     },
+    "turn/applyToFolder": ({ messageId }) => applyAnswer(ports, text(messageId, "message id")),
     "permission/answer": async ({ requestId, optionId, remember }) => ({
       accepted: (await history.current?.turns.answerPermission(text(requestId, "request id"), text(optionId, "option id"), remember === true)) ?? false,
     }),

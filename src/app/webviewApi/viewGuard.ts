@@ -112,6 +112,7 @@ export function guardedHandlers(handlers: WebviewRequestHandlers, ports: Webview
     "turn/fileDiff": async (params, next) => (await inView("turn/fileDiff", params.messageId), next(params)),
     "turn/restore": async (params, next) => (await inView("turn/restore", params.messageId), next(params)),
     "turn/review": async (params, next) => (await inView("turn/review", params.messageId), next(params)),
+    "turn/applyToFolder": async (params, next) => (await inView("turn/applyToFolder", params.messageId), next(params)),
     "permission/answer": (params, next) => {
       const pending = history.current?.turns.pendingPermission(params.requestId);
       if (!pending) return next(params); // answered meanwhile, or never asked here: `accepted: false`

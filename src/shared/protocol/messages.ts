@@ -100,6 +100,13 @@ export interface WebviewRequests {
    */
   "turn/restore": [{ messageId: string; action: "keep" | "undo" | "redo"; paths?: string[] }, { done: number; skipped: number; conflicts: number }];
   /**
+   * "Apply to my folder" (issue 20, "Per turn too"): the files the turn of `messageId` changed in its agent's own git
+   * worktree merged into the user's folder, file by file (`git merge-file`). Clean merges are written; each conflict is
+   * put to the user in the editor (merge editor, or skip), never written silently; files with unsaved edits are left.
+   * Counts of files; refused (an error saying why) when the agent does not work in a worktree.
+   */
+  "turn/applyToFolder": [{ messageId: string }, { agent: string; applied: number; same: number; conflicts: number; opened: number; skipped: number; unsaved: number }];
+  /**
    * Opens the files the turn of `messageId` changed — or, with `since`, every turn of its channel from it on — in the
    * editor's multi-file diff (their texts from before against the files now). `opened` is false when none is known.
    */

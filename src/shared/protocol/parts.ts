@@ -213,6 +213,11 @@ export interface ChangedFileView {
 /** The files the agent changed in its workspace during this turn, seen by the editor's file watcher. */
 export interface FilesPart {
   type: "files";
+  /**
+   * Its agent works in a git worktree of its own (issue 20): the changes are not in the user's folder until applied
+   * ("Apply to my folder": `turn/applyToFolder`).
+   */
+  worktree?: boolean;
   files: ChangedFileView[];
 }
 /**

@@ -279,6 +279,7 @@ export const WEBVIEW_REQUEST_GUARDS: { readonly [M in WebviewRequestMethod]: Che
   "turn/fileDiff": obj({ messageId: ulid, path: filePath }),
   "turn/restore": obj({ messageId: ulid, action: oneOf(["keep", "undo", "redo"] as const), paths: optional(list(filePath, 10_000)) }),
   "turn/review": obj({ messageId: ulid, since: optional(bool) }),
+  "turn/applyToFolder": obj({ messageId: ulid }),
   "terminal/snapshot": obj({ terminalId }),
   "terminal/show": obj({ terminalId }),
   "channels/list": none,

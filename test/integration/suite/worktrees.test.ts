@@ -8,8 +8,11 @@
  * apply command's "Commit Them First" is a modal dialog, which VS Code cancels in extension tests); alpha is applied
  * (Merge) and the user's shared.txt gets its line; beta is left as a branch (its commit stays on sidekicks/beta) and
  * the user's file does not get its line; then beta merged after all stops on the conflict and opens the user's
- * file in VS Code's merge editor. Screenshots `worktrees-review-alpha`, `worktrees-review-beta`,
- * `worktrees-compare`, `worktrees-applied`, `worktrees-merge-editor`.
+ * file in VS Code's merge editor. One answer applied on its own too ("Per turn too", from the answer's files card):
+ * alpha's merges cleanly into the user's file; beta's then overlaps, is asked about, and opens in the merge editor with
+ * nothing written; from the Apply command's "One answer only…", beta's answer skipped. Screenshots `worktrees-review-alpha`, `worktrees-review-beta`, `worktrees-compare`,
+ * `worktrees-answer-applied`, `worktrees-answer-conflict`, `worktrees-answer-merge-editor`, `worktrees-applied`,
+ * `worktrees-merge-editor`.
  * The worktree suite (`--suite worktrees`, worktreesIndex.ts): puts the roster back and removes the repository and the
  * worktrees afterwards.
  */
@@ -42,6 +45,11 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
   const text = async (selector: string) => (await kept.api.webview("test/text", { selector })).text;
   const attribute = async (selector: string, name: string) => (await kept.api.webview("test/attribute", { selector, name })).text;
   const tabLabels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+  /** A merge editor's tab input's result (TabInputTextMerge: base, input1, input2, result; newer than this @types/vscode). */
+  const mergeInput = (t: vscode.Tab) => {
+    const input = t.input as { base?: unknown; input1?: unknown; result?: unknown } | undefined;
+    return input?.base instanceof vscode.Uri && input.input1 instanceof vscode.Uri && input.result instanceof vscode.Uri ? input.result : undefined;
+  };
 
   before(() => {
     folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -108,11 +116,34 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
       await screenshot(`worktrees-review-${agent}`);
     }
 
-    // Compare attempts: the one file the two leave different, alpha's worktree beside beta's.
+    // Compare attempts: the one file the two leave different, alpha's version beside beta's, the file's header naming
+    // both agents — not a rename from one worktree's path to the other's (an earlier screen showed "R", alpha struck through).
     await vscode.commands.executeCommand("sidekicks.compareAgentWorktrees", "alpha");
-    await poll("the comparison tab", () => tabLabels().find((l) => l.startsWith("@alpha (sidekicks/alpha) vs @beta (sidekicks/beta)")));
+    await poll("the comparison tab", () => tabLabels().find((l) => l.startsWith("@alpha (sidekicks/alpha) ↔ @beta (sidekicks/beta)")));
     await workbenchVisible(".multiDiffEditor .monaco-editor .view-lines");
+    await workbenchVisible(".multiDiffEditor .file-path:has(.status:not(.renamed)):has-text('shared.txt'):has-text('@alpha ↔ @beta')");
     await screenshot("worktrees-compare");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+
+    // One answer applied to the user's folder (issue 20, "Per turn too"), from its files card: alpha's merges cleanly.
+    const applyButton = (agent: string) => `.message:has(.files-item[data-path='${path.join(root, agent, "shared.txt")}']) button.files-apply-folder`;
+    assert.equal((await kept.api.webview("test/click", { selector: applyButton("alpha") })).clicked, true, "alpha's card offers Apply to my folder");
+    await poll("alpha's line in the user's file", () => (userFile() === FIRST + line("alpha") ? true : undefined));
+    await poll("the card's note", async () => /Applied to your folder: 1 file\./.test((await text(".action-note")) ?? "") || undefined);
+    await screenshot("worktrees-answer-applied", "sidebar");
+    // beta's answer then overlaps (both added a line at the same place): asked, opened in the merge editor, nothing written.
+    assert.equal((await kept.api.webview("test/click", { selector: applyButton("beta") })).clicked, true);
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('shared.txt conflicts with your folder')");
+    await screenshot("worktrees-answer-conflict");
+    await typeInWorkbench("Open in the merge editor");
+    const answerMerge = await poll("a merge editor tab for beta's answer", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map(mergeInput).find(Boolean));
+    assert.equal(answerMerge.fsPath, path.join(folder, "shared.txt"), "the result is the user's file");
+    await workbenchVisible(".merge-editor .monaco-editor .view-lines");
+    await screenshot("worktrees-answer-merge-editor");
+    assert.equal(userFile(), FIRST + line("alpha"), "the user's file as it was: no conflict markers written");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    // Back to the committed file for the whole-branch apply below.
+    git(folder, "checkout", "--", "shared.txt");
 
     // The agents' work committed on their branches in their worktrees, as the user (or the agent) does there. (The
     // apply command's own "Commit Them First" is a modal dialog, which VS Code cancels in an extension test run.)
@@ -147,16 +178,23 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
     await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"); // Merge, the first
     await conflicting;
     assert.match(userFile(), /^<<<<<<< HEAD\nalpha was here\n=======\nbeta was here\n>>>>>>> sidekicks\/beta/m, "git's conflict state stays");
-    // A merge editor's tab input (TabInputTextMerge: base, input1, input2, result; newer than this @types/vscode).
-    const mergeInput = (t: vscode.Tab) => {
-      const input = t.input as { base?: unknown; input1?: unknown; result?: unknown } | undefined;
-      return input?.base instanceof vscode.Uri && input.input1 instanceof vscode.Uri && input.result instanceof vscode.Uri ? input.result : undefined;
-    };
     const result = await poll("a merge editor tab", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map(mergeInput).find(Boolean));
     assert.equal(result.fsPath, path.join(folder, "shared.txt"), "the result is the user's file");
     await workbenchVisible(".merge-editor .monaco-editor .view-lines");
     await screenshot("worktrees-merge-editor");
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     git(folder, "merge", "--abort");
+
+    // One answer from the Apply command too ("One answer only…"): beta's answer overlaps alpha's line; skipped (the
+    // question's first choice), the user's file stays as it is.
+    const oneAnswer = vscode.commands.executeCommand("sidekicks.applyAgentWorktree", "beta");
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('Apply @beta')");
+    await typeInWorkbench("One answer only");
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('Apply one answer of @beta to your folder')");
+    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"); // the latest answer
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('shared.txt conflicts with your folder')");
+    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"); // Skip this file, the first
+    await oneAnswer;
+    assert.equal(userFile(), FIRST + line("alpha"), "skipped: the user's file as it was");
   });
 });
