@@ -18,7 +18,10 @@ const LIST_TTL_MS = 10_000;
 /**
  * The files of `files` that git does not ignore: for each workspace folder that is a git work tree, its untracked
  * files matched by `.gitignore`, `.git/info/exclude` or the user's excludes are left out (tracked files stay, as git
- * keeps them). A folder that is not a work tree, or where git cannot run, keeps all of its files.
+ * keeps them). A folder that is not a work tree, or where git cannot run, keeps all of its files; so does a folder
+ * that an enclosing repository ignores as a whole (a scratch folder inside a clone, such as this project's own demo
+ * workspace under its ignored `.demo/`): the user opened it to work on its files, which that repository's rules are
+ * not about.
  */
 export async function withoutGitIgnored(files: readonly FileSuggestion[]): Promise<FileSuggestion[]> {
   const byRoot = new Map<string, FileSuggestion[]>();
@@ -30,6 +33,7 @@ export async function withoutGitIgnored(files: readonly FileSuggestion[]): Promi
   }
   const ignored = new Set<string>();
   for (const [root, list] of byRoot) {
+    if ((await runGit(root, ["check-ignore", "-q", "--", "."], () => undefined)) === 0) continue; // the folder itself is ignored
     const out: Buffer[] = [];
     const code = await runGit(root, ["check-ignore", "--stdin", "-z"], (chunk) => out.push(chunk), list.map((f) => f.relative).join("\0") + "\0");
     if (code !== 0) continue; // 1: none ignored; 128: not a work tree; -1: no git

@@ -79,6 +79,22 @@ test("files/find offers the workspace's files less what .gitignore ignores, rank
   }
 });
 
+test("files/find in a folder that an enclosing repository ignores as a whole (a scratch folder in a clone) offers its files", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const repo = makeRepo(dir);
+    writeFileSync(path.join(repo, ".gitignore"), ".demo/\n");
+    const folder = path.join(repo, ".demo", "workspace");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, "README.md"), "");
+    const listed = [{ path: path.join(folder, "README.md"), relative: "README.md" }];
+    const editor: EditorPort = { isTrusted: () => true, runCommand: async () => undefined, log: () => undefined, showProblems: () => undefined, workspaceFiles: async () => listed };
+    assert.deepEqual((await editorHandlers(editor)["files/find"]({ query: "READ" })).files.map((f) => f.relative), ["README.md"], "the folder the user opened is theirs to work on");
+  } finally {
+    cleanup();
+  }
+});
+
 test("files/find from the webview is checked where it enters: a string of one line, at most 256 characters, nothing else", () => {
   const guard = WEBVIEW_REQUEST_GUARDS["files/find"];
   assert.deepEqual(guard({ query: "src/a.ts:1-2" }, "params"), { query: "src/a.ts:1-2" });
