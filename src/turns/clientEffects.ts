@@ -23,7 +23,7 @@ export async function runClientEffect(ports: Pick<TurnPorts, "intents" | "files"
     const { response, written } = await intents.around(intent, effect.perform);
     // Listed in "files changed" even when no watcher event comes (a write to an open buffer, or the turn ending now).
     // Not awaited: the snapshot's walk may still run; the turn's end waits for it and for this.
-    if (written) void ports.files?.wrote(turn.id, written).catch(() => undefined);
+    if (written) void ports.files?.wrote(turn.id, written, request.content).catch(() => undefined);
     return response;
   }
   const intent = await intents.intend({ ...base, kind: "terminal", command: request.command, args: request.args, ...(request.cwd ? { cwd: request.cwd } : {}) });

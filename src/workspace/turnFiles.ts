@@ -73,6 +73,10 @@ interface Tracked {
   userSaved: Map<string, string>;
   /** Files the agent wrote through ACP `fs/write_text_file` during the turn. */
   acpWritten: Set<string>;
+  /** The text of the agent's latest ACP write of each file, when known. */
+  acpTexts: Map<string, string>;
+  /** Files whose first watcher event in the turn said they were created: absent just before, during the turn. */
+  createdFirst: Set<string>;
 }
 
 /**
@@ -114,7 +118,7 @@ export class TurnFiles {
     const root = gitRoot(folder);
     // In git the snapshot starts on the next turn of the event loop (spawning git blocks a moment), after the prompt.
     const baseline = root ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => gitBaseline(root, folder, this.statusRuns, promptStart)) : Promise.resolve(walkBaseline(folder, promptStart));
-    const tracked: Tracked = { folder, baseline, touched: new Set(), userSaved: new Map(), acpWritten: new Set() };
+    const tracked: Tracked = { folder, baseline, touched: new Set(), userSaved: new Map(), acpWritten: new Set(), acpTexts: new Map(), createdFirst: new Set() };
     this.turns.set(turnId, tracked);
     const ready = tracked.baseline.then((b) => b.ready);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -145,6 +149,7 @@ export class TurnFiles {
         if (event.kind !== "deleted" && isDirectory(event.path)) continue;
         // Changed since the user saved it (an agent wrote over it): the agent's change again.
         if (tracked.userSaved.has(event.path) && !sameText(event.path, tracked.userSaved.get(event.path))) tracked.userSaved.delete(event.path);
+        if (!tracked.touched.has(event.path) && event.kind === "created") tracked.createdFirst.add(event.path);
         tracked.touched.add(event.path);
       }
     }
@@ -152,12 +157,15 @@ export class TurnFiles {
 
   /**
    * The agent of turn `turnId` wrote `file` (absolute) through ACP `fs/write_text_file`: it is listed whether or not
-   * the watcher reports it (a write to a file open in the editor changes only its buffer).
+   * the watcher reports it (a write to a file open in the editor changes only its buffer), unless `text`, what it
+   * wrote, is the text the file had before the turn and still has.
    */
-  async wrote(turnId: string, file: string): Promise<void> {
+  async wrote(turnId: string, file: string, text?: string): Promise<void> {
     const tracked = this.turns.get(turnId);
     if (!tracked || !this.holds(tracked, file)) return;
     tracked.acpWritten.add(file);
+    if (text !== undefined) tracked.acpTexts.set(file, text);
+    else tracked.acpTexts.delete(file);
     tracked.touched.add(file);
     tracked.userSaved.delete(file);
   }
@@ -190,7 +198,11 @@ export class TurnFiles {
     const changed = new Map<string, ChangedFile>();
     for (const [file, before] of befores) {
       if (!this.holds(tracked, file)) continue;
-      const entry = compare(file, before, tracked.acpWritten.has(file));
+      // A file first reported created, and absent now: made and removed within the turn (Codex's sandbox makes and
+      // removes `.codex`, `.agents`, `.aws` around a command, a tryout found them listed as deleted), not a change.
+      if (tracked.createdFirst.has(file) && !("text" in before) && readNow(file) === "missing") continue;
+      const written = tracked.acpWritten.has(file) ? { text: tracked.acpTexts.get(file) } : undefined;
+      const entry = compare(file, before, written);
       if (entry) changed.set(file, entry);
     }
     // Still what the user saved: the user's change, not the agent's.
@@ -208,14 +220,15 @@ export class TurnFiles {
 /**
  * What happened to `file` given what it was before the turn, or undefined when nothing did: it holds the text it had
  * (a watcher event late for a write made before the turn, a touch, or text put back), or it was absent and still is
- * (created and removed within the turn). An ACP write stays listed (it may have changed only an open editor buffer).
+ * (created and removed within the turn). An ACP write stays listed (it may have changed only an open editor buffer),
+ * unless what it wrote is the text the file had, and still has (an agent rewriting a file as it was).
  */
-function compare(file: string, before: Before, acpWritten: boolean): ChangedFile | undefined {
+function compare(file: string, before: Before, acpWrite: { text: string | undefined } | undefined): ChangedFile | undefined {
   const now = readNow(file);
   if (!before.existed) return now === "missing" ? undefined : { path: file, kind: "created", before: null, ...afterOf(file, now) };
   const earlier = "text" in before ? { before: before.text } : { beforeUnknown: before.unknown };
   if (now === "missing") return { path: file, kind: "deleted", ...earlier, after: null };
-  if ("text" in before && !acpWritten && typeof now === "string" && now === before.text) return undefined;
+  if ("text" in before && typeof now === "string" && now === before.text && (!acpWrite || acpWrite.text === before.text)) return undefined;
   return { path: file, kind: "modified", ...earlier, ...afterOf(file, now) };
 }
 

@@ -8,6 +8,7 @@ import path from "node:path";
 import test from "node:test";
 import { SNAPSHOT_FILE_BYTES, TurnFiles, isTracked } from "../../src/workspace/turnFiles";
 import { walkBaseline } from "../../src/workspace/snapshotFiles";
+import { makeRepo } from "./gitRepos";
 import { tempDir } from "./helpers";
 
 test("created, modified and deleted files are listed with their text from before the turn; build output and dependencies are not", async () => {
@@ -235,6 +236,48 @@ test("a walk that reaches files after the prompt started lists what the agent ch
       ["new.txt", { existed: true, unknown: "late" }],
       ["old.txt", { existed: true, unknown: "late" }],
     ]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("a file the agent made and removed within the turn is not listed, even when the walk was not done before the prompt (Codex's sandbox files)", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    // A folder its repository ignores (as `npm start -- --real-agents` makes): walked, from after the prompt started.
+    const repo = makeRepo(dir);
+    writeFileSync(path.join(repo, ".gitignore"), "scratch/\n");
+    const folder = path.join(repo, "scratch");
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, "notes.txt"), "alpha\n");
+    const files = new TurnFiles();
+    await files.begin("T1", folder, 0);
+    const made = path.join(folder, ".codex");
+    writeFileSync(made, "");
+    rmSync(made);
+    writeFileSync(path.join(folder, "notes.txt"), "beta\n");
+    await files.changed([
+      { path: made, kind: "created" },
+      { path: made, kind: "deleted" },
+      { path: path.join(folder, "notes.txt"), kind: "changed" },
+    ]);
+    assert.deepEqual((await files.end("T1")).map((f) => path.basename(f.path)), ["notes.txt"]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("an ACP write of the text the file already had is no change; one of other text stays listed though the disk never changed", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    writeFileSync(path.join(dir, "same.txt"), "as it was\n");
+    writeFileSync(path.join(dir, "open.ts"), "before\n");
+    const files = new TurnFiles();
+    await files.begin("T1", dir, Infinity);
+    writeFileSync(path.join(dir, "same.txt"), "as it was\n");
+    await files.wrote("T1", path.join(dir, "same.txt"), "as it was\n");
+    await files.wrote("T1", path.join(dir, "open.ts"), "after, in the editor's buffer\n");
+    assert.deepEqual((await files.end("T1")).map((f) => [path.basename(f.path), f.kind]), [["open.ts", "modified"]]);
   } finally {
     cleanup();
   }
