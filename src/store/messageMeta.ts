@@ -8,8 +8,15 @@
 import type { GuardedLevel, LevelOp } from "./guardedLevel";
 import type { MessageRecord } from "./records";
 
-/** The key (beside the records) whose value `"complete"` says every message has its meta entry. */
+/**
+ * The key (beside the records) whose value {@link META_INDEX_COMPLETE} says every message has its meta entry and its
+ * context entry (`contextEntries.ts`), and every channel its tally. (`"complete"`, written before the context
+ * entries, said only the first: such a store builds the rest at its open like an older one.)
+ */
 export const META_INDEX_STATE = "meta-index";
+
+/** The value of {@link META_INDEX_STATE} once the index is complete. */
+export const META_INDEX_COMPLETE = "complete+context";
 
 /**
  * What a message's meta entry says: its id, its author, whether it has something to say ({@link hasSomethingToSay}),
