@@ -8,7 +8,7 @@ import { needsRepairMarkerOf, openLevel, type StoreRecovery } from "./openLevel"
 import { rescueChannels } from "./channelRescue";
 import { StoreRevisions } from "./revisions";
 import { commitOps, type StoreChanges } from "./commitOps";
-import { META_INDEX_COMPLETE, META_INDEX_STATE, latestMeta, type MessageMeta } from "./messageMeta";
+import { META_INDEX_COMPLETE, META_INDEX_STATE, latestMeta, metaIndexStep, type MessageMeta, type MetaIndexState } from "./messageMeta";
 import { asChannelTally, contextKeys, contextEntryPages, type ChannelTally, type ContextEntry } from "./contextEntries";
 import { countAfterExcept, countBetween } from "./messageCounts";
 import { SEARCH_INDEX_STATE, indexSearch, indexStep, readIndexState, scanSearch, type SearchIndexState, type SearchQuery, type SearchResult } from "./search";
@@ -56,8 +56,8 @@ export class Store {
     readonly dir: string,
     /** Set when this open found the folder damaged: the original is aside, this store is its repaired copy. */
     readonly recovery?: StoreRecovery,
-    /** Whether every message has its meta entry (`messageMeta.ts`): a store that wrote them from its creation. */
-    private readonly metaComplete = false,
+    /** Whether every message has its meta and context entries (`messageMeta.ts`): set once they are built. */
+    private metaComplete = false,
   ) {}
 
   /**
@@ -100,9 +100,12 @@ export class Store {
         );
       }
       await rescueChannels(level, onCorrupt, recovery !== undefined);
-      // A repaired copy may have lost index entries with its tables: the word index is built again (ADR 0007), and
-      // the meta entries are no longer trusted (the counts read the messages).
-      if (recovery !== undefined) await level.batch([{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }, { type: "del", key: META_INDEX_STATE }], true);
+      // A repaired copy may have lost index entries with its tables: the word index is built again (ADR 0007), and so
+      // are the meta and context entries and the tallies, from none (the counts read the messages meanwhile).
+      if (recovery !== undefined) {
+        for (const prefix of ["meta/", "ctx/", "tally/"]) await level.clear({ gte: prefix, lt: prefix + "\uffff" });
+        await level.batch([{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }, { type: "del", key: META_INDEX_STATE }], true);
+      }
       const store = new Store(level, onCorrupt, path.resolve(dir), recovery, (await level.get(META_INDEX_STATE)) === META_INDEX_COMPLETE);
       return store;
     } catch (err) {
@@ -158,21 +161,6 @@ export class Store {
       if (record) out.push(record.value);
     }
     return out;
-  }
-
-  /**
-   * How many messages of a channel come after message `afterId` (all of them when undefined) and pass `count`,
-   * scanning at most `limit` records from there: the result is capped at `limit` ("99+").
-   */
-  async countMessagesAfter(channelId: string, afterId: string | undefined, limit: number, count: (m: MessageRecord) => boolean): Promise<number> {
-    const prefix = keys.messagePrefix(channelId);
-    const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
-    let n = 0;
-    for await (const [key, value] of this.db.iterator({ ...range, lt: prefix + "\uffff", limit })) {
-      const record = this.parse(key, value, asMessageRecord);
-      if (record && count(record)) n++;
-    }
-    return n;
   }
 
   /**
@@ -262,6 +250,7 @@ export class Store {
       await this.db.batch(ops, sync);
       this.batchCount++;
       this.revisions.bump(changes);
+      if (changes.metaIndex?.state.complete) this.metaComplete = true;
     }
   }
 
@@ -289,6 +278,16 @@ export class Store {
    */
   async searchIndexStep(count: number): Promise<{ messages: MessageRecord[]; state: SearchIndexState }> {
     return indexStep(this.db, count, this.parseMessage);
+  }
+
+  /** Whether every message has its meta and context entries (else `MetaIndexBuild` builds them). */
+  get metaIndexComplete(): boolean {
+    return this.metaComplete;
+  }
+
+  /** The next step of building the meta index (`metaIndexStep`), committed as `changes.metaIndex` through the lane. */
+  async metaIndexStep(count: number): Promise<{ messages: MessageRecord[]; state: MetaIndexState }> {
+    return metaIndexStep(this.db, count, this.parseMessage);
   }
 
   private readonly parseMessage = (key: string, value: string): MessageRecord | undefined => this.parse(key, value, asMessageRecord);

@@ -6,7 +6,7 @@
  */
 import type { GuardedLevel, LevelOp } from "./guardedLevel";
 import { LAST_READ } from "./revisions";
-import { metaKeys, metaPut } from "./messageMeta";
+import { META_INDEX_STATE, metaIndexStateValue, metaKeys, metaPut, type MetaIndexState } from "./messageMeta";
 import { contextEntryOps, contextKeys } from "./contextEntries";
 import { SEARCH_INDEX_STATE, indexDels, indexPuts, type SearchIndexState } from "./search";
 import { keys, type ChannelRecord, type IntentRecord, type MembershipRecord, type MessageRecord, type TurnRecord } from "./records";
@@ -40,6 +40,11 @@ export interface StoreChanges {
   fence?: { turnId: string; attempt: number; owner: string };
   /** A step of building the word index of an older store (ADR 0007): these messages' words, and the state after. */
   searchIndex?: { messages: MessageRecord[]; state: SearchIndexState };
+  /**
+   * A step of building the meta index of a store without it (`messageMeta.ts`): the meta and context entries of these
+   * messages (those that have no context entry yet: one committed since has its own), their tallies, the state after.
+   */
+  metaIndex?: { messages: MessageRecord[]; state: MetaIndexState };
 }
 
 /**
@@ -67,6 +72,11 @@ export async function commitOps(changes: StoreChanges, db: GuardedLevel, parseMe
     append(ops, indexPuts(m));
   }
   append(ops, await contextEntryOps(db, changes.messages ?? []));
+  if (changes.metaIndex) {
+    for (const m of changes.metaIndex.messages) ops.push(metaPut(m));
+    append(ops, await contextEntryOps(db, changes.metaIndex.messages, true));
+    ops.push({ type: "put", key: META_INDEX_STATE, value: metaIndexStateValue(changes.metaIndex.state) });
+  }
   if (changes.searchIndex) {
     for (const m of changes.searchIndex.messages) append(ops, indexPuts(m));
     ops.push({ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(changes.searchIndex.state) });
