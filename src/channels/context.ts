@@ -3,11 +3,11 @@
  * has not seen yet"; the original design's ADR 0003 `Membership.lastSeenMessageId`). Pure: which messages an agent has not seen, and how
  * they are written before the prompt within a byte budget.
  */
-import { CONTEXT_BUDGET_BYTES, blockBytes, bytes, renderBlock, toBlock, toolBytes } from "../shared/contextBlock";
+import { CONTEXT_BUDGET_BYTES, blockBytes, bytes, renderBlock, toBlock, toolBytes } from "../store/contextBlock";
 import { CONTEXT_FOOTER, CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../shared/preamble";
 import { hasSomethingToSay } from "../store/messageMeta";
 import type { MessageRecord } from "../store/records";
-import type { Block } from "../shared/contextBlock";
+import type { Block } from "../store/contextBlock";
 
 /** Default bound of the re-injected context, in UTF-8 bytes (issue 4: 32 KB). */
 export const CONTEXT_MAX_BYTES = CONTEXT_BUDGET_BYTES;

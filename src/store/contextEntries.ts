@@ -13,7 +13,7 @@
 import { hasSomethingToSay } from "./messageMeta";
 import type { GuardedLevel, LevelOp } from "./guardedLevel";
 import type { MessageRecord } from "./records";
-import { CONTEXT_BUDGET_BYTES, leastRendering } from "../shared/contextBlock";
+import { CONTEXT_BUDGET_BYTES, leastRendering } from "./contextBlock";
 
 /** The keys of the context entries and the tallies. */
 export const contextKeys = {

@@ -1,13 +1,13 @@
 /**
  * One message as a block of the channel context (`src/channels/context.ts`): its author, its text and its tool calls
  * with what they printed. Pure, shared by the context's formatting and the store, which keeps each message's
- * smallest rendering beside it (`src/store/contextEntries.ts`, issue 21) so a long catch-up reads those, not the
+ * smallest rendering beside it (`contextEntries.ts`, issue 21) so a long catch-up reads those, not the
  * messages.
  */
-import { describeBlock } from "./contentBlocks";
-import { describeAttachment } from "./attachments";
-import { terminalScreen } from "./terminalScreen";
-import type { Attachment, Author, Part } from "./protocol";
+import { describeBlock } from "../shared/contentBlocks";
+import { describeAttachment } from "../shared/attachments";
+import { terminalScreen } from "../shared/terminalScreen";
+import type { Attachment, Author, Part } from "../shared/protocol";
 
 /** The channel context's bound, in UTF-8 bytes (issue 4: 32 KB; `CONTEXT_MAX_BYTES`). */
 export const CONTEXT_BUDGET_BYTES = 32 * 1024;
