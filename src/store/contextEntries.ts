@@ -10,7 +10,7 @@
  *   the store's one-at-a-time commits.
  * A rendering over the context's budget is not kept (such a message is dropped or cut, and cutting reads it whole).
  */
-import { hasSomethingToSay } from "./messageMeta";
+import { hasSomethingToSay, metaOf } from "./messageMeta";
 import type { GuardedLevel, LevelOp } from "./guardedLevel";
 import type { MessageRecord } from "./records";
 import { CONTEXT_BUDGET_BYTES, leastRendering } from "./contextBlock";
@@ -43,7 +43,8 @@ export interface ChannelTally {
 /** The value of `m`'s context entry: a JSON head line `[says, kind, agentName, bytes]`, then the rendering. */
 export function contextEntryValue(m: MessageRecord): string {
   const says = hasSomethingToSay(m);
-  const least = leastRendering(m);
+  // Its text alone over the budget (a long answer, at each checkpoint): not rendered at all.
+  const least = metaOf(m).textBytes > CONTEXT_BUDGET_BYTES ? { text: "", bytes: Infinity } : leastRendering(m);
   const kept = least.bytes <= CONTEXT_BUDGET_BYTES;
   return `${JSON.stringify([says ? 1 : 0, m.author.kind, m.author.agentName ?? null, kept ? least.bytes : -1])}\n${kept ? least.text : ""}`;
 }
