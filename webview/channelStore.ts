@@ -48,6 +48,9 @@ export class ChannelStore {
   /** The first loaded message's id, known synchronously (the next page ends before it). */
   private firstId: string | undefined;
 
+  /** Told the `@path` words of a message just sent that name no file of the workspace (they went as text). */
+  onUnmatchedPaths?: (paths: readonly string[]) => void;
+
   constructor(
     private readonly host: HostConnection,
     private readonly persist: (patch: PersistedState) => void,
@@ -202,7 +205,8 @@ export class ChannelStore {
     }
     this.update({ sendError: undefined, unread: undefined });
     try {
-      await this.host.request("channel/send", { channelId, text, ...(editOf === undefined ? {} : { editOf }), ...(undoAnswers && editOf !== undefined ? { undoAnswers } : {}), ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
+      const sent = await this.host.request("channel/send", { channelId, text, ...(editOf === undefined ? {} : { editOf }), ...(undoAnswers && editOf !== undefined ? { undoAnswers } : {}), ...(attachments.length > 0 ? { attachments: [...attachments] } : {}) });
+      if (sent.unmatchedPaths && sent.unmatchedPaths.length > 0) this.onUnmatchedPaths?.(sent.unmatchedPaths);
       return true;
     } catch (err) {
       this.update({ sendError: errorText(err) });

@@ -43,6 +43,15 @@ export class ActionRefusals {
 }
 
 /**
+ * The note for `@path` words of a sent message that name no file of the workspace (as typed, without the `@`):
+ * "@src/nope.ts: no such file in the workspace — sent as text".
+ */
+export function unmatchedPathsNote(paths: readonly string[]): string {
+  const words = paths.map((p) => `@${p}`).join(", ");
+  return paths.length === 1 ? l10n.t("{0}: no such file in the workspace — sent as text", words) : l10n.t("{0}: no such files in the workspace — sent as text", words);
+}
+
+/**
  * Editor actions; each resolves whether the host did it (false when it refused, failed or did not answer). When the
  * host says why it could not, the sentence goes to `refusals`, which the view shows.
  */

@@ -10,7 +10,7 @@ import { ChannelList } from "./channelList";
 import { ChannelStore, type PersistedState, storeStats } from "./channelStore";
 import { type AppActions, App } from "./components/App";
 import type { ChannelSummary } from "../src/shared/protocol";
-import { hostEditorActions } from "./editorActions";
+import { hostEditorActions, unmatchedPathsNote } from "./editorActions";
 import { ComposerLink, hostMessageActions } from "./messageActions";
 import { TerminalOutputs } from "./terminalOutputs";
 import { HostConnection, vsCodePort } from "./host";
@@ -48,6 +48,8 @@ let lastSend: Promise<boolean> | undefined;
 const sends = new SendQueue((channelId, text, editOf, attachments, undoAnswers) => store.send(text, channelId, editOf, attachments, undoAnswers));
 const editor = hostEditorActions(host);
 const composer = new ComposerLink();
+// A typed `@path` that names no file went as text: the note above the composer says so (issue 21).
+store.onUnmatchedPaths = (paths) => editor.refusals.report(unmatchedPathsNote(paths));
 
 const actions: AppActions = {
   send: (channelId, text, editOf, attachments, undoAnswers) => (lastSend = sends.send(channelId, text, editOf, attachments, undoAnswers)),

@@ -3,6 +3,7 @@ import type { Emitter } from "../events/events";
 import type { Store } from "../store/Store";
 import type { ChannelRecord } from "../store/records";
 import * as l10n from "@vscode/l10n";
+import { MetaIndexBuild } from "../store/metaIndexBuild";
 import { HistorySearch } from "../channels/HistorySearch";
 import { channelToMarkdown, messagesToExport } from "../channels/exportMarkdown";
 import { SidekicksError } from "../shared/errors";
@@ -172,6 +173,9 @@ export function composeChannels(options: ChannelsOptions): Channels {
   const search = new HistorySearch(writer);
   // An older store's word index is built once recovery is done, a step at a time in the write lane (ADR 0007).
   void recovered.then(() => search.buildIndex()).catch((err: unknown) => log(`warn: search index not built: ${(err as Error).message}`));
+  // So is the meta index of a store written without it (its catch-up and counts read the messages until then).
+  const metaIndex = new MetaIndexBuild(writer);
+  void recovered.then(() => metaIndex.build()).catch((err: unknown) => log(`warn: meta index not built: ${(err as Error).message}`));
   return {
     ready: recovered,
     messages,
@@ -193,6 +197,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
     },
     close: async () => {
       await search.stop();
+      await metaIndex.stop();
       await turns.close();
       // A `delegate` call still waiting (its child queued, kept for the next activation) answers now, so the listener closes.
       delegation.close();

@@ -3,16 +3,14 @@
  * has not seen yet"; the original design's ADR 0003 `Membership.lastSeenMessageId`). Pure: which messages an agent has not seen, and how
  * they are written before the prompt within a byte budget.
  */
-import { describeBlock } from "../shared/contentBlocks";
-import { describeAttachment } from "../shared/attachments";
-import { terminalScreen } from "../shared/terminalScreen";
+import { CONTEXT_BUDGET_BYTES, blockBytes, bytes, renderBlock, toBlock, toolBytes } from "../store/contextBlock";
 import { CONTEXT_FOOTER, CONTEXT_HEADER, CONTEXT_HEADER_NEW_SESSION } from "../shared/preamble";
 import { hasSomethingToSay } from "../store/messageMeta";
 import type { MessageRecord } from "../store/records";
-import { agentTerminalText } from "../turns/agentTerminals";
+import type { Block } from "../store/contextBlock";
 
 /** Default bound of the re-injected context, in UTF-8 bytes (issue 4: 32 KB). */
-export const CONTEXT_MAX_BYTES = 32 * 1024;
+export const CONTEXT_MAX_BYTES = CONTEXT_BUDGET_BYTES;
 
 /** How many stored messages are read back at most when looking for unseen ones (the newest first). */
 export const CONTEXT_SCAN_LIMIT = 1_000;
@@ -151,101 +149,34 @@ export function leastContextBytes(m: MessageRecord): number {
   return blockBytes(block);
 }
 
-interface ToolBlock {
-  title: string;
-  status: string;
-  output: string;
-  /** UTF-8 bytes of `output`. */
-  outputBytes: number;
-  elided: boolean;
-}
-
-interface Block {
-  author: string;
-  text: string;
-  tools: ToolBlock[];
-  /** Bytes cut from the end of `text`. */
-  cut: number;
-}
-
-/** What a block adds to the assembled context, in UTF-8 bytes: `\n\n@author:\n` and its rendered tools and text. */
-function blockBytes(b: Block): number {
-  const parts = b.tools.map(toolBytes);
-  parts.push(bytes(b.text));
-  return 2 + bytes(b.author) + 2 + parts.reduce((a, n) => a + n, 0) + (parts.length - 1);
-}
-
-/** The bytes of one tool call's lines as `render` writes them. */
-function toolBytes(t: ToolBlock): number {
-  const head = bytes(toolHead(t));
-  if (!t.output) return head;
-  return t.elided ? head + bytes(elidedNote(t)) : head + 1 + t.outputBytes;
-}
-
-function toolHead(t: ToolBlock): string {
-  return `[tool call: ${t.title} (${t.status})]`;
-}
-
-function elidedNote(t: ToolBlock): string {
-  return ` [output left out: ${t.outputBytes} bytes]`;
-}
-
-function toBlock(m: MessageRecord): Block {
-  const author = m.author.kind === "agent" ? `@${m.author.agentName ?? "agent"}` : m.author.kind;
-  // Separate text parts are separate pieces (around a tool call, or a new ACP message): a blank line between them, so
-  // "I'll look." and "Done." never read "I'll look.Done.", and Markdown stays Markdown.
-  // An image, an embedded file or a link is referred to in one line, never repeated (its base64, its whole text); so
-  // is what the user attached (the agents it was for had it in their prompt).
-  const text = m.parts
-    .flatMap((p) => (p.type === "text" && p.text.trim() !== "" ? [p.text.trim()] : p.type === "content" ? [describeBlock(p.block)] : []))
-    .concat(m.attachments && m.attachments.length > 0 ? [m.attachments.map(describeAttachment).join("\n")] : [])
-    .join("\n\n");
-  const tools = m.parts.flatMap((p) => {
-    if (p.type !== "toolCall") return [];
-    // What the tool printed: its text content, then what the agent's own terminals reported (codex-acp).
-    // As a terminal shows it (field case 21): a progress bar's last frame, not every frame and its escapes.
-    const output = terminalScreen([p.content ?? "", ...(p.blocks ?? []).map(describeBlock), agentTerminalText(p)].filter((t) => t !== "").join("\n"));
-    return [{ title: p.title, status: p.status, output, outputBytes: bytes(output), elided: false }];
-  });
-  return { author, text, tools, cut: 0 };
-}
-
 function assemble(header: string, blocks: readonly Block[], omitted: number, more: boolean): string {
+  return assembleRendered(header, blocks.map(renderBlock), omitted, more);
+}
+
+function assembleRendered(header: string, rendered: readonly string[], omitted: number, more: boolean): string {
   const lines = [header];
   if (more) lines.push(`[older messages left out${omitted > 0 ? `, and ${omitted} more` : ""}]`);
   else if (omitted > 0) lines.push(`[${omitted} older message${omitted === 1 ? "" : "s"} left out]`);
-  for (const b of blocks) lines.push("", `${b.author}:`, render(b));
+  for (const r of rendered) lines.push("", r);
   lines.push("", FOOTER, "", "");
   return lines.join("\n");
 }
 
-function render(b: Block): string {
-  const out: string[] = [];
-  for (const t of b.tools) {
-    const head = toolHead(t);
-    if (!t.output) out.push(head);
-    else if (t.elided) out.push(head + elidedNote(t));
-    else out.push(`${head}\n${t.output}`);
-  }
-  let text = b.text;
-  if (b.cut > 0) {
-    const keep = cutToBytes(text, Math.max(0, bytes(text) - b.cut));
-    text = `${keep} [… ${bytes(text) - bytes(keep)} bytes left out]`;
-  }
-  out.push(text);
-  return out.join("\n");
-}
-
-/** The longest prefix of `text` within `max` UTF-8 bytes, never splitting a character. */
-function cutToBytes(text: string, max: number): string {
-  const buf = Buffer.from(text, "utf8");
-  if (buf.length <= max) return text;
-  let end = max;
-  // Back up to the first byte of the character that would be split (continuation bytes are 10xxxxxx).
-  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end).toString("utf8");
-}
-
-function bytes(text: string): number {
-  return Buffer.byteLength(text, "utf8");
+/**
+ * The context block of messages already rendered at their smallest (`leastRendering`, kept by the store beside each
+ * message), newest first with the bytes each adds, after `older` unseen ones not given: the same text
+ * {@link formatContext} writes for those messages when even their smallest renderings are over `maxBytes` (every
+ * tool output left out, the oldest dropped and counted), or undefined when it would cut the newest one (then the
+ * messages themselves are needed).
+ */
+export function formatRendered(newestFirst: readonly { text: string; bytes: number }[], older: number, options: { newSession?: boolean; maxBytes?: number } = {}): string | undefined {
+  const maxBytes = options.maxBytes ?? CONTEXT_MAX_BYTES;
+  const header = options.newSession ? HEADER_NEW_SESSION : HEADER;
+  const kept = [...newestFirst].reverse();
+  let total = kept.reduce((a, r) => a + r.bytes, 0);
+  const size = (dropped: number) => bytes(assembleRendered(header, [], older + dropped, false)) + total;
+  let dropped = 0;
+  while (size(dropped) > maxBytes && dropped < kept.length - 1) total -= kept[dropped++]!.bytes;
+  if (kept.length === 0 || size(dropped) > maxBytes) return undefined;
+  return assembleRendered(header, kept.slice(dropped).map((r) => r.text), older + dropped, false);
 }

@@ -1,7 +1,8 @@
 import type { Store } from "../store/Store";
 import type { MessageMeta } from "../store/messageMeta";
 import type { MessageRecord } from "../store/records";
-import { CONTEXT_MAX_BYTES, CONTEXT_SCAN_LIMIT, formatContext, keptByText, leastContextBytes, unseenMessages } from "./context";
+import { CONTEXT_MAX_BYTES, CONTEXT_SCAN_LIMIT, formatContext, formatRendered, keptByText, leastContextBytes, unseenMessages } from "./context";
+import type { ChannelTally, ContextEntry } from "../store/contextEntries";
 import { PAGE_SIZE } from "./ChannelMessages";
 
 /**
@@ -11,9 +12,30 @@ import { PAGE_SIZE } from "./ChannelMessages";
  * executor's `context` port.)
  */
 export async function unseenContext(store: Store, channelId: string, agent: string, beforeId: string, fresh: boolean): Promise<string> {
-  const member = (await store.members(channelId)).find((m) => m.agentName === agent);
-  const newSession = fresh && member?.lastSeenMessageId !== undefined;
-  const lastSeen = newSession ? undefined : member?.lastSeenMessageId;
+  // A fresh session reads from the channel's end whatever the agent saw: its first entries are read beside its
+  // membership (and so is the tally, which a long history needs).
+  const pages = store.contextEntries(channelId, CONTEXT_SCAN_LIMIT);
+  const early = fresh ? Promise.all([pages.next(), store.tally(channelId)]) : undefined;
+  early?.catch(() => undefined); // (awaited below)
+  try {
+    const member = (await store.members(channelId)).find((m) => m.agentName === agent);
+    const newSession = fresh && member?.lastSeenMessageId !== undefined;
+    const lastSeen = newSession ? undefined : member?.lastSeenMessageId;
+    if (lastSeen === undefined) {
+      const [first, tally] = early ? await early : [await pages.next(), undefined];
+      const built = await fromEntries(store, { channelId, agent, beforeId, newSession }, first, pages, tally);
+      if (built !== undefined) return built;
+    }
+    return await fromMessages(store, { channelId, agent, beforeId, newSession, lastSeen });
+  } finally {
+    await early?.catch(() => undefined);
+    await pages.return(undefined);
+  }
+}
+
+/** The catch-up through the meta entries, or by reading the messages (see {@link unseenContext}). */
+async function fromMessages(store: Store, at: { channelId: string; agent: string; beforeId: string; newSession: boolean; lastSeen: string | undefined }): Promise<string> {
+  const { channelId, agent, beforeId, newSession, lastSeen } = at;
   const metas = await store.latestMeta(channelId, lastSeen, CONTEXT_SCAN_LIMIT);
   if (metas) return fromMeta(store, metas, { channelId, agent, beforeId, newSession });
   // Read backwards a page at a time, only until the unseen messages read fill the budget even with their tool
@@ -89,4 +111,56 @@ function fitted(messages: readonly MessageRecord[], leastOf: ReadonlyMap<Message
   while (from > 0 && sum <= CONTEXT_MAX_BYTES) sum += leastOf.get(messages[--from]!)!;
   if (sum <= CONTEXT_MAX_BYTES) return formatContext(messages, { ...format, ...(older > 0 ? { olderLeftOut: older } : {}) });
   return formatContext(messages.slice(from), { ...format, olderLeftOut: older + from });
+}
+
+/**
+ * With the context entries (`src/store/contextEntries.ts`), when every message of the channel is unseen (a new
+ * session, or an agent that never read here) and the channel is within the window: reads the entries newest first
+ * until the smallest renderings of the unseen ones are over the budget, and writes those (the oldest dropped as
+ * `formatContext` drops them), counting the older ones from the channel's tally. When they all fit, reads just those
+ * messages and formats them. Undefined when it cannot tell (an index not complete, a damaged entry, a channel
+ * beyond the window, the newest message alone over the budget): the caller reads the messages.
+ */
+async function fromEntries(
+  store: Store,
+  at: { channelId: string; agent: string; beforeId: string; newSession: boolean },
+  first: IteratorResult<ContextEntry[] | undefined>,
+  pages: AsyncGenerator<ContextEntry[] | undefined>,
+  early: ChannelTally | undefined,
+): Promise<string | undefined> {
+  const kept = (e: ContextEntry) => e.says && (at.newSession || !(e.kind === "agent" && e.agentName === at.agent));
+  const chosen: { text: string; bytes: number }[] = []; // newest first
+  let sum = 0;
+  let keptAfter = 0; // kept but at or after the request (not part of its context)
+  let unseen = 0; // entries before the request, read
+  let read = 0;
+  for (let next = first; !next.done; next = await pages.next()) {
+    const page = next.value;
+    if (!page) return undefined;
+    read += page.length;
+    for (const e of page) {
+      if (e.id < at.beforeId) unseen++;
+      if (!kept(e)) continue;
+      if (e.id >= at.beforeId) {
+        keptAfter++;
+        continue;
+      }
+      // A message whose rendering is over the budget was not kept: it fills the budget alone.
+      chosen.push(e.least ?? { text: "", bytes: CONTEXT_MAX_BYTES + 1 });
+      sum += chosen.at(-1)!.bytes;
+      if (sum <= CONTEXT_MAX_BYTES) continue;
+      const tally = early ?? (await store.tally(at.channelId));
+      if (!tally || tally.messages >= CONTEXT_SCAN_LIMIT) return undefined;
+      const all = tally.says - (at.newSession ? 0 : (tally.saysBy[at.agent] ?? 0)) - keptAfter;
+      if (all < chosen.length) return undefined;
+      return formatRendered(chosen, all - chosen.length, { newSession: at.newSession });
+    }
+  }
+  // The whole channel is read (a store without the entries reads nothing) and it fits once some tool outputs are left
+  // out, or whole: its messages are formatted.
+  if (first.done) return undefined;
+  if (unseen === 0) return "";
+  if (read >= CONTEXT_SCAN_LIMIT) return undefined; // (the window's older messages may not be all)
+  const messages = await store.messagesBefore(at.channelId, at.beforeId, unseen);
+  return formatContext(unseenMessages(messages, at.agent, undefined, at.beforeId, at.newSession), { newSession: at.newSession });
 }

@@ -8,7 +8,9 @@ import { needsRepairMarkerOf, openLevel, type StoreRecovery } from "./openLevel"
 import { rescueChannels } from "./channelRescue";
 import { StoreRevisions } from "./revisions";
 import { commitOps, type StoreChanges } from "./commitOps";
-import { META_INDEX_STATE, latestMeta, type MessageMeta } from "./messageMeta";
+import { META_INDEX_COMPLETE, META_INDEX_STATE, latestMeta, metaIndexStep, type MessageMeta, type MetaIndexState } from "./messageMeta";
+import { asChannelTally, contextKeys, contextEntryPages, type ChannelTally, type ContextEntry } from "./contextEntries";
+import { countAfterExcept, countBetween } from "./messageCounts";
 import { SEARCH_INDEX_STATE, indexSearch, indexStep, readIndexState, scanSearch, type SearchIndexState, type SearchQuery, type SearchResult } from "./search";
 import {
   STORE_SCHEMA_VERSION,
@@ -43,6 +45,7 @@ export type CorruptRecordSink = (key: string, reason: string) => void;
  */
 export class Store {
   private batchCount = 0;
+  private commitTail: Promise<unknown> = Promise.resolve();
   /** What each commit changed, as numbers to cache against (a channel's unread count, the channel list). */
   readonly revisions = new StoreRevisions();
 
@@ -53,8 +56,8 @@ export class Store {
     readonly dir: string,
     /** Set when this open found the folder damaged: the original is aside, this store is its repaired copy. */
     readonly recovery?: StoreRecovery,
-    /** Whether every message has its meta entry (`messageMeta.ts`): a store that wrote them from its creation. */
-    private readonly metaComplete = false,
+    /** Whether every message has its meta and context entries (`messageMeta.ts`): set once they are built. */
+    private metaComplete = false,
   ) {}
 
   /**
@@ -81,7 +84,7 @@ export class Store {
       const version = await level.get(keys.version);
       if (version === undefined) {
         const indexed: SearchIndexState = { complete: true }; // a new store's index starts complete
-        const meta = { type: "put" as const, key: META_INDEX_STATE, value: "complete" }; // and so do its meta entries
+        const meta = { type: "put" as const, key: META_INDEX_STATE, value: META_INDEX_COMPLETE }; // and so do its meta entries
         await level.batch([{ type: "put", key: keys.version, value: String(STORE_SCHEMA_VERSION) }, { type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(indexed) }, meta], true);
       } else if (Number(version) < STORE_SCHEMA_VERSION) {
         try {
@@ -97,10 +100,13 @@ export class Store {
         );
       }
       await rescueChannels(level, onCorrupt, recovery !== undefined);
-      // A repaired copy may have lost index entries with its tables: the word index is built again (ADR 0007), and
-      // the meta entries are no longer trusted (the counts read the messages).
-      if (recovery !== undefined) await level.batch([{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }, { type: "del", key: META_INDEX_STATE }], true);
-      const store = new Store(level, onCorrupt, path.resolve(dir), recovery, (await level.get(META_INDEX_STATE)) === "complete");
+      // A repaired copy may have lost index entries with its tables: the word index is built again (ADR 0007), and so
+      // are the meta and context entries and the tallies, from none (the counts read the messages meanwhile).
+      if (recovery !== undefined) {
+        for (const prefix of ["meta/", "ctx/", "tally/"]) await level.clear({ gte: prefix, lt: prefix + "\uffff" });
+        await level.batch([{ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify({ complete: false }) }, { type: "del", key: META_INDEX_STATE }], true);
+      }
+      const store = new Store(level, onCorrupt, path.resolve(dir), recovery, (await level.get(META_INDEX_STATE)) === META_INDEX_COMPLETE);
       return store;
     } catch (err) {
       await db.close().catch(() => undefined);
@@ -158,61 +164,35 @@ export class Store {
   }
 
   /**
-   * How many messages of a channel come after message `afterId` (all of them when undefined) and pass `count`,
-   * scanning at most `limit` records from there: the result is capped at `limit` ("99+").
-   */
-  async countMessagesAfter(channelId: string, afterId: string | undefined, limit: number, count: (m: MessageRecord) => boolean): Promise<number> {
-    const prefix = keys.messagePrefix(channelId);
-    const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
-    let n = 0;
-    for await (const [key, value] of this.db.iterator({ ...range, lt: prefix + "\uffff", limit })) {
-      const record = this.parse(key, value, asMessageRecord);
-      if (record && count(record)) n++;
-    }
-    return n;
-  }
-
-  /**
    * How many messages of a channel come after message `afterId` (all of them when undefined) and were not written by
-   * an author of kind `except`, scanning at most `limit` records from there (so capped at `limit`, "99+"). Unlike
-   * {@link countMessagesAfter} it parses only the records whose text names that kind (`"system"`): an unread count
-   * of 99 costs 99 reads, not 99 JSON parses. `scanned` receives the ids of the records read (a cache's later updates).
+   * an author of kind `except`, scanning at most `limit` records (so capped at `limit`, "99+"), parsing only the
+   * records whose text names that kind (`messageCounts.ts`). `scanned` receives the ids of the records read.
    */
   async countMessagesAfterExcept(channelId: string, afterId: string | undefined, limit: number, except: MessageRecord["author"]["kind"], scanned?: string[]): Promise<number> {
-    const prefix = keys.messagePrefix(channelId);
-    const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
-    const named = JSON.stringify(except);
-    let n = 0;
-    for await (const [key, value] of this.db.iterator({ ...range, lt: prefix + "\uffff", limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
-      scanned?.push(key.slice(prefix.length));
-      if (!value.includes(named)) {
-        // JSON.stringify writes the kind as `"system"`: a record without it was not written by one (a record that
-        // is not even an object is skipped and reported, as a parse would).
-        if (value.startsWith("{") && value.endsWith("}")) n++;
-        else this.onCorrupt(key, "not JSON");
-        continue;
-      }
-      const record = this.parse(key, value, asMessageRecord);
-      if (record && record.author.kind !== except) n++;
-    }
-    return n;
+    return countAfterExcept(this.db, { channelId, afterId, limit, except, scanned }, this.parseMessage, this.onCorrupt);
   }
 
   /**
    * Counts the messages of a channel after message `afterId` (from the first when undefined) and before message
-   * `beforeId`, newest first, reading at most `limit`, that `keep` accepts. `keep` gets each record's stored JSON
-   * text and a `parse` to read it whole only when the text cannot tell (the context's count of what it left out).
+   * `beforeId`, newest first, reading at most `limit`, that `keep` accepts (given the stored JSON and a `parse`).
    */
   async countMessagesBetween(channelId: string, afterId: string | undefined, beforeId: string, limit: number, keep: (json: string, parse: () => MessageRecord | undefined) => boolean): Promise<{ counted: number; read: number }> {
-    const prefix = keys.messagePrefix(channelId);
-    const range = afterId ? { gt: keys.message(channelId, afterId) } : { gte: prefix };
-    let counted = 0;
-    let read = 0;
-    for await (const [key, value] of this.db.iterator({ ...range, lt: keys.message(channelId, beforeId), reverse: true, limit, highWaterMarkBytes: PAGE_READ_BYTES })) {
-      read++;
-      if (keep(value, () => this.parse(key, value, asMessageRecord))) counted++;
-    }
-    return { counted, read };
+    return countBetween(this.db, { channelId, afterId, beforeId, limit }, keep, this.parseMessage);
+  }
+
+  /**
+   * The context entries (`contextEntries.ts`: author, has it something to say, smallest rendering) of the channel's
+   * latest `limit` messages, newest first, a page per read of about the context's budget; nothing when this store's
+   * index is not complete (see {@link latestMeta}), and a page undefined when an entry does not check.
+   */
+  async *contextEntries(channelId: string, limit: number): AsyncGenerator<ContextEntry[] | undefined> {
+    if (this.metaComplete) yield* contextEntryPages(this.db, channelId, limit);
+    else yield undefined;
+  }
+
+  /** The channel's tally (`contextEntries.ts`), or undefined when the index is not complete or it does not check. */
+  async tally(channelId: string): Promise<ChannelTally | undefined> {
+    return this.metaComplete ? asChannelTally(await this.db.get(contextKeys.tally(channelId))) : undefined;
   }
 
   /**
@@ -243,6 +223,13 @@ export class Store {
    *   `store/writeFailed` when the batch, or an earlier write, failed (a full disk): nothing later reports success
    */
   async commit(changes: StoreChanges): Promise<void> {
+    // One at a time: a commit reads what it replaces (a message's context entry, its channel's tally) before its batch.
+    const run = this.commitTail.then(() => this.commitNow(changes));
+    this.commitTail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async commitNow(changes: StoreChanges): Promise<void> {
     if (changes.fence) {
       const { turnId, attempt, owner } = changes.fence;
       const stored = await this.turn(turnId);
@@ -263,6 +250,7 @@ export class Store {
       await this.db.batch(ops, sync);
       this.batchCount++;
       this.revisions.bump(changes);
+      if (changes.metaIndex?.state.complete) this.metaComplete = true;
     }
   }
 
@@ -290,6 +278,16 @@ export class Store {
    */
   async searchIndexStep(count: number): Promise<{ messages: MessageRecord[]; state: SearchIndexState }> {
     return indexStep(this.db, count, this.parseMessage);
+  }
+
+  /** Whether every message has its meta and context entries (else `MetaIndexBuild` builds them). */
+  get metaIndexComplete(): boolean {
+    return this.metaComplete;
+  }
+
+  /** The next step of building the meta index (`metaIndexStep`), committed as `changes.metaIndex` through the lane. */
+  async metaIndexStep(count: number): Promise<{ messages: MessageRecord[]; state: MetaIndexState }> {
+    return metaIndexStep(this.db, count, this.parseMessage);
   }
 
   private readonly parseMessage = (key: string, value: string): MessageRecord | undefined => this.parse(key, value, asMessageRecord);

@@ -1,12 +1,13 @@
 /**
  * What one {@link Store.commit} writes: the changes a caller hands over ({@link StoreChanges}) and the LevelDB
  * operations they become, every key that moves with a record in the same batch (open-turn and open-intent entries,
- * name and direct indexes, the word index of ADR 0007, the messages' meta entries, a deleted channel's memberships and
+ * name and direct indexes, the word index of ADR 0007, the messages' meta and context entries and their channels' tallies, a deleted channel's memberships and
  * messages).
  */
 import type { GuardedLevel, LevelOp } from "./guardedLevel";
 import { LAST_READ } from "./revisions";
-import { metaKeys, metaPut } from "./messageMeta";
+import { META_INDEX_STATE, metaIndexStateValue, metaKeys, metaPut, type MetaIndexState } from "./messageMeta";
+import { contextEntryOps, contextKeys } from "./contextEntries";
 import { SEARCH_INDEX_STATE, indexDels, indexPuts, type SearchIndexState } from "./search";
 import { keys, type ChannelRecord, type IntentRecord, type MembershipRecord, type MessageRecord, type TurnRecord } from "./records";
 
@@ -39,6 +40,11 @@ export interface StoreChanges {
   fence?: { turnId: string; attempt: number; owner: string };
   /** A step of building the word index of an older store (ADR 0007): these messages' words, and the state after. */
   searchIndex?: { messages: MessageRecord[]; state: SearchIndexState };
+  /**
+   * A step of building the meta index of a store without it (`messageMeta.ts`): the meta and context entries of these
+   * messages (those that have no context entry yet: one committed since has its own), their tallies, the state after.
+   */
+  metaIndex?: { messages: MessageRecord[]; state: MetaIndexState };
 }
 
 /**
@@ -65,6 +71,12 @@ export async function commitOps(changes: StoreChanges, db: GuardedLevel, parseMe
     ops.push({ type: "put", key: keys.message(m.channelId, m.id), value: JSON.stringify(m) }, metaPut(m));
     append(ops, indexPuts(m));
   }
+  append(ops, await contextEntryOps(db, changes.messages ?? []));
+  if (changes.metaIndex) {
+    for (const m of changes.metaIndex.messages) ops.push(metaPut(m));
+    append(ops, await contextEntryOps(db, changes.metaIndex.messages, true));
+    ops.push({ type: "put", key: META_INDEX_STATE, value: metaIndexStateValue(changes.metaIndex.state) });
+  }
   if (changes.searchIndex) {
     for (const m of changes.searchIndex.messages) append(ops, indexPuts(m));
     ops.push({ type: "put", key: SEARCH_INDEX_STATE, value: JSON.stringify(changes.searchIndex.state) });
@@ -87,7 +99,10 @@ export async function commitOps(changes: StoreChanges, db: GuardedLevel, parseMe
   for (const { channel, directAgents } of changes.deletedChannels ?? []) {
     ops.push({ type: "del", key: keys.channel(channel.id) }, { type: "del", key: keys.channelName(channel.name) }, { type: "del", key: keys.value(LAST_READ + channel.id) });
     for (const agent of directAgents) ops.push({ type: "del", key: keys.direct(agent) });
-    for await (const [key] of db.iterator({ gte: metaKeys.prefix(channel.id), lt: metaKeys.prefix(channel.id) + "\uffff" })) ops.push({ type: "del", key });
+    for (const prefix of [metaKeys.prefix(channel.id), contextKeys.prefix(channel.id)]) {
+      for await (const [key] of db.iterator({ gte: prefix, lt: prefix + "\uffff" })) ops.push({ type: "del", key });
+    }
+    ops.push({ type: "del", key: contextKeys.tally(channel.id) });
     for (const prefix of [keys.memberPrefix(channel.id), keys.messagePrefix(channel.id)]) {
       for await (const [key, value] of db.iterator({ gte: prefix, lt: prefix + "\uffff" })) {
         ops.push({ type: "del", key });

@@ -46,6 +46,15 @@ export class GuardedLevel {
     }
   }
 
+  /** The values under `keys`, in their order (undefined where there is none), in one trip. @throws SidekicksError `store/damaged` */
+  async getMany(keys: string[]): Promise<(string | undefined)[]> {
+    try {
+      return await this.raw.getMany(keys);
+    } catch (err) {
+      throw this.readFailed(err);
+    }
+  }
+
   /** The entries of `range`, in key order (reverse when asked). @throws SidekicksError `store/damaged` */
   async *iterator(range: LevelRange): AsyncGenerator<[string, string]> {
     try {

@@ -8,8 +8,59 @@
 import type { GuardedLevel, LevelOp } from "./guardedLevel";
 import type { MessageRecord } from "./records";
 
-/** The key (beside the records) whose value `"complete"` says every message has its meta entry. */
+/**
+ * Where building the index of a store that has none (created before it, an older `"complete"`, or repaired) is:
+ * complete, or not, with the key of the last message done (`msg/<channel>/<message>`). Built once after the open, a
+ * step at a time in the write lane (`metaIndexBuild.ts`), like the word index of ADR 0007.
+ */
+export interface MetaIndexState {
+  complete: boolean;
+  after?: string;
+}
+
+/** The state of the index as stored under {@link META_INDEX_STATE}. */
+export async function readMetaIndexState(db: GuardedLevel): Promise<MetaIndexState> {
+  const value = await db.get(META_INDEX_STATE);
+  if (value === META_INDEX_COMPLETE) return { complete: true };
+  try {
+    const after = (JSON.parse(value ?? "{}") as { after?: unknown }).after;
+    return typeof after === "string" && after.startsWith("msg/") ? { complete: false, after } : { complete: false };
+  } catch {
+    return { complete: false }; // ("complete" of a store from before the context entries, too)
+  }
+}
+
+/** The value written under {@link META_INDEX_STATE} for `state`. */
+export function metaIndexStateValue(state: MetaIndexState): string {
+  return state.complete ? META_INDEX_COMPLETE : JSON.stringify({ after: state.after });
+}
+
+/**
+ * The next step of building the index: up to `count` messages after the state's `after` key (every channel, in key
+ * order), and the state once they have their entries (complete when none are left).
+ */
+export async function metaIndexStep(db: GuardedLevel, count: number, parse: (key: string, value: string) => MessageRecord | undefined): Promise<{ messages: MessageRecord[]; state: MetaIndexState }> {
+  const { complete, after } = await readMetaIndexState(db);
+  if (complete) return { messages: [], state: { complete } };
+  const messages: MessageRecord[] = [];
+  let last: string | undefined;
+  for (const [key, value] of await db.entries({ ...(after ? { gt: after } : { gte: "msg/" }), lt: "msg/\uffff", limit: count, highWaterMarkBytes: 1 << 20 })) {
+    last = key;
+    const m = parse(key, value);
+    if (m) messages.push(m);
+  }
+  return { messages, state: last === undefined ? { complete: true } : { complete: false, after: last } };
+}
+
+/**
+ * The key (beside the records) whose value {@link META_INDEX_COMPLETE} says every message has its meta entry and its
+ * context entry (`contextEntries.ts`), and every channel its tally. (`"complete"`, written before the context
+ * entries, said only the first: such a store builds the rest at its open like an older one.)
+ */
 export const META_INDEX_STATE = "meta-index";
+
+/** The value of {@link META_INDEX_STATE} once the index is complete. */
+export const META_INDEX_COMPLETE = "complete+context";
 
 /**
  * What a message's meta entry says: its id, its author, whether it has something to say ({@link hasSomethingToSay}),

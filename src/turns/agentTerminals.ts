@@ -41,11 +41,6 @@ export function withAgentTerminal(part: ToolCallPart, report: AgentTerminalRepor
   return { ...part, agentTerminals };
 }
 
-/** The text of every agent terminal of a tool call, one after the other (for the channel context), or "". */
-export function agentTerminalText(part: ToolCallPart): string {
-  return (part.agentTerminals ?? []).map((t) => t.output).join("\n");
-}
-
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -49,7 +49,8 @@ test("a path typed after @ and not accepted attaches the file as the completion 
       const answerId = answer.kind === "event" && answer.name === "message/finished" ? answer.payload.id : "";
       const answerText = opened.messages.find((m) => m.id === answerId)!.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
       const user = opened.messages.find((m) => m.id === messageId)!;
-      return { blocks: JSON.parse(answerText) as Block[], user, to: answer.kind === "event" && answer.name === "message/finished" ? answer.payload.author : undefined };
+      const unmatched = (sent.result as { unmatchedPaths?: string[] }).unmatchedPaths;
+      return { blocks: JSON.parse(answerText) as Block[], user, to: answer.kind === "event" && answer.name === "message/finished" ? answer.payload.author : undefined, unmatched };
     };
     const file = path.join(s.workspace, "src", "a.ts");
 
@@ -72,12 +73,15 @@ test("a path typed after @ and not accepted attaches the file as the completion 
     assert.deepEqual(none.blocks.map((b) => b.type), ["text"], "nothing attached");
     assert.match(none.blocks[0]!.text!, /is @docs\/missing\.md or @v1\.2 still there\?/, "left as the user wrote them");
     assert.equal(none.user.attachments, undefined);
+    assert.deepEqual(none.unmatched, ["docs/missing.md", "v1.2"], "the view is told which words went as text (it says so)");
+    assert.equal(first.unmatched, undefined, "nothing to say when every typed path named a file");
 
     const outside = await view.ask("channel/send", { channelId: channel.id, text: "@blocks read @../../../etc/passwd" });
     assert.equal(outside.error, undefined, "a typed path outside the workspace is no error either…");
     const kept = (await view.ask("channel/open", { id: channel.id })).result as { messages: MessageView[] };
     const sentOutside = kept.messages.find((m) => m.id === (outside.result as { messageId: string }).messageId)!;
     assert.equal(sentOutside.attachments, undefined, "…and attaches nothing: only files inside the workspace are read");
+    assert.deepEqual((outside.result as { unmatchedPaths?: string[] }).unmatchedPaths, ["../../../etc/passwd"], "and the view is told");
   } finally {
     view.close();
     await s.teardown();

@@ -143,3 +143,44 @@ test("a meta entry reads back as written, agent names with spaces included, and 
   assert.deepEqual(asMessageMeta(m.id, (metaPut({ ...m, author: { kind: "user" }, parts: [] }) as { value: string }).value), { id: m.id, kind: "user", says: false, textBytes: 0 });
   for (const bad of ["", "1", "2 3 user", "1 -4 user", "1 x user", "1 3 robot", '{"kind":"user"}']) assert.equal(asMessageMeta(m.id, bad), undefined, bad);
 });
+
+test("a long catch-up of a new session is written from the context entries: the same text with the older messages' records and the meta entries gone, and the tally follows rewrites", async () => {
+  const { dir, cleanup } = tempDir();
+  let store = await Store.open(dir);
+  try {
+    const ulid = monotonicFactory();
+    let at = 1_700_000_000_000;
+    const channelId = ulid();
+    const messages: MessageRecord[] = [];
+    for (let t = 0; t < 150; t++) {
+      at += 1000;
+      messages.push({ version: 1, id: ulid(at), channelId, author: { kind: "user" }, parts: [{ type: "text", text: `@a question ${t}` }], createdAt: at });
+      at += 1000;
+      const by = t % 2 === 0 ? "a" : "b";
+      messages.push({ version: 1, id: ulid(at), channelId, author: { kind: "agent", agentName: by }, parts: [{ type: "toolCall", toolCallId: `t${t}`, title: "run", status: "completed", content: "line\r".repeat(300) + "done" }, { type: "text", text: `${by} answers ${t} ${"é".repeat(500)}` }], createdAt: at });
+    }
+    const request: MessageRecord = { version: 1, id: ulid(at + 1000), channelId, author: { kind: "user" }, parts: [{ type: "text", text: "@a now?" }], createdAt: at + 1000 };
+    const later: MessageRecord = { version: 1, id: ulid(at + 2000), channelId, author: { kind: "agent", agentName: "b" }, parts: [{ type: "text", text: "b, after the request" }], createdAt: at + 2000 };
+    await store.commit({ messages: [...messages, request, later], members: [{ version: 1, channelId, agentName: "a", joinedAt: at, lastSeenMessageId: messages.at(-1)!.id }] });
+    // Some answers said nothing at first, then were rewritten with text; one that said something now says nothing.
+    await store.commit({ messages: [{ ...messages[3]!, parts: [] }, { ...messages[5]!, parts: [{ type: "text", text: " " }] }] });
+    await store.commit({ messages: [messages[3]!] });
+    for (const fresh of [true, false]) {
+      const expected = await wholeWindow(store, channelId, "a", request.id, fresh);
+      assert.equal(await unseenContext(store, channelId, "a", request.id, fresh), expected, `fresh ${fresh}`);
+    }
+    const expected = await wholeWindow(store, channelId, "a", request.id, true);
+    assert.match(expected, /\[\d+ older messages left out\]/);
+    // The older half's records and every meta entry gone: a catch-up that read them (or counted from them) would change.
+    await store.close();
+    const db = new ClassicLevel<string, string>(dir, { keyEncoding: "utf8", valueEncoding: "utf8" });
+    await db.clear({ gte: `msg/${channelId}/`, lt: `msg/${channelId}/${messages[150]!.id}` });
+    await db.clear({ gte: `meta/${channelId}/`, lt: `meta/${channelId}/\uffff` });
+    await db.close();
+    store = await Store.open(dir);
+    assert.equal(await unseenContext(store, channelId, "a", request.id, true), expected);
+  } finally {
+    await store.close();
+    cleanup();
+  }
+});

@@ -55,6 +55,8 @@
  * @param {FakeHostInit} init
  */
 export function installFakeHost(init) {
+  /** The workspace's files as the fake host finds them (`files/find`, typed `@path` words). (Inside: this function is serialized.) */
+  const FAKE_FILES = ["src/app/compose.ts", "src/shared/attachments.ts", "README.md"];
   /** @type {{ resolve: (value: WebviewToHost) => void }[]} */
   const waiting = [];
   let nextHostRequestId = 1000;
@@ -74,7 +76,10 @@ export function installFakeHost(init) {
       "channel/open": () => host.open,
       "channel/send": ({ channelId, text, editOf, attachments }) => {
         const members = host.open.channel.members.map((m) => m.name);
-        const unknown = [...text.matchAll(/@([\w-]+)/g)].map((m) => m[1]).find((n) => !members.includes(n ?? ""));
+        // As the host: `@name` mentions a member; a typed `@path` (a `/` or `.` in it) is a file, attached when the
+        // workspace has it, else sent as text and named in `unmatchedPaths`.
+        const unknown = [...text.matchAll(/@([\w-]+)(?![\w./:-])/g)].map((m) => m[1]).find((n) => !members.includes(n ?? ""));
+        const unmatchedPaths = [...text.matchAll(/@([\w-]*[./][\w./:-]*\w)/g)].map((m) => m[1] ?? "").filter((p) => !FAKE_FILES.includes(p.replace(/:[\d-]+$/, "")));
         if (unknown) {
           const list = members.map((m) => `@${m}`).join(", ");
           return { error: { code: "channel/unknownMember", message: `No agent named @${unknown} in #${host.open.channel.name}. Members: ${list}` } };
@@ -83,7 +88,7 @@ export function installFakeHost(init) {
         /** @type {MessageView} */
         const message = { id, channelId, author: { kind: "user" }, parts: [{ type: "text", text }], createdAt: Date.now(), status: "done", ...(editOf ? { editOf } : {}), ...(attachments ? { attachments } : {}) };
         setTimeout(() => host.emit("message/finished", message), 0);
-        return { messageId: id };
+        return { messageId: id, ...(unmatchedPaths.length > 0 ? { unmatchedPaths } : {}) };
       },
       "permission/answer": () => ({ accepted: true }),
       "turn/cancel": () => ({ cancelled: true }),
@@ -115,7 +120,7 @@ export function installFakeHost(init) {
       "editor/openLink": () => ({ opened: true }),
       // `@file` completion: the fake workspace's files whose path holds the word (the real host ranks them fuzzy).
       "files/find": ({ query }) => ({
-        files: ["src/app/compose.ts", "src/shared/attachments.ts", "README.md"]
+        files: FAKE_FILES
           .filter((f) => f.toLowerCase().includes(query.replace(/[:#].*$/, "").toLowerCase()))
           .map((relative) => ({ path: `/work/${relative}`, relative })),
       }),

@@ -89,4 +89,26 @@ describe("@file completion", () => {
     assert.deepEqual(await host.requests("channel/send"), []);
     assert.deepEqual(await view.problems(), []);
   });
+
+  it("says under the composer which typed @path names no file of the workspace: it went as text", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members }), width: 300 });
+    const { page, host } = view;
+    await page.click("#composer textarea");
+    await page.keyboard.type("@garfield compare @src/nope.ts with @README.md");
+    await page.keyboard.press("Escape"); // the file list offered for the last word closes
+    await page.keyboard.press("Enter");
+    const [sent] = /** @type {{ text: string }[]} */ (await host.waitForRequests("channel/send"));
+    assert.equal(sent.text, "@garfield compare @src/nope.ts with @README.md");
+    await page.waitForSelector(".action-note");
+    assert.equal(await page.innerText(".action-note-text"), "@src/nope.ts: no such file in the workspace — sent as text");
+    assert.equal(await page.getAttribute(".action-note", "role"), "status");
+    await page.screenshot({ path: path.join(outDir, "webview-file-mention-unmatched.png") });
+    // The next message that names only files the workspace has leaves no note.
+    await page.keyboard.type("@garfield and @src/app/compose.ts?");
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Enter");
+    await host.waitForRequests("channel/send", 2);
+    await page.waitForSelector(".action-note", { state: "detached" });
+    assert.deepEqual(await view.problems(), []);
+  });
 });

@@ -206,6 +206,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
     if (text.trim() === "") return;
     const editOf = editingRef.current?.messageId;
     const chips = attachmentsNow();
+    const noteBefore = refusals.current?.seq; // (a note about this very message, reported with its answer, stays)
     if (chips.length > 0) setAttachments([]);
     el.value = "";
     onInput();
@@ -220,7 +221,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
         restore(text);
         if (chips.length > 0 && mounted.current) setAttachments([...chips, ...attachmentsNow()]);
       } else {
-        refusals.dismiss(); // the user has moved on: why an earlier click could not act is old news
+        if (refusals.current?.seq === noteBefore) refusals.dismiss(); // the user has moved on: why an earlier click could not act is old news
         if (editOf !== undefined && editingRef.current?.messageId === editOf) endEdit();
       }
     } finally {
@@ -298,11 +299,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
 
   return (
     <div class="composer-area">
-      {sendError && (
-        <div class="send-error" role="alert">
-          {sendError}
-        </div>
-      )}
+      {sendError && <div class="send-error" role="alert">{sendError}</div>}
       {attachNote && <div class="send-error attach-note" role="alert">{attachNote}</div>}
       <div
         id="composer"

@@ -36,13 +36,14 @@ export function historyHandlers(ports: WebviewApiPorts): Pick<WebviewRequestHand
       const roots = ports.workspaceRoots?.() ?? [];
       const typed = await withTypedFiles(text, attachments ?? [], roots);
       if (typed.unmatched.length > 0) ports.editor.log("debug", `@ words that name no workspace file, sent as text: ${typed.unmatched.join(", ")}`);
+      const unmatched = typed.unmatched.length > 0 ? { unmatchedPaths: typed.unmatched } : {};
       const kept = await resolveAttachments(typed.attachments, { roots, documents: ports.editor.documents });
       const edited = typeof editOf === "string" ? editOf : undefined;
       // Edit and resend, "undoing the files its answer changed first" (issue 19): the undo asks about conflicts and ends
       // before the new message is admitted, so the new turn starts from the files as they were before the first answer.
       const undone = edited !== undefined && undoAnswers === true ? restoreCounts(await history.require().restore.undoAnswers(edited, restoreEditor(ports.editor))) : undefined;
       const sent = await history.require().messages.send(channelId, text, edited, kept);
-      return undone ? { ...sent, undone } : sent;
+      return { ...sent, ...(undone ? { undone } : {}), ...unmatched }; // (the view says which words stayed text)
     },
   };
 }

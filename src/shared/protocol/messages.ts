@@ -44,8 +44,13 @@ export interface WebviewRequests {
    * selections, images, problems the user attached (issue 21; the host checks and reads them). `undoAnswers` (with
    * `editOf` only): first undo the files the earlier message's answers changed (conflicts asked in the editor, as Undo
    * asks them); `undone` counts what that did. The message is sent after the undo, whatever the user chose per file.
+   * `unmatchedPaths`: the `@path` words typed in `text` that name no file of the workspace (as typed, without the `@`),
+   * sent as text; the view says so above the composer.
    */
-  "channel/send": [{ channelId: string; text: string; editOf?: string; undoAnswers?: boolean; attachments?: AttachmentRequest[] }, { messageId: string; undone?: { done: number; skipped: number; conflicts: number } }];
+  "channel/send": [
+    { channelId: string; text: string; editOf?: string; undoAnswers?: boolean; attachments?: AttachmentRequest[] },
+    { messageId: string; undone?: { done: number; skipped: number; conflicts: number }; unmatchedPaths?: string[] },
+  ];
   /**
    * The answers to a user message of the shown channel (Edit and resend, issue 19): how many there are and how many of
    * their changed files an undo would restore now (the composer offers "Undo … first" when there are some).
