@@ -11,6 +11,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
+import { olderThanTurn, settledEnd } from "./gitSettledEnd";
 import { readTexts, SNAPSHOT_FILE_BYTES, walkBaseline, type Baseline, type Before, type PromptStart } from "./snapshotFiles";
 
 /** What `git status` says of a folder: the commit HEAD named, and the files that differ from it (root-relative). */
@@ -127,7 +128,7 @@ export async function gitStatus(root: string, folder: string): Promise<GitStatus
 }
 
 /** Files that differ between commits `from` and `to` under `folder` (root-relative); empty when git failed. */
-async function committedBetween(folder: string, from: string, to: string): Promise<Set<string>> {
+export async function committedBetween(folder: string, from: string, to: string): Promise<Set<string>> {
   const files = new Set<string>();
   const code = await runGit(folder, ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", from, to, "--", "."], nulRecords((r) => r && files.add(r)));
   return code === 0 ? files : new Set();
@@ -137,9 +138,10 @@ async function committedBetween(folder: string, from: string, to: string): Promi
  * The texts of `files` (root-relative) in commit `head`, as the work tree would hold them (line endings and other
  * conversions applied, when the repository has any): a file not in that commit is `{ existed: false }`; over {@link SNAPSHOT_FILE_BYTES}
  * `tooLarge`, holding a NUL `binary`. One `git cat-file --batch`, parsed as it streams (a large blob is skipped, not
- * held). A file git cannot name on one line (a newline in its path) is left out.
+ * held). A file git cannot name on one line (a newline in its path) is left out. Paths that name a folder in that
+ * commit (a tree, or a submodule's commit) are added to `folders` when given.
  */
-export async function blobTexts(root: string, head: string, files: readonly string[]): Promise<Map<string, Before>> {
+export async function blobTexts(root: string, head: string, files: readonly string[], folders?: Set<string>): Promise<Map<string, Before>> {
   const asked = files.filter((f) => !f.includes("\n"));
   const out = new Map<string, Before>();
   if (asked.length === 0) return out;
@@ -175,6 +177,7 @@ export async function blobTexts(root: string, head: string, files: readonly stri
         continue;
       }
       const size = Number(m[2]);
+      if (m[1] !== "blob") folders?.add(asked[index]!);
       body = { size, parts: [], got: 0, keep: m[1] === "blob" && size <= SNAPSHOT_FILE_BYTES };
     }
   };
@@ -243,7 +246,9 @@ export async function ignoredByGit(root: string, folder: string): Promise<boolea
  * through `runs`), the texts of the files dirty then read from disk within the budget (smallest first; binary and
  * large files are dropped first), and at the end the files dirty then or now, committed in between, or reported by the
  * watcher — each with what it was at the start, a clean one's text from the start's HEAD commit. When git cannot
- * say (not installed, a broken repository), the folder is walked instead.
+ * say (not installed, a broken repository), the folder is walked instead. When the caller vouches that the watcher
+ * has reported every change made before the end (`settled`), the end asks git only about those files
+ * (`gitSettledEnd.ts`) and not for a second status of the whole tree, unless that cannot be trusted.
  */
 export function gitBaseline(root: string, folder: string, runs: StatusRuns, promptStart: PromptStart): Baseline {
   let start: GitStatus | undefined;
@@ -263,12 +268,17 @@ export function gitBaseline(root: string, folder: string, runs: StatusRuns, prom
   })().catch(() => undefined);
   return {
     ready,
-    async end(extra, keep) {
+    async end(extra, keep, settled) {
       await ready;
       if (walked) return walked.end(extra, keep);
+      if (!start) return new Map<string, Before>();
+      if (settled) {
+        const quick = await settledEnd(root, folder, start, dirtyBefore, extra, promptStart).catch(() => undefined);
+        if (quick) return quick;
+      }
       const now = await runs.fresh(root, folder);
       const out = new Map<string, Before>();
-      if (!start || !now) return out;
+      if (!now) return out;
       const committed = start.head && now.head && start.head !== now.head ? await committedBetween(folder, start.head, now.head) : new Set<string>();
       const candidates = new Set<string>([...start.dirty, ...now.dirty, ...committed]);
       // A file reported by the watcher that git does not list was clean (or ignored) at both ends, HEAD's change
@@ -285,7 +295,8 @@ export function gitBaseline(root: string, folder: string, runs: StatusRuns, prom
         const before = blobs.get(r) ?? (start.head ? { existed: true, unknown: "late" as const } : { existed: false as const });
         // Neither dirty nor in HEAD when the turn started, and not in git's view now: an ignored file.
         if (!before.existed && !now.dirty.has(r) && !committed.has(r)) continue;
-        out.set(abs(r), before);
+        // Not in git's view at the start but older than the turn: it was ignored then (the turn changed the ignore rules).
+        out.set(abs(r), !before.existed && olderThanTurn(abs(r), promptStart) ? { existed: true, unknown: "late" } : before);
       }
       return out;
     },
