@@ -11,6 +11,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
+import { PRIVATE_INDEX_CONFIG, PrivateIndexes } from "./gitPrivateIndex";
 import { olderThanTurn, settledEnd } from "./gitSettledEnd";
 import { readTexts, SNAPSHOT_FILE_BYTES, walkBaseline, type Baseline, type Before, type PromptStart } from "./snapshotFiles";
 
@@ -31,11 +32,11 @@ const GIT_ENV = { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" };
  * Runs `git args` in `cwd`, handing its standard output to `onData` as it streams; resolves with the exit code (-1
  * when git could not run). `input` is written to its standard input.
  */
-export function runGit(cwd: string, args: readonly string[], onData: (chunk: Buffer) => void, input?: string): Promise<number> {
+export function runGit(cwd: string, args: readonly string[], onData: (chunk: Buffer) => void, input?: string, env: NodeJS.ProcessEnv = GIT_ENV): Promise<number> {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn("git", args, { cwd, env: GIT_ENV, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "ignore"], windowsHide: true });
+      child = spawn("git", args, { cwd, env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "ignore"], windowsHide: true });
     } catch {
       resolve(-1);
       return;
@@ -97,10 +98,13 @@ function isRepositoryMarker(dotGit: string): boolean {
 }
 
 /**
- * `git status --porcelain=v2 -z --branch --untracked-files=all -- .` in `folder` (below `root`), parsed as it streams;
- * undefined when git failed. Submodules are left out (a folder, not a file).
+ * `git status --porcelain=v2 -z --branch --untracked-files=all -- .` in `folder` (below `root`; `-- .` left out at
+ * the top), parsed as it streams;
+ * undefined when git failed. Submodules are left out (a folder, not a file). With `index` (a private copy of the
+ * user's index, `gitPrivateIndex.ts`) git runs against it and may write it (its untracked cache, its stat data); without,
+ * against the user's index, which it does not write.
  */
-export async function gitStatus(root: string, folder: string): Promise<GitStatus | undefined> {
+export async function gitStatus(root: string, folder: string, index?: string): Promise<GitStatus | undefined> {
   const status: GitStatus = { root, head: null, dirty: new Set() };
   let renameFrom = false;
   const onRecord = (record: string) => {
@@ -123,7 +127,14 @@ export async function gitStatus(root: string, folder: string): Promise<GitStatus
     status.dirty.add(parts.slice(fields).join(" "));
     if (type === "2") renameFrom = true;
   };
-  const code = await runGit(folder, ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=none", "--", "."], nulRecords(onRecord));
+  // At the top no pathspec: with one, git does not use its untracked cache.
+  const args = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=none", ...(path.resolve(folder) === path.resolve(root) ? [] : ["--", "."])];
+  const { GIT_OPTIONAL_LOCKS: _locks, ...writable } = GIT_ENV;
+  const code = index
+    ? await runGit(folder, [...PRIVATE_INDEX_CONFIG, ...args], nulRecords(onRecord), undefined, { ...writable, GIT_INDEX_FILE: index })
+    : await runGit(folder, args, nulRecords(onRecord));
+  // The private copy failed (the temporary folder gone…): the user's index, unwritten.
+  if (index && code !== 0) return gitStatus(root, folder);
   return code === 0 ? status : undefined;
 }
 
@@ -203,7 +214,10 @@ async function mayConvert(root: string): Promise<boolean> {
   return /\b(true|input|crlf)\b/i.test(out);
 }
 
-/** One `git status` per folder at a time: turns starting while one runs share it. */
+/** The private index copies of this process: shared by every turn, so each status finds the untracked cache the last one left. */
+const privateIndexes = new PrivateIndexes();
+
+/** One `git status` per folder at a time: turns starting while one runs share it. Each runs on a private index copy where it can. */
 export class StatusRuns {
   private readonly running = new Map<string, Promise<GitStatus | undefined>>();
 
@@ -212,7 +226,7 @@ export class StatusRuns {
     const key = `${root}\0${folder}`;
     const run = this.running.get(key);
     if (run) return run;
-    const started = gitStatus(root, folder).finally(() => this.running.delete(key));
+    const started = gitStatus(root, folder, privateIndexes.indexFor(root)).finally(() => this.running.delete(key));
     this.running.set(key, started);
     return started;
   }

@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import test from "node:test";
-import { indexHidesChanges } from "../../src/workspace/gitIndexFlags";
+import { indexHidesChanges, sameIndexEntries } from "../../src/workspace/gitIndexFlags";
 import { TurnFiles, type ChangedFile } from "../../src/workspace/turnFiles";
 import { tempDir } from "./helpers";
 
@@ -193,6 +193,57 @@ test("the index's flags: assume-unchanged and skip-worktree entries are seen in 
     git(dir, "update-index", "--split-index");
     assert.equal(check(), true, "split index");
     assert.equal(indexHidesChanges(path.join(dir, "no-such-index"), 20), false, "no index yet");
+  } finally {
+    cleanup();
+  }
+});
+
+test("the private index copy: between turns the user's staging and new files are seen, and the user's index and .git are never written", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { ".gitignore": "*.local\n", "a.ts": "a1\n", "src/b.ts": "b1\n", "src/c.ts": "c1\n" });
+    const gitFiles = () => execFileSync("find", [".git", "-newer", ".git/HEAD", "-type", "f"], { cwd: dir }).toString();
+    const indexBytes = () => execFileSync("git", ["hash-object", ".git/index"], { cwd: dir }).toString();
+    const files = new TurnFiles([], async () => true);
+    const oneTurn = async (file: string, text: string) => {
+      await files.begin("T", dir, Infinity);
+      writeFileSync(path.join(dir, file), text);
+      await files.changed(changed(dir, file));
+      return rows(dir, await files.end("T"));
+    };
+    git(dir, "status"); // the user's own status (writes their index as usual)
+    const before = { index: indexBytes(), git: gitFiles() };
+    assert.deepEqual(await oneTurn("a.ts", "a2\n"), [["a.ts", "modified", "a1\n"]]);
+    assert.deepEqual(await oneTurn("a.ts", "a3\n"), [["a.ts", "modified", "a2\n"]]);
+    assert.equal(indexBytes(), before.index, "the user's index is not written");
+    assert.equal(gitFiles(), before.git, "nothing new in .git");
+    // Between turns the user writes a new file in a folder git has cached, and stages a file their .gitignore matches.
+    writeFileSync(path.join(dir, "src", "mine.ts"), "the user's new file\n");
+    writeFileSync(path.join(dir, "src", "keys.local"), "the user's keys\n");
+    git(dir, "add", "-f", "src/keys.local");
+    assert.deepEqual(await oneTurn("src/mine.ts", "agent\n"), [["src/mine.ts", "modified", "the user's new file\n"]]);
+    assert.deepEqual(await oneTurn("src/keys.local", "agent\n"), [["src/keys.local", "modified", "the user's keys\n"]]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("two indexes hold the same entries whatever their stat data, and not once a file is staged or its mode changed", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { "a.ts": "a\n", "b.ts": "b\n" });
+    const index = path.join(dir, ".git", "index");
+    const copy = path.join(dir, "copy");
+    copyFileSync(index, copy);
+    writeFileSync(path.join(dir, "a.ts"), "a\n"); // same text, new modification time
+    git(dir, "update-index", "--refresh");
+    assert.equal(sameIndexEntries(index, copy, 20), true, "stat data refreshed");
+    writeFileSync(path.join(dir, "a.ts"), "staged\n");
+    git(dir, "add", "a.ts");
+    assert.equal(sameIndexEntries(index, copy, 20), false, "a file staged");
+    copyFileSync(index, copy);
+    git(dir, "update-index", "--chmod=+x", "b.ts");
+    assert.equal(sameIndexEntries(index, copy, 20), false, "a mode changed");
   } finally {
     cleanup();
   }
