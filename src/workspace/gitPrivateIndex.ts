@@ -11,7 +11,7 @@
  * theirs), a SHA-256 repository, a `GIT_INDEX_FILE` of the user's, or any doubt, and the status runs on their index
  * without writing, as before.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { indexHidesChanges, sameIndexEntries } from "./gitIndexFlags";
@@ -56,9 +56,11 @@ export class PrivateIndexes {
     const user = userIndex(root);
     if (!user) return undefined;
     let key: string;
+    let mtime: Date;
     try {
       const s = statSync(user.index);
       key = `${s.size}:${s.mtimeMs}:${s.ino}`;
+      mtime = s.mtime;
       // SHA-256: the copy's reader knows SHA-1 ids.
       if (/objectformat/i.test(readFileSync(path.join(user.gitDir, "config"), "utf8"))) return undefined;
     } catch {
@@ -77,6 +79,10 @@ export class PrivateIndexes {
       // A new file each time: a status still running on the old copy may write it back (git renames its lock over it).
       const file = path.join(this.dir(), `index-${++this.serial}`);
       copyFileSync(user.index, file);
+      // The user's index's time, a millisecond earlier: git's racy-clean check (an entry as new as its index is
+      // compared by content) then covers at least the entries it covered in the user's index.
+      const earlier = new Date(mtime.getTime() - 1);
+      utimesSync(file, earlier, earlier);
       // Replaced since the `stat`, the user's index is copied as it is now: the key is older, the next call compares.
       if (copy) rmSync(copy.file, { force: true });
       this.copies.set(user.index, { file, key });

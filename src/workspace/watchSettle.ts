@@ -33,6 +33,8 @@ export function exclusionsAllowSettle(patterns: readonly string[]): boolean {
 /** Hands out and checks proofs for one watcher (the editor layer's `FileWatchers`). */
 export class WatchSettle {
   private readonly waiting = new Map<string, () => void>();
+  /** Folders whose sentinel never arrived: not asked again (each would hold a turn's end for the whole timeout). */
+  private readonly deaf = new Set<string>();
 
   /**
    * @param flush hands every event gathered so far on to the turns (resolves when they have it)
@@ -45,10 +47,11 @@ export class WatchSettle {
 
   /**
    * Writes a sentinel in `folder`'s `.git` folder and resolves true once the watcher reported it ({@link seen}) and
-   * the events before it were flushed; false at once when `folder` has no `.git` folder or the write fails, or after
-   * the timeout. The sentinel is removed either way. Never rejects.
+   * the events before it were flushed; false at once when `folder` has no `.git` folder, the write fails or an earlier
+   * sentinel there never arrived, or after the timeout. The sentinel is removed either way. Never rejects.
    */
   async settle(folder: string): Promise<boolean> {
+    if (this.deaf.has(folder)) return false;
     const dotGit = path.join(folder, ".git");
     try {
       if (!statSync(dotGit).isDirectory()) return false;
@@ -72,7 +75,10 @@ export class WatchSettle {
     clearTimeout(timer);
     this.waiting.delete(sentinel);
     rmSync(sentinel, { force: true });
-    if (!ok) return false;
+    if (!ok) {
+      this.deaf.add(folder);
+      return false;
+    }
     return this.flush().then(
       () => true,
       () => false,

@@ -45,6 +45,13 @@ test("no proof without a .git folder, nor when the sentinel's event never comes 
     assert.equal(await settle.settle(dir), false, "no .git folder");
     mkdirSync(path.join(dir, ".git"));
     assert.equal(await settle.settle(dir), false, "no watcher reported it");
+    // Not asked again: even a watcher that now reports every sentinel gets none.
+    const watcher = watch(path.join(dir, ".git"), (_kind, name) => settle.seen(path.join(dir, ".git", String(name))) && assert.fail("a sentinel was written"));
+    try {
+      assert.equal(await settle.settle(dir), false, "not asked again");
+    } finally {
+      watcher.close();
+    }
     assert.deepEqual(readdirSync(path.join(dir, ".git")), []);
     assert.equal(existsSync(path.join(dir, ".git")), true);
   } finally {
