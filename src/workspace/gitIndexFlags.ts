@@ -4,7 +4,8 @@
  * index with such entries sends the turn's end back to a full `git status`. Read from the index file itself (format:
  * git's `Documentation/gitformat-index.txt`, versions 2 to 4), without a process, once per version of the file.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 
 /** `assume-unchanged` (`git update-index --assume-unchanged`): the first flags word's high bit. */
 const ASSUME_VALID = 0x8000;
@@ -122,37 +123,40 @@ const MAX_ENTRY = 8 * 1024;
  * they match and `a` holds an assume-unchanged or skip-worktree entry, {@link indexHidesChanges} of `a` says so
  * without reading it again.
  */
-export function sameIndexEntries(a: string, b: string, oidBytes: number): boolean {
-  let fa: number | undefined, fb: number | undefined;
+export async function sameIndexEntries(a: string, b: string, oidBytes: number): Promise<boolean> {
+  let fa: FileHandle | undefined, fb: FileHandle | undefined;
   let hides = false;
   let key: string | undefined;
   try {
     const stats = statSync(a);
     key = `${stats.size}:${stats.mtimeMs}:${stats.ino}:${oidBytes}`;
-    fa = openSync(a, "r");
-    fb = openSync(b, "r");
+    fa = await open(a, "r");
+    fb = await open(b, "r");
     const left = Buffer.allocUnsafe(WINDOW);
     const right = Buffer.allocUnsafe(WINDOW);
     let base = 0;
     let filled = 0;
-    // Makes [at, at + need) (or up to the end of the files) available at `at - base` in both buffers.
-    const ensure = (at: number, need: number): boolean => {
-      if (at + need <= base + filled) return true;
+    let ended = false;
+    // Moves the window to start at `at` and fills it from both files (as far as the shorter goes).
+    const ensure = async (at: number): Promise<boolean> => {
       const keep = base + filled - at;
       left.copy(left, 0, at - base, filled);
       right.copy(right, 0, at - base, filled);
       base = at;
       // The files' ends differ (their extensions do): what both hold.
-      filled = keep + Math.min(readSync(fa!, left, keep, WINDOW - keep, base + keep), readSync(fb!, right, keep, WINDOW - keep, base + keep));
+      const [l, r] = await Promise.all([fa!.read(left, keep, WINDOW - keep, base + keep), fb!.read(right, keep, WINDOW - keep, base + keep)]);
+      filled = keep + Math.min(l.bytesRead, r.bytesRead);
+      ended = filled < WINDOW;
       return true;
     };
-    if (!ensure(0, 12) || filled < 12 || left.compare(right, 0, 12, 0, 12) !== 0 || left.toString("latin1", 0, 4) !== "DIRC") return false;
+    if (!(await ensure(0)) || filled < 12 || left.compare(right, 0, 12, 0, 12) !== 0 || left.toString("latin1", 0, 4) !== "DIRC") return false;
     const version = left.readUInt32BE(4);
     if (version < 2 || version > 4) return false;
     const count = left.readUInt32BE(8);
     let at = 12;
     for (let i = 0; i < count; i++) {
-      if (!ensure(at, MAX_ENTRY)) return false;
+      // A read (and a turn of the event loop) only when the entry crosses the window: the host's thread is not held.
+      if (!ended && at + MAX_ENTRY > base + filled) await ensure(at);
       const s = at - base;
       let p = s + STAT_BYTES + oidBytes;
       if (p + 2 > filled) return false;
@@ -183,7 +187,7 @@ export function sameIndexEntries(a: string, b: string, oidBytes: number): boolea
   } catch {
     return false;
   } finally {
-    if (fa !== undefined) closeSync(fa);
-    if (fb !== undefined) closeSync(fb);
+    await fa?.close();
+    await fb?.close();
   }
 }

@@ -51,7 +51,7 @@ export class PrivateIndexes {
    * when the status must use the user's index (see the file's comment). Costs a `stat` when the user's index did not
    * change, a read of both files when it did, and a copy when its entries changed.
    */
-  indexFor(root: string): string | undefined {
+  async indexFor(root: string): Promise<string | undefined> {
     if (process.env.GIT_INDEX_FILE) return undefined;
     const user = userIndex(root);
     if (!user) return undefined;
@@ -69,7 +69,7 @@ export class PrivateIndexes {
     const copy = this.copies.get(user.index);
     if (copy && copy.key === key && exists(copy.file)) return copy.file;
     // A split index, entries git keeps quiet about: their index (known from the comparison's walk when it matched).
-    if (copy && exists(copy.file) && sameIndexEntries(user.index, copy.file, 20)) {
+    if (copy && exists(copy.file) && (await sameIndexEntries(user.index, copy.file, 20))) {
       if (indexHidesChanges(user.index, 20)) return undefined;
       copy.key = key;
       return copy.file;

@@ -226,7 +226,10 @@ export class StatusRuns {
     const key = `${root}\0${folder}`;
     const run = this.running.get(key);
     if (run) return run;
-    const started = gitStatus(root, folder, privateIndexes.indexFor(root)).finally(() => this.running.delete(key));
+    const started = privateIndexes
+      .indexFor(root)
+      .then((index) => gitStatus(root, folder, index))
+      .finally(() => this.running.delete(key));
     this.running.set(key, started);
     return started;
   }
