@@ -1,3 +1,4 @@
+import path from "node:path";
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import { IGNORED_DIRS } from "../workspace/turnFiles";
@@ -53,7 +54,9 @@ export class FileWatchers implements vscode.Disposable {
    * proof did not come (`WatchSettle.settle`).
    */
   settle(folder: string): Promise<boolean> {
-    if (!this.watchers.has(folder)) return Promise.resolve(false);
+    // Watched: the folder itself or one holding it (the sentinel must be among what a watcher sees).
+    const inside = (w: string) => !path.relative(w, folder).startsWith("..") && !path.isAbsolute(path.relative(w, folder));
+    if (![...this.watchers.keys()].some(inside)) return Promise.resolve(false);
     const excluded = vscode.workspace.getConfiguration("files", vscode.Uri.file(folder)).get<Record<string, boolean>>("watcherExclude") ?? {};
     if (!exclusionsAllowSettle(Object.keys(excluded).filter((p) => excluded[p] === true))) return Promise.resolve(false);
     return this.settler.settle(folder);

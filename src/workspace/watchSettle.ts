@@ -61,19 +61,19 @@ export class WatchSettle {
     const sentinel = path.join(dotGit, `sidekicks-settle-${randomBytes(8).toString("hex")}.lock`);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arrived = new Promise<boolean>((resolve) => {
-      this.waiting.set(sentinel, () => resolve(true));
+      this.waiting.set(path.basename(sentinel), () => resolve(true));
       timer = setTimeout(() => resolve(false), this.timeoutMs);
     });
     try {
       writeFileSync(sentinel, "", { flag: "wx" });
     } catch {
-      this.waiting.delete(sentinel);
+      this.waiting.delete(path.basename(sentinel));
       clearTimeout(timer);
       return false;
     }
     const ok = await arrived;
     clearTimeout(timer);
-    this.waiting.delete(sentinel);
+    this.waiting.delete(path.basename(sentinel));
     rmSync(sentinel, { force: true });
     if (!ok) {
       this.deaf.add(folder);
@@ -91,7 +91,8 @@ export class WatchSettle {
    */
   seen(file: string): boolean {
     if (!SENTINEL.test(file)) return false;
-    const done = this.waiting.get(file);
+    // By name (random): the watcher may spell the folder otherwise (a symbolic link, a trailing separator).
+    const done = this.waiting.get(path.basename(file));
     // The events the editor delivered together with this one come in the same tick: gather them first.
     if (done) setImmediate(done);
     return true;
