@@ -10,10 +10,11 @@
  * split index: `gitIndexFlags.ts`), or the watcher named a path that was a folder in HEAD (a folder deleted or moved as
  * a whole: its files have no events of their own).
  */
-import { lstatSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { lstatSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { indexHidesChanges } from "./gitIndexFlags";
-import { blobTexts, committedBetween, runGit, type GitStatus } from "./gitSnapshot";
+import { blobTexts, committedBetween, mayConvert, runGit, type GitStatus } from "./gitSnapshot";
 import { COARSE_LATE_MARGIN_MS, type Before, type PromptStart } from "./snapshotFiles";
 
 /** What a git repository's end of turn needs to know of it: its index file (absolute), its object ids' size in bytes, HEAD. */
@@ -45,6 +46,16 @@ export function olderThanTurn(file: string, promptStart: PromptStart): boolean {
     return lstatSync(file).mtimeMs < started - COARSE_LATE_MARGIN_MS;
   } catch {
     return false;
+  }
+}
+
+/** The git object id `file` (absolute) would have as a blob (`git hash-object` without filters), or undefined when it cannot be read. */
+function blobId(file: string, oidBytes: number): string | undefined {
+  try {
+    const bytes = readFileSync(file);
+    return createHash(oidBytes === 32 ? "sha256" : "sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+  } catch {
+    return undefined;
   }
 }
 
@@ -83,7 +94,8 @@ async function notIgnored(root: string, files: readonly string[]): Promise<Set<s
 /**
  * The turn's files and what each was when it started (absolute path → {@link Before}), from `start` (the status at
  * the start), `dirtyBefore` (the texts of the files dirty then), `reported` (absolute files the watcher reported or the
- * agent wrote, all in the turn's folder); undefined when only a full `git status` can say (see the file's comment).
+ * agent wrote, all in the turn's folder; `acpWritten` those written through ACP, never left out as unchanged);
+ * undefined when only a full `git status` can say (see the file's comment).
  */
 export async function settledEnd(
   root: string,
@@ -91,6 +103,7 @@ export async function settledEnd(
   start: GitStatus,
   dirtyBefore: ReadonlyMap<string, Before>,
   reported: Iterable<string>,
+  acpWritten: ReadonlySet<string>,
   promptStart: PromptStart,
 ): Promise<Map<string, Before> | undefined> {
   if (!start.head) return undefined;
@@ -107,13 +120,24 @@ export async function settledEnd(
     else fromHead.push(r);
   }
   const folders = new Set<string>();
-  const blobs = await blobTexts(root, start.head, fromHead, folders);
+  const ids = new Map<string, string>();
+  const blobs = await blobTexts(root, start.head, fromHead, folders, ids);
   if (folders.size > 0) return undefined;
+  // A clean file whose earlier text is not kept (large, binary) cannot be compared by text at the end: by its object
+  // id instead (git would not list a touched file that holds what HEAD has), or by the full status where git converts.
+  const opaque = fromHead.filter((r) => {
+    const before = blobs.get(r);
+    return before?.existed === true && "unknown" in before;
+  });
+  if (opaque.length > 0 && (await mayConvert(root))) return undefined;
+  const untouched = new Set(opaque.filter((r) => ids.has(r) && blobId(abs(r), now.oidBytes) === ids.get(r)));
   // Not in HEAD, not dirty at the start: new in the turn — unless git ignores it or it lies in a nested repository.
   const fresh = fromHead.filter((r) => blobs.get(r)?.existed === false && !committed.has(r) && !inNestedRepository(root, r));
   const listed = await notIgnored(root, fresh);
   if (!listed) return undefined;
   for (const r of fromHead) {
+    // Holding HEAD's bytes again (a touch), unless written through ACP (maybe only an editor buffer: always listed).
+    if (untouched.has(r) && !acpWritten.has(abs(r))) continue;
     const before = blobs.get(r) ?? { existed: true, unknown: "late" as const };
     if (!before.existed && !committed.has(r) && !listed.has(r)) continue;
     out.set(abs(r), !before.existed && olderThanTurn(abs(r), promptStart) ? { existed: true, unknown: "late" } : before);

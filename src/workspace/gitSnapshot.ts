@@ -150,9 +150,9 @@ export async function committedBetween(folder: string, from: string, to: string)
  * conversions applied, when the repository has any): a file not in that commit is `{ existed: false }`; over {@link SNAPSHOT_FILE_BYTES}
  * `tooLarge`, holding a NUL `binary`. One `git cat-file --batch`, parsed as it streams (a large blob is skipped, not
  * held). A file git cannot name on one line (a newline in its path) is left out. Paths that name a folder in that
- * commit (a tree, or a submodule's commit) are added to `folders` when given.
+ * commit (a tree, or a submodule's commit) are added to `folders` when given, and each blob's object id to `ids`.
  */
-export async function blobTexts(root: string, head: string, files: readonly string[], folders?: Set<string>): Promise<Map<string, Before>> {
+export async function blobTexts(root: string, head: string, files: readonly string[], folders?: Set<string>, ids?: Map<string, string>): Promise<Map<string, Before>> {
   const asked = files.filter((f) => !f.includes("\n"));
   const out = new Map<string, Before>();
   if (asked.length === 0) return out;
@@ -182,14 +182,15 @@ export async function blobTexts(root: string, head: string, files: readonly stri
       if (eol < 0) return;
       const header = pending.subarray(0, eol).toString("utf8");
       pending = pending.subarray(eol + 1);
-      const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+      const m = /^([0-9a-f]+) (\w+) (\d+)$/.exec(header);
       if (!m) {
         out.set(asked[index++]!, { existed: false }); // "<name> missing": not in that commit
         continue;
       }
-      const size = Number(m[2]);
-      if (m[1] !== "blob") folders?.add(asked[index]!);
-      body = { size, parts: [], got: 0, keep: m[1] === "blob" && size <= SNAPSHOT_FILE_BYTES };
+      const size = Number(m[3]);
+      if (m[2] !== "blob") folders?.add(asked[index]!);
+      else ids?.set(asked[index]!, m[1]!);
+      body = { size, parts: [], got: 0, keep: m[2] === "blob" && size <= SNAPSHOT_FILE_BYTES };
     }
   };
   const code = await runGit(root, ["cat-file", "--batch"], onData, asked.map((f) => `${head}:${f}\n`).join(""));
@@ -207,7 +208,7 @@ export async function blobTexts(root: string, head: string, files: readonly stri
 }
 
 /** Whether git may convert files between its objects and the work tree (line endings, filters): `.gitattributes` or `core.autocrlf`/`core.eol`. */
-async function mayConvert(root: string): Promise<boolean> {
+export async function mayConvert(root: string): Promise<boolean> {
   if (existsSync(path.join(root, ".gitattributes")) || existsSync(path.join(root, ".git", "info", "attributes"))) return true;
   let out = "";
   await runGit(root, ["config", "--get-regexp", "^core\\.(autocrlf|eol)$"], (c) => (out += c.toString("utf8")));
@@ -290,7 +291,7 @@ export function gitBaseline(root: string, folder: string, runs: StatusRuns, prom
       if (walked) return walked.end(extra, keep);
       if (!start) return new Map<string, Before>();
       if (settled) {
-        const quick = await settledEnd(root, folder, start, dirtyBefore, extra, promptStart).catch(() => undefined);
+        const quick = await settledEnd(root, folder, start, dirtyBefore, extra, keep, promptStart).catch(() => undefined);
         if (quick) return quick;
       }
       const now = await runs.fresh(root, folder);

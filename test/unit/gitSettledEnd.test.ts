@@ -248,3 +248,19 @@ test("two indexes hold the same entries whatever their stat data, and not once a
     cleanup();
   }
 });
+
+test("with the proof, a large or binary clean file rewritten with the same bytes is not listed; changed, it is, its earlier text unknown", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { "logo.png": "PNG\0\u0001", "big.txt": "y".repeat(600 * 1024), "other.png": "PNG\0\u0002" });
+    const list = await turn(dir, true, async (files) => {
+      writeFileSync(path.join(dir, "logo.png"), "PNG\0\u0001"); // the same bytes again
+      writeFileSync(path.join(dir, "big.txt"), "y".repeat(600 * 1024));
+      writeFileSync(path.join(dir, "other.png"), "PNG\0\u0003");
+      await files.changed(changed(dir, "logo.png", "big.txt", "other.png"));
+    });
+    assert.deepEqual(rows(dir, list), [["other.png", "modified", undefined, "binary"]]);
+  } finally {
+    cleanup();
+  }
+});
