@@ -83,7 +83,7 @@ export class FileWatchers implements vscode.Disposable {
 
   private push(uri: vscode.Uri, kind: FileEvent["kind"]): void {
     if (uri.scheme !== "file" || this.settler.seen(uri.fsPath)) return;
-    if ( uri.fsPath.split(/[\\/]/).some((part) => IGNORED_DIRS.has(part))) return;
+    if (uri.fsPath.split(/[\\/]/).some((part) => IGNORED_DIRS.has(part))) return;
     this.pending.push({ path: uri.fsPath, kind });
     this.timer ??= setTimeout(() => this.flush(), FILE_EVENTS_THROTTLE_MS);
   }

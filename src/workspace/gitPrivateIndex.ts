@@ -45,13 +45,40 @@ export class PrivateIndexes {
   private folder: string | undefined;
   private readonly copies = new Map<string, Copy>();
   private serial = 0;
+  /** Copies a status is running on → how many: a copy replaced meanwhile is removed once the last one ends. */
+  private readonly inUse = new Map<string, number>();
+  /** The last `indexFor` under way: one at a time, so two never copy at once (one would remove the other's file). */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs `status` with the private index for the work tree at `root` (see {@link indexFor}; undefined: the user's
+   * index), which is not removed before `status` settles.
+   */
+  async use<T>(root: string, status: (index: string | undefined) => Promise<T>): Promise<T> {
+    const next = this.queue.then(() => this.indexFor(root));
+    this.queue = next.catch(() => undefined);
+    const file = await next.catch(() => undefined);
+    if (file) this.inUse.set(file, (this.inUse.get(file) ?? 0) + 1);
+    try {
+      return await status(file);
+    } finally {
+      if (file) {
+        const left = (this.inUse.get(file) ?? 1) - 1;
+        if (left > 0) this.inUse.set(file, left);
+        else {
+          this.inUse.delete(file);
+          if (![...this.copies.values()].some((c) => c.file === file)) rmSync(file, { force: true });
+        }
+      }
+    }
+  }
 
   /**
    * The private index to run `git status` in `root` against, brought up to date with the user's index; undefined
    * when the status must use the user's index (see the file's comment). Costs a `stat` when the user's index did not
-   * change, a read of both files when it did, and a copy when its entries changed.
+   * change, a read of both files when it did, and a copy when its entries changed. Callers go through {@link use}.
    */
-  async indexFor(root: string): Promise<string | undefined> {
+  private async indexFor(root: string): Promise<string | undefined> {
     if (process.env.GIT_INDEX_FILE) return undefined;
     const user = userIndex(root);
     if (!user) return undefined;
@@ -84,7 +111,7 @@ export class PrivateIndexes {
       const earlier = new Date(mtime.getTime() - 1);
       utimesSync(file, earlier, earlier);
       // Replaced since the `stat`, the user's index is copied as it is now: the key is older, the next call compares.
-      if (copy) rmSync(copy.file, { force: true });
+      if (copy && !this.inUse.has(copy.file)) rmSync(copy.file, { force: true });
       this.copies.set(user.index, { file, key });
       return file;
     } catch {

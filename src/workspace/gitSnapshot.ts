@@ -99,10 +99,9 @@ function isRepositoryMarker(dotGit: string): boolean {
 
 /**
  * `git status --porcelain=v2 -z --branch --untracked-files=all -- .` in `folder` (below `root`; `-- .` left out at
- * the top), parsed as it streams;
- * undefined when git failed. Submodules are left out (a folder, not a file). With `index` (a private copy of the
- * user's index, `gitPrivateIndex.ts`) git runs against it and may write it (its untracked cache, its stat data); without,
- * against the user's index, which it does not write.
+ * the top), parsed as it streams; undefined when git failed. Submodules are left out (a folder, not a file). With
+ * `index` (a private copy of the user's index, `gitPrivateIndex.ts`) git runs against it and may write it (its
+ * untracked cache, its stat data); without, against the user's index, which it does not write.
  */
 export async function gitStatus(root: string, folder: string, index?: string): Promise<GitStatus | undefined> {
   const status: GitStatus = { root, head: null, dirty: new Set() };
@@ -227,10 +226,7 @@ export class StatusRuns {
     const key = `${root}\0${folder}`;
     const run = this.running.get(key);
     if (run) return run;
-    const started = privateIndexes
-      .indexFor(root)
-      .then((index) => gitStatus(root, folder, index))
-      .finally(() => this.running.delete(key));
+    const started = privateIndexes.use(root, (index) => gitStatus(root, folder, index)).finally(() => this.running.delete(key));
     this.running.set(key, started);
     return started;
   }

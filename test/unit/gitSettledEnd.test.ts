@@ -11,6 +11,7 @@ import { appendFileSync, copyFileSync, mkdirSync, renameSync, rmSync, utimesSync
 import path from "node:path";
 import test from "node:test";
 import { indexHidesChanges, sameIndexEntries } from "../../src/workspace/gitIndexFlags";
+import { StatusRuns } from "../../src/workspace/gitSnapshot";
 import { TurnFiles, type ChangedFile } from "../../src/workspace/turnFiles";
 import { tempDir } from "./helpers";
 
@@ -260,6 +261,23 @@ test("with the proof, a large or binary clean file rewritten with the same bytes
       await files.changed(changed(dir, "logo.png", "big.txt", "other.png"));
     });
     assert.deepEqual(rows(dir, list), [["other.png", "modified", undefined, "binary"]]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("statuses that run at once while the user's index changes each see the repository as it is (a copy in use is never removed)", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    repo(dir, { "a.ts": "a\n", "sub/b.ts": "b\n", "sub/c.ts": "c\n" });
+    const runs = new StatusRuns();
+    for (let i = 0; i < 4; i++) {
+      writeFileSync(path.join(dir, `new${i}.ts`), "n\n");
+      git(dir, "add", `new${i}.ts`); // the user's index holds other entries each round
+      const [top, sub] = await Promise.all([runs.current(dir, dir), runs.current(dir, path.join(dir, "sub"))]);
+      assert.deepEqual([...(top?.dirty ?? [])].sort(), Array.from({ length: i + 1 }, (_, k) => `new${k}.ts`));
+      assert.deepEqual([...(sub?.dirty ?? [])], []);
+    }
   } finally {
     cleanup();
   }
