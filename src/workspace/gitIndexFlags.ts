@@ -132,8 +132,8 @@ export async function sameIndexEntries(a: string, b: string, oidBytes: number): 
     key = `${stats.size}:${stats.mtimeMs}:${stats.ino}:${oidBytes}`;
     fa = await open(a, "r");
     fb = await open(b, "r");
-    const left = Buffer.allocUnsafe(WINDOW);
-    const right = Buffer.allocUnsafe(WINDOW);
+    const left = Buffer.from(new ArrayBuffer(WINDOW));
+    const right = Buffer.from(new ArrayBuffer(WINDOW));
     let base = 0;
     let filled = 0;
     let ended = false;
@@ -153,6 +153,8 @@ export async function sameIndexEntries(a: string, b: string, oidBytes: number): 
     const version = left.readUInt32BE(4);
     if (version < 2 || version > 4) return false;
     const count = left.readUInt32BE(8);
+    const leftWords = new Uint32Array(left.buffer, left.byteOffset, WINDOW >> 2);
+    const rightWords = new Uint32Array(right.buffer, right.byteOffset, WINDOW >> 2);
     let at = 12;
     for (let i = 0; i < count; i++) {
       // A read (and a turn of the event loop) only when the entry crosses the window: the host's thread is not held.
@@ -176,9 +178,16 @@ export async function sameIndexEntries(a: string, b: string, oidBytes: number): 
       if (nul < 0 || nul >= filled) return false;
       const e = version === 4 ? nul + 1 : s + ((nul - s + 8) & ~7);
       if (e > filled) return false;
-      for (let k = s + MODE_AT; k < s + MODE_AT + 4; k++) if (left[k] !== right[k]) return false;
-      // Byte by byte: a native compare per entry costs more than its bytes (about 50).
-      for (let k = s + STAT_BYTES; k < e; k++) if (left[k] !== right[k]) return false;
+      const words = version !== 4 && (s & 3) === 0;
+      if (words) {
+        // Versions 2 and 3: entries start 4 bytes past a multiple of 8 and end on one — compared a word at a time.
+        if (leftWords[(s + MODE_AT) >> 2] !== rightWords[(s + MODE_AT) >> 2]) return false;
+        for (let k = (s + STAT_BYTES) >> 2, n = e >> 2; k < n; k++) if (leftWords[k] !== rightWords[k]) return false;
+      } else {
+        for (let k = s + MODE_AT; k < s + MODE_AT + 4; k++) if (left[k] !== right[k]) return false;
+        // Byte by byte: a native compare per entry costs more than its bytes (about 50).
+        for (let k = s + STAT_BYTES; k < e; k++) if (left[k] !== right[k]) return false;
+      }
       at = base + e;
     }
     // Walked whole: what it found of `a`'s flags is known for `indexHidesChanges` too (a split index has other counts).

@@ -229,24 +229,27 @@ test("the private index copy: between turns the user's staging and new files are
   }
 });
 
-test("two indexes hold the same entries whatever their stat data, and not once a file is staged or its mode changed", async () => {
-  const { dir, cleanup } = tempDir();
-  try {
-    repo(dir, { "a.ts": "a\n", "b.ts": "b\n" });
-    const index = path.join(dir, ".git", "index");
-    const copy = path.join(dir, "copy");
-    copyFileSync(index, copy);
-    writeFileSync(path.join(dir, "a.ts"), "a\n"); // same text, new modification time
-    git(dir, "update-index", "--refresh");
-    assert.equal(await sameIndexEntries(index, copy, 20), true, "stat data refreshed");
-    writeFileSync(path.join(dir, "a.ts"), "staged\n");
-    git(dir, "add", "a.ts");
-    assert.equal(await sameIndexEntries(index, copy, 20), false, "a file staged");
-    copyFileSync(index, copy);
-    git(dir, "update-index", "--chmod=+x", "b.ts");
-    assert.equal(await sameIndexEntries(index, copy, 20), false, "a mode changed");
-  } finally {
-    cleanup();
+test("two indexes hold the same entries whatever their stat data, and not once a file is staged or its mode changed (index versions 2 to 4)", async () => {
+  for (const version of ["2", "3", "4"]) {
+    const { dir, cleanup } = tempDir();
+    try {
+      repo(dir, { "a.ts": "a\n", "b.ts": "b\n", "deep/er/c.ts": "c\n" });
+      git(dir, "update-index", "--index-version", version);
+      const index = path.join(dir, ".git", "index");
+      const copy = path.join(dir, "copy");
+      copyFileSync(index, copy);
+      writeFileSync(path.join(dir, "a.ts"), "a\n"); // same text, new modification time
+      git(dir, "update-index", "--refresh");
+      assert.equal(await sameIndexEntries(index, copy, 20), true, `v${version}: stat data refreshed`);
+      writeFileSync(path.join(dir, "a.ts"), "staged\n");
+      git(dir, "add", "a.ts");
+      assert.equal(await sameIndexEntries(index, copy, 20), false, `v${version}: a file staged`);
+      copyFileSync(index, copy);
+      git(dir, "update-index", "--chmod=+x", "deep/er/c.ts");
+      assert.equal(await sameIndexEntries(index, copy, 20), false, `v${version}: a mode changed`);
+    } finally {
+      cleanup();
+    }
   }
 });
 
