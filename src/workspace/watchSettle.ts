@@ -2,9 +2,10 @@
  * Proof that a file watcher has delivered every event for the changes made before a moment (issue 19, "Snapshots that
  * scale"; `TurnFiles`' `settle` port): a sentinel file is written under the watched folder, and once the watcher
  * reports it, the events of earlier writes have been reported too — inotify and the editor's watcher deliver one
- * folder's events in order — and are handed on before the proof resolves. The sentinel lives in the repository's own
- * `.git` folder (named `*.lock`, which git and the editor's git view pass over), so neither the user's tree, their
- * git status nor their explorer shows it; a folder without one gets no proof (the turn's end asks git about the whole tree).
+ * folder's events in order — and are handed on before the proof resolves (Watchman's "cookie" files, the same idea).
+ * The sentinel lives in the repository's own `.git` folder, so neither the user's tree, their git status nor their
+ * explorer shows it, and is named like a Watchman cookie (`.watchman-cookie-…`), which the editor's git view passes
+ * over (no refresh of its own); a folder without `.git` gets no proof (the turn's end asks git about the whole tree).
  */
 import { randomBytes } from "node:crypto";
 import { rmSync, statSync, writeFileSync } from "node:fs";
@@ -14,8 +15,8 @@ import { IGNORED_DIRS } from "./snapshotFiles";
 /** How long a proof waits for its sentinel's event, in ms; then the turn's end does without it. */
 export const SETTLE_TIMEOUT_MS = 3_000;
 
-/** Sentinel files: `<folder>/.git/sidekicks-settle-<hex>.lock`. */
-const SENTINEL = /[\\/]\.git[\\/]sidekicks-settle-[0-9a-f]+\.lock$/;
+/** Sentinel files: `<folder>/.git/.watchman-cookie-sidekicks-<hex>`. */
+const SENTINEL = /[\\/]\.git[\\/]\.watchman-cookie-sidekicks-[0-9a-f]+$/;
 
 /**
  * Whether the editor's watcher exclusions (`files.watcherExclude` patterns set to true) leave every file a turn lists
@@ -58,7 +59,7 @@ export class WatchSettle {
     } catch {
       return false;
     }
-    const sentinel = path.join(dotGit, `sidekicks-settle-${randomBytes(8).toString("hex")}.lock`);
+    const sentinel = path.join(dotGit, `.watchman-cookie-sidekicks-${randomBytes(8).toString("hex")}`);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arrived = new Promise<boolean>((resolve) => {
       this.waiting.set(path.basename(sentinel), () => resolve(true));
