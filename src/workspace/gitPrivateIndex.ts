@@ -8,16 +8,33 @@
  * The copy answers exactly as the user's index would: it is taken again whenever the user's index holds other
  * entries (paths, modes, object ids, stages, flags — `sameIndexEntries`); only the cached stat data and extensions
  * differ. Nothing is written into the user's repository: a split index (whose shared part git would write next to
- * theirs), a SHA-256 repository, a `GIT_INDEX_FILE` of the user's, or any doubt, and the status runs on their index
- * without writing, as before.
+ * theirs), a SHA-256 repository, a `GIT_INDEX_FILE` of the user's, a file system whose folder times may not change
+ * (network, FUSE), or any doubt, and the status runs on their index without writing, as before.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statfsSync, statSync, utimesSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { indexHidesChanges, sameIndexEntries } from "./gitIndexFlags";
 
 /** Options every status on a private index runs with: the untracked cache, never a split index, no fsmonitor hook of the user's. */
 export const PRIVATE_INDEX_CONFIG: readonly string[] = ["-c", "core.untrackedCache=true", "-c", "status.showUntrackedFiles=all", "-c", "core.splitIndex=false", "-c", "core.fsmonitor=false"];
+
+/**
+ * Linux file systems known to update a folder's modification time whenever an entry is added or removed, which git's
+ * untracked cache relies on (`statfs` magic numbers: ext2–4, XFS, Btrfs, tmpfs, overlayfs, ZFS, F2FS). Network and
+ * FUSE file systems (NFS, SMB, 9p as under WSL, virtiofs…) are left out: there a new file could go unseen.
+ */
+const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
+
+/** Whether the work tree at `root` lies on a file system whose folder times git's untracked cache can trust. */
+function folderTimesTrusted(root: string): boolean {
+  if (process.platform === "darwin" || process.platform === "win32") return true;
+  try {
+    return LOCAL_FILE_SYSTEMS.has(statfsSync(root).type);
+  } catch {
+    return false;
+  }
+}
 
 interface Copy {
   /** The copy's file (absolute). */
@@ -79,7 +96,7 @@ export class PrivateIndexes {
    * change, a read of both files when it did, and a copy when its entries changed. Callers go through {@link use}.
    */
   private async indexFor(root: string): Promise<string | undefined> {
-    if (process.env.GIT_INDEX_FILE) return undefined;
+    if (process.env.GIT_INDEX_FILE || !folderTimesTrusted(root)) return undefined;
     const user = userIndex(root);
     if (!user) return undefined;
     let key: string;
