@@ -47,6 +47,7 @@ export class SidekicksApp {
   private readonly shown: ShownChannel = { id: undefined };
   /** The roster read and the store opened ({@link start}). */
   private started: Promise<void> = Promise.resolve();
+  private settleFileEvents: ((folder: string) => Promise<boolean>) | undefined;
 
   constructor(private readonly parts: SidekicksAppParts) {
     this.events = parts.events;
@@ -185,6 +186,19 @@ export class SidekicksApp {
    */
   async filesChanged(events: readonly { path: string; kind: "created" | "changed" | "deleted" }[]): Promise<void> {
     await this.parts.history.current?.files.filesChanged(events);
+  }
+
+  /**
+   * Sets how a turn's end learns that the editor's file watcher has delivered every earlier event (the editor layer's
+   * `FileWatchers.settle`; undefined: it cannot learn it, and asks git about the whole tree).
+   */
+  settleFileEventsWith(settle: ((folder: string) => Promise<boolean>) | undefined): void {
+    this.settleFileEvents = settle;
+  }
+
+  /** Proof that the file watcher's events for `folder` have all arrived (see {@link settleFileEventsWith}); false without one. */
+  settleFiles(folder: string): Promise<boolean> {
+    return this.settleFileEvents?.(folder) ?? Promise.resolve(false);
   }
 
   /**

@@ -72,6 +72,8 @@ export function startSidekicks(options: AppOptions): SidekicksApp {
         policyOf: (agent) => roster.policyOf(agent),
         // The agent's own cancel deadline (limits.cancelTimeout) ends the prompt first; this grace is the net behind it.
         cancelGraceMs: () => cancelTimeoutOf(agents.currentLimits) + CANCEL_GRACE_MS,
+        // The editor's watcher proves its events have arrived at a turn's end (called later: `app` exists by then).
+        settleFileEvents: (folder): Promise<boolean> => app.settleFiles(folder),
       }),
   });
   // An agent's stderr (level info) goes to its own log (src/vscode/AgentLogs.ts); diagnostics go here too.

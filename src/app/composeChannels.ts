@@ -13,7 +13,7 @@ import { IntentLog } from "../turns/intents";
 import { PermissionMemory } from "../turns/permissionMemory";
 import type { PermissionPolicy } from "../turns/permissionPolicy";
 import { TurnExecutor } from "../turns/TurnExecutor";
-import { TurnFiles } from "../workspace/turnFiles";
+import { TurnFiles, type SettleFileEvents } from "../workspace/turnFiles";
 import type { ChannelClock } from "../channels/admission";
 import { AgentCommands } from "../channels/AgentCommands";
 import type { AgentSource } from "../channels/AgentSource";
@@ -60,6 +60,8 @@ export interface ChannelsOptions {
   channelSkillsOf?: (channel: ChannelRecord) => string[];
   /** Skills an agent's session could not read (broken SKILL.md…): shown to the user, never a failed turn. */
   skillProblems?: (agent: string, problems: SkillProblem[]) => void;
+  /** Proof that the editor's file watcher delivered every event for a folder so far (`TurnFiles`' `SettleFileEvents`). */
+  settleFileEvents?: SettleFileEvents;
   /** Options of Sidekicks' MCP server (the bench adds an empty tool). */
   mcp?: McpServerOptions;
 }
@@ -121,7 +123,7 @@ export function composeChannels(options: ChannelsOptions): Channels {
   const ready = (): Promise<void> => recovered;
   // The one write lane: the directory's changes, the stored settings and the turns' `persist` effects queue in it.
   const writer = options.writer ?? new StoreWriter(store);
-  const turnFiles = new TurnFiles([store.dir]);
+  const turnFiles = new TurnFiles([store.dir], options.settleFileEvents);
   const commands = new AgentCommands(writer);
   const intents = new IntentLog(store, () => ulid(), () => now());
   const permissions = new PermissionMemory(writer);

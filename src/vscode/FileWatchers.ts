@@ -1,6 +1,8 @@
+import path from "node:path";
 import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import { IGNORED_DIRS } from "../workspace/turnFiles";
+import { exclusionsAllowSettle, WatchSettle } from "../workspace/watchSettle";
 
 /** How long file events are gathered before they go to the app, in ms (an agent rewriting a tree makes many). */
 export const FILE_EVENTS_THROTTLE_MS = 300;
@@ -13,6 +15,7 @@ type FileEvent = { path: string; kind: "created" | "changed" | "deleted" };
  * the turns running there. Watchers follow the roster (one per distinct folder); events under dependency and build
  * folders are dropped here already. Documents saved in the editor go to `SidekicksApp.documentSaved` at once: the user's
  * own saves are not the agent's changes (an agent's write to an open document is saved too; the app tells them apart).
+ * At a turn's end the app asks for proof that every earlier event has arrived ({@link settle}, `watchSettle.ts`).
  */
 export class FileWatchers implements vscode.Disposable {
   private readonly watchers = new Map<string, vscode.Disposable[]>();
@@ -21,6 +24,7 @@ export class FileWatchers implements vscode.Disposable {
   private off: (() => void) | undefined;
 
   private readonly saves: vscode.Disposable;
+  private readonly settler = new WatchSettle(() => this.flush());
 
   constructor(private readonly getApp: () => SidekicksApp | undefined) {
     this.saves = vscode.workspace.onDidSaveTextDocument((doc) => {
@@ -35,8 +39,27 @@ export class FileWatchers implements vscode.Disposable {
     // An agent's worktree is known once its first start made it: watched from then on.
     const sync = () => this.sync(app.agentSummaries().flatMap((a) => (a.worktree && !a.worktree.path ? [] : [a.workspace])));
     const offs = [app.events.on("config/changed", sync), app.events.on("agent/state", sync)];
-    this.off = () => offs.forEach((off) => off());
+    const settle = (folder: string) => this.settle(folder);
+    app.settleFileEventsWith(settle);
+    this.off = () => {
+      offs.forEach((off) => off());
+      app.settleFileEventsWith(undefined);
+    };
     sync();
+  }
+
+  /**
+   * Resolves true once every event this watcher will report for changes under `folder` made before the call has gone
+   * to the app; false when `folder` is not watched, the user's `files.watcherExclude` may hide files there, or the
+   * proof did not come (`WatchSettle.settle`).
+   */
+  settle(folder: string): Promise<boolean> {
+    // Watched: the folder itself or one holding it (the sentinel must be among what a watcher sees).
+    const inside = (w: string) => !path.relative(w, folder).startsWith("..") && !path.isAbsolute(path.relative(w, folder));
+    if (![...this.watchers.keys()].some(inside)) return Promise.resolve(false);
+    const excluded = vscode.workspace.getConfiguration("files", vscode.Uri.file(folder)).get<Record<string, boolean>>("watcherExclude") ?? {};
+    if (!exclusionsAllowSettle(Object.keys(excluded).filter((p) => excluded[p] === true))) return Promise.resolve(false);
+    return this.settler.settle(folder);
   }
 
   private sync(folders: string[]): void {
@@ -59,16 +82,19 @@ export class FileWatchers implements vscode.Disposable {
   }
 
   private push(uri: vscode.Uri, kind: FileEvent["kind"]): void {
-    if (uri.scheme !== "file" || uri.fsPath.split(/[\\/]/).some((part) => IGNORED_DIRS.has(part))) return;
+    if (uri.scheme !== "file" || this.settler.seen(uri.fsPath)) return;
+    if (uri.fsPath.split(/[\\/]/).some((part) => IGNORED_DIRS.has(part))) return;
     this.pending.push({ path: uri.fsPath, kind });
     this.timer ??= setTimeout(() => this.flush(), FILE_EVENTS_THROTTLE_MS);
   }
 
-  private flush(): void {
+  private flush(): Promise<void> {
+    clearTimeout(this.timer);
     this.timer = undefined;
     const events = this.pending;
     this.pending = [];
-    void this.getApp()?.filesChanged(events).catch(() => undefined);
+    if (events.length === 0) return Promise.resolve();
+    return this.getApp()?.filesChanged(events).catch(() => undefined) ?? Promise.resolve();
   }
 
   dispose(): void {

@@ -11,6 +11,8 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
+import { PRIVATE_INDEX_CONFIG, PrivateIndexes } from "./gitPrivateIndex";
+import { olderThanTurn, settledEnd } from "./gitSettledEnd";
 import { readTexts, SNAPSHOT_FILE_BYTES, walkBaseline, type Baseline, type Before, type PromptStart } from "./snapshotFiles";
 
 /** What `git status` says of a folder: the commit HEAD named, and the files that differ from it (root-relative). */
@@ -30,11 +32,11 @@ const GIT_ENV = { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" };
  * Runs `git args` in `cwd`, handing its standard output to `onData` as it streams; resolves with the exit code (-1
  * when git could not run). `input` is written to its standard input.
  */
-export function runGit(cwd: string, args: readonly string[], onData: (chunk: Buffer) => void, input?: string): Promise<number> {
+export function runGit(cwd: string, args: readonly string[], onData: (chunk: Buffer) => void, input?: string, env: NodeJS.ProcessEnv = GIT_ENV): Promise<number> {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn("git", args, { cwd, env: GIT_ENV, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "ignore"], windowsHide: true });
+      child = spawn("git", args, { cwd, env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "ignore"], windowsHide: true });
     } catch {
       resolve(-1);
       return;
@@ -96,10 +98,12 @@ function isRepositoryMarker(dotGit: string): boolean {
 }
 
 /**
- * `git status --porcelain=v2 -z --branch --untracked-files=all -- .` in `folder` (below `root`), parsed as it streams;
- * undefined when git failed. Submodules are left out (a folder, not a file).
+ * `git status --porcelain=v2 -z --branch --untracked-files=all -- .` in `folder` (below `root`; `-- .` left out at
+ * the top), parsed as it streams; undefined when git failed. Submodules are left out (a folder, not a file). With
+ * `index` (a private copy of the user's index, `gitPrivateIndex.ts`) git runs against it and may write it (its
+ * untracked cache, its stat data); without, against the user's index, which it does not write.
  */
-export async function gitStatus(root: string, folder: string): Promise<GitStatus | undefined> {
+export async function gitStatus(root: string, folder: string, index?: string): Promise<GitStatus | undefined> {
   const status: GitStatus = { root, head: null, dirty: new Set() };
   let renameFrom = false;
   const onRecord = (record: string) => {
@@ -122,12 +126,19 @@ export async function gitStatus(root: string, folder: string): Promise<GitStatus
     status.dirty.add(parts.slice(fields).join(" "));
     if (type === "2") renameFrom = true;
   };
-  const code = await runGit(folder, ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=none", "--", "."], nulRecords(onRecord));
+  // At the top no pathspec: with one, git does not use its untracked cache.
+  const args = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=none", ...(path.resolve(folder) === path.resolve(root) ? [] : ["--", "."])];
+  const { GIT_OPTIONAL_LOCKS: _locks, ...writable } = GIT_ENV;
+  const code = index
+    ? await runGit(folder, [...PRIVATE_INDEX_CONFIG, ...args], nulRecords(onRecord), undefined, { ...writable, GIT_INDEX_FILE: index })
+    : await runGit(folder, args, nulRecords(onRecord));
+  // The private copy failed (the temporary folder gone…): the user's index, unwritten.
+  if (index && code !== 0) return gitStatus(root, folder);
   return code === 0 ? status : undefined;
 }
 
 /** Files that differ between commits `from` and `to` under `folder` (root-relative); empty when git failed. */
-async function committedBetween(folder: string, from: string, to: string): Promise<Set<string>> {
+export async function committedBetween(folder: string, from: string, to: string): Promise<Set<string>> {
   const files = new Set<string>();
   const code = await runGit(folder, ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", from, to, "--", "."], nulRecords((r) => r && files.add(r)));
   return code === 0 ? files : new Set();
@@ -137,9 +148,10 @@ async function committedBetween(folder: string, from: string, to: string): Promi
  * The texts of `files` (root-relative) in commit `head`, as the work tree would hold them (line endings and other
  * conversions applied, when the repository has any): a file not in that commit is `{ existed: false }`; over {@link SNAPSHOT_FILE_BYTES}
  * `tooLarge`, holding a NUL `binary`. One `git cat-file --batch`, parsed as it streams (a large blob is skipped, not
- * held). A file git cannot name on one line (a newline in its path) is left out.
+ * held). A file git cannot name on one line (a newline in its path) is left out. Paths that name a folder in that
+ * commit (a tree, or a submodule's commit) are added to `folders` when given, and each blob's object id to `ids`.
  */
-export async function blobTexts(root: string, head: string, files: readonly string[]): Promise<Map<string, Before>> {
+export async function blobTexts(root: string, head: string, files: readonly string[], folders?: Set<string>, ids?: Map<string, string>): Promise<Map<string, Before>> {
   const asked = files.filter((f) => !f.includes("\n"));
   const out = new Map<string, Before>();
   if (asked.length === 0) return out;
@@ -169,13 +181,15 @@ export async function blobTexts(root: string, head: string, files: readonly stri
       if (eol < 0) return;
       const header = pending.subarray(0, eol).toString("utf8");
       pending = pending.subarray(eol + 1);
-      const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+      const m = /^([0-9a-f]+) (\w+) (\d+)$/.exec(header);
       if (!m) {
         out.set(asked[index++]!, { existed: false }); // "<name> missing": not in that commit
         continue;
       }
-      const size = Number(m[2]);
-      body = { size, parts: [], got: 0, keep: m[1] === "blob" && size <= SNAPSHOT_FILE_BYTES };
+      const size = Number(m[3]);
+      if (m[2] !== "blob") folders?.add(asked[index]!);
+      else ids?.set(asked[index]!, m[1]!);
+      body = { size, parts: [], got: 0, keep: m[2] === "blob" && size <= SNAPSHOT_FILE_BYTES };
     }
   };
   const code = await runGit(root, ["cat-file", "--batch"], onData, asked.map((f) => `${head}:${f}\n`).join(""));
@@ -193,14 +207,17 @@ export async function blobTexts(root: string, head: string, files: readonly stri
 }
 
 /** Whether git may convert files between its objects and the work tree (line endings, filters): `.gitattributes` or `core.autocrlf`/`core.eol`. */
-async function mayConvert(root: string): Promise<boolean> {
+export async function mayConvert(root: string): Promise<boolean> {
   if (existsSync(path.join(root, ".gitattributes")) || existsSync(path.join(root, ".git", "info", "attributes"))) return true;
   let out = "";
   await runGit(root, ["config", "--get-regexp", "^core\\.(autocrlf|eol)$"], (c) => (out += c.toString("utf8")));
   return /\b(true|input|crlf)\b/i.test(out);
 }
 
-/** One `git status` per folder at a time: turns starting while one runs share it. */
+/** The private index copies of this process: shared by every turn, so each status finds the untracked cache the last one left. */
+const privateIndexes = new PrivateIndexes();
+
+/** One `git status` per folder at a time: turns starting while one runs share it. Each runs on a private index copy where it can. */
 export class StatusRuns {
   private readonly running = new Map<string, Promise<GitStatus | undefined>>();
 
@@ -209,7 +226,7 @@ export class StatusRuns {
     const key = `${root}\0${folder}`;
     const run = this.running.get(key);
     if (run) return run;
-    const started = gitStatus(root, folder).finally(() => this.running.delete(key));
+    const started = privateIndexes.use(root, (index) => gitStatus(root, folder, index)).finally(() => this.running.delete(key));
     this.running.set(key, started);
     return started;
   }
@@ -243,7 +260,9 @@ export async function ignoredByGit(root: string, folder: string): Promise<boolea
  * through `runs`), the texts of the files dirty then read from disk within the budget (smallest first; binary and
  * large files are dropped first), and at the end the files dirty then or now, committed in between, or reported by the
  * watcher — each with what it was at the start, a clean one's text from the start's HEAD commit. When git cannot
- * say (not installed, a broken repository), the folder is walked instead.
+ * say (not installed, a broken repository), the folder is walked instead. When the caller vouches that the watcher
+ * has reported every change made before the end (`settled`), the end asks git only about those files
+ * (`gitSettledEnd.ts`) and not for a second status of the whole tree, unless that cannot be trusted.
  */
 export function gitBaseline(root: string, folder: string, runs: StatusRuns, promptStart: PromptStart): Baseline {
   let start: GitStatus | undefined;
@@ -263,12 +282,17 @@ export function gitBaseline(root: string, folder: string, runs: StatusRuns, prom
   })().catch(() => undefined);
   return {
     ready,
-    async end(extra, keep) {
+    async end(extra, keep, settled) {
       await ready;
       if (walked) return walked.end(extra, keep);
+      if (!start) return new Map<string, Before>();
+      if (settled) {
+        const quick = await settledEnd(root, folder, start, dirtyBefore, extra, keep, promptStart).catch(() => undefined);
+        if (quick) return quick;
+      }
       const now = await runs.fresh(root, folder);
       const out = new Map<string, Before>();
-      if (!start || !now) return out;
+      if (!now) return out;
       const committed = start.head && now.head && start.head !== now.head ? await committedBetween(folder, start.head, now.head) : new Set<string>();
       const candidates = new Set<string>([...start.dirty, ...now.dirty, ...committed]);
       // A file reported by the watcher that git does not list was clean (or ignored) at both ends, HEAD's change
@@ -285,7 +309,8 @@ export function gitBaseline(root: string, folder: string, runs: StatusRuns, prom
         const before = blobs.get(r) ?? (start.head ? { existed: true, unknown: "late" as const } : { existed: false as const });
         // Neither dirty nor in HEAD when the turn started, and not in git's view now: an ignored file.
         if (!before.existed && !now.dirty.has(r) && !committed.has(r)) continue;
-        out.set(abs(r), before);
+        // Not in git's view at the start but older than the turn: it was ignored then (the turn changed the ignore rules).
+        out.set(abs(r), !before.existed && olderThanTurn(abs(r), promptStart) ? { existed: true, unknown: "late" } : before);
       }
       return out;
     },

@@ -181,8 +181,10 @@ export interface Baseline {
    * At the end of the turn: the files that may have changed since it started, with what each was then; `extra`
    * (files the watcher reported or the agent wrote) are among them unless the snapshot can tell they are ignored or
    * unchanged. Files in `keep` (written through ACP: maybe only an editor buffer) are never left out as unchanged.
+   * `settled`: the caller vouches that `extra` holds every file the watcher will report for changes made so far (in
+   * git, the end then need not ask about the whole tree again); false or absent, the end finds changes on its own.
    */
-  end(extra: ReadonlySet<string>, keep: ReadonlySet<string>): Promise<Map<string, Before>>;
+  end(extra: ReadonlySet<string>, keep: ReadonlySet<string>, settled?: boolean): Promise<Map<string, Before>>;
 }
 
 /**

@@ -15,6 +15,8 @@
  * The watcher's events arrive late (the editor's watcher and the caller's throttle gather them), so {@link
  * TurnFiles.end} asks again — `git status`, or a second walk comparing sizes and modification times — and files written
  * through ACP `fs/write_text_file` (which may change only an open editor buffer) are reported by {@link TurnFiles.wrote}.
+ * In git, when the editor proves its watcher's events have all arrived ({@link SettleFileEvents}), the end asks git
+ * only about the files dirty at the start or reported since, not about the whole tree (`gitSettledEnd.ts`).
  *
  * A file the user saved in the editor during the turn ({@link TurnFiles.saved}) is not the agent's change: it is left
  * out while the file still holds what the user saved, unless the agent had changed it before (or writes it after).
@@ -77,7 +79,17 @@ interface Tracked {
   acpTexts: Map<string, string>;
   /** Files whose first watcher event in the turn said they were created: absent just before, during the turn. */
   createdFirst: Set<string>;
+  /** Whether the watcher reported a folder created or changed: its files may have no events of their own (a folder moved in). */
+  folderEvents: boolean;
 }
+
+/**
+ * Resolves true once every change under `folder` (absolute) made before the call that the editor's file watcher will
+ * report has been handed to {@link TurnFiles.changed}; false when that cannot be shown (no watcher there, one that
+ * excludes part of the folder, its proof did not arrive in time). Never rejects. Implemented by the editor layer with a
+ * sentinel file whose own event follows the earlier ones (`watchSettle.ts`).
+ */
+export type SettleFileEvents = (folder: string) => Promise<boolean>;
 
 /**
  * How long a turn's prompt waits for a walked snapshot (outside git) at most, in ms: a small folder's snapshot is done
@@ -99,8 +111,16 @@ export class TurnFiles {
   private readonly turns = new Map<string, Tracked>();
   private readonly statusRuns = new StatusRuns();
 
-  /** @param ignored absolute folders never listed (Sidekicks' own history store, when it lies in a workspace) */
-  constructor(private readonly ignored: readonly string[] = []) {}
+  /**
+   * @param ignored absolute folders never listed (Sidekicks' own history store, when it lies in a workspace)
+   * @param settle proves the watcher's events have arrived at a turn's end ({@link SettleFileEvents}): in git the end
+   *   then asks only about the files dirty at the start, reported, or committed, not for a status of the whole tree.
+   *   Absent (or false for a turn), the end asks git about the whole tree.
+   */
+  constructor(
+    private readonly ignored: readonly string[] = [],
+    private readonly settle?: SettleFileEvents,
+  ) {}
 
   /** Whether `file` is one `tracked` lists: in its folder, not under an ignored folder. */
   private holds(tracked: Tracked, file: string): boolean {
@@ -118,7 +138,7 @@ export class TurnFiles {
     const root = gitRoot(folder);
     // In git the snapshot starts on the next turn of the event loop (spawning git blocks a moment), after the prompt.
     const baseline = root ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => gitBaseline(root, folder, this.statusRuns, promptStart)) : Promise.resolve(walkBaseline(folder, promptStart));
-    const tracked: Tracked = { folder, baseline, touched: new Set(), userSaved: new Map(), acpWritten: new Set(), acpTexts: new Map(), createdFirst: new Set() };
+    const tracked: Tracked = { folder, baseline, touched: new Set(), userSaved: new Map(), acpWritten: new Set(), acpTexts: new Map(), createdFirst: new Set(), folderEvents: false };
     this.turns.set(turnId, tracked);
     const ready = tracked.baseline.then((b) => b.ready);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -145,8 +165,11 @@ export class TurnFiles {
     for (const tracked of this.turns.values()) {
       for (const event of events) {
         if (!this.holds(tracked, event.path)) continue;
-        // A folder is not a file change: its files report their own events.
-        if (event.kind !== "deleted" && isDirectory(event.path)) continue;
+        // A folder is not a file change: its files report their own events — unless it was moved in whole.
+        if (event.kind !== "deleted" && isDirectory(event.path)) {
+          tracked.folderEvents = true;
+          continue;
+        }
         // Changed since the user saved it (an agent wrote over it): the agent's change again.
         if (tracked.userSaved.has(event.path) && !sameText(event.path, tracked.userSaved.get(event.path))) tracked.userSaved.delete(event.path);
         if (!tracked.touched.has(event.path) && event.kind === "created") tracked.createdFirst.add(event.path);
@@ -192,9 +215,11 @@ export class TurnFiles {
   async end(turnId: string): Promise<ChangedFile[]> {
     const tracked = this.turns.get(turnId);
     if (!tracked) return [];
+    // Still tracked while the watcher settles: the events it proves arrived join this turn.
+    const settled = this.settle ? await this.settle(tracked.folder).catch(() => false) : false;
     this.turns.delete(turnId);
     const baseline = await tracked.baseline;
-    const befores = await baseline.end(tracked.touched, tracked.acpWritten);
+    const befores = await baseline.end(tracked.touched, tracked.acpWritten, settled && !tracked.folderEvents);
     const changed = new Map<string, ChangedFile>();
     for (const [file, before] of befores) {
       if (!this.holds(tracked, file)) continue;
