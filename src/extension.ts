@@ -98,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
     currentChannel: () => view.currentChannel,
   });
   const permissionStatus = new PermissionStatus(view, panels, (name) => view.showChannel(name), () => app);
-  const fileWatchers = new FileWatchers(() => app);
+  const fileWatchers = new FileWatchers(() => app, log);
   const walkthrough = new WalkthroughContext();
   const notifications = new Notifications(view, panels);
   context.subscriptions.push(permissionStatus, fileWatchers, walkthrough, notifications);

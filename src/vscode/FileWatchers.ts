@@ -25,8 +25,14 @@ export class FileWatchers implements vscode.Disposable {
 
   private readonly saves: vscode.Disposable;
   private readonly settler = new WatchSettle(() => this.flush());
+  /** Folders whose first proof was said in the log (once each, so the log says which way turn ends go). */
+  private readonly told = new Set<string>();
 
-  constructor(private readonly getApp: () => SidekicksApp | undefined) {
+  /** @param log the Sidekicks output channel: whether a folder's turn ends can trust the watcher, once per folder */
+  constructor(
+    private readonly getApp: () => SidekicksApp | undefined,
+    private readonly log?: Pick<vscode.LogOutputChannel, "info">,
+  ) {
     this.saves = vscode.workspace.onDidSaveTextDocument((doc) => {
       if (doc.uri.scheme !== "file" || doc.uri.fsPath.split(/[\\/]/).some((part) => IGNORED_DIRS.has(part))) return;
       this.getApp()?.documentSaved(doc.uri.fsPath, doc.getText());
@@ -59,7 +65,14 @@ export class FileWatchers implements vscode.Disposable {
     if (![...this.watchers.keys()].some(inside)) return Promise.resolve(false);
     const excluded = vscode.workspace.getConfiguration("files", vscode.Uri.file(folder)).get<Record<string, boolean>>("watcherExclude") ?? {};
     if (!exclusionsAllowSettle(Object.keys(excluded).filter((p) => excluded[p] === true))) return Promise.resolve(false);
-    return this.settler.settle(folder);
+    return this.settler.settle(folder).then((proven) => {
+      if (!this.told.has(folder)) {
+        this.told.add(folder);
+        if (proven) this.log?.info(`File watcher: its events for ${folder} are proven complete at a turn's end (a sentinel in .git): turns there end without a second git status.`);
+        else this.log?.info(`File watcher: no proof its events for ${folder} are complete (no .git folder there, or its sentinel in .git was not reported within 3 s): turns there end with a full git status, or a walk outside git.`);
+      }
+      return proven;
+    });
   }
 
   private sync(folders: string[]): void {
