@@ -4,6 +4,10 @@
  */
 import { terminalScreen } from "../src/shared/terminalScreen";
 import { stripTerminalEscapes } from "../src/shared/terminalText";
+import { showBidiControls } from "../src/shared/visibleText";
+
+/** The rule and the `[U+202E]` marker are shared with the host's export (`src/shared/visibleText.ts`). */
+export { showBidiControls };
 
 /** Returns `text` without terminal escape sequences, with bidi controls shown (unchanged, and cheap, when it holds neither). */
 export function stripAnsi(text: string): string {
@@ -17,15 +21,4 @@ export function stripAnsi(text: string): string {
  */
 export function terminalText(text: string): string {
   return terminalScreen(showBidiControls(text));
-}
-
-/** Unicode bidirectional controls (embeddings, overrides, isolates): they can make agent text read as something else. */
-const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Shows bidirectional control characters as visible `[U+202E]` markers instead of letting them reorder the text
- * around them ("Trojan Source"): an agent's answer, title or output cannot display as something it does not say.
- */
-export function showBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase()}]`);
 }

@@ -3,7 +3,7 @@
  * caret. Pure, so it is tested without a browser; the Composer renders the list.
  */
 import { findMentions } from "../src/shared/mentions";
-import type { AgentCommand, AttachmentRequest } from "../src/shared/protocol";
+import type { AgentCommand, AttachmentRequest, CommandNotCallable } from "../src/shared/protocol";
 
 /** One suggestion: what the list shows and what accepting it writes over `text.slice(from, caret)`. */
 export interface Suggestion {
@@ -17,6 +17,11 @@ export interface Suggestion {
   from: number;
   /** A workspace file (`@file`): accepting it adds this chip, `insert` being empty (the typed word goes). */
   attach?: AttachmentRequest;
+  /**
+   * A command whose name `/name` cannot call (field case 22: a space, a `/`, too long): shown greyed with why, and
+   * never accepted (`insert` is empty).
+   */
+  notCallable?: CommandNotCallable;
 }
 
 /** The most suggestions shown at once. */
@@ -31,7 +36,8 @@ const LEADING_MENTIONS = /^\s*((?:@[A-Za-z][A-Za-z0-9_-]*[,:]?\s+)*)/;
  *   members the draft already mentions elsewhere (found as the host finds mentions: `findMentions`);
  * - `/` at the start of the message, after its leading mentions: the commands of the mentioned members (or of the
  *   only member); with no mention in a channel of several members, `/agent:cmd` for every member's commands;
- * - `/agent:` narrows to that agent's commands.
+ * - `/agent:` narrows to that agent's commands;
+ * - a command `/name` cannot call (`notCallable`) is offered too, to be shown greyed and never accepted.
  * Nothing inside a code span or fence is considered (the caller passes plain text; a backtick before the caret on
  * the same line with no closing one turns suggestions off).
  *
@@ -65,6 +71,7 @@ export function suggest(text: string, caret: number, members: readonly { name: s
       .filter((c) => c.name.toLowerCase().startsWith(partial.toLowerCase()))
       .map((c) => {
         const label = prefixed ? `/${agent}:${c.name}` : `/${c.name}`;
+        if (c.notCallable) return { label, detail: c.description, insert: "", from, notCallable: c.notCallable };
         return { label, detail: c.description, ...(c.hint ? { hint: c.hint } : {}), insert: `${label} `, from };
       });
   if (command[2] !== undefined) {

@@ -5,7 +5,7 @@
  * draft is materialized once at the end, so N text chunks cost one string join, not N copies of the message.
  */
 import type { HostEvents, MessageView, Part } from "../src/shared/protocol";
-import { indexOfPart } from "../src/shared/parts";
+import { withPart } from "../src/shared/parts";
 
 /** A message being changed during one flush. */
 export interface Draft {
@@ -41,10 +41,7 @@ export function applyDelta(messages: MessageView[], drafts: Map<string, Draft>, 
   }
   if (delta.part) {
     flushText(draft);
-    const part = delta.part;
-    const at = indexOfPart(draft.parts, part);
-    if (at >= 0) draft.parts[at] = part;
-    else draft.parts.push(part);
+    draft.parts = withPart(draft.parts, delta.part); // an empty plan removes the draft's plan, as it did the host's
   }
   if (delta.appendText) {
     if (!draft.pendingText.length && draft.parts[draft.parts.length - 1]?.type !== "text") {

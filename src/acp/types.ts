@@ -2,7 +2,7 @@
  * Sidekicks' own shapes for what crosses the ACP boundary. SDK types never leave `src/acp/` (the original design's
  * `internal/acp`); the rest of the extension sees only these.
  */
-import type { Attachment, ContentBlockView } from "../shared/protocol";
+import type { AgentCommand, Attachment, ContentBlockView } from "../shared/protocol";
 
 /** How to start an agent process. `env` is the complete environment (already merged with the parent's). */
 export interface AgentLaunch {
@@ -197,14 +197,11 @@ export interface SessionSetup {
   models?: { currentModelId: string; availableModels: ModelInfo[] };
 }
 
-/** A command an agent announced (ACP `AvailableCommand`), called by sending `/name args` as the prompt. */
-export interface AgentCommandInfo {
-  /** Without the leading `/`. */
-  name: string;
-  description: string;
-  /** What to type after the command (ACP `input.hint`), when it takes input. */
-  hint?: string;
-}
+/**
+ * A command an agent announced (ACP `AvailableCommand`), called by sending `/name args` as the prompt; the same shape
+ * as the protocol's `AgentCommand` (`notCallable` set for a name `/name` cannot call, field case 22).
+ */
+export type AgentCommandInfo = AgentCommand;
 
 /** A `session/request_permission` from the agent. */
 export interface PermissionRequest {

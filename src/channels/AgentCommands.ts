@@ -1,4 +1,5 @@
-import type { AgentCommand } from "../shared/protocol";
+import { isCommandName } from "../shared/mentions";
+import type { AgentCommand, CommandNotCallable } from "../shared/protocol";
 import type { Decision, StoreWriter } from "../store/StoreWriter";
 
 /** Store key of an agent's announced commands, under `value/` (the original design's ADR 0003 `value/<key>`). */
@@ -49,11 +50,21 @@ export function decideCommands(agent: string, commands: AgentCommand[]): Decisio
   return { changes: { values: [{ key: commandsKey(agent), value: commands }] }, result: undefined };
 }
 
-/** Validates a stored list (a value read back from LevelDB is a trust boundary). */
+const NOT_CALLABLE: ReadonlySet<unknown> = new Set<CommandNotCallable>(["whitespace", "slash", "long"]);
+
+/**
+ * Validates a stored list (a value read back from LevelDB is a trust boundary). A command `/name` could not call must
+ * say so with a known `notCallable`: one that does not is left out, so routing never calls it.
+ */
 function asCommands(value: unknown): AgentCommand[] | undefined {
   if (!Array.isArray(value)) return undefined;
   return value.filter(
     (c): c is AgentCommand =>
-      typeof c === "object" && c !== null && typeof c.name === "string" && typeof c.description === "string" && (c.hint === undefined || typeof c.hint === "string"),
+      typeof c === "object" &&
+      c !== null &&
+      typeof c.name === "string" &&
+      typeof c.description === "string" &&
+      (c.hint === undefined || typeof c.hint === "string") &&
+      (c.notCallable === undefined ? isCommandName(c.name) : NOT_CALLABLE.has(c.notCallable)),
   );
 }

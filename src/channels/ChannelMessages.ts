@@ -136,7 +136,7 @@ export class ChannelMessages {
     }
     const members = (await store.members(channelId)).map((m) => m.agentName);
     const known = await this.ports.commands.ofAll(members);
-    const route = routeMessage(text, members, await this.lastAddressedIn(channelId), (agent) => known[agent]?.map((c) => c.name));
+    const route = routeMessage(text, members, await this.lastAddressedIn(channelId), (agent) => known[agent]?.filter((c) => !c.notCallable).map((c) => c.name));
     const list = members.map((m) => `@${m}`).join(", ") || l10n.t("none yet");
     if (route.kind === "error") throw new SidekicksError(route.code, route.message);
     if (route.kind === "none") {

@@ -1,6 +1,8 @@
 import * as l10n from "@vscode/l10n";
 import { describeBlock } from "../shared/contentBlocks";
 import type { Part, ToolCallDiff } from "../shared/protocol";
+import { stripTerminalEscapes } from "../shared/terminalText";
+import { showControls } from "../shared/visibleText";
 import type { MessageRecord } from "../store/records";
 import type { Store } from "../store/Store";
 
@@ -132,14 +134,17 @@ function partMarkdown(part: Part): string | undefined {
  * A channel's messages as a Markdown document (issue 21, "Export"): a heading per message with its author and time,
  * the text as written with its headings nested below the message's and raw HTML shown as text ({@link nestedMarkdown}),
  * a cancelled or refused answer said so, each tool call (with its diffs), permission, plan and content block summarised in one line, an
- * error in a quote. `messages` oldest first, as the store pages them.
+ * error in a quote. `messages` oldest first, as the store pages them. What the view would not show as it is, the file
+ * does not hold either: terminal escape sequences are dropped and control characters (NUL, a lone CR…) and bidi
+ * controls written as visible `[U+202E]` markers, as the view shows them (`src/shared/visibleText.ts`), so that
+ * `grep` reads the file as text and no override disguises what follows it.
  */
 export function channelToMarkdown(header: ExportHeader, messages: readonly MessageRecord[]): string {
   const out: string[] = [`# #${header.channelName}`, ""];
   const range = header.since !== undefined ? l10n.t("messages since {0}", exportTime(header.since)) : l10n.t("all messages");
   out.push(`_${l10n.t("Exported from Sidekicks on {0}: {1} ({2}).", exportTime(header.exportedAt), range, messages.length)}_`, "");
   for (const m of messages) out.push(...messageLines(m));
-  return out.join("\n").replace(/\n+$/, "\n");
+  return showControls(stripTerminalEscapes(out.join("\n"))).replace(/\n+$/, "\n");
 }
 
 /** One message's heading and body, each block followed by an empty line. */

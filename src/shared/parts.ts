@@ -5,7 +5,8 @@
  * - a tool call or a permission request replaces the one with its id within the current attempt (after the last
  *   retry divider; an earlier attempt's cards stay as they ended);
  * - a thought replaces the last part when that is a thought of the same ACP message (thought chunks coalesce);
- * - a plan, a notice and the files card are one per message: each replaces the message's own;
+ * - a plan, a notice and the files card are one per message: each replaces the message's own; a plan with no entries
+ *   removes the message's plan (ACP: each plan update is the whole plan, so an empty one clears it; field case 24);
  * - a text part is a new message of the agent, a content block (an image, a file) a new block, and a retry divider a
  *   new attempt: always added.
  * Imports nothing but the protocol's types.
@@ -43,11 +44,16 @@ export function indexOfPart(parts: readonly Part[], part: Part): number {
   return -1;
 }
 
-/** `parts` with `part` put where {@link indexOfPart} says: a new array. */
+/**
+ * `parts` with `part` put where {@link indexOfPart} says: a new array. A plan with no entries is not put anywhere: it
+ * removes the plan `parts` had (field case 24, "an empty list clears it").
+ */
 export function withPart<P extends Part>(parts: readonly P[], part: P): P[] {
   const next = parts.slice();
   const at = indexOfPart(next, part);
-  if (at >= 0) next[at] = part;
+  if (part.type === "plan" && part.entries.length === 0) {
+    if (at >= 0) next.splice(at, 1);
+  } else if (at >= 0) next[at] = part;
   else next.push(part);
   return next;
 }

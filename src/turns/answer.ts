@@ -26,7 +26,7 @@ export interface Applied {
  * last retry divider); a `tool_call_update` keeps the fields it omits (`content` with its diffs, `locations`) and
  * replaces those it carries; an unknown id creates nothing. Text and thought chunks coalesce into the last part when
  * it is of their kind and their ACP `messageId` (or its absence) is the same; otherwise they start a new part. A plan
- * replaces the message's plan.
+ * replaces the message's plan; a plan with no entries removes it (its delta, the empty plan, does the same in the view).
  * Other kinds leave the message as it is.
  */
 export function applyUpdate(message: MessageRecord, update: AgentUpdate): Applied {
@@ -116,7 +116,7 @@ function applyThought(message: MessageRecord, text: string, messageId: string | 
   return { message: { ...message, parts: withPart(message.parts, part) }, delta: { part }, boundary: false };
 }
 
-/** A plan (ACP `plan`): replaces the message's plan part where it is, or adds one. */
+/** A plan (ACP `plan`): replaces the message's plan part where it is, or adds one; an empty plan removes it (field case 24). */
 function applyPlan(message: MessageRecord, entries: PlanPart["entries"]): Applied {
   const part: PlanPart = { type: "plan", entries: entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
   return { message: { ...message, parts: withPart(message.parts, part) }, delta: { part }, boundary: false };

@@ -252,7 +252,7 @@ test("available_commands_update is mapped to name, description and hint, even fo
   }
 });
 
-test("field case 22: announced commands are clean — /help once, duplicates merged, empty, spaced and slashed names left out (routing could not call them), markup kept as text", async () => {
+test("field case 22: announced commands are clean — /help once, duplicates merged, empty name left out, spaced and slashed names kept greyed (routing could not call them), markup kept as text", async () => {
   const rec = recordingHandlers();
   const commands = [
     { name: "/help", description: "Help" },
@@ -271,14 +271,13 @@ test("field case 22: announced commands are clean — /help once, duplicates mer
     const update = rec.updates.find((u) => u.update.kind === "commands")?.update;
     assert.ok(update?.kind === "commands");
     assert.deepEqual(
-      update.commands.map((c) => c.name),
-      ["help", "review", "<svg:onload=alert(1)>", "frontend:component"],
-      "one /help (never //help), review once, a markup name that can be typed kept as text, a namespaced one kept",
+      update.commands.map((c) => (c.notCallable ? `${c.name} (${c.notCallable})` : c.name)),
+      ["help", "review", "has space (whitespace)", "<img/src=x/onerror=alert(1)> (slash)", "<svg:onload=alert(1)>", "frontend:component"],
+      "one /help (never //help), review once, names typing cannot call kept to show and marked, markup kept as text, a namespaced one kept",
     );
     assert.equal(update.commands[1]!.description, "Review", "the first announcement of a name is kept");
     assert.deepEqual(update.problems, [
-      'the command "has space" left out: a name with spaces, a "/" or over 100 characters cannot be typed as /name',
-      'the command "<img/src=x/onerror=alert(1)>" left out: a name with spaces, a "/" or over 100 characters cannot be typed as /name',
+      'the commands "has space", "<img/src=x/onerror=alert(1)>" cannot be called: a name with spaces, a "/" or over 100 characters cannot be typed as /name (shown greyed in the command menu)',
       "1 command with an empty name left out",
       "1 command announced again merged into the first of the same name",
     ]);

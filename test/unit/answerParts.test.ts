@@ -63,8 +63,16 @@ test("each plan update replaces the whole plan, in place: one plan part per mess
   assert.deepEqual(message.parts[1], { type: "plan", entries: [{ content: "step 1", priority: "high", status: "completed" }] });
   const plans = deltas.filter((d) => d.part?.type === "plan").map((d) => (d.part as Extract<Part, { type: "plan" }>).entries.length);
   assert.deepEqual(plans, [2, 3, 1]);
-  const cleared = apply(message, { kind: "plan", entries: [] }).message;
-  assert.deepEqual(cleared.parts[1], { type: "plan", entries: [] });
+});
+
+test("field case 24: an empty plan clears the plan (no plan part is kept); its delta is the empty plan; a later plan is one card again", () => {
+  const planned = apply(empty(), text("First "), plan("pending", "pending"), text("then ")).message;
+  const { message: cleared, deltas } = apply(planned, { kind: "plan", entries: [] });
+  assert.deepEqual(kinds(cleared.parts), ["text", "text"], "no plan left to show");
+  assert.deepEqual(deltas.map((d) => d.part), [{ type: "plan", entries: [] }], "the view is told to drop its plan");
+  assert.deepEqual(kinds(apply(empty(), { kind: "plan", entries: [] }).message.parts), [], "an empty first plan adds nothing");
+  const again = apply(cleared, plan("in_progress")).message;
+  assert.deepEqual(kinds(again.parts), ["text", "text", "plan"]);
 });
 
 test("plans and thoughts are not tool-call boundaries (no checkpoint is due)", () => {

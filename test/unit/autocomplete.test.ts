@@ -61,3 +61,13 @@ test("accepting replaces the word at the caret and puts the caret after the inse
   assert.equal(c!.hint, "a French phrase");
   assert.deepEqual(accept("@garfield /id", 13, c!), { text: "@garfield /idioms ", caret: 18 });
 });
+
+test("field case 22: a command typing cannot call is offered as text, greyed with why, and inserts nothing", () => {
+  const odd = { odie: [{ name: "has space", description: "Spaced", hint: "x", notCallable: "whitespace" as const }, { name: "help", description: "Help" }] };
+  const offered = suggest("@odie /h", 8, members, odd);
+  assert.deepEqual(offered.map((s) => [s.label, s.notCallable ?? null, s.insert, s.hint ?? null]), [
+    ["/has space", "whitespace", "", null],
+    ["/help", null, "/help ", null],
+  ]);
+  assert.deepEqual(suggest("/", 1, members, odd).map((s) => s.label), ["/odie:has space", "/odie:help"]);
+});

@@ -87,6 +87,7 @@ test("commands: announced commands are stored per agent, survive a reopen, and a
       availableCommands: [
         { name: "idioms", description: "Explain a French idiom", input: { hint: "a French phrase" } },
         { name: "lasagna", description: "Order lasagna" },
+        { name: "has space", description: "Cannot be typed" },
       ],
     },
   };
@@ -100,14 +101,22 @@ test("commands: announced commands are stored per agent, survive a reopen, and a
       commands: [
         { name: "idioms", description: "Explain a French idiom", hint: "a French phrase" },
         { name: "lasagna", description: "Order lasagna" },
+        { name: "has space", description: "Cannot be typed", notCallable: "whitespace" },
       ],
     });
     await s.reopen();
     assert.deepEqual(
-      (await s.channels.commands.ofAll(["garfield", "odie"])).garfield?.map((c) => c.name),
-      ["idioms", "lasagna"],
-      "known after a reload, before the agent runs again",
+      (await s.channels.commands.ofAll(["garfield", "odie"])).garfield?.map((c) => (c.notCallable ? `${c.name} (${c.notCallable})` : c.name)),
+      ["idioms", "lasagna", "has space (whitespace)"],
+      "known after a reload, before the agent runs again; the one typing cannot call still marked so",
     );
+    // Field case 22: a name typing cannot call is never what routing calls, nor offers as the closest match.
+    await assert.rejects(s.channels.messages.send(s.general.id, "@garfield /has space"), (err: unknown) => {
+      assert.ok(err instanceof SidekicksError);
+      assert.equal(err.code, "channel/unknownCommand");
+      assert.doesNotMatch(err.message, /has space/);
+      return true;
+    });
     await assert.rejects(s.channels.messages.send(s.general.id, "@garfield /idiom Il pleut"), (err: unknown) => {
       assert.ok(err instanceof SidekicksError);
       assert.equal(err.code, "channel/unknownCommand");

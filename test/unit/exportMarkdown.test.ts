@@ -105,3 +105,21 @@ test("the export reads every page of a long channel, or only the messages since 
     cleanup();
   }
 });
+
+test("the export writes no raw control or bidi characters: they show as [U+…] markers, as in the view; tabs and line endings stay", () => {
+  const hostile: MessageRecord = {
+    version: 1, id: "01D", channelId: "C1", author: { kind: "agent", agentName: "claude" }, createdAt: T0, turnId: "T3", outcome: "completed",
+    parts: [
+      { type: "text", text: "a\u0000b\tc\r\nd \u202Eevil\u202C e\u2066f\u2069 \u0007\u007f\u0085 lone\rcr" },
+      { type: "toolCall", toolCallId: "t9", title: "Read \u202Etxt.exe", kind: "read", status: "completed" },
+      { type: "text", text: "\u001b[1;31mred\u001b[0m, a bare \u001b" },
+    ],
+  };
+  const md = channelToMarkdown({ channelName: "gen\u0000eral", exportedAt: T0 }, [hostile]);
+  assert.ok(md.startsWith("# #gen[U+0000]eral\n"), md);
+  assert.ok(md.includes("a[U+0000]b\tc\r\nd [U+202E]evil[U+202C] e[U+2066]f[U+2069] [U+0007][U+007F][U+0085] lone[U+000D]cr"), md);
+  assert.ok(md.includes("- Tool call: Read [U+202E]txt.exe (completed)"), md);
+  assert.ok(md.includes("red, a bare [U+001B]"), "escape sequences dropped as the view drops them; a stray ESC marked");
+  // Nothing left that grep would call binary or that reorders text: only tab, LF and the CR of a CRLF.
+  assert.doesNotMatch(md, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/);
+});

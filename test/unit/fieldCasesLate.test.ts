@@ -54,7 +54,7 @@ test("field case 24: each plan replaces the last (one card, the latest); an empt
     await s.channels.messages.send(s.general.id, "@clears go");
     const cleared = await s.finished((m) => m.author.agentName === "clears");
     const left = cleared.parts.filter((p) => p.type === "plan");
-    assert.ok(left.every((p) => p.type === "plan" && p.entries.length === 0), "the empty plan replaced the first: nothing left to show");
+    assert.deepEqual(left, [], "the empty plan cleared the first: no plan is stored, none is shown");
   } finally {
     await s.teardown();
   }

@@ -40,6 +40,12 @@ test("withPart returns a new array with the part in its place, the input untouch
   assert.equal(withPart(parts, text("b")).length, 3);
 });
 
+test("withPart: a plan with no entries removes the message's plan (field case 24), and adds nothing where there was none", () => {
+  const parts = Object.freeze([text("a"), plan(2), text("b")]) as readonly Part[];
+  assert.deepEqual(withPart(parts, plan(0)), [text("a"), text("b")]);
+  assert.deepEqual(withPart([text("a")], plan(0)), [text("a")]);
+});
+
 test("samePart: two deltas for one card coalesce, two text pieces never do", () => {
   assert.equal(samePart(tool("t1"), tool("t1", "completed")), true);
   assert.equal(samePart(text("a"), text("a")), false);

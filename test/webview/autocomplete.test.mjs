@@ -133,4 +133,36 @@ describe("composer autocomplete", () => {
     await frames(page, 2);
     assert.equal(await page.$("#composer-suggestions"), null);
   });
+  it("field case 22: odd command names are text; one typing cannot call is greyed with why and never inserted", async () => {
+    /** @type {Record<string, import("../../src/shared/protocol").AgentCommand[]>} */
+    const odd = {
+      odie: [
+        { name: "help", description: "Help" },
+        { name: "has space", description: "Spaced", notCallable: "whitespace" },
+        { name: "<img src=x onerror=window.__pwned=1>", description: "Markup", notCallable: "whitespace" },
+      ],
+    };
+    const view = await openView(env.browser, env.server.origin, { open: { ...openResult({ members }), commands: odd }, width: 300 });
+    const { page } = view;
+    await page.click("#composer textarea");
+    await page.keyboard.type("@odie /");
+    await page.waitForSelector("#composer-suggestions");
+    assert.deepEqual(await labels(page), ["/help", "/has space", "/<img src=x onerror=window.__pwned=1>"]);
+    assert.equal(await page.$$eval("#composer-suggestions img", (els) => els.length), 0, "the markup is text");
+    const greyed = await page.$$eval("#composer-suggestions .suggestion", (els) => els.map((e) => [e.getAttribute("aria-disabled"), e.getAttribute("title")]));
+    assert.deepEqual(greyed.map(([d]) => d), [null, "true", "true"]);
+    assert.match(greyed[1]?.[1] ?? "", /Cannot be called from Sidekicks: its name holds a space/);
+    assert.match(await page.innerText("#composer-suggestions .suggestion:nth-child(2)"), /holds a space.*Spaced/s);
+    await page.screenshot({ path: path.join(outDir, "webview-autocomplete-not-callable.png") });
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await page.click("#composer-suggestions .suggestion:nth-child(3)", { force: true }); // a user can still press it
+    assert.equal(await value(page), "@odie /", "neither Enter nor a click inserts a name typing cannot call");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Enter");
+    assert.equal(await value(page), "@odie /help ");
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
+    assert.deepEqual(await view.problems(), []);
+  });
 });

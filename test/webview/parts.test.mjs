@@ -134,6 +134,26 @@ describe("plans", () => {
     assert.deepEqual(order.slice(0, 2), ["plan", "markdown"], "the plan stays where it first appeared");
     assert.deepEqual(await view.problems(), []);
   });
+
+  it("field case 24: an empty plan clears the card while streaming, and a stored empty plan shows no card", async () => {
+    const stored = message({ id: "p0", parts: [{ type: "plan", entries: [] }, { type: "text", text: "No plan after all." }] });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: [stored] }) });
+    const { page, host } = view;
+    await page.waitForSelector(`${body("p0")} .markdown`);
+    assert.equal(await page.$$eval(`${body("p0")} .plan`, (els) => els.length), 0, "no card for a stored empty plan");
+    assert.doesNotMatch(await page.innerText(body("p0")), /Plan|0\/0|No entries/);
+    const delta = await streamingMessage(host, "p2");
+    await delta({ part: PLAN, appendText: "" });
+    await delta({ appendText: "Working on it." });
+    await page.waitForSelector(`${body("p2")} .plan`);
+    await delta({ part: { type: "plan", entries: [] }, appendText: "" });
+    await page.waitForSelector(`${body("p2")} .plan`, { state: "detached" });
+    assert.match(await page.innerText(body("p2")), /Working on it\./);
+    await delta({ part: { type: "plan", entries: [PLAN.entries[0]] }, appendText: "" });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === "1/1 done", `${body("p2")} .plan-progress`);
+    assert.equal(await page.$$eval(`${body("p2")} .plan`, (els) => els.length), 1, "one card, the latest");
+    assert.deepEqual(await view.problems(), []);
+  });
 });
 
 describe("tool call diffs and locations", () => {

@@ -115,7 +115,7 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
 
   const choose = (s: Suggestion): void => {
     const el = textarea.current;
-    if (!el) return;
+    if (!el || s.notCallable) return; // shown greyed with why; typing it would call another command (field case 22)
     const next = accept(el.value, el.selectionStart, s);
     el.value = next.text;
     el.setSelectionRange(next.caret, next.caret);

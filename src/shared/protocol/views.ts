@@ -80,13 +80,21 @@ export interface ChannelSummary {
 /** The highest unread count the host reports; the switcher shows it as `99+`. */
 export const UNREAD_CAP = 99;
 
+/**
+ * Why an announced command cannot be called by typing `/name` (field case 22): its name holds whitespace, holds a
+ * `/`, or is longer than routing reads (100 characters). Such a command is shown greyed, never sent.
+ */
+export type CommandNotCallable = "whitespace" | "slash" | "long";
+
 /** A command an agent announced (ACP `available_commands_update`); the user calls it with `/name args`. */
 export interface AgentCommand {
-  /** Without the leading `/`. */
+  /** Without the leading `/`. Any text: shown as characters, never as markup. */
   name: string;
   description: string;
   /** What to type after the command (ACP `input.hint`), when it takes input. */
   hint?: string;
+  /** Set when `/name` cannot call it (see {@link CommandNotCallable}): the menu shows it greyed, saying why. */
+  notCallable?: CommandNotCallable;
 }
 
 /** One mode an agent's session can be in (ACP `SessionMode`). */

@@ -60,6 +60,7 @@ function agents(): Record<string, object> {
             { name: "review", description: "Review again" },
             { name: "has space", description: "Cannot be typed" },
             { name: "", description: "Nameless" },
+            { name: "<img src=x onerror=alert(1)>", description: "Markup with spaces" },
             { name: "<svg:onload=alert(1)>", description: "Markup" },
           ],
         },
@@ -142,7 +143,7 @@ describe("field cases in the real editor: what the view shows", () => {
     assert.match((await ch.text(`${answer} .message-body`)) ?? "", /terminal: \{"exitCode":0,"signal":null\} \{"output":"a b\\r\\n"/);
   });
 
-  it("case 22: odd command names are offered clean: /help once, review once, no empty or spaced name, markup as text", async () => {
+  it("case 22: odd command names are offered as text: /help once, review once, no empty name; a name typing cannot call is greyed, saying why", async () => {
     await ch.ask("@odd hi");
     assert.equal((await kept.api.webview("test/type", { text: "@odd /" })).typed, true);
     const labels = await poll("the command suggestions", async () => {
@@ -152,8 +153,12 @@ describe("field cases in the real editor: what the view shows", () => {
       for (let i = 1; i <= n; i++) out.push((await ch.text(`.suggestions li:nth-child(${i}) .suggestion-label`)) ?? "");
       return out;
     });
-    assert.deepEqual(labels, ["/help", "/review", "/<svg:onload=alert(1)>"]);
-    assert.equal(await ch.count(".suggestions svg"), 0, "the markup is text, not an element");
+    assert.deepEqual(labels, ["/help", "/review", "/has space", "/<img src=x onerror=alert(1)>", "/<svg:onload=alert(1)>"]);
+    assert.equal(await ch.count(".suggestions svg, .suggestions img"), 0, "the markup is text, not an element");
+    assert.equal(await ch.count(".suggestions .suggestion.not-callable"), 2, "the spaced names are greyed");
+    assert.equal(await ch.attribute(".suggestions li:nth-child(3)", "aria-disabled"), "true");
+    assert.match((await ch.attribute(".suggestions li:nth-child(3)", "title")) ?? "", /holds a space/);
+    assert.equal(await ch.attribute(".suggestions li:nth-child(2)", "aria-disabled"), null, "a callable command is not greyed");
     await screenshot("field-cases-shown", "sidebar");
     await kept.api.webview("test/type", { text: "" });
   });

@@ -27,6 +27,7 @@ const AGENTS: Record<string, object> = {
   asks: { honorCancel: false, prompt: [{ permission: { toolCallId: "t2" } }, { permission: { toolCallId: "t3" } }, { chunk: " after" }] },
   stubborn: { ignoreCancel: true, prompt: [{ chunk: "Working" }, { untilCancelled: true, once: true }, { chunk: " and still talking" }, { lateChunk: " (late)" }, { stop: "end_turn" }] },
   planner: { prompt: [plan(["Read", "in_progress"], ["Fix", "pending"]), plan(["Read", "completed"], ["Fix", "in_progress"], ["Test", "pending"]), { chunk: "Halfway." }] },
+  unplanned: { prompt: [plan(["Read", "in_progress"]), { chunk: "No plan " }, plan(), { chunk: "after all." }] },
   future: {
     prompt: [
       update({ sessionUpdate: "something_new", payload: 1 }),
@@ -143,6 +144,15 @@ describe("field cases in the real editor: every exchange ends as the case expect
     for (let i = 1; i <= 3; i++) statuses.push(await ch.attribute(`${answer} .plan-entry:nth-child(${i})`, "data-status"));
     assert.deepEqual(statuses, ["completed", "in_progress", "pending"]);
     assert.match((await ch.text(`${answer} .plan.card`)) ?? "", /Test/);
+  });
+
+  it("case 24: an empty plan clears it: no card once the answer settles, nor after the store is reopened", async () => {
+    const { answer } = await ch.ask("@unplanned go");
+    assert.equal(await ch.count(`${answer} .plan`), 0);
+    assert.match((await ch.text(`${answer} .message-body`)) ?? "", /No plan after all\./);
+    await kept.api.reopenStore();
+    await poll("the answer back from the store, with no plan", async () => ((await ch.text(`${answer} .message-body`))?.includes("after all") ? true : undefined), 30_000);
+    assert.equal(await ch.count(`${answer} .plan`), 0);
   });
 
   it("case 25: an update kind ACP does not define is ignored and _meta everywhere hides nothing", async () => {
