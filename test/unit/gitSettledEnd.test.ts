@@ -13,24 +13,9 @@ import test from "node:test";
 import { indexHidesChanges, sameIndexEntries } from "../../src/workspace/gitIndexFlags";
 import { StatusRuns } from "../../src/workspace/gitSnapshot";
 import { TurnFiles, type ChangedFile } from "../../src/workspace/turnFiles";
+import { git, repo, rows } from "./gitTurnRepos";
 import { tempDir } from "./helpers";
 
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }).toString();
-
-function repo(dir: string, files: Record<string, string>): void {
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "config", "user.email", "t@example.com");
-  git(dir, "config", "user.name", "t");
-  git(dir, "config", "commit.gpgsign", "false");
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    writeFileSync(path.join(dir, name), text);
-  }
-  git(dir, "add", "-A");
-  git(dir, "commit", "-q", "-m", "start");
-}
-
-const rows = (dir: string, files: ChangedFile[]) => files.map((f) => [path.relative(dir, f.path).split(path.sep).join("/"), f.kind, f.before, ...(f.beforeUnknown ? [f.beforeUnknown] : [])]);
 const changed = (dir: string, ...files: string[]) => files.map((f) => ({ path: path.join(dir, f), kind: "changed" as const }));
 
 /** A turn in `dir` whose end gets `proof` from the watcher; `work` is the agent's turn. */

@@ -4,32 +4,15 @@
  * seen through, and an earlier text never guessed when the prompt started before the snapshot read it.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import test from "node:test";
 import { gitRoot, StatusRuns } from "../../src/workspace/gitSnapshot";
-import { SNAPSHOT_FILE_BYTES, TurnFiles, type ChangedFile } from "../../src/workspace/turnFiles";
+import { SNAPSHOT_FILE_BYTES, TurnFiles } from "../../src/workspace/turnFiles";
 import { keptFiles, TURN_FILES_BYTES, withFilesPart } from "../../src/turns/changedFiles";
+import { git, repo, rows } from "./gitTurnRepos";
 import { tempDir } from "./helpers";
 
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }).toString();
-
-/** A repository in `dir` with `files` committed (path → text). */
-function repo(dir: string, files: Record<string, string | Buffer>): void {
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "config", "user.email", "t@example.com");
-  git(dir, "config", "user.name", "t");
-  git(dir, "config", "commit.gpgsign", "false");
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    writeFileSync(path.join(dir, name), text);
-  }
-  git(dir, "add", "-A");
-  git(dir, "commit", "-q", "-m", "start");
-}
-
-const rows = (dir: string, files: ChangedFile[]) => files.map((f) => [path.relative(dir, f.path).split(path.sep).join("/"), f.kind, f.before, ...(f.beforeUnknown ? [f.beforeUnknown] : [])]);
 
 test("in a git repository: changes on disk, a rename, a deletion and a commit during the turn are listed with their text from before; ignored files are not", async () => {
   const { dir, cleanup } = tempDir();
