@@ -15,6 +15,7 @@ import { articleOf, focusArticle, routeLink, useKeys, useLooks, visibleArticles 
 import { HistoryEmpty, OlderRow } from "./HistoryRows";
 import { MessageItem, type TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
+import { RevealHold } from "./revealHold";
 
 /** Rendered beyond the viewport on each side (px), so scrolling shows rows already laid out. */
 const OVERSCAN_PX = 900;
@@ -74,8 +75,8 @@ export function History(props: {
   const [leftAt, setLeftAt] = useState<string | null>(null);
   /** A message to focus once it is rendered (keyboard navigation to a row outside the window). */
   const pendingFocus = useRef<string | undefined>(undefined);
-  /** Inside {@link pendingFocus}'s message, what to focus instead of the message itself. */
-  const pendingFocusInside = useRef<string | undefined>(undefined);
+  /** A revealed message (`message/reveal`, `permission/focus`) kept in view until the user scrolls (`revealHold.ts`). */
+  const hold = useMemo(() => new RevealHold(), []);
   const syncs = useRef({ count: 0, frame: false });
   const keys = useKeys(messages);
   const looks = useLooks(members);
@@ -89,6 +90,7 @@ export function History(props: {
   if (shownChannel.current !== channelName) {
     shownChannel.current = channelName;
     stick.current.stuck = true;
+    hold.release();
     opened.current = true;
   }
   // A page of older messages was prepended: what the user looks at stays in place. The window moves down by the
@@ -128,6 +130,7 @@ export function History(props: {
   };
 
   const setStick = (atBottom: boolean): void => {
+    if (atBottom) hold.release();
     if (stick.current.stuck === atBottom) return;
     stick.current.stuck = atBottom;
     setLeftAt(atBottom ? null : (keys.current[keys.current.length - 1] ?? null));
@@ -151,7 +154,9 @@ export function History(props: {
               const height = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
               if (id && height > 0 && win.measure(id, height)) changed = true;
             }
+            // A row measured or laid out again moves what the view holds: the bottom, or a revealed message.
             if (stick.current.stuck) stick.current.pin(el);
+            else if (hold.apply(el, keys.current, win) === "away") changed = true;
             if (changed) sync();
           }),
     [],
@@ -209,11 +214,10 @@ export function History(props: {
       const article = articleOf(el, focusId);
       if (article) {
         pendingFocus.current = undefined;
-        const inside = pendingFocusInside.current;
-        pendingFocusInside.current = undefined;
-        focusArticle((inside && article.querySelector<HTMLElement>(inside)) || article);
+        focusArticle(article);
       }
     }
+    hold.apply(el, keys.current, win); // after the rows above it changed: back in place (or scrolled to its estimate)
     sync();
     nearTop();
   });
@@ -246,7 +250,7 @@ export function History(props: {
   const onScroll = (): void => {
     const el = ref.current;
     if (!el) return;
-    setStick(stick.current.scrolled(el));
+    if (hold.id === undefined) setStick(stick.current.scrolled(el)); // a held message is not left by the layout
     sync();
     nearTop();
   };
@@ -277,29 +281,29 @@ export function History(props: {
     rerender();
   };
 
-  // Reveal a message (`message/reveal`) or a permission card (`permission/focus`): its message is rendered first when the window is elsewhere.
+  // Reveal a message (`message/reveal`) or a permission card (`permission/focus`): held in view (rendered first when
+  // the window is elsewhere) and focused, while the rows around it are measured, until the user scrolls.
   useLayoutEffect(() => {
-    if (!focusRequest) return;
-    const index = keys.current.indexOf(focusRequest.messageId);
-    if (index < 0) return;
     const el = ref.current;
-    if (!el) return;
-    pendingFocus.current = focusRequest.messageId;
-    const { requestId } = focusRequest;
-    pendingFocusInside.current = requestId === undefined ? undefined : `.permission[data-request-id="${CSS.escape(requestId)}"] .permission-option:not([disabled])`;
-    if (!articleOf(el, focusRequest.messageId)) {
-      const last = index === keys.current.length - 1;
-      setStick(last);
-      el.scrollTop = last ? el.scrollHeight : win.offsetOf(keys.current, index);
-      sync();
-    }
-    rerender(); // the layout effect above focuses it once rendered
+    if (!focusRequest || !el || !keys.current.includes(focusRequest.messageId)) return;
+    const { messageId, requestId } = focusRequest;
+    pendingFocus.current = undefined;
+    setStick(false);
+    hold.start({ id: messageId, inside: requestId === undefined ? undefined : `.permission[data-request-id="${CSS.escape(requestId)}"] .permission-option:not([disabled])` });
+    hold.apply(el, keys.current, win);
+    sync();
+    rerender(); // the layout effect above places and focuses it once rendered
   }, [focusRequest?.seq]);
 
   const onInput = (): void => stick.current.input();
+  /** The user scrolls or acts in the list themselves: a revealed message is not held any more. */
+  const onUserInput = (): void => {
+    hold.release();
+    onInput();
+  };
 
   const onKeyDown = (event: KeyboardEvent): void => {
-    onInput();
+    onUserInput();
     const el = ref.current;
     if (!el || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const target = event.target as HTMLElement;
@@ -367,9 +371,9 @@ export function History(props: {
         aria-keyshortcuts="ArrowUp ArrowDown Home End"
         tabIndex={0}
         onScroll={onScroll}
-        onWheel={onInput}
-        onTouchStart={onInput}
-        onPointerDown={onInput}
+        onWheel={onUserInput}
+        onTouchStart={onUserInput}
+        onPointerDown={onUserInput}
         onFocusIn={onInput}
         onKeyDown={onKeyDown}
         onClick={(event) => routeLink(event, editor)}

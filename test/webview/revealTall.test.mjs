@@ -1,0 +1,68 @@
+// @ts-check
+// A history search result opened in a channel with very tall messages (issue 21, "a result opens its message in
+// context, loading its page"): the chosen message, in a page before the loaded one, ends in the viewport and focused,
+// and stays there while the rows around it are measured and laid out (a 1 MB single-line answer above it, code
+// blocks and Markdown below it), until the user scrolls.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { frames, markdownSections, message, openResult, openView, withBrowser } from "./harness.mjs";
+
+/** One line of about 1 MB (words, no newline), as an agent answer that printed a minified file. */
+const HUGE_LINE = "minified ".repeat(116_000).trim();
+
+/**
+ * 200 messages `m000`…`m199`, oldest first: every seventh an agent answer of Markdown with code blocks, `m060` and
+ * `m170` the 1 MB line, the others short.
+ */
+const ALL = Array.from({ length: 200 }, (_, i) => {
+  const id = `m${String(i).padStart(3, "0")}`;
+  if (i === 60 || i === 170) return message({ id, text: `Answer ${id}: ${HUGE_LINE}` });
+  if (i % 7 === 3) return message({ id, text: `Answer ${id}.\n\n${markdownSections(3)}` });
+  return message({ id, author: i % 2 ? "agent" : "user", text: `Message ${id}.\n\nwith a second paragraph so rows have some height` });
+});
+
+/**
+ * Whether the row of `id` is focused and its top is inside the history's viewport (what the user sees of it).
+ * @param {import("playwright-core").Page} page
+ * @param {string} id
+ */
+async function shown(page, id) {
+  return page.evaluate((messageId) => {
+    const row = document.querySelector(`.message[data-message-id='${messageId}']`);
+    const list = document.querySelector(".history");
+    if (!row || !list) return { rendered: false, focused: false, inView: false, top: NaN, viewTop: NaN, viewBottom: NaN };
+    const r = row.getBoundingClientRect();
+    const h = list.getBoundingClientRect();
+    return { rendered: true, focused: document.activeElement === row, inView: r.top >= h.top - 1 && r.top < h.bottom, top: r.top, viewTop: h.top, viewBottom: h.bottom };
+  }, id);
+}
+
+describe("message/reveal among tall messages", () => {
+  const env = withBrowser();
+
+  for (const target of ["m058", "m062", "m120"]) {
+    it(`opens ${target} from a page before the loaded one: its top in view, focused, and it stays there`, async () => {
+      const view = await openView(env.browser, env.server.origin, { open: { ...openResult({ messages: ALL.slice(150) }), more: true }, width: 480, height: 700 });
+      const { page, host } = view;
+      await page.evaluate((messages) => {
+        window.__host.handlers["channel/older"] = ({ beforeId, limit = 50 }) => {
+          const end = messages.findIndex((m) => m.id === beforeId);
+          const start = Math.max(0, end - limit);
+          return { messages: messages.slice(start, end), more: start > 0 };
+        };
+      }, ALL);
+      await host.emit("message/reveal", { channelId: "ch-general", messageId: target });
+      await page.waitForFunction((id) => document.activeElement?.getAttribute("data-message-id") === id, target);
+      // The rows around it are measured over the next frames (the 1 MB line, the code blocks): it must not move away.
+      for (let i = 0; i < 12; i++) {
+        await frames(page, 5);
+        const now = await shown(page, target);
+        assert.ok(now.rendered && now.focused && now.inView, `after ${(i + 1) * 5} frames, ${target} is focused with its top in view: ${JSON.stringify(now)}`);
+      }
+      await page.screenshot({ path: `/tmp/revealTall-${target}.png` });
+      assert.match(await page.innerText(`.message[data-message-id='${target}']`), new RegExp(`${target}`));
+      assert.deepEqual(await view.problems(), []);
+      await page.close();
+    });
+  }
+});

@@ -1,0 +1,94 @@
+/**
+ * Keeps a revealed message in view (issue 21, "a result opens its message in context, loading its page"): a history
+ * search result, a delegation link or a permission card asks the history to show one message. Scrolling once is not
+ * enough in a virtualised list: the row is placed where the height estimates put it, then the rows around it are
+ * rendered and measured (a 1 MB single-line answer is hundreds of thousands of px tall, not the mean of the others),
+ * code blocks are highlighted and images load, and each of those moves it. So the history holds the target: after
+ * every render and every measurement it puts the target back in place (its top a margin below the viewport's top, or
+ * centred when it fits), until the user scrolls (wheel, touch, pointer, key) or asks for another place (End, a new
+ * message of theirs, another reveal). The same idea as the chat views that "stick to the bottom" (`bottomPin.ts`),
+ * with a message instead of the bottom as the anchor. While it holds, Chromium's scroll anchoring is off in the list:
+ * when a row above the target grows by 300,000 px, the browser would move the view with the row it picked as its
+ * anchor (and scroll the target's neighbour out of the window before it was measured); the hold moves it instead.
+ */
+import type { VirtualWindow } from "../virtualWindow";
+import { articleOf } from "./historyDom";
+
+/** Space (px) left above a revealed message taller than the viewport. */
+export const REVEAL_MARGIN_PX = 8;
+
+/** What a reveal asks for: message `id`, and inside it the element `inside` (a CSS selector) to focus, if any. */
+export interface RevealTarget {
+  id: string;
+  inside?: string;
+}
+
+/** The held reveal of one history list. */
+export class RevealHold {
+  private target: (RevealTarget & { focused: boolean }) | undefined;
+  /** The list whose scroll anchoring the hold turned off. */
+  private list: HTMLElement | undefined;
+
+  /** The message held in view, if any. */
+  get id(): string | undefined {
+    return this.target?.id;
+  }
+
+  /** Holds `target` in view from now on (replacing any earlier one); it is focused once rendered. */
+  start(target: RevealTarget): void {
+    this.target = { ...target, focused: false };
+  }
+
+  /** Lets go: the user scrolled, or asked for another place. */
+  release(): void {
+    this.target = undefined;
+    this.list?.style.removeProperty("overflow-anchor");
+    this.list = undefined;
+  }
+
+  /**
+   * Records the heights of the rendered rows in `win`, then puts the held message in place in `list`, focusing it (or its `inside` element) the first time it is rendered.
+   * When it is not rendered, scrolls to where the estimates of `win` put it and returns `"away"`: the caller renders
+   * the window there, and the next call places it exactly. Returns `"none"` when nothing is held (or the message is
+   * not in `keys` any more: the hold ends), `"placed"` when it is in place.
+   */
+  apply(list: HTMLElement, keys: readonly string[], win: VirtualWindow): "none" | "placed" | "away" {
+    const target = this.target;
+    if (!target) return "none";
+    if (this.list !== list) {
+      this.list = list;
+      list.style.overflowAnchor = "none";
+    }
+    // The rows as laid out now, before the window is computed from them: a row that grew by 300,000 px since the
+    // last ResizeObserver report would otherwise put the window (and the target) elsewhere, away from its report.
+    for (const row of list.querySelectorAll<HTMLElement>(":scope > .message")) {
+      const height = row.getBoundingClientRect().height;
+      if (row.dataset.messageId && height > 0) win.measure(row.dataset.messageId, height);
+    }
+    const row = articleOf(list, target.id);
+    if (!row) {
+      const index = keys.indexOf(target.id);
+      if (index < 0) {
+        this.release();
+        return "none";
+      }
+      list.scrollTop = Math.max(0, win.offsetOf(keys, index) - REVEAL_MARGIN_PX);
+      return "away";
+    }
+    const inner = target.inside ? row.querySelector<HTMLElement>(target.inside) : null;
+    const shown = inner ?? row;
+    const box = list.getBoundingClientRect();
+    const r = shown.getBoundingClientRect();
+    const fits = r.height + 2 * REVEAL_MARGIN_PX <= box.height;
+    const wanted = fits ? box.top + (box.height - r.height) / 2 : box.top + REVEAL_MARGIN_PX;
+    const delta = r.top - wanted;
+    if (Math.abs(delta) >= 1) list.scrollTop += delta;
+    // Focused once rendered, and again when its row was re-created (the focus then fell to the page's body).
+    const active = list.ownerDocument.activeElement;
+    if (!target.focused || active === null || active === list.ownerDocument.body) {
+      target.focused = true;
+      shown.focus({ preventScroll: true });
+    }
+    return "placed";
+  }
+}
