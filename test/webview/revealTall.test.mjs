@@ -4,8 +4,12 @@
 // and stays there while the rows around it are measured and laid out (a 1 MB single-line answer above it, code
 // blocks and Markdown below it), until the user scrolls.
 import assert from "node:assert/strict";
+import path from "node:path";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { frames, markdownSections, message, openResult, openView, withBrowser } from "./harness.mjs";
+
+const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test-results");
 
 /** One line of about 1 MB (words, no newline), as an agent answer that printed a minified file. */
 const HUGE_LINE = "minified ".repeat(116_000).trim();
@@ -59,10 +63,34 @@ describe("message/reveal among tall messages", () => {
         const now = await shown(page, target);
         assert.ok(now.rendered && now.focused && now.inView, `after ${(i + 1) * 5} frames, ${target} is focused with its top in view: ${JSON.stringify(now)}`);
       }
-      await page.screenshot({ path: `/tmp/revealTall-${target}.png` });
+      await page.screenshot({ path: path.join(outDir, `webview-reveal-tall-${target}.png`) });
       assert.match(await page.innerText(`.message[data-message-id='${target}']`), new RegExp(`${target}`));
       assert.deepEqual(await view.problems(), []);
       await page.close();
     });
   }
+
+  it("lets the message go when the user scrolls: the view stays where they scrolled to", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: { ...openResult({ messages: ALL.slice(50) }), more: false }, width: 480, height: 700 });
+    const { page, host } = view;
+    await host.emit("message/reveal", { channelId: "ch-general", messageId: "m062" });
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-message-id") === "m062");
+    await frames(page, 10);
+    const box = await page.$eval(".history", (list) => list.getBoundingClientRect().toJSON());
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -3000);
+    await page.waitForFunction(() => {
+      const row = document.querySelector(".message[data-message-id='m062']");
+      const list = /** @type {Element} */ (document.querySelector(".history")).getBoundingClientRect();
+      return !row || row.getBoundingClientRect().top > list.bottom;
+    });
+    await frames(page, 20);
+    const top = await page.evaluate(() => {
+      const row = document.querySelector(".message[data-message-id='m062']");
+      return row ? row.getBoundingClientRect().top : Infinity;
+    });
+    assert.ok(top > box.y + box.height, `m062 stays below the viewport the user scrolled up from (its top at ${top})`);
+    assert.deepEqual(await view.problems(), []);
+    await page.close();
+  });
 });

@@ -75,7 +75,7 @@ export function History(props: {
   const [leftAt, setLeftAt] = useState<string | null>(null);
   /** A message to focus once it is rendered (keyboard navigation to a row outside the window). */
   const pendingFocus = useRef<string | undefined>(undefined);
-  /** A revealed message (`message/reveal`, `permission/focus`) kept in view until the user scrolls (`revealHold.ts`). */
+  /** A revealed message (`message/reveal`, `permission/focus`) held in view until the user scrolls (`revealHold.ts`). */
   const hold = useMemo(() => new RevealHold(), []);
   const syncs = useRef({ count: 0, frame: false });
   const keys = useKeys(messages);
@@ -107,12 +107,14 @@ export function History(props: {
     }
   }
   firstKey.current = first;
+  /** The rows to render now (with a held message among them). */
+  const windowNow = (): WindowRange => hold.window(win, keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current.stuck);
   /** Recomputes the window from the DOM's scroll position; re-renders when other rows must be in the DOM. */
   const sync = (): void => {
     const el = ref.current;
     if (!el) return;
     scroll.current = { top: el.scrollTop, viewport: el.clientHeight || INITIAL_VIEWPORT_PX };
-    const next = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current.stuck);
+    const next = windowNow();
     const now = rendered.current;
     if (next.start === now.start && next.end === now.end) return;
     if (syncs.current.count >= MAX_SYNCS_PER_FRAME) {
@@ -284,22 +286,17 @@ export function History(props: {
   // Reveal a message (`message/reveal`) or a permission card (`permission/focus`): held in view (rendered first when
   // the window is elsewhere) and focused, while the rows around it are measured, until the user scrolls.
   useLayoutEffect(() => {
-    const el = ref.current;
-    if (!focusRequest || !el || !keys.current.includes(focusRequest.messageId)) return;
-    const { messageId, requestId } = focusRequest;
+    if (!focusRequest || !keys.current.includes(focusRequest.messageId)) return;
     pendingFocus.current = undefined;
     setStick(false);
-    hold.start({ id: messageId, inside: requestId === undefined ? undefined : `.permission[data-request-id="${CSS.escape(requestId)}"] .permission-option:not([disabled])` });
-    hold.apply(el, keys.current, win);
-    sync();
+    hold.start(focusRequest.messageId, focusRequest.requestId);
     rerender(); // the layout effect above places and focuses it once rendered
   }, [focusRequest?.seq]);
 
-  const onInput = (): void => stick.current.input();
-  /** The user scrolls or acts in the list themselves: a revealed message is not held any more. */
+  /** The user scrolls or acts in the list: a scroll after this may be theirs, and a revealed message is let go. */
   const onUserInput = (): void => {
     hold.release();
-    onInput();
+    stick.current.input();
   };
 
   const onKeyDown = (event: KeyboardEvent): void => {
@@ -340,7 +337,7 @@ export function History(props: {
     event.preventDefault();
   };
 
-  const range = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current.stuck);
+  const range = windowNow();
   rendered.current = range;
   const newCount = leftAt === null ? 0 : keys.current.length - 1 - keys.current.lastIndexOf(leftAt);
   const rows: preact.JSX.Element[] = [];
@@ -374,7 +371,7 @@ export function History(props: {
         onWheel={onUserInput}
         onTouchStart={onUserInput}
         onPointerDown={onUserInput}
-        onFocusIn={onInput}
+        onFocusIn={() => stick.current.input()}
         onKeyDown={onKeyDown}
         onClick={(event) => routeLink(event, editor)}
         onAuxClick={(event) => routeLink(event, undefined)}

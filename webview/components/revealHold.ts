@@ -11,7 +11,7 @@
  * when a row above the target grows by 300,000 px, the browser would move the view with the row it picked as its
  * anchor (and scroll the target's neighbour out of the window before it was measured); the hold moves it instead.
  */
-import type { VirtualWindow } from "../virtualWindow";
+import type { VirtualWindow, WindowRange } from "../virtualWindow";
 import { articleOf } from "./historyDom";
 
 /** Space (px) left above a revealed message taller than the viewport. */
@@ -34,9 +34,13 @@ export class RevealHold {
     return this.target?.id;
   }
 
-  /** Holds `target` in view from now on (replacing any earlier one); it is focused once rendered. */
-  start(target: RevealTarget): void {
-    this.target = { ...target, focused: false };
+  /**
+   * Holds message `id` in view from now on (replacing any earlier one); it is focused once rendered, or with
+   * `requestId` its permission card's first enabled option (`permission/focus`), when that card is in it.
+   */
+  start(id: string, requestId?: string): void {
+    const inside = requestId === undefined ? undefined : `.permission[data-request-id="${CSS.escape(requestId)}"] .permission-option:not([disabled])`;
+    this.target = { id, inside, focused: false };
   }
 
   /** Lets go: the user scrolled, or asked for another place. */
@@ -44,6 +48,19 @@ export class RevealHold {
     this.target = undefined;
     this.list?.style.removeProperty("overflow-anchor");
     this.list = undefined;
+  }
+
+  /**
+   * The rows of `win` to render for the scroll position `top` (px) in a viewport of `viewport` px (`atBottom`: pinned
+   * to the bottom; see `VirtualWindow.range`), with the held message always among them: it is placed by its real box,
+   * and the rows around it stay in the DOM while they are laid out (a 1 MB answer re-created would start from its
+   * estimated height again, and move it again).
+   */
+  window(win: VirtualWindow, keys: readonly string[], top: number, viewport: number, overscan: number, atBottom: boolean): WindowRange {
+    const range = win.range(keys, top, viewport, overscan, atBottom);
+    const held = this.target ? keys.indexOf(this.target.id) : -1;
+    if (held < 0 || (held >= range.start && held < range.end)) return range;
+    return win.range(keys, win.offsetOf(keys, held), viewport, overscan, false);
   }
 
   /**
