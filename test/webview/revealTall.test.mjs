@@ -70,6 +70,29 @@ describe("message/reveal among tall messages", () => {
     });
   }
 
+  it("reveals a message asked for while the view was hidden once the view is shown (the editor shows it after the pick)", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: { ...openResult({ messages: ALL.slice(150) }), more: true }, width: 480, height: 700 });
+    const { page, host } = view;
+    await page.evaluate((messages) => {
+      window.__host.handlers["channel/older"] = ({ beforeId, limit = 50 }) => {
+        const end = messages.findIndex((m) => m.id === beforeId);
+        const start = Math.max(0, end - limit);
+        return { messages: messages.slice(start, end), more: start > 0 };
+      };
+      document.body.style.display = "none";
+    }, ALL);
+    await host.emit("message/reveal", { channelId: "ch-general", messageId: "m120" });
+    await page.waitForFunction(() => window.__host.requests("channel/older").length >= 1);
+    await frames(page, 10);
+    await page.evaluate(() => document.body.style.removeProperty("display"));
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-message-id") === "m120");
+    await frames(page, 10);
+    const now = await shown(page, "m120");
+    assert.ok(now.focused && now.inView, `m120 is focused with its top in view: ${JSON.stringify(now)}`);
+    assert.deepEqual(await view.problems(), []);
+    await page.close();
+  });
+
   it("lets the message go when the user scrolls: the view stays where they scrolled to", async () => {
     const view = await openView(env.browser, env.server.origin, { open: { ...openResult({ messages: ALL.slice(50) }), more: false }, width: 480, height: 700 });
     const { page, host } = view;
