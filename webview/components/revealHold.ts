@@ -25,7 +25,8 @@ export interface RevealTarget {
 
 /** The held reveal of one history list. */
 export class RevealHold {
-  private target: (RevealTarget & { focused: boolean }) | undefined;
+  /** The target, and the element the hold focused (absent until the focus was taken). */
+  private target: (RevealTarget & { focused?: HTMLElement }) | undefined;
   /** The list whose scroll anchoring the hold turned off. */
   private list: HTMLElement | undefined;
 
@@ -40,7 +41,7 @@ export class RevealHold {
    */
   start(id: string, requestId?: string): void {
     const inside = requestId === undefined ? undefined : `.permission[data-request-id="${CSS.escape(requestId)}"] .permission-option:not([disabled])`;
-    this.target = { id, inside, focused: false };
+    this.target = { id, inside };
   }
 
   /** Lets go: the user scrolled, or asked for another place. */
@@ -64,10 +65,12 @@ export class RevealHold {
   }
 
   /**
-   * Records the heights of the rendered rows in `win`, then puts the held message in place in `list`, focusing it (or its `inside` element) the first time it is rendered.
-   * When it is not rendered, scrolls to where the estimates of `win` put it and returns `"away"`: the caller renders
-   * the window there, and the next call places it exactly. Returns `"none"` when nothing is held (or the message is
-   * not in `keys` any more: the hold ends), `"placed"` when it is in place.
+   * Records the heights of the rendered rows in `win`, then puts the held message in place in `list` (its top
+   * `REVEAL_MARGIN_PX` below the viewport's top, or centred when it fits) and focuses it, or its `inside` element, once
+   * (until the focus is taken; again when that element was re-created and the focus fell to the body). When it is
+   * not rendered, scrolls to where the estimates of `win` put it and returns `"away"`: the caller renders the window
+   * there, and the next call places it exactly. Returns `"none"` when nothing is held (or the message is not in
+   * `keys` any more: the hold ends), `"placed"` when it is in place.
    */
   apply(list: HTMLElement, keys: readonly string[], win: VirtualWindow): "none" | "placed" | "away" {
     const target = this.target;
@@ -100,11 +103,13 @@ export class RevealHold {
     const wanted = fits ? box.top + (box.height - r.height) / 2 : box.top + REVEAL_MARGIN_PX;
     const delta = r.top - wanted;
     if (Math.abs(delta) >= 1) list.scrollTop += delta;
-    // Focused once rendered, and again when its row was re-created (the focus then fell to the page's body).
-    const active = list.ownerDocument.activeElement;
-    if (!target.focused || active === null || active === list.ownerDocument.body) {
-      target.focused = true;
+    // Focused once rendered (again while a hidden view cannot take it), and again when the focused element was
+    // re-created and the focus fell to the page's body; never taken back from where the user put it.
+    const doc = list.ownerDocument;
+    const fell = doc.activeElement === null || doc.activeElement === doc.body;
+    if (target.focused === undefined || (!target.focused.isConnected && fell)) {
       shown.focus({ preventScroll: true });
+      if (doc.activeElement === shown) target.focused = shown;
     }
     return "placed";
   }
