@@ -93,6 +93,22 @@ describe("message/reveal among tall messages", () => {
     await page.close();
   });
 
+  it("revealed at the bottom, then clicked: the view follows the next answer again", async () => {
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages: ALL.slice(190) }), width: 480, height: 700 });
+    const { page, host } = view;
+    await host.emit("message/reveal", { channelId: "ch-general", messageId: "m199" });
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-message-id") === "m199");
+    await page.click(".message[data-message-id='m199'] .message-body");
+    await host.emit("message/finished", message({ id: "m200", text: `Answer m200.\n\n${markdownSections(4)}`, stopReason: "end_turn" }));
+    await page.waitForSelector(".message[data-message-id='m200']");
+    await frames(page, 10);
+    const gap = await page.$eval(".history", (list) => list.scrollHeight - list.scrollTop - list.clientHeight);
+    assert.ok(gap < 40, `the view is at the bottom, showing the new answer's end (${gap} px left below)`);
+    assert.equal(await page.$$eval(".jump-latest", (b) => b.length), 0, "no Jump to latest");
+    assert.deepEqual(await view.problems(), []);
+    await page.close();
+  });
+
   it("lets the message go when the user scrolls: the view stays where they scrolled to", async () => {
     const view = await openView(env.browser, env.server.origin, { open: { ...openResult({ messages: ALL.slice(50) }), more: false }, width: 480, height: 700 });
     const { page, host } = view;

@@ -156,9 +156,8 @@ export function History(props: {
               const height = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
               if (id && height > 0 && win.measure(id, height)) changed = true;
             }
-            // A row measured or laid out again moves what the view holds: the bottom, or a revealed message.
             if (stick.current.stuck) stick.current.pin(el);
-            else if (hold.apply(el, keys.current, win) === "away") changed = true;
+            else if (hold.apply(el, keys.current, win) === "away") changed = true; // a revealed message stays in place
             if (changed) sync();
           }),
     [],
@@ -295,8 +294,9 @@ export function History(props: {
 
   /** The user scrolls or acts in the list: a scroll after this may be theirs, and a revealed message is let go. */
   const onUserInput = (): void => {
-    hold.release();
     stick.current.input();
+    const el = ref.current;
+    if (hold.release() && el) setStick(stick.current.scrolled(el)); // let go at the bottom: the view follows it again
   };
 
   const onKeyDown = (event: KeyboardEvent): void => {

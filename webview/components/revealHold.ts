@@ -44,11 +44,13 @@ export class RevealHold {
     this.target = { id, inside };
   }
 
-  /** Lets go: the user scrolled, or asked for another place. */
-  release(): void {
+  /** Lets go: the user scrolled, or asked for another place. Returns whether a message was held. */
+  release(): boolean {
+    const held = this.target !== undefined;
     this.target = undefined;
     this.list?.style.removeProperty("overflow-anchor");
     this.list = undefined;
+    return held;
   }
 
   /**
