@@ -15,6 +15,7 @@ import { articleOf, focusArticle, routeLink, useKeys, useLooks, visibleArticles 
 import { HistoryEmpty, OlderRow } from "./HistoryRows";
 import { MessageItem, type TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
+import { RevealHold } from "./revealHold";
 
 /** Rendered beyond the viewport on each side (px), so scrolling shows rows already laid out. */
 const OVERSCAN_PX = 900;
@@ -74,8 +75,8 @@ export function History(props: {
   const [leftAt, setLeftAt] = useState<string | null>(null);
   /** A message to focus once it is rendered (keyboard navigation to a row outside the window). */
   const pendingFocus = useRef<string | undefined>(undefined);
-  /** Inside {@link pendingFocus}'s message, what to focus instead of the message itself. */
-  const pendingFocusInside = useRef<string | undefined>(undefined);
+  /** A revealed message (`message/reveal`, `permission/focus`) held in view until the user scrolls (`revealHold.ts`). */
+  const hold = useMemo(() => new RevealHold(), []);
   const syncs = useRef({ count: 0, frame: false });
   const keys = useKeys(messages);
   const looks = useLooks(members);
@@ -89,6 +90,7 @@ export function History(props: {
   if (shownChannel.current !== channelName) {
     shownChannel.current = channelName;
     stick.current.stuck = true;
+    hold.release();
     opened.current = true;
   }
   // A page of older messages was prepended: what the user looks at stays in place. The window moves down by the
@@ -105,12 +107,14 @@ export function History(props: {
     }
   }
   firstKey.current = first;
+  /** The rows to render now (with a held message among them). */
+  const windowNow = (): WindowRange => hold.window(win, keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current.stuck);
   /** Recomputes the window from the DOM's scroll position; re-renders when other rows must be in the DOM. */
   const sync = (): void => {
     const el = ref.current;
     if (!el) return;
     scroll.current = { top: el.scrollTop, viewport: el.clientHeight || INITIAL_VIEWPORT_PX };
-    const next = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current.stuck);
+    const next = windowNow();
     const now = rendered.current;
     if (next.start === now.start && next.end === now.end) return;
     if (syncs.current.count >= MAX_SYNCS_PER_FRAME) {
@@ -128,6 +132,7 @@ export function History(props: {
   };
 
   const setStick = (atBottom: boolean): void => {
+    if (atBottom) hold.release();
     if (stick.current.stuck === atBottom) return;
     stick.current.stuck = atBottom;
     setLeftAt(atBottom ? null : (keys.current[keys.current.length - 1] ?? null));
@@ -152,6 +157,7 @@ export function History(props: {
               if (id && height > 0 && win.measure(id, height)) changed = true;
             }
             if (stick.current.stuck) stick.current.pin(el);
+            else if (hold.apply(el, keys.current, win) === "away") changed = true; // a revealed message stays in place
             if (changed) sync();
           }),
     [],
@@ -209,11 +215,10 @@ export function History(props: {
       const article = articleOf(el, focusId);
       if (article) {
         pendingFocus.current = undefined;
-        const inside = pendingFocusInside.current;
-        pendingFocusInside.current = undefined;
-        focusArticle((inside && article.querySelector<HTMLElement>(inside)) || article);
+        focusArticle(article);
       }
     }
+    hold.apply(el, keys.current, win); // after the rows above it changed: back in place (or scrolled to its estimate)
     sync();
     nearTop();
   });
@@ -246,7 +251,7 @@ export function History(props: {
   const onScroll = (): void => {
     const el = ref.current;
     if (!el) return;
-    setStick(stick.current.scrolled(el));
+    if (hold.id === undefined) setStick(stick.current.scrolled(el)); // a held message is not left by the layout
     sync();
     nearTop();
   };
@@ -277,29 +282,25 @@ export function History(props: {
     rerender();
   };
 
-  // Reveal a message (`message/reveal`) or a permission card (`permission/focus`): its message is rendered first when the window is elsewhere.
+  // Reveal a message (`message/reveal`) or a permission card (`permission/focus`): held in view (rendered first when
+  // the window is elsewhere) and focused, while the rows around it are measured, until the user scrolls.
   useLayoutEffect(() => {
-    if (!focusRequest) return;
-    const index = keys.current.indexOf(focusRequest.messageId);
-    if (index < 0) return;
-    const el = ref.current;
-    if (!el) return;
-    pendingFocus.current = focusRequest.messageId;
-    const { requestId } = focusRequest;
-    pendingFocusInside.current = requestId === undefined ? undefined : `.permission[data-request-id="${CSS.escape(requestId)}"] .permission-option:not([disabled])`;
-    if (!articleOf(el, focusRequest.messageId)) {
-      const last = index === keys.current.length - 1;
-      setStick(last);
-      el.scrollTop = last ? el.scrollHeight : win.offsetOf(keys.current, index);
-      sync();
-    }
-    rerender(); // the layout effect above focuses it once rendered
+    if (!focusRequest || !keys.current.includes(focusRequest.messageId)) return;
+    pendingFocus.current = undefined;
+    setStick(false);
+    hold.start(focusRequest.messageId, focusRequest.requestId);
+    rerender(); // the layout effect above places and focuses it once rendered
   }, [focusRequest?.seq]);
 
-  const onInput = (): void => stick.current.input();
+  /** The user scrolls or acts in the list: a scroll after this may be theirs, and a revealed message is let go. */
+  const onUserInput = (): void => {
+    stick.current.input();
+    const el = ref.current;
+    if (hold.release() && el) setStick(stick.current.scrolled(el)); // let go at the bottom: the view follows it again
+  };
 
   const onKeyDown = (event: KeyboardEvent): void => {
-    onInput();
+    onUserInput();
     const el = ref.current;
     if (!el || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const target = event.target as HTMLElement;
@@ -336,7 +337,7 @@ export function History(props: {
     event.preventDefault();
   };
 
-  const range = win.range(keys.current, scroll.current.top, scroll.current.viewport, OVERSCAN_PX, stick.current.stuck);
+  const range = windowNow();
   rendered.current = range;
   const newCount = leftAt === null ? 0 : keys.current.length - 1 - keys.current.lastIndexOf(leftAt);
   const rows: preact.JSX.Element[] = [];
@@ -367,10 +368,10 @@ export function History(props: {
         aria-keyshortcuts="ArrowUp ArrowDown Home End"
         tabIndex={0}
         onScroll={onScroll}
-        onWheel={onInput}
-        onTouchStart={onInput}
-        onPointerDown={onInput}
-        onFocusIn={onInput}
+        onWheel={onUserInput}
+        onTouchStart={onUserInput}
+        onPointerDown={onUserInput}
+        onFocusIn={() => stick.current.input()}
         onKeyDown={onKeyDown}
         onClick={(event) => routeLink(event, editor)}
         onAuxClick={(event) => routeLink(event, undefined)}
