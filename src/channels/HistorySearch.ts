@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { closestMatch } from "../shared/mentions";
+import { IndexBuild } from "../store/indexBuild";
 import type { StoreWriter } from "../store/StoreWriter";
 import type { SearchHit, SearchQuery } from "../store/search";
 
@@ -64,11 +65,19 @@ const BUILD_STEP = 500;
  * time through the write lane; searches read every message until it is done.
  */
 export class HistorySearch {
-  private stopped = false;
-  private building?: Promise<void>;
+  private readonly index: IndexBuild;
 
   /** @param writer the store's one write lane (reads go to `writer.store`) */
-  constructor(private readonly writer: StoreWriter) {}
+  constructor(private readonly writer: StoreWriter) {
+    this.index = new IndexBuild(
+      async () => (await writer.store.searchIndexState()).complete,
+      () =>
+        writer.write(
+          (store) => store.searchIndexStep(BUILD_STEP),
+          (step) => ({ changes: step.messages.length > 0 || step.state.complete ? { searchIndex: step } : {}, result: step.state.complete }),
+        ),
+    );
+  }
 
   /**
    * Messages matching `input` (see {@link parseSearch}), newest first, at most `limit`. `more` is true when more
@@ -95,25 +104,11 @@ export class HistorySearch {
    * between steps; resolves once it is complete (at once for a store whose index is), or once {@link stop} is called.
    */
   buildIndex(): Promise<void> {
-    this.building ??= this.build();
-    return this.building;
+    return this.index.build();
   }
 
   /** Stops building after the current step (the store is closing); a later open goes on from there. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.building?.catch(() => undefined);
-  }
-
-  private async build(): Promise<void> {
-    if ((await this.writer.store.searchIndexState()).complete) return;
-    while (!this.stopped) {
-      const complete = await this.writer.write(
-        (store) => store.searchIndexStep(BUILD_STEP),
-        (step) => ({ changes: step.messages.length > 0 || step.state.complete ? { searchIndex: step } : {}, result: step.state.complete }),
-      );
-      if (complete) return;
-      await new Promise<void>((resolve) => setImmediate(resolve)); // let turns and the view go first
-    }
+  stop(): Promise<void> {
+    return this.index.stop();
   }
 }

@@ -4,6 +4,7 @@
  * time through the write lane, as the word index of ADR 0007 is built. Until it is complete the catch-up and the
  * counts read the messages (the same text, slower).
  */
+import { IndexBuild } from "./indexBuild";
 import type { StoreWriter } from "./StoreWriter";
 
 /** Messages given their entries per step. */
@@ -11,28 +12,30 @@ const BUILD_STEP = 500;
 
 /** The build of one store's meta index: {@link build} once after the open, {@link stop} before it closes. */
 export class MetaIndexBuild {
-  private stopped = false;
-  private building?: Promise<void>;
+  private readonly steps: IndexBuild;
 
   /** @param writer the store's one write lane; `step` messages per write (tests use fewer) */
   constructor(
     private readonly writer: StoreWriter,
     private readonly step = BUILD_STEP,
-  ) {}
+  ) {
+    this.steps = new IndexBuild(
+      () => writer.store.metaIndexComplete,
+      () => this.next(),
+    );
+  }
 
   /**
    * Builds the index, yielding to other work between steps; resolves once it is complete (at once for a store whose
    * index is), or once {@link stop} is called (a later open goes on from the last step).
    */
   build(): Promise<void> {
-    this.building ??= this.run();
-    return this.building;
+    return this.steps.build();
   }
 
   /** Stops after the current step (the store is closing). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.building?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.steps.stop();
   }
 
   /** One step: the next messages' entries and the state after, in one batch. @returns whether the index is complete */
@@ -41,13 +44,5 @@ export class MetaIndexBuild {
       (store) => store.metaIndexStep(this.step),
       (step) => ({ changes: step.messages.length > 0 || step.state.complete ? { metaIndex: step } : {}, result: step.state.complete }),
     );
-  }
-
-  private async run(): Promise<void> {
-    if (this.writer.store.metaIndexComplete) return;
-    while (!this.stopped) {
-      if (await this.next()) return;
-      await new Promise<void>((resolve) => setImmediate(resolve)); // let turns and the view go first
-    }
   }
 }

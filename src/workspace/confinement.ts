@@ -28,7 +28,7 @@
  * with the agent's own processes) is caught where the file is opened (regularFile.ts: `O_NOFOLLOW`, and where the
  * opened file really is, checked again with {@link Confinement.contains}).
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, realpathSync } from "node:fs";
 import path from "node:path";
 import { SidekicksError } from "../shared/errors";
 
@@ -88,6 +88,18 @@ function normalizeAbsolute(p: string): string {
 }
 
 const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
+
+/**
+ * `folder` with its symbolic links resolved (`realpathSync`), or `folder` as given when it cannot be (it does not exist
+ * here, or cannot be read): for comparing folders that may be spelled through a link, never for confinement.
+ */
+export function realPathOrSame(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
 
 /**
  * Where `p` (absolute, possibly with `..` and symlinks) really leads: the native `realpath` of its longest existing

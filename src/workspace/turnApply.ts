@@ -6,10 +6,10 @@
  * is never written: it is returned with its three texts and git's marked merge, for the user to open in the merge
  * editor or skip. A file the editor holds unsaved edits of is left alone, and so is a file whose texts were not kept.
  */
-import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { writeWhole } from "./atomicWrite";
+import { realPathOrSame } from "./confinement";
 import { mergeFile } from "./threeWayMerge";
 import type { ChangedFile } from "./turnFiles";
 
@@ -71,14 +71,6 @@ export interface TurnApplyRequest {
   labels?: readonly [string, string, string];
 }
 
-/** The real path of `folder` (symbolic links resolved), or `folder` when it cannot be resolved. */
-function realOr(folder: string): string {
-  try {
-    return realpathSync(folder);
-  } catch {
-    return folder;
-  }
-}
 
 /** The file's text now, `null` when there is none. */
 async function readNow(file: string): Promise<string | null> {
@@ -121,7 +113,7 @@ async function decide(before: string | null, after: string | null, ours: string 
 export async function applyTurn(req: TurnApplyRequest): Promise<TurnApplyResult> {
   const out: TurnApplyResult = { applied: [], same: [], conflicts: [], skipped: [] };
   // The checkpoint's paths and git's may name the worktree through a symbolic link or not (macOS's /tmp): either is it.
-  const tops = [...new Set([req.worktree, realOr(req.worktree)])];
+  const tops = [...new Set([req.worktree, realPathOrSame(req.worktree)])];
   const inside = (rel: string) => rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
   for (const file of req.files) {
     const relative = tops.map((top) => path.relative(top, file.path)).find(inside) ?? "";

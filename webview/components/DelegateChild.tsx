@@ -27,7 +27,7 @@ export function DelegateChild({ member, childMessageId, reveal }: { member: stri
   const answers = useContext(ChildAnswersContext);
   const child = answers?.find(childMessageId);
   const running = child?.status === "streaming" || child?.status === "queued";
-  const text = child ? child.parts.map((p) => (p.type === "text" ? p.text : "")).join("").trim() : "";
+  const text = answerText(child) ?? "";
   return (
     <div class="delegate-child" data-child-status={child?.status} data-child-outcome={child?.outcome}>
       <div class="delegate-child-header">
@@ -51,6 +51,11 @@ export function DelegateChild({ member, childMessageId, reveal }: { member: stri
       {text && <p class="delegate-child-preview">{text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text}</p>}
     </div>
   );
+}
+
+/** The text of a loaded answer (its text parts, trimmed), or undefined when it is not loaded. */
+export function answerText(message: MessageView | undefined): string | undefined {
+  return message?.parts.map((p) => (p.type === "text" ? p.text : "")).join("").trim();
 }
 
 /** How far the member's answer is, in words. */

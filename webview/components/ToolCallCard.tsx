@@ -8,7 +8,7 @@ import { diffStats, type DiffStats } from "../diffStats";
 import { EditorContext } from "../editorActions";
 import { AgentTerminal } from "./AgentTerminal";
 import { ContentBlock } from "./ContentBlock";
-import { ChildAnswersContext, DelegateChild } from "./DelegateChild";
+import { answerText, ChildAnswersContext, DelegateChild } from "./DelegateChild";
 import { EmbeddedTerminal } from "./EmbeddedTerminal";
 import { InlineCode } from "./InlineCode";
 import { Markdown } from "./Markdown";
@@ -137,11 +137,6 @@ function ToolContent({ content, streaming }: { content: string; streaming: boole
   ) : (
     <pre class="tool-content">{shown}</pre>
   );
-}
-
-/** The text of a loaded answer (its text parts, trimmed), or undefined when it is not loaded. */
-function answerText(message: { parts: readonly { type: string; text?: string }[] } | undefined): string | undefined {
-  return message?.parts.map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("").trim();
 }
 
 /** Whether a tool result repeats `answer` (white space aside): the member's answer as the delegating agent got it. */

@@ -10,11 +10,11 @@
  */
 import * as l10n from "@vscode/l10n";
 import { execFile } from "node:child_process";
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { AgentLaunch } from "../../acp/types";
 import type { AgentConfig } from "../../config/roster";
 import { SidekicksError } from "../../shared/errors";
+import { realPathOrSame } from "../../workspace/confinement";
 import { containerAgentLaunch, containerPlanner, ContainerPaths, dockerInspect, mountsFromInspect, type ContainerRuntime, type PathMount } from "../../workspace/container";
 import { DEMO_COMMAND, definedEnv, substitution, type AgentPlace, type LaunchContext, type Runtime, type WorktreeAccess } from "./Runtime";
 
@@ -67,7 +67,7 @@ export const containerRuntime: Runtime<"container"> = {
     const settings = settingsOf(agent);
     const { mounts } = await inspected(agent.name, settings.container, definedEnv(ctx.env));
     // Worktree folders are named with symbolic links resolved; so are the mounts' host folders here.
-    const paths = new ContainerPaths(mounts.map((m) => ({ host: realOrSame(m.host), container: m.container })));
+    const paths = new ContainerPaths(mounts.map((m) => ({ host: realPathOrSame(m.host), container: m.container })));
     return {
       check(folder) {
         if (paths.tryToContainer(folder) !== undefined) return;
@@ -139,14 +139,6 @@ async function inspected(agent: string, container: string, env: Record<string, s
   return { workingDir: first?.Config?.WorkingDir, mounts: mountsFromInspect(data) };
 }
 
-/** `folder` with its symbolic links resolved, or as it is when it cannot be (it does not exist here). */
-function realOrSame(folder: string): string {
-  try {
-    return realpathSync(folder);
-  } catch {
-    return folder;
-  }
-}
 
 /** `docker inspect --type container`'s JSON. @throws SidekicksError `agent/spawn` (no docker, no such container, not JSON) */
 async function inspect(agent: string, container: string, env: Record<string, string>): Promise<unknown> {
