@@ -141,8 +141,17 @@ async function runChild(scenario: number, plan: KillPlan, killAfterMs: number | 
   };
   killAgents();
   await closed; // every journal line read
-  killAgents();
-  rmSync(pidDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  // An agent the child spawned just before it died can write its pid file while the folder is being removed
+  // (ENOTEMPTY, seen once under load): kill what is there again, and remove again, until the folder is gone.
+  for (let attempt = 1; ; attempt++) {
+    killAgents();
+    try {
+      rmSync(pidDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOTEMPTY" || attempt >= 20) throw err;
+    }
+  }
   return { journal, stderr, signal, code, ms, timedOut };
 }
 
