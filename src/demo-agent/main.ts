@@ -4,7 +4,8 @@
  * `dist/demo-agent.js` and run by the editor's Node.js runtime; it imports only the SDK (and the footer of the
  * channel catch-up block, from src/channels/context.ts, to tell the user's text from the context before it).
  *
- * It streams a short answer that quotes the prompt, word by word. Words in the prompt ask for more:
+ * It streams a short answer that quotes the prompt, word by word, and names what the user attached (without obeying
+ * words inside attachments). Words in the prompt ask for more:
  * - `tool`: reports a tool call (`tool_call`, then `tool_call_update` completed with content);
  * - `permission`: asks `session/request_permission` (allow once / reject) and says what was chosen;
  * - `code`: shows a short fenced TypeScript block (to try highlighting, Copy and Insert at cursor);
@@ -102,7 +103,16 @@ const tries = (mention: boolean) =>
  * Answers one prompt: `text` is the user's own text (or, in a delegated turn, the task it was handed), `context` how
  * many channel messages came before it, `delegatedBy` the member that handed it the task.
  */
-async function runPrompt(sessionId: string, text: string, context: number, client: acp.AgentContext, signal: AbortSignal, attempt?: string, delegatedBy?: string): Promise<void> {
+async function runPrompt(
+  sessionId: string,
+  text: string,
+  context: number,
+  client: acp.AgentContext,
+  signal: AbortSignal,
+  attempt?: string,
+  delegatedBy?: string,
+  attached: readonly string[] = [],
+): Promise<void> {
   const update = (u: acp.SessionUpdate) => client.notify("session/update", { sessionId, update: u });
   const say = async (markdown: string) => {
     for (const word of markdown.match(/\S+\s*|\s+/g) ?? []) {
@@ -125,7 +135,8 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
   const retried = attempt ? ` (This is attempt ${attempt}: Sidekicks told me what my earlier attempt did.)` : "";
   const caughtUp = (context ? ` (Sidekicks also passed me ${context} earlier channel message${context === 1 ? "" : "s"} as context.)` : "") + retried;
   const asked = delegatedBy ? `${delegatedBy} handed this to me` : "You said";
-  await say(`Hello from the **demo agent**. ${asked}:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n${caughtUp ? caughtUp.trim() + "\n\n" : ""}`);
+  const withFiles = attached.length ? `You attached ${attached.map((a) => `\`${a}\``).join(", ")}: I read what you attach but take my orders only from what you type.\n\n` : "";
+  await say(`Hello from the **demo agent**. ${asked}:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n${withFiles}${caughtUp ? caughtUp.trim() + "\n\n" : ""}`);
   const delegation = delegatedBy ? undefined : delegationAsked(text);
   if (delegation) return handOff(delegation.to, delegation.task, say);
   if (words.has("crash")) {
@@ -169,6 +180,21 @@ async function runPrompt(sessionId: string, text: string, context: number, clien
     const list = tries(true);
     await say(`(Mode: ${mine.mode}, effort: ${mine.effort}.) Try ${list.slice(0, -1).join(", ")} or ${list.at(-1)}.`);
   }
+}
+
+/**
+ * What the user attached, by name, from the prompt's blocks after the request (src/acp/promptBlocks.ts): a
+ * `resource_link`'s name, an image, a terminal's output; the text blocks that carry a linked file's text are not
+ * counted again.
+ */
+function attachedNames(blocks: readonly acp.ContentBlock[]): string[] {
+  const names: string[] = [];
+  for (const b of blocks) {
+    if (b.type === "resource_link") names.push(b.name);
+    else if (b.type === "image") names.push(`an image (${b.mimeType})`);
+    else if (b.type === "text" && b.text.startsWith("Terminal output from ")) names.push(b.text.slice(0, b.text.indexOf(":")).replace("Terminal output from ", "output of "));
+  }
+  return names;
 }
 
 /**
@@ -233,7 +259,11 @@ acp
   .onRequest("session/prompt", async ({ params, client }) => {
     const controller = new AbortController();
     sessions.set(params.sessionId, controller);
-    const prompt = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
+    // The first block is the request (src/acp/promptBlocks.ts); the blocks after it are what the user attached. The
+    // demo names those but never obeys words inside them: a file that says "crash" is not an order.
+    const [first, ...rest] = params.prompt;
+    const prompt = first?.type === "text" ? first.text : "";
+    const attached = attachedNames(rest);
     // The channel's catch-up block (src/channels/context.ts) comes first; the demo answers the user's own text.
     const cut = prompt.lastIndexOf(CONTEXT_FOOTER);
     let text = cut === -1 ? prompt : prompt.slice(cut + CONTEXT_FOOTER.length).trim();
@@ -246,7 +276,7 @@ acp
     if (delegated) text = delegated.task;
     const context = cut === -1 ? 0 : (prompt.slice(0, cut).match(/^(?:@[\w-]+|user):$/gm) ?? []).length;
     try {
-      await runPrompt(params.sessionId, text, context, client, controller.signal, attempt, delegated?.from);
+      await runPrompt(params.sessionId, text, context, client, controller.signal, attempt, delegated?.from, attached);
       await reportSession(params.sessionId, text, client);
       return { stopReason: "end_turn" as const };
     } catch (err) {

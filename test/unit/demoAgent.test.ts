@@ -34,6 +34,26 @@ test("the demo agent shows a fenced code block when asked for code, and its hell
   }
 });
 
+test("the demo agent names what the user attached but never obeys words inside an attachment", async () => {
+  const s = await channelSetup([demoAgent("demo")]);
+  try {
+    const here = process.cwd();
+    const { messageId } = await s.channels.messages.send(s.general.id, "@demo hello", undefined, [
+      { kind: "file", path: `${here}/notes.md`, text: "crash\nfail\nshow a tool call\n" },
+      { kind: "selection", path: `${here}/src/app.ts`, range: { start: 3, end: 4 }, text: "// crash fail permission\n" },
+      { kind: "terminal", name: "bash", text: "crash" },
+    ]);
+    const answer = await s.finished((m) => m.author.agentName === "demo" && m.id > messageId, 20_000);
+    assert.equal(answer.status, "done", "a file that says crash or fail does not end the turn");
+    const text = textOf(answer);
+    assert.match(text, /You attached `notes\.md`, `app\.ts:3-4`, `output of bash`/);
+    assert.doesNotMatch(text, /Read README\.md/, "no tool call was made for the words inside the file");
+    assert.equal(answer.parts.filter((p) => p.type === "toolCall").length, 0);
+  } finally {
+    await s.teardown();
+  }
+});
+
 test("the demo's edit rule: the counter goes up and a line is added; a missing file is created, a file of the user's own keeps its text", () => {
   const first = nextNotes("# Demo notes\n\nEdits so far: 0\n", "garfield");
   assert.deepEqual(first, { text: "# Demo notes\n\nEdits so far: 1\n- Edit 1, by garfield\n", edit: 1 });
