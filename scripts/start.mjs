@@ -108,13 +108,16 @@ async function withCodeServer(options, workspace) {
     port = await freePort(DEFAULT_PORT);
     if (port !== DEFAULT_PORT) say(`port ${DEFAULT_PORT} is in use; using ${port} instead (choose one with npm start -- --port <port>)`);
   }
-  const logFile = path.join(demoDir, "code-server.log");
+  // The demo and --real-agents each have their own log and user data, so both can run side by side without writing
+  // into one log or sharing one code-server state (a tryout ran both and read the other's lines).
+  const editorName = modelServer ? "code-server-real-agents" : "code-server";
+  const logFile = path.join(demoDir, `${editorName}.log`);
   const log = shown(logFile);
   say(`starting code-server on 127.0.0.1:${port} (log: ${log}); a first start on a busy machine can take a few minutes`);
   // User data and extensions persist in .demo/ so the layout and the channel history survive a restart.
   const server = await startCodeServer({
     port,
-    dataDir: path.join(demoDir, "code-server"),
+    dataDir: path.join(demoDir, editorName),
     logFile,
     // The workbench honours the URL's extensionDevelopmentPath only with the smoke-test driver enabled.
     testDriver: true,
