@@ -13,7 +13,7 @@ export interface TestHookDeps {
   document?: Document;
 }
 
-/** Builds the handlers for `test/text`, `test/attribute`, `test/click`, `test/count`, `test/type`, `test/paste` and `test/compose`. */
+/** Builds the handlers for `test/text`, `test/attribute`, `test/click`, `test/count`, `test/inView`, `test/type`, `test/paste` and `test/compose`. */
 export function createTestHandlers(deps: TestHookDeps): HostRequestHandlers {
   const doc = deps.document ?? document;
   return {
@@ -38,6 +38,16 @@ export function createTestHandlers(deps: TestHookDeps): HostRequestHandlers {
     "test/count": ({ selector }) => {
       deps.flush();
       return { count: doc.querySelectorAll(selector).length };
+    },
+    "test/inView": ({ selector }) => {
+      deps.flush();
+      const el = doc.querySelector(selector);
+      if (!el) return { visible: null };
+      const r = el.getBoundingClientRect();
+      const box = el.closest(".history")?.getBoundingClientRect();
+      const top = Math.max(r.top, box?.top ?? 0, 0);
+      const bottom = Math.min(r.bottom, box?.bottom ?? Infinity, doc.defaultView?.innerHeight ?? Infinity);
+      return { visible: bottom - top >= 1 };
     },
     "test/type": ({ text }) => {
       deps.flush();

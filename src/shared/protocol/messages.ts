@@ -238,6 +238,11 @@ export interface HostRequests {
   "test/compose": [{ text: string }, { sent: boolean }];
   /** Returns how many elements match `selector` (one plan card, no duplicated suggestion). */
   "test/count": [{ selector: string }, { count: number }];
+  /**
+   * Whether the first element matching `selector` shows on screen: part of it lies inside both the window and its
+   * scrolling history (`null` when none matches). A search result opened "in place" must be scrolled into view.
+   */
+  "test/inView": [{ selector: string }, { visible: boolean | null }];
   /** Types `text` into the composer without sending it (the suggestions it opens can then be read). */
   "test/type": [{ text: string }, { typed: boolean }];
   /**

@@ -20,6 +20,8 @@ export interface FieldCaseChannel {
   attribute(selector: string, name: string): Promise<string | null>;
   count(selector: string): Promise<number>;
   click(selector: string): Promise<boolean>;
+  /** Whether the first match shows inside the window and the history's visible part (`null`: no match). */
+  inView(selector: string): Promise<boolean | null>;
   /** The id of the last message in the history, or null when it is empty. */
   lastId(): Promise<string | null>;
   /**
@@ -49,6 +51,7 @@ export function fieldCaseChannel(api: () => FieldCaseApi): FieldCaseChannel {
     settled,
     count: async (selector) => (await api().webview("test/count", { selector })).count,
     click: async (selector) => (await api().webview("test/click", { selector })).clicked,
+    inView: async (selector) => (await api().webview("test/inView", { selector })).visible,
     ask: async (message, timeoutMs = 30_000) => {
       const before = await lastId();
       assert.equal((await api().webview("test/compose", { text: message })).sent, true, `"${message}" was not sent`);

@@ -43,6 +43,9 @@ describe("history search and export in the real editor", () => {
     await done;
     await poll("the found message in the view", async () => ((await ch.count(`.message[data-message-id='${target}']`)) === 1 ? true : undefined), 30_000);
     assert.match((await ch.text(`.message[data-message-id='${target}'] .message-body`)) ?? "", /the marmalade plan is ready/);
+    // In the DOM is not enough: the user must see it, scrolled into the history's visible part.
+    await poll("the found message scrolled into view", async () => ((await ch.inView(`.message[data-message-id='${target}']`)) ? true : undefined), 10_000);
+    assert.equal(await ch.inView(".history > .message:last-of-type"), false, "the messages loaded after it are below, out of view");
     await screenshot("history-search-revealed", "sidebar");
   });
 
