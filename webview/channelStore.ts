@@ -308,11 +308,15 @@ export class ChannelStore {
     }
   }
 
-  /** Runs a host command offered by a button (`command/run`); failures go to `commandError`. */
-  async runCommand(command: HostCommand): Promise<void> {
+  /**
+   * Runs a host command offered by a button or key (`command/run`), with the channel shown when `withChannel`;
+   * failures go to `commandError`.
+   */
+  async runCommand(command: HostCommand, withChannel = false): Promise<void> {
     this.update({ commandError: undefined });
+    const channelId = withChannel ? this.openChannel?.id : undefined;
     try {
-      await this.host.request("command/run", { command });
+      await this.host.request("command/run", channelId ? { command, channelId } : { command });
     } catch (err) {
       this.update({ commandError: errorText(err) });
     }

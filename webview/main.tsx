@@ -19,6 +19,7 @@ import { markdownStats } from "./markdown";
 import { highlightStats } from "./highlight";
 import { createTestHandlers } from "./testHooks";
 import { installSelectAllGuard } from "./selectAllGuard";
+import { installFindKey } from "./findKey";
 import "@vscode/codicons/dist/codicon.css";
 import "./styles/base.css";
 import "./styles/messages.css";
@@ -43,6 +44,7 @@ const pinnedChannel = document.getElementById("root")?.dataset.channel || undefi
 
 const host = new HostConnection(vsCodePort(vscode));
 const store = new ChannelStore(host, persist);
+installFindKey(() => void store.runCommand("searchHistory", true));
 const list = new ChannelList(host);
 let lastSend: Promise<boolean> | undefined;
 const sends = new SendQueue((channelId, text, editOf, attachments, undoAnswers) => store.send(text, channelId, editOf, attachments, undoAnswers));

@@ -12,8 +12,11 @@ export type IconUri = (file: string) => string | undefined;
 export interface EditorPort {
   /** Workspace Trust: false means no agent from the workspace's config may start. */
   isTrusted(): boolean;
-  /** Runs an editor command the webview offers as a button. */
-  runCommand(command: WebviewRequests["command/run"][0]["command"]): Promise<void>;
+  /**
+   * Runs an editor command the webview offers as a button or key; `channelId` (checked a ULID) is the channel the
+   * view shows, given to `searchHistory` so its search starts within that channel.
+   */
+  runCommand(command: WebviewRequests["command/run"][0]["command"], channelId?: string): Promise<void>;
   /**
    * Asks the user a yes-or-no question in a modal dialog (`message`, `detail` below it, `action` the button that says
    * yes); true only when the user chose `action`. Absent: the host cannot ask, so what needs it is refused.

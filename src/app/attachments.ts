@@ -29,7 +29,8 @@ const refuse = (message: string): never => {
 /**
  * The attachments of a message the webview sends (shapes already checked by `requestGuards.ts`), made what the message
  * keeps (issue 21): every path inside the workspace folders (symbolic links followed), a file's text read as the user
- * sees it (the open document, unsaved edits included, else the disk; lines `range` only; a file over
+ * sees it (the open document, unsaved edits included, else the disk; lines `range` only, the range ending at the
+ * file's last line, refused when it starts after it; a file over
  * {@link ATTACHMENT_TEXT_MAX} characters or with NUL bytes is kept as a link alone, `omitted` saying why), an image of a
  * type agents take whose bytes are of that type, at most {@link IMAGE_MAX_BYTES} decoded.
  * @throws SidekicksError `channel/attachment` naming the attachment and what to do (nothing is sent)
@@ -70,7 +71,13 @@ async function readFile(files: WorkspaceFiles, path: string, range: Extract<Atta
   const base = { kind: "file" as const, path, ...(range ? { range } : {}) };
   try {
     const text = await files.readTextFile(path, range ? { line: range.start, limit: range.end - range.start + 1 } : {});
-    return text.includes("\u0000") ? { ...base, omitted: "binary" } : { ...base, text };
+    if (text.includes("\u0000")) return { ...base, omitted: "binary" };
+    if (!range) return { ...base, text };
+    // Lines past the file's end are not attached as if they were there: none at all is refused, fewer end the range.
+    if (text === "") return refuse(l10n.t('Cannot attach "{0}": the file ends before line {1}.', cite(path, range), range.start));
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    const end = Math.min(range.end, range.start + lines - 1);
+    return { ...base, range: { start: range.start, end }, text };
   } catch (err) {
     if (err instanceof SidekicksError && err.code === "workspace/tooLarge") return { ...base, omitted: "size" };
     if (err instanceof SidekicksError && (err.code === "workspace/notFound" || err.code === "workspace/notRegular")) {

@@ -84,11 +84,18 @@ export class EditorAdapter implements EditorPort, vscode.Disposable {
     return vscode.workspace.isTrusted;
   }
 
-  async runCommand(command: WebviewRequests["command/run"][0]["command"]): Promise<void> {
+  async runCommand(command: WebviewRequests["command/run"][0]["command"], channelId?: string): Promise<void> {
     // Each of the view's buttons names its command here: nothing the webview sends becomes a command id.
-    const ids = { createConfig: "sidekicks.createConfig", openConfig: "sidekicks.openConfig", manageTrust: "workbench.trust.manage" } as const;
+    const ids = {
+      createConfig: "sidekicks.createConfig",
+      openConfig: "sidekicks.openConfig",
+      manageTrust: "workbench.trust.manage",
+      searchHistory: "sidekicks.searchHistory",
+    } as const;
     if (!Object.hasOwn(ids, command)) throw new Error(`not a command of the Sidekicks view: ${String(command).slice(0, 100)}`);
-    await vscode.commands.executeCommand(ids[command]);
+    // Only the search takes the view's channel (Ctrl+F in the view searches there first).
+    if (command === "searchHistory" && channelId !== undefined) await vscode.commands.executeCommand(ids[command], { channelId });
+    else await vscode.commands.executeCommand(ids[command]);
   }
 
   async confirm(message: string, detail: string, action: string): Promise<boolean> {

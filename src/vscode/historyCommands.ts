@@ -24,22 +24,35 @@ function itemOf(hit: HistoryHit): HitItem {
  * Export channel…` (a channel, all of it or since a date, as Markdown in a file the user picks, then opened).
  */
 export function registerHistoryCommands(context: vscode.ExtensionContext, getApp: () => Promise<SidekicksApp | undefined>, reveal: RevealMessage): void {
-  const withApp = (run: (app: SidekicksApp) => Promise<void>) => async () => {
+  const withApp = (run: (app: SidekicksApp, arg: unknown) => Promise<void>) => async (arg?: unknown) => {
     const app = await getApp();
     if (!app) return void vscode.window.showWarningMessage(vscode.l10n.t("Sidekicks is not running: open a folder with a sidekicks.yaml."));
     try {
-      await run(app);
+      await run(app, arg);
     } catch (err) {
       void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
     }
   };
   context.subscriptions.push(
-    vscode.commands.registerCommand("sidekicks.searchHistory", withApp((app) => searchHistory(app, reveal))),
+    vscode.commands.registerCommand("sidekicks.searchHistory", withApp(async (app, arg) => searchHistory(app, reveal, await startingQuery(app, arg)))),
     vscode.commands.registerCommand("sidekicks.exportChannel", withApp((app) => exportChannel(app))),
   );
 }
 
-async function searchHistory(app: SidekicksApp, reveal: RevealMessage): Promise<void> {
+/**
+ * The search's first text when the view asked for it (Ctrl+F in the view: `{ channelId }`, the channel it shows): that
+ * channel's filter and a space, `in:#name ` (a direct conversation `in:@name `), for the user to type the words after
+ * (or delete, to search every channel). Anything else, or a channel that is gone: empty.
+ */
+async function startingQuery(app: SidekicksApp, arg: unknown): Promise<string> {
+  const channelId = typeof arg === "object" && arg !== null && "channelId" in arg ? (arg as { channelId: unknown }).channelId : undefined;
+  if (typeof channelId !== "string") return "";
+  const channel = (await app.directory.list()).find((c) => c.id === channelId);
+  if (!channel || /\s/.test(channel.name)) return "";
+  return channel.name.startsWith("@") ? `in:${channel.name} ` : `in:#${channel.name} `;
+}
+
+async function searchHistory(app: SidekicksApp, reveal: RevealMessage, startWith = ""): Promise<void> {
   const pick = vscode.window.createQuickPick<HitItem>();
   pick.title = vscode.l10n.t("Search history");
   pick.placeholder = vscode.l10n.t("Words, and in:#channel from:agent after:2026-01-31 before:2026-02-28");
@@ -92,6 +105,13 @@ async function searchHistory(app: SidekicksApp, reveal: RevealMessage): Promise<
     });
     pick.onDidHide(() => resolve(undefined));
   });
+  if (startWith !== "") {
+    pick.value = startWith;
+    // The cursor after the filter, nothing selected, so that the first key typed adds a word instead of replacing the
+    // filter. A QuickPick takes `valueSelection` at run time (its extension host side is shared with InputBox's), though
+    // @types/vscode 1.99 declares it only on InputBox; where it is not taken the filter is selected, as before.
+    (pick as typeof pick & { valueSelection?: readonly [number, number] }).valueSelection = [startWith.length, startWith.length];
+  }
   pick.show();
   const hit = await done;
   clearTimeout(timer);

@@ -52,7 +52,9 @@ async function webviewFrame(page) {
  * `test/text` (innerText, or null), `test/attribute` (or null), `test/click` (a real click when the element exists),
  * `test/compose` (types into the composer, presses Enter; `sent` once the composer is cleared, which it is only when
  * the host accepted the message). Plus `workbench/visible` (waits, 30 s at most, for an element of the workbench page
- * itself to be visible: the terminal panel, the diff editor) `workbench/keys` (types into the focused workbench input and presses Enter), `workbench/clipboard` (the browser's
+ * itself to be visible: the terminal panel, the diff editor) `workbench/keys` (types into the focused workbench input and presses Enter),
+ * `workbench/type` (types at the end of it, no Enter), `workbench/value` (its text), `vsix/press` (a key pressed on an
+ * element of the webview), `workbench/clipboard` (the browser's
  * clipboard text) and `workbench/squiggles` (the lines of the active editor's
  * drawn error squiggles).
  */
@@ -68,7 +70,7 @@ let e2eTraceEvents = [];
 /**
  * @param {import("playwright-core").Page} page
  * @param {string} method
- * @param {{ selector?: string, name?: string, part?: string, text?: string, marker?: string }} given the request's
+ * @param {{ selector?: string, name?: string, part?: string, text?: string, marker?: string, key?: string }} given the request's
  *   params as the suite sent them (JSON); each method takes the ones it needs (`need`)
  */
 export async function webviewRequest(page, method, given) {
@@ -112,6 +114,15 @@ export async function webviewRequest(page, method, given) {
     await page.keyboard.press("Enter");
     return { typed: true };
   }
+  if (method === "workbench/type") {
+    // Typed into the focused workbench input as it is (a quick pick that came with a value), no Enter.
+    await page.keyboard.type(need("text"));
+    return { typed: true };
+  }
+  if (method === "workbench/value") {
+    // The focused workbench input's text (a quick pick's value), as the user sees it.
+    return { value: await page.evaluate(() => (document.activeElement instanceof HTMLInputElement ? document.activeElement.value : null)) };
+  }
   if (method === "workbench/clipboard") {
     // The browser's clipboard (what Copy in a webview wrote), read by the workbench page: the page is focused first, as
     // the Clipboard API reads only for a focused document.
@@ -139,6 +150,11 @@ export async function webviewRequest(page, method, given) {
       // A picture taken before the suite goes on: it waits for this answer.
       if (!/^[\w.-]+$/.test(need("name"))) throw new Error(`bad screenshot name: ${JSON.stringify(need("name"))}`);
       return { taken: await screenshot(page, need("name"), given.part) };
+    }
+    case "vsix/press": {
+      // A real key pressed on an element of the webview (focused first), through the webview frame as a user's is.
+      await frame.locator(need("selector")).first().press(need("key"), { timeout: 10_000 });
+      return { pressed: true };
     }
     case "vsix/type": {
       // Only types (a picture of the composer before sending).

@@ -45,6 +45,10 @@ test("a file is read as the user sees it: the open document's unsaved text, only
     assert.deepEqual(lines, { kind: "file", path: file, range: { start: 2, end: 3 }, text: "TWO (unsaved)\nTHREE\n" });
     const [disk] = await resolveAttachments([{ kind: "file", path: file, range: { start: 4, end: 4 } }], { roots: [w.root] });
     assert.deepEqual(disk, { kind: "file", path: file, range: { start: 4, end: 4 }, text: "four\n" });
+    // A range past the file's end (4 lines): the lines there are, the range ending at the last; none at all is refused.
+    const [tail] = await resolveAttachments([{ kind: "file", path: file, range: { start: 3, end: 200 } }], { roots: [w.root] });
+    assert.deepEqual(tail, { kind: "file", path: file, range: { start: 3, end: 4 }, text: "three\nfour\n" });
+    assert.match(await refusal(resolveAttachments([{ kind: "file", path: file, range: { start: 99, end: 200 } }], { roots: [w.root] })), /a\.ts:99-200": the file ends before line 99/);
   } finally {
     w.cleanup();
   }

@@ -51,7 +51,7 @@ async function setup(confirmAnswer: boolean[] = []) {
   const calls: unknown[][] = [];
   const editor: EditorPort = {
     isTrusted: () => true,
-    runCommand: async (command) => void calls.push(["runCommand", command]),
+    runCommand: async (command, channelId) => void calls.push(channelId === undefined ? ["runCommand", command] : ["runCommand", command, channelId]),
     log: () => undefined,
     showProblems: () => undefined,
     workspaceRoots: () => [workspace],
@@ -155,6 +155,12 @@ test("a hostile view deletes no channel without the host's confirmation, runs no
     for (const command of ["deleteChannel", "showLog", "sidekicks.restartAgent", "__proto__"]) refused(await a.ask("command/run", { command }), "webview/invalidRequest");
     assert.deepEqual((await a.ask("command/run", { command: "openConfig" })).result, { done: true });
     assert.deepEqual(s.calls, [["runCommand", "openConfig"]], "only the banner's own command ran");
+    // Ctrl+F's search takes the channel shown as an id, and nothing else: no name, no text that could become a query.
+    refused(await a.ask("command/run", { command: "searchHistory", channelId: "general; rm -rf" }), "webview/invalidRequest");
+    refused(await a.ask("command/run", { command: "searchHistory", query: "in:#x" }), "webview/invalidRequest");
+    assert.deepEqual((await a.ask("command/run", { command: "searchHistory", channelId: doomed.id })).result, { done: true });
+    assert.deepEqual(s.calls, [["runCommand", "openConfig"], ["runCommand", "searchHistory", doomed.id]]);
+    s.calls.length = 0;
 
     for (const method of ["fs/delete", "__proto__", "constructor", "toString", "hasOwnProperty"]) refused(await a.ask(method, {}), "webview/unknownRequest", /does not do/);
     refused(await a.ask("channel/open", JSON.parse('{"__proto__": {"polluted": true}}')), "webview/invalidRequest");

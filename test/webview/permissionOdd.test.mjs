@@ -85,6 +85,21 @@ describe("odd permission requests", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
+  it("a call of Sidekicks' own MCP tool is said in words, on its permission card and its tool card; the raw name stays the tooltip", async () => {
+    /** @type {import("../../src/shared/protocol").PermissionPart} */
+    const delegate = { type: "permission", requestId: "r-mcp", toolCallId: "t-mcp", title: "mcp__sidekicks__delegate", toolKind: "other", options: [{ optionId: "ok", name: "Allow once", kind: "allow_once" }] };
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
+    const call = { type: "toolCall", toolCallId: "t-read", title: "mcp__sidekicks__skill_read", kind: "read", status: "completed" };
+    const asked = message({ id: "a2", agentName: "claude", status: "streaming", parts: [call, delegate] });
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "claude", state: "busy" }], messages: [asked] }) });
+    const { page } = view;
+    await page.waitForSelector(".permission[data-request-id='r-mcp']");
+    assert.equal(await page.innerText(".permission[data-request-id='r-mcp'] .permission-title"), "Allow Sidekicks' delegate tool (hand work to another member of the channel)?");
+    assert.equal(await page.innerText(".tool-call[data-tool-call-id='t-read'] .tool-title"), "Sidekicks' skill_read tool (read an attached skill)");
+    assert.equal(await page.getAttribute(".tool-call[data-tool-call-id='t-read'] .tool-title", "title"), "mcp__sidekicks__skill_read");
+    assert.deepEqual(await view.problems(), []);
+  });
+
   for (const theme of /** @type {const} */ (["dark", "light"])) {
     it(`screenshot (${theme})`, async () => {
       const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "odd", state: "busy" }], messages: [asking()] }), theme, width: 380, height: 700 });

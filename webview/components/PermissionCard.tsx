@@ -7,6 +7,7 @@ import * as l10n from "@vscode/l10n";
 import { useState } from "preact/hooks";
 import type { PermissionPart } from "../../src/shared/protocol";
 import { InlineCode } from "./InlineCode";
+import { toolTitle } from "../sidekicksTools";
 
 /**
  * Answers a request (with `remember`, a one-time option, and Sidekicks answers the same request so from now on);
@@ -69,7 +70,7 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
         <span class="permission-title" data-folded={long && !unfolded ? "true" : undefined}>
           {allowBefore}
           <strong>
-            <InlineCode text={part.title} />
+            <InlineCode text={toolTitle(part.title)} />
           </strong>
           {allowAfter}
         </span>

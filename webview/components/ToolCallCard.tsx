@@ -14,6 +14,7 @@ import { InlineCode } from "./InlineCode";
 import { Markdown } from "./Markdown";
 import { isMarkdownContent } from "../toolContent";
 import { terminalScreen } from "../../src/shared/terminalScreen";
+import { toolTitle } from "../sidekicksTools";
 import { shortPath } from "../shortPath";
 
 /** A tool call's status in words, in the editor's language. */
@@ -46,7 +47,7 @@ export function ToolCallCard({ part, live, awaitingPermission = false, reveal }:
   // A delegation's card says what it is in words, whoever announced it (Claude Code names it `mcp__sidekicks__delegate`),
   // and the result the agent got back is not shown twice: it is the member's answer, nested just below.
   const delegation = part.delegation;
-  const title = delegation ? l10n.t("Delegated to @{0}", delegation.member) : part.title;
+  const title = delegation ? l10n.t("Delegated to @{0}", delegation.member) : toolTitle(part.title);
   const content = delegation && part.content !== undefined && sameText(part.content, answerText(answers?.find(delegation.childMessageId))) ? undefined : part.content;
   return (
     <div

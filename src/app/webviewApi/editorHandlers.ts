@@ -21,8 +21,8 @@ export function editorHandlers(editor: EditorPort): Pick<WebviewRequestHandlers,
   const find = fileFinder(editor);
   return {
     "files/find": async ({ query }) => ({ files: await find(query) }),
-    "command/run": async ({ command }) => {
-      await editor.runCommand(command);
+    "command/run": async ({ command, channelId }) => {
+      await editor.runCommand(command, channelId);
       return { done: true };
     },
     "editor/openDiff": async ({ path, oldText, newText }) => {

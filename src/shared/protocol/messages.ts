@@ -143,8 +143,11 @@ export interface WebviewRequests {
   "channel/direct": [{ agent: string }, ChannelSummary];
   /** Records that the user has seen the channel up to `messageId` (the open channel is visible). */
   "channel/read": [{ channelId: string; messageId: string }, { unread: number }];
-  /** Runs a host command the webview offers as a button: only those (`WEBVIEW_COMMANDS`, requestGuards.ts). */
-  "command/run": [{ command: "createConfig" | "openConfig" | "manageTrust" }, { done: boolean }];
+  /**
+   * Runs a host command the webview offers as a button or key: only those (`WEBVIEW_COMMANDS`, requestGuards.ts).
+   * `channelId`: the channel the view shows, for `searchHistory` (Ctrl+F in the view), whose search starts within it.
+   */
+  "command/run": [{ command: "createConfig" | "openConfig" | "manageTrust" | "searchHistory"; channelId?: string }, { done: boolean }];
   /**
    * Opens a tool call's diff in the editor's diff view (read-only virtual documents for both sides; `oldText` null:
    * a new file, shown against an empty document). `opened` is false when the editor cannot.

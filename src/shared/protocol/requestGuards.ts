@@ -26,7 +26,7 @@ export class InvalidParams extends Error {
 export type Check<T> = (value: unknown, at: string) => T;
 
 /** The host commands the webview's buttons run (`command/run`): exactly the ones its UI offers. */
-export const WEBVIEW_COMMANDS = ["createConfig", "openConfig", "manageTrust"] as const;
+export const WEBVIEW_COMMANDS = ["createConfig", "openConfig", "manageTrust", "searchHistory"] as const;
 
 /** A ULID as the store makes them (channel and message ids): 26 characters of Crockford's base 32. */
 export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -290,7 +290,7 @@ export const WEBVIEW_REQUEST_GUARDS: { readonly [M in WebviewRequestMethod]: Che
   "channel/leave": obj({ id: ulid, agent: name }),
   "channel/direct": obj({ agent: name }),
   "channel/read": obj({ channelId: ulid, messageId: ulid }),
-  "command/run": obj({ command: oneOf(WEBVIEW_COMMANDS) }),
+  "command/run": obj({ command: oneOf(WEBVIEW_COMMANDS), channelId: optional(ulid) }),
   "editor/openDiff": obj<ToolCallDiff>({ path: filePath, oldText: nullable(str({ min: 0, max: TEXT_MAX })), newText: str({ min: 0, max: TEXT_MAX }) }),
   "editor/openLocation": obj<ToolCallLocation>({ path: filePath, line: optional(int(1, 2 ** 31 - 1)) }),
   "editor/insert": obj({ text: str({ min: 0, max: INSERT_MAX }) }),

@@ -1,7 +1,7 @@
 /**
  * Issue 21's search and export in a real editor: `Sidekicks: Search history…` typed into VS Code's own quick pick
  * finds a message older than the page the view holds and the view opens it in place (loading its page), and says
- * so when `in:#channel` names no channel;
+ * so when `in:#channel` names no channel; Ctrl+F pressed in the view opens it within the channel shown;
  * `Sidekicks: Export channel…` through the quick picks and the save dialog writes the channel as Markdown, opened in
  * an editor, with what was said in it. Replaces the roster and puts it back after; removes the exported file.
  */
@@ -14,6 +14,7 @@ import { fieldCaseChannel, type FieldCaseApi } from "./fieldCaseChannel";
 import { screenshot, typeInWorkbench, workbenchVisible } from "./harness";
 import { keptRoster } from "./keptRoster";
 import { poll } from "./poll";
+import { webview } from "./vsixBridge";
 
 describe("history search and export in the real editor", () => {
   const kept = keptRoster<FieldCaseApi>();
@@ -47,6 +48,22 @@ describe("history search and export in the real editor", () => {
     await poll("the found message scrolled into view", async () => ((await ch.inView(`.message[data-message-id='${target}']`)) ? true : undefined), 10_000);
     assert.equal(await ch.inView(".history > .message:last-of-type"), false, "the messages loaded after it are below, out of view");
     await screenshot("history-search-revealed", "sidebar");
+  });
+
+  it("Ctrl+F in the view opens the search within the channel shown, and the found message opens in place", async () => {
+    // Sending follows the history to its end: the message found before is out of view again.
+    for (let i = 0; i < 2; i++) await ch.ask(`@echo more filler ${i}`);
+    await poll("the found message out of view", async () => ((await ch.inView(`.message[data-message-id='${target}']`)) ? undefined : true), 10_000);
+    await vscode.commands.executeCommand("sidekicks.focus");
+    await webview("vsix/press", { selector: "#composer textarea", key: "Control+f" });
+    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('Search history')");
+    assert.equal((await webview("workbench/value", {})).value, "in:#general ", "the search starts within #general, the cursor after it");
+    await webview("workbench/type", { text: "marmalade" });
+    assert.equal((await webview("workbench/value", {})).value, "in:#general marmalade", "the first key typed adds a word after the filter");
+    await workbenchVisible(".quick-input-widget .quick-input-list .monaco-list-row:has-text('marmalade')");
+    await screenshot("history-search-ctrl-f");
+    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+    await poll("the found message scrolled into view", async () => ((await ch.inView(`.message[data-message-id='${target}']`)) ? true : undefined), 30_000);
   });
 
   it("Search history… with in:#nochannel says there is no such channel instead of showing nothing", async () => {

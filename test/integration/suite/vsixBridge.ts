@@ -54,6 +54,9 @@ type BridgeRequests = HostRequests & {
   "workbench/visible": [{ selector: string }, { visible: boolean }];
   "workbench/clipboard": [Record<string, never>, { text: string }];
   "workbench/keys": [{ text: string }, { typed: boolean }];
+  "workbench/type": [{ text: string }, { typed: boolean }];
+  "workbench/value": [Record<string, never>, { value: string | null }];
+  "vsix/press": [{ selector: string; key: string }, { pressed: boolean }];
   "workbench/squiggles": [Record<string, never>, { lines: number[] }];
 };
 
