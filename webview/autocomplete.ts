@@ -15,7 +15,7 @@ export interface Suggestion {
   hint?: string;
   insert: string;
   from: number;
-  /** A workspace file (`@file`): accepting it adds this chip, `insert` being empty (the typed word goes). */
+  /** A workspace file (`@file`): accepting it adds this chip, `insert` writing its name as code over the typed word. */
   attach?: AttachmentRequest;
   /**
    * A command whose name `/name` cannot call (field case 22: a space, a `/`, too long): shown greyed with why, and

@@ -1,8 +1,9 @@
 /**
  * `@file` completion (issue 21): after the members `@` offers, the workspace files whose path matches the typed word,
  * asked of the host (`files/find`, debounced) once the word looks like a path or is two characters or more. Accepting
- * one removes the typed `@…` word and adds the file as an attachment chip, the lines of `@a.ts:10-20` (or `#L10-20`)
- * only when the word names them.
+ * one writes the file's path as code (`` `src/a.ts:10-20` ``) over the typed `@…` word, so the sentence still names it
+ * (a trial found "look at  and fix" sent), and adds the file as an attachment chip, the lines of `@a.ts:10-20` (or
+ * `#L10-20`) only when the word names them.
  */
 import * as l10n from "@vscode/l10n";
 import { useEffect, useRef } from "preact/hooks";
@@ -59,7 +60,8 @@ export function useFileSuggestions(
       (f): Suggestion => ({
         label: cite(f.relative, range),
         detail: range ? l10n.t("attach these lines") : l10n.t("attach file"),
-        insert: "",
+        // The name stays in the sentence, as code (no `@`: it is not looked up again as a typed path); the chip attaches it.
+        insert: `\`${cite(f.relative, range)}\` `,
         from: at.from,
         attach: { kind: "file", path: f.path, ...(range ? { range } : {}) },
       }),

@@ -25,7 +25,7 @@ const chips = (page) => page.$$eval("#composer .chip .chip-label", (els) => els.
 describe("@file completion", () => {
   const env = withBrowser();
 
-  it("offers workspace files after the members, and Enter makes the file a chip in place of the typed word", async () => {
+  it("offers workspace files after the members, and Enter makes the file a chip and writes its path over the typed word", async () => {
     const view = await openView(env.browser, env.server.origin, { open: openResult({ members }), width: 300 });
     const { page, host } = view;
     await page.click("#composer textarea");
@@ -40,7 +40,7 @@ describe("@file completion", () => {
     await page.screenshot({ path: path.join(outDir, "webview-file-mention.png") });
     await page.keyboard.press("Enter");
     await page.waitForSelector("#composer .chip[data-kind='file']");
-    assert.equal(await value(page), "look at ", "the @word is gone");
+    assert.equal(await value(page), "look at `src/app/compose.ts` ", "the @word became the path, as code: the sentence still names the file");
     assert.deepEqual(await chips(page), ["compose.ts"]);
     assert.equal(await page.getAttribute("#composer .chip[data-kind='file']", "title"), "File /work/src/app/compose.ts");
     assert.deepEqual(await host.requests("channel/send"), [], "Enter accepted, did not send");
@@ -49,7 +49,7 @@ describe("@file completion", () => {
     await page.keyboard.type("what is it?");
     await page.keyboard.press("Enter");
     const [sent] = /** @type {{ text: string, attachments: unknown[] }[]} */ (await host.waitForRequests("channel/send"));
-    assert.equal(sent.text, "look at what is it?");
+    assert.equal(sent.text, "look at `src/app/compose.ts` what is it?");
     assert.deepEqual(sent.attachments, [{ kind: "file", path: "/work/src/app/compose.ts" }]);
     assert.deepEqual(await view.problems(), []);
   });
@@ -71,7 +71,7 @@ describe("@file completion", () => {
     assert.match(await page.innerText("#composer-suggestions .suggestion.active"), /attach these lines/);
     await page.keyboard.press("Tab");
     await page.waitForSelector("#composer .chip[data-kind='file']");
-    assert.equal(await value(page), "");
+    assert.equal(await value(page), "`src/shared/attachments.ts:10-20` ");
     assert.deepEqual(await chips(page), ["attachments.ts:10-20"]);
     await page.screenshot({ path: path.join(outDir, "webview-file-mention-lines.png") });
 
