@@ -195,4 +195,25 @@ describe("durable turns in the view", () => {
     assert.deepEqual(await host.waitForRequests("turn/sendNow"), [{ messageId: "q1" }]);
     assert.deepEqual(await view.problems(), []);
   });
+
+  it("each queued message says how many to the same agent are queued before it; the count follows the queue", async () => {
+    const running = message({ id: "r1", agentName: "demo", text: "Working on the first one", status: "streaming" });
+    const queued = ["q1", "q2", "q3"].map((id) => message({ id, agentName: "demo", status: "queued" }));
+    const other = message({ id: "o1", agentName: "odie", status: "queued" });
+    const open = openResult({ members: [{ name: "demo", state: "busy" }, { name: "odie", state: "busy" }], messages: [running, queued[0], other, queued[1], queued[2]] });
+    const view = await openView(env.browser, env.server.origin, { open, width: 300 });
+    const { page, host } = view;
+    /** @param {string} id */
+    const note = (id) => page.innerText(`.message[data-message-id='${id}'] .message-queued`);
+    await page.waitForSelector(".message[data-message-id='q3'] .message-queued");
+    assert.equal(await note("q1"), "Queued: demo answers after its current message.");
+    assert.equal(await note("o1"), "Queued: odie answers after its current message.", "another agent's queue is its own");
+    assert.equal(await note("q2"), "Queued: demo answers after its current message and the 1 queued before this one.");
+    assert.equal(await note("q3"), "Queued: demo answers after its current message and the 2 queued before this one.");
+    // q1 starts: the others move up.
+    await host.emit("message/started", { ...queued[0], status: "streaming" });
+    await page.waitForFunction(() => document.querySelector(".message[data-message-id='q3'] .message-queued")?.textContent?.includes("the 1 queued"));
+    assert.equal(await note("q2"), "Queued: demo answers after its current message.");
+    assert.deepEqual(await view.problems(), []);
+  });
 });

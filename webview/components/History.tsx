@@ -11,8 +11,8 @@ import { EditorContext } from "../editorActions";
 import type { FocusRequest, OlderPages, UnreadMarker } from "../viewState";
 import { VirtualWindow, type WindowRange } from "../virtualWindow";
 import { BottomPin } from "./bottomPin";
-import { articleOf, focusArticle, routeLink, useKeys, useLooks, visibleArticles } from "./historyDom";
-import { HistoryEmpty, OlderRow } from "./HistoryRows";
+import { articleOf, focusArticle, routeLink, useKeys, useLooks, useQueuedAhead, visibleArticles } from "./historyDom";
+import { HistoryEmpty, JumpLatest, OlderRow } from "./HistoryRows";
 import { MessageItem, type TurnControls } from "./MessageItem";
 import type { AnswerPermission } from "./PermissionCard";
 import { RevealHold } from "./revealHold";
@@ -30,9 +30,6 @@ const MAX_SYNCS_PER_FRAME = 4;
 
 /** The list's words (its fixed rows' are in `HistoryRows.tsx`), in the editor's language (`@vscode/l10n`). */
 const TEXT = {
-  jump: () => l10n.t("Jump to latest"),
-  jumpNew: (n: number) => l10n.t("Jump to latest ({0} new)", n),
-  jumpTitle: () => l10n.t("Scroll to the latest message (End)"),
   log: (channel: string) => l10n.t("Messages in {0}", channel),
 };
 
@@ -80,6 +77,7 @@ export function History(props: {
   const syncs = useRef({ count: 0, frame: false });
   const keys = useKeys(messages);
   const looks = useLooks(members);
+  const queuedAhead = useQueuedAhead(messages);
   /** The first loaded message at the last render, and the row the user looked at when older messages were prepended. */
   const firstKey = useRef<string | undefined>(undefined);
   const anchor = useRef<{ id: string; top: number } | undefined>(undefined);
@@ -351,6 +349,7 @@ export function History(props: {
         turn={turn}
         look={m.author.kind === "agent" ? looks.get(m.author.agentName ?? "") : undefined}
         unread={unread?.messageId === m.id ? (unread.read ? "read" : "unread") : undefined}
+        queuedAhead={queuedAhead.get(m.id)}
       />,
     );
   }
@@ -388,11 +387,7 @@ export function History(props: {
           ]
         )}
       </div>
-      {leftAt !== null && (
-        <button type="button" class="jump-latest" title={TEXT.jumpTitle()} onClick={() => jumpToLatest(false)}>
-          <span aria-hidden="true">↓</span> {newCount > 0 ? TEXT.jumpNew(newCount) : TEXT.jump()}
-        </button>
-      )}
+      {leftAt !== null && <JumpLatest newCount={newCount} jump={() => jumpToLatest(false)} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * The history's fixed rows: the one above the first loaded message (loading, failed with Retry, or the channel's
- * start) and the empty channel's greeting.
+ * start), the empty channel's greeting, and the "Jump to latest" button.
  */
 import * as l10n from "@vscode/l10n";
 import type { OlderPages } from "../viewState";
@@ -43,6 +43,15 @@ export function HistoryEmpty({ channelName, memberCount }: { channelName: string
   );
 }
 
+/** "Jump to latest", "(N new)" counting what came since the user left the bottom; `jump` scrolls there. */
+export function JumpLatest({ newCount, jump }: { newCount: number; jump: () => void }) {
+  return (
+    <button type="button" class="jump-latest" title={TEXT.jumpTitle()} onClick={jump}>
+      <span aria-hidden="true">↓</span> {newCount > 0 ? TEXT.jumpNew(newCount) : TEXT.jump()}
+    </button>
+  );
+}
+
 /** The rows' words, in the editor's language (`@vscode/l10n`, configured before the first render). */
 const TEXT = {
   start: (channel: string) => l10n.t("This is the start of {0}.", channel),
@@ -52,4 +61,7 @@ const TEXT = {
   loadingOlder: () => l10n.t("Loading older messages…"),
   olderFailed: (reason: string) => l10n.t("Could not load older messages: {0}", reason),
   retry: () => l10n.t("Retry"),
+  jump: () => l10n.t("Jump to latest"),
+  jumpNew: (n: number) => l10n.t("Jump to latest ({0} new)", n),
+  jumpTitle: () => l10n.t("Scroll to the latest message (End)"),
 };

@@ -40,6 +40,8 @@ interface Props {
   look?: AgentLook;
   /** The unread marker's "New" divider goes above this message (`read`: the user has been back since). */
   unread?: "unread" | "read";
+  /** Queued: how many queued messages to the same agent come before this one. */
+  queuedAhead?: number;
 }
 
 /** The note under an answer that ended for a reason other than `end_turn` (ACP stop reasons), in the editor's language. */
@@ -61,10 +63,10 @@ function stopNoteOf(stopReason: string): string | undefined {
 /** A message; re-renders only when its `MessageView` object changed (the store replaces changed messages). */
 export class MessageItem extends Component<Props> {
   shouldComponentUpdate(next: Props): boolean {
-    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission || next.turn !== this.props.turn || next.look !== this.props.look || next.unread !== this.props.unread;
+    return next.message !== this.props.message || next.answerPermission !== this.props.answerPermission || next.turn !== this.props.turn || next.look !== this.props.look || next.unread !== this.props.unread || next.queuedAhead !== this.props.queuedAhead;
   }
 
-  render({ message, answerPermission, turn, look, unread }: Props) {
+  render({ message, answerPermission, turn, look, unread, queuedAhead }: Props) {
     const streaming = message.status === "streaming";
     const queued = message.status === "queued";
     const stopNote = message.stopReason ? stopNoteOf(message.stopReason) : undefined;
@@ -157,7 +159,9 @@ export class MessageItem extends Component<Props> {
           )}
           {queued && (
             <div class="message-note message-queued">
-              {l10n.t("Queued: {0} answers after its current message.", authorName(message.author))}
+              {queuedAhead
+                ? l10n.t("Queued: {0} answers after its current message and the {1} queued before this one.", authorName(message.author), queuedAhead)
+                : l10n.t("Queued: {0} answers after its current message.", authorName(message.author))}
             </div>
           )}
           {!streaming && !queued && empty && !message.error && !stopNote && <p class="message-empty">{l10n.t("(no content)")}</p>}

@@ -1,6 +1,6 @@
 /**
  * The history's DOM helpers: finding a message's row, focusing it, the rows in the viewport, links routed to the host,
- * and the hooks that keep the message ids and the members' looks stable between renders.
+ * and the hooks that keep the message ids and the members' looks stable between renders, and the queue's order.
  */
 import { useMemo, useRef } from "preact/hooks";
 import type { MemberView, MessageView } from "../../src/shared/protocol";
@@ -64,4 +64,24 @@ export function routeLink(event: MouseEvent, editor: EditorActions | undefined):
   event.preventDefault();
   const href = link.getAttribute("href");
   if (editor && href && link.closest(".markdown")) void editor.openLink(href);
+}
+
+/**
+ * For each queued message, how many queued messages to the same agent come before it among `messages` (the order the
+ * agent takes them in, Send now aside): a trial saw two queued messages both saying only "answers after its current
+ * message" and could not tell which went first.
+ */
+export function useQueuedAhead(messages: readonly MessageView[]): Map<string, number> {
+  return useMemo(() => {
+    const perAgent = new Map<string, number>();
+    const ahead = new Map<string, number>();
+    for (const m of messages) {
+      if (m.status !== "queued") continue;
+      const agent = m.author.agentName ?? "";
+      const before = perAgent.get(agent) ?? 0;
+      ahead.set(m.id, before);
+      perAgent.set(agent, before + 1);
+    }
+    return ahead;
+  }, [messages]);
 }
