@@ -248,10 +248,20 @@ export class ChannelStore {
     return channelId ? (this.chips[channelId] ?? []) : [];
   }
 
-  /** Replaces the composer's chips of `channelId` (a chip removed, the chips taken by a send or put back on refusal). */
+  /**
+   * Replaces the composer's chips of `channelId` (a chip removed, the chips taken by a send or put back on refusal),
+   * kept across the webview's reloads (`setState`) like the draft they go with.
+   */
   setAttachments(channelId: string, attachments: readonly AttachmentRequest[]): void {
     const { [channelId]: _old, ...rest } = this.chips;
     this.chips = attachments.length > 0 ? { ...rest, [channelId]: attachments } : rest;
+    this.update({ attachments: this.chips });
+    this.persist({ chips: this.chips });
+  }
+
+  /** The chips saved by an earlier load of the webview (`PersistedState.chips`, already checked), before `start`. */
+  restoreAttachments(chips: Readonly<Record<string, readonly AttachmentRequest[]>>): void {
+    this.chips = { ...chips };
     this.update({ attachments: this.chips });
   }
 

@@ -20,6 +20,7 @@ import { highlightStats } from "./highlight";
 import { createTestHandlers } from "./testHooks";
 import { installSelectAllGuard } from "./selectAllGuard";
 import { installFindKey } from "./findKey";
+import { attachmentRequests } from "../src/shared/protocol/requestGuards";
 import "@vscode/codicons/dist/codicon.css";
 import "./styles/base.css";
 import "./styles/messages.css";
@@ -120,6 +121,7 @@ paint();
 
 host.handleRequests(createTestHandlers({ flush: () => store.flushNow(), lastSend: () => lastSend }));
 host.start();
+if (persisted.chips) store.restoreAttachments(persisted.chips);
 store.start(persisted.channel ?? pinnedChannel);
 list.start();
 
@@ -170,5 +172,21 @@ function readPersisted(value: unknown): PersistedState {
       typeof v.drafts === "object" && v.drafts !== null && !Array.isArray(v.drafts)
         ? Object.fromEntries(Object.entries(v.drafts).filter((e): e is [string, string] => typeof e[1] === "string"))
         : undefined,
+    chips: readChips(v.chips),
   };
+}
+
+/** Saved chips, each channel's checked as a send's attachments are (`attachmentRequests`); a channel's that fail are left out. */
+function readChips(value: unknown): PersistedState["chips"] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const chips: NonNullable<PersistedState["chips"]> = {};
+  for (const [channelId, list] of Object.entries(value)) {
+    try {
+      const checked = attachmentRequests(list, "chips");
+      if (checked.length > 0) chips[channelId] = checked;
+    } catch {
+      // Written by another version in another shape: not shown as chips the host would refuse.
+    }
+  }
+  return chips;
 }

@@ -94,4 +94,9 @@ export interface PersistedState {
    * were per channel: given to the first channel opened (after its own draft).
    */
   draft?: string;
+  /**
+   * The composer's attachment chips by channel id, not sent yet: a reload of the webview (the view hidden and shown,
+   * the window reloaded) keeps them with the draft. Checked again when read (`attachmentRequests`).
+   */
+  chips?: Record<string, readonly AttachmentRequest[]>;
 }

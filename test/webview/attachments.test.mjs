@@ -69,6 +69,31 @@ describe("attachments in the composer", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
+  it("chips not sent are kept across a reload of the webview, with the draft; a saved chip of another shape is left out", async () => {
+    const view = await openView(env.browser, env.server.origin, { width: 320 });
+    const { page, host } = view;
+    await host.emit("composer/attach", { channelId: "ch-general", attachments: CONTEXT, mention: "demo" });
+    await page.waitForSelector("#composer .composer-chips .chip[data-kind='file']");
+    await page.click("#composer .chip[data-kind='problems'] .chip-remove");
+    await page.waitForFunction(() => document.querySelectorAll("#composer .chip").length === 2);
+    const saved = /** @type {{ chips?: Record<string, unknown[]> }} */ (await page.evaluate(() => window.__host.state));
+    assert.deepEqual(saved.chips, { "ch-general": [CONTEXT[0], CONTEXT[2]] }, "saved as they are now: the removed one is gone");
+
+    // The webview is made again from that state (the view hidden and shown), plus a chip an older version saved wrong.
+    const again = await openView(env.browser, env.server.origin, { width: 320, state: { ...saved, chips: { ...saved.chips, "ch-other": [{ kind: "file" }] } } });
+    await again.page.waitForSelector("#composer .composer-chips .chip[data-kind='file']");
+    assert.deepEqual(await again.page.$$eval("#composer .chip .chip-label", (els) => els.map((e) => e.textContent)), ["compose.ts:12-30", "README.md"]);
+    await again.page.fill("#composer textarea", "@demo look");
+    await again.page.press("#composer textarea", "Enter");
+    const [sent] = /** @type {{ attachments: unknown[] }[]} */ (await again.host.waitForRequests("channel/send"));
+    assert.deepEqual(sent.attachments, [CONTEXT[0], CONTEXT[2]], "the kept chips go with the message");
+    await again.page.waitForFunction(() => document.querySelectorAll("#composer .chip").length === 0);
+    const after = /** @type {{ chips?: Record<string, unknown[]> }} */ (await again.page.evaluate(() => window.__host.state));
+    assert.deepEqual(after.chips, {}, "sent: no longer saved");
+    assert.deepEqual(await view.problems(), []);
+    assert.deepEqual(await again.problems(), []);
+  });
+
   it("context for a channel not open yet waits for it to open", async () => {
     const view = await openView(env.browser, env.server.origin, { width: 320 });
     const { page, host } = view;
