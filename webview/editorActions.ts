@@ -7,6 +7,7 @@ import * as l10n from "@vscode/l10n";
 import { createContext } from "preact";
 import type { FileSuggestion, ToolCallDiff, ToolCallLocation } from "../src/shared/protocol";
 import type { HostConnection } from "./host";
+import { badLineRange } from "../src/shared/fileMentions";
 
 /**
  * The last thing the editor could not do, and why (issue 18: "a click that cannot do what it says, says why"): a file
@@ -44,11 +45,22 @@ export class ActionRefusals {
 
 /**
  * The note for `@path` words of a sent message that name no file of the workspace (as typed, without the `@`):
- * "@src/nope.ts: no such file in the workspace — sent as text".
+ * "@src/nope.ts: no such file in the workspace — sent as text"; a line range written backwards (`@a.ts:3-1`) or naming
+ * line 0 is said instead, with the range put right to type.
  */
 export function unmatchedPathsNote(paths: readonly string[]): string {
-  const words = paths.map((p) => `@${p}`).join(", ");
-  return paths.length === 1 ? l10n.t("{0}: no such file in the workspace — sent as text", words) : l10n.t("{0}: no such files in the workspace — sent as text", words);
+  // A range written backwards (`@a.ts:3-1`) is no range, so the whole word was looked up as a file name: say that.
+  const notes: string[] = [];
+  const missing: string[] = [];
+  for (const p of paths) {
+    const bad = badLineRange(p);
+    if (bad) notes.push(l10n.t("@{0}: that line range ends before it starts or names line 0 — sent as text. Write @{1} to attach those lines.", p, bad.fixed));
+    else missing.push(p);
+  }
+  const words = missing.map((p) => `@${p}`).join(", ");
+  const none = missing.length === 0 ? "" : missing.length === 1 ? l10n.t("{0}: no such file in the workspace — sent as text", words) : l10n.t("{0}: no such files in the workspace — sent as text", words);
+  // The one sentence ends without a full stop, as before; followed by a range's, it gets one.
+  return notes.length === 0 ? none : [...(none ? [`${none}.`] : []), ...notes].join(" ");
 }
 
 /**

@@ -41,13 +41,31 @@ export function typedPath(word: string): string | undefined {
   return /[/\\.]/.test(stripped) || parseFileMention(stripped).range ? stripped : undefined;
 }
 
+/** A path and a line range after it: `:10-20`, `:7`, `#L10-20`, `#L10-L20`. */
+const LINE_RANGE = /^(.+?)(?::|#L?)(\d{1,9})(?:-L?(\d{1,9}))?$/;
+
+/**
+ * The range a typed `@path:3-1` meant, put right (`{ path: "a.ts", fixed: "a.ts:1-3" }`), when its range is written
+ * but is no range ({@link parseFileMention}): it ends before it starts, or names line 0 (lines count from 1).
+ * Undefined for a word without a range or with a good one. Used to say why such a word went as text.
+ */
+export function badLineRange(word: string): { path: string; fixed: string } | undefined {
+  const m = LINE_RANGE.exec(word);
+  if (!m) return undefined;
+  const start = Number(m[2]);
+  const end = m[3] === undefined ? start : Number(m[3]);
+  if (start >= 1 && end >= start) return undefined;
+  const [low, high] = [Math.max(1, Math.min(start, end)), Math.max(1, start, end)];
+  return { path: m[1]!, fixed: low === high ? `${m[1]}:${low}` : `${m[1]}:${low}-${high}` };
+}
+
 /**
  * `src/a.ts:10-20` → `{ query: "src/a.ts", range: { start: 10, end: 20 } }`; `a.ts#L7` and `a.ts:7` → lines 7–7;
  * `a.ts#L10-L20` as GitHub writes it. A range that ends before it starts, or a line 0, is no range (the whole word is
  * the query then, so nothing is attached by mistake as lines).
  */
 export function parseFileMention(word: string): { query: string; range?: LineRange } {
-  const m = /^(.+?)(?::|#L?)(\d{1,9})(?:-L?(\d{1,9}))?$/.exec(word);
+  const m = LINE_RANGE.exec(word);
   if (!m) return { query: word };
   const start = Number(m[2]);
   const end = m[3] === undefined ? start : Number(m[3]);

@@ -6,7 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { EditorPort } from "../../src/app/EditorPort";
 import { editorHandlers } from "../../src/app/webviewApi/editorHandlers";
-import { fileWordBefore, parseFileMention, rankFiles } from "../../src/shared/fileMentions";
+import { badLineRange, fileWordBefore, parseFileMention, rankFiles } from "../../src/shared/fileMentions";
+import { unmatchedPathsNote } from "../../webview/editorActions";
 import type { FileSuggestion } from "../../src/shared/protocol";
 import { WEBVIEW_REQUEST_GUARDS } from "../../src/shared/protocol/requestGuards";
 import { git, makeRepo } from "./gitRepos";
@@ -29,6 +30,19 @@ test("the word after @ reads as a path with the lines it names, a range that can
   assert.deepEqual(fileWordBefore("look at @src/a.ts:3", 19), { word: "src/a.ts:3", from: 8 });
   assert.equal(fileWordBefore("mail me@host.com", 16), undefined, "an @ inside a word is not a mention");
   assert.equal(fileWordBefore("`@src/a.ts", 10), undefined, "not after a backtick");
+});
+
+test("a typed range written backwards or naming line 0 is said so, with the range put right, not as a missing file", () => {
+  assert.deepEqual(badLineRange("src/a.ts:3-1"), { path: "src/a.ts", fixed: "src/a.ts:1-3" });
+  assert.deepEqual(badLineRange("a.ts#L0"), { path: "a.ts", fixed: "a.ts:1" });
+  assert.deepEqual(badLineRange("a.ts:0-4"), { path: "a.ts", fixed: "a.ts:1-4" });
+  for (const good of ["a.ts", "a.ts:3", "a.ts:1-3", "a.ts#L2-L9"]) assert.equal(badLineRange(good), undefined, good);
+  assert.equal(unmatchedPathsNote(["src/a.ts:3-1"]), "@src/a.ts:3-1: that line range ends before it starts or names line 0 — sent as text. Write @src/a.ts:1-3 to attach those lines.");
+  assert.equal(
+    unmatchedPathsNote(["nope.ts", "a.ts:9-2"]),
+    "@nope.ts: no such file in the workspace — sent as text. @a.ts:9-2: that line range ends before it starts or names line 0 — sent as text. Write @a.ts:2-9 to attach those lines.",
+  );
+  assert.equal(unmatchedPathsNote(["x.ts", "y.ts"]), "@x.ts, @y.ts: no such files in the workspace — sent as text");
 });
 
 test("files rank as quick open ranks them: the file name first, then the path, then a scattered match; no match, no file", () => {
