@@ -11,7 +11,7 @@ import { commitOps, type StoreChanges } from "./commitOps";
 import { META_INDEX_COMPLETE, META_INDEX_STATE, latestMeta, metaIndexStep, type MessageMeta, type MetaIndexState } from "./messageMeta";
 import { asChannelTally, contextKeys, contextEntryPages, type ChannelTally, type ContextEntry } from "./contextEntries";
 import { countAfterExcept, countBetween } from "./messageCounts";
-import { SEARCH_INDEX_STATE, indexSearch, indexStep, readIndexState, scanSearch, type SearchIndexState, type SearchQuery, type SearchResult } from "./search";
+import { SEARCH_INDEX_STATE, indexStep, readIndexState, scanSearch, searchMessages, type SearchIndexState, type SearchQuery, type SearchResult } from "./search";
 import {
   STORE_SCHEMA_VERSION,
   asChannelRecord,
@@ -255,11 +255,12 @@ export class Store {
   }
 
   /**
-   * Messages of every channel matching `query`, newest first: through the word index once it is complete, else by
-   * reading every message ({@link scanSearch}) while an older store's index is being built (ADR 0007).
+   * Messages of every channel matching `query`, newest first (`searchMessages`): the filters alone when it has no
+   * words, else through the word index once it is complete, else by reading every message while an older store's
+   * index is being built (ADR 0007).
    */
   async search(query: SearchQuery): Promise<SearchResult> {
-    return (await readIndexState(this.db)).complete ? indexSearch(this.db, query, this.parseMessage) : this.scanSearch(query);
+    return searchMessages(this.db, query, this.parseMessage, async () => (await this.channels()).map((c) => c.id));
   }
 
   /** The same search by reading every message (the baseline of `search.100kMs`). */

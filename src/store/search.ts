@@ -179,6 +179,53 @@ export async function indexSearch(db: GuardedLevel, q: SearchQuery, parse: (key:
   return { hits, more };
 }
 
+/**
+ * Messages of every channel matching `q`, newest first: {@link filterSearch} when `q` has filters and no words, else
+ * through the word index once it is complete, else by reading every message ({@link scanSearch}) while an older
+ * store's index is being built (ADR 0007). `channelIds`: the store's channels (read only for a filter-only search).
+ */
+export async function searchMessages(db: GuardedLevel, q: SearchQuery, parse: Parse, channelIds: () => Promise<string[]>): Promise<SearchResult> {
+  if (queryTerms(q.text).length === 0) return filterSearch(db, q, parse, await channelIds());
+  return (await readIndexState(db)).complete ? indexSearch(db, q, parse) : scanSearch(db, q, parse);
+}
+
+type Parse = (key: string, value: string) => MessageRecord | undefined;
+
+/**
+ * A search with filters and no words (`from:odie`, `in:#general after:2026-01-31`): the newest messages that pass
+ * them, read from the end of each channel's messages (one reverse read per channel, merged newest first, as the
+ * postings are in {@link indexSearch}) until the limit. No filter at all finds nothing. A filter that few messages pass
+ * reads on, at worst every message of the channels searched (the cost of {@link scanSearch}).
+ */
+export async function filterSearch(db: GuardedLevel, q: SearchQuery, parse: Parse, channelIds: readonly string[]): Promise<SearchResult> {
+  if (q.channelId === undefined && q.author === undefined && q.since === undefined && q.until === undefined) return { hits: [], more: false };
+  const ids = q.channelId !== undefined ? [q.channelId] : channelIds;
+  const cursors: Cursor[] = ids.map((id) => ({ pages: db.pages({ gte: keys.messagePrefix(id), lt: `${keys.messagePrefix(id)}\uffff`, reverse: true }, POSTING_PAGE, FIRST_PAGE), page: [], at: -1, id: "" }));
+  const limit = q.limit ?? DEFAULT_LIMIT;
+  const hits: SearchHit[] = [];
+  let more = false;
+  try {
+    await Promise.all(cursors.map(advance));
+    for (;;) {
+      let best: Cursor | undefined;
+      for (const c of cursors) if (c.head && (!best || c.id > best.id)) best = c;
+      if (!best) break;
+      const [key, value] = best.head!;
+      await advance(best);
+      const m = parse(key, value);
+      if (!m || !isIndexable(m) || !passes(q, m.channelId, authorOf(m), m.createdAt)) continue;
+      if (hits.length === limit) {
+        more = true;
+        break;
+      }
+      hits.push({ channelId: m.channelId, messageId: m.id, author: authorOf(m), createdAt: m.createdAt, snippet: snippetOf(searchableText(m), "") });
+    }
+  } finally {
+    await Promise.all(cursors.map((c) => c.pages.return(undefined)));
+  }
+  return { hits, more };
+}
+
 function idOf(key: string): string {
   return key.slice(key.lastIndexOf("/") + 1);
 }

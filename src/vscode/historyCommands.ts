@@ -62,8 +62,11 @@ async function searchHistory(app: SidekicksApp, reveal: RevealMessage, startWith
   let generation = 0;
   const run = async (value: string): Promise<void> => {
     const mine = ++generation;
-    if (parseSearch(value).text.trim() === "") {
-      pick.items = value.trim() === "" ? [] : [{ label: vscode.l10n.t("Type a word to search for, with the filters."), alwaysShow: true }];
+    const parsed = parseSearch(value);
+    // Filters alone (`from:odie`, `in:#general after:2026-01-31`) list the newest messages that pass them.
+    const filtered = parsed.channel !== undefined || parsed.author !== undefined || parsed.since !== undefined || parsed.until !== undefined;
+    if (parsed.text.trim() === "" && !filtered) {
+      pick.items = [];
       pick.busy = false;
       return;
     }

@@ -85,6 +85,20 @@ test("the limit keeps the newest hits and says more exist; the index and the ful
   });
 });
 
+test("filters alone list the newest messages that pass them, across channels, a running answer left out; no filter finds nothing", async () => {
+  await withHistory(async (search, _store, ids) => {
+    assert.deepEqual((await search.search("from:codex")).hits.map((h) => [h.messageId, h.channelName]), [[ids.infra, "infra"]], "codex's settled answer, not its running one");
+    assert.deepEqual((await search.search("in:#general")).hits.map((h) => h.messageId), [ids.answer, ids.ask], "newest first");
+    assert.deepEqual((await search.search("before:2026-11-02")).hits.map((h) => h.messageId), [ids.ask]);
+    const limited = await search.search({ text: "", author: "user" }, 1);
+    assert.deepEqual([limited.hits.map((h) => h.messageId), limited.more], [[ids.ask], false]);
+    const two = await search.search({ text: "", since: T0 }, 1);
+    assert.deepEqual([two.hits.map((h) => h.messageId), two.more], [[ids.infra], true], "the limit keeps the newest and says more exist");
+    assert.match((await search.search("from:claude")).hits[0]!.snippet, /^I refactored the Parser/, "the snippet is the message's start");
+    assert.deepEqual((await search.search("   ")).hits, [], "no words and no filter: nothing");
+  });
+});
+
 test("parseSearch keeps a filter that does not parse as a word, and names it so the user is told", () => {
   assert.deepEqual(parseSearch("  deploy in:#infra from:@codex after:2026-11-02 before:soon "), {
     text: "deploy before:soon", channel: "infra", author: "codex", since: Date.parse("2026-11-02T00:00:00Z"), unreadDates: ["before:soon"],
