@@ -110,6 +110,13 @@ describe("session controls in the channel header", () => {
     await page.keyboard.press("Escape");
     await page.waitForSelector(".session-popover", { state: "detached" });
     assert.equal(await activeControl(page), "session-trigger", "Escape gives the focus back to the button");
+    // Open again, the focus put back on the button (a trial pressed Escape there and nothing closed): Escape closes.
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".session-popover[role='dialog']");
+    await page.focus(trigger);
+    assert.equal(await page.getAttribute(trigger, "aria-expanded"), "true");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector(".session-popover", { state: "detached" });
     await frames(page, 3);
     await page.screenshot({ path: path.join(outDir, "webview-session-header.png"), clip: { x: 0, y: 0, width: 360, height: 120 } });
     assert.deepEqual(await problems(), []);

@@ -132,8 +132,20 @@ export function SessionControls({ state, configure }: { state: SessionStateView;
     const outside = (event: PointerEvent) => {
       if (!root.current?.contains(event.target as Node)) setOpen(false);
     };
+    // Escape with the focus on the button or nowhere (the dialog's own controls not focused yet) closes it too; the
+    // dialog handles Escape inside itself.
+    const escape = (event: KeyboardEvent) => {
+      const target = event.target as Node;
+      if (event.key !== "Escape" || dialog.current?.contains(target) || !(root.current?.contains(target) || target === document.body)) return;
+      event.preventDefault();
+      close();
+    };
     document.addEventListener("pointerdown", outside, true);
-    return () => document.removeEventListener("pointerdown", outside, true);
+    document.addEventListener("keydown", escape);
+    return () => {
+      document.removeEventListener("pointerdown", outside, true);
+      document.removeEventListener("keydown", escape);
+    };
   }, [open]);
   useLayoutEffect(() => {
     if (!open) return;
