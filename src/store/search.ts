@@ -145,36 +145,25 @@ export async function indexSearch(db: GuardedLevel, q: SearchQuery, parse: (key:
   if (terms.length === 0) return { hits: [], more: false };
   const lead = [...terms].sort((a, b) => b.length - a.length)[0]!.slice(0, INDEXED_WORD_CHARS);
   const found = await expansions(db, lead, MAX_EXPANSIONS);
-  const cursors: Cursor[] = found.words.map((w) => ({ pages: db.pages({ gte: `word/${w}/`, lt: `word/${w}/\uffff`, reverse: true }, POSTING_PAGE, FIRST_PAGE), page: [], at: -1, id: "" }));
   const limit = q.limit ?? DEFAULT_LIMIT;
   const hits: SearchHit[] = [];
   const seen = new Set<string>();
   let more = found.more;
-  try {
-    await Promise.all(cursors.map(advance));
-    for (;;) {
-      let best: Cursor | undefined;
-      for (const c of cursors) if (c.head && (!best || c.id > best.id)) best = c;
-      if (!best) break;
-      const [, value] = best.head!;
-      const id = best.id;
-      await advance(best);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const [channelId = "", author = "", createdAt = "0"] = value.split("\t");
-      if (!passes(q, channelId, author, Number(createdAt))) continue;
-      const raw = await db.get(keys.message(channelId, id));
-      const m = raw === undefined ? undefined : parse(keys.message(channelId, id), raw);
-      const hit = m && hitOf(m, terms);
-      if (!hit) continue; // a word the message no longer has, or a message gone
-      if (hits.length === limit) {
-        more = true;
-        break;
-      }
-      hits.push(hit);
+  for await (const [key, value] of newestFirst(db, found.words.map((w) => `word/${w}/`))) {
+    const id = idOf(key);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const [channelId = "", author = "", createdAt = "0"] = value.split("\t");
+    if (!passes(q, channelId, author, Number(createdAt))) continue;
+    const raw = await db.get(keys.message(channelId, id));
+    const m = raw === undefined ? undefined : parse(keys.message(channelId, id), raw);
+    const hit = m && hitOf(m, terms);
+    if (!hit) continue; // a word the message no longer has, or a message gone
+    if (hits.length === limit) {
+      more = true;
+      break;
     }
-  } finally {
-    await Promise.all(cursors.map((c) => c.pages.return(undefined)));
+    hits.push(hit);
   }
   return { hits, more };
 }
@@ -200,30 +189,41 @@ type Parse = (key: string, value: string) => MessageRecord | undefined;
 export async function filterSearch(db: GuardedLevel, q: SearchQuery, parse: Parse, channelIds: readonly string[]): Promise<SearchResult> {
   if (q.channelId === undefined && q.author === undefined && q.since === undefined && q.until === undefined) return { hits: [], more: false };
   const ids = q.channelId !== undefined ? [q.channelId] : channelIds;
-  const cursors: Cursor[] = ids.map((id) => ({ pages: db.pages({ gte: keys.messagePrefix(id), lt: `${keys.messagePrefix(id)}\uffff`, reverse: true }, POSTING_PAGE, FIRST_PAGE), page: [], at: -1, id: "" }));
   const limit = q.limit ?? DEFAULT_LIMIT;
   const hits: SearchHit[] = [];
   let more = false;
+  for await (const [key, value] of newestFirst(db, ids.map(keys.messagePrefix))) {
+    const m = parse(key, value);
+    if (!m || !isIndexable(m) || !passes(q, m.channelId, authorOf(m), m.createdAt)) continue;
+    if (hits.length === limit) {
+      more = true;
+      break;
+    }
+    hits.push({ channelId: m.channelId, messageId: m.id, author: authorOf(m), createdAt: m.createdAt, snippet: snippetOf(searchableText(m), "") });
+  }
+  return { hits, more };
+}
+
+/**
+ * The entries under each of `prefixes` (a word's postings, a channel's messages), read backwards a page at a time and
+ * merged by the id after their last `/`, the largest (the newest: ULIDs sort by time) first. A `break` in the caller's
+ * loop closes every read.
+ */
+async function* newestFirst(db: GuardedLevel, prefixes: readonly string[]): AsyncGenerator<[string, string]> {
+  const cursors: Cursor[] = prefixes.map((p) => ({ pages: db.pages({ gte: p, lt: `${p}\uffff`, reverse: true }, POSTING_PAGE, FIRST_PAGE), page: [], at: -1, id: "" }));
   try {
     await Promise.all(cursors.map(advance));
     for (;;) {
       let best: Cursor | undefined;
       for (const c of cursors) if (c.head && (!best || c.id > best.id)) best = c;
-      if (!best) break;
-      const [key, value] = best.head!;
+      if (!best) return;
+      const head = best.head!;
       await advance(best);
-      const m = parse(key, value);
-      if (!m || !isIndexable(m) || !passes(q, m.channelId, authorOf(m), m.createdAt)) continue;
-      if (hits.length === limit) {
-        more = true;
-        break;
-      }
-      hits.push({ channelId: m.channelId, messageId: m.id, author: authorOf(m), createdAt: m.createdAt, snippet: snippetOf(searchableText(m), "") });
+      yield head;
     }
   } finally {
     await Promise.all(cursors.map((c) => c.pages.return(undefined)));
   }
-  return { hits, more };
 }
 
 function idOf(key: string): string {
