@@ -24,8 +24,9 @@ const demoDir = makeRunDir("start");
 /** @type {boolean[]} */
 const results = [];
 
-/** Processes (pid and command line) whose command line or working folder lies in `dir` (Linux /proc). @param {string} dir */
+/** Processes (pid and command line) whose command line or working folder lies in `dir`, and this clone's model server (Linux /proc). @param {string} dir */
 function processesIn(dir) {
+  const ownModelServer = path.join(root, "scripts", "modelServerChild.mjs");
   /** @type {string[]} */
   const found = [];
   for (const name of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
@@ -37,7 +38,8 @@ function processesIn(dir) {
       } catch {
         // not ours to read
       }
-      if (cmdline.includes(dir) || cwd.startsWith(dir) || cmdline.includes("modelServerChild.mjs --serve")) found.push(`${name} ${cmdline}`);
+      // This clone's model server only: another clone's `npm start` on the same machine is not this run's to stop.
+      if (cmdline.includes(dir) || cwd.startsWith(dir) || cmdline.includes(`${ownModelServer} --serve`)) found.push(`${name} ${cmdline}`);
     } catch {
       // gone meanwhile
     }
