@@ -275,7 +275,7 @@ export class ChannelStore {
     for (const a of now.flatMap((t) => t.attachments)) if (!chips.some((c) => sameAttachment(c, a))) chips.push(a);
     this.setAttachments(id, chips);
     const mention = [...now].reverse().find((t) => t.mention)?.mention;
-    this.update({ composerFocus: { seq: ++this.focusSeq, ...(mention ? { mention } : {}) } });
+    this.update({ composerFocus: { seq: ++this.focusSeq, channelId: id, ...(mention ? { mention } : {}) } });
   }
 
   /** Drops a shown send error: the user edited the draft it was about. */

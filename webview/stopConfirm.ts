@@ -8,6 +8,7 @@
  * is not a decision) and is not a key repeat (a held key); the hint goes after {@link CONFIRM_WINDOW_MS}, at any
  * other key, when the composer loses the focus, or when every answer it named has ended.
  */
+import * as l10n from "@vscode/l10n";
 import { useEffect, useRef, useState } from "preact/hooks";
 
 /** How long the confirmation stays armed after the first Escape, in ms. */
@@ -83,4 +84,18 @@ export function useStopConfirm(running: readonly string[], stop: (ids: readonly 
   };
 
   return { armed: armed && still.length > 0 ? { ids: still, ready: armed.ready } : undefined, escape, disarm };
+}
+
+/** The Stop button's tooltip and accessible name: what it stops, and its key. */
+export function stopTitle(running: number): string {
+  return running > 1
+    ? l10n.t("Stop the {0} answers running or queued in this channel (Escape twice in an empty composer)", running)
+    : l10n.t("Stop the answer running in this channel (Escape twice in an empty composer)");
+}
+
+/** What the armed Escape says: what a second Escape stops, and that anything else keeps it. */
+export function confirmText(count: number): string {
+  return count > 1
+    ? l10n.t("Press Escape again to stop the {0} answers running or queued in this channel; any other key keeps them.", count)
+    : l10n.t("Press Escape again to stop the answer running in this channel; any other key keeps it.");
 }

@@ -41,8 +41,12 @@ export interface ViewState {
   focusRequest?: FocusRequest;
   /** The composer's chips by channel id (issue 21): what goes with the next message sent there, removable until then. */
   attachments: Readonly<Record<string, readonly AttachmentRequest[]>>;
-  /** The host asked to focus the composer (`composer/attach`): `mention` starts an empty draft; `seq` tells requests apart. */
-  composerFocus?: { seq: number; mention?: string };
+  /**
+   * The host asked to focus the composer of `channelId` (`composer/attach`): `mention` starts an empty draft; `seq`
+   * tells requests apart, and each is handled once (a composer made again for another channel, or for this one after
+   * a switch, does not take it again).
+   */
+  composerFocus?: { seq: number; channelId: string; mention?: string };
 }
 
 /** A message (`message/reveal`), or a permission card in it (`permission/focus`), the host asked to focus in the open channel. */

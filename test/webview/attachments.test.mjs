@@ -107,6 +107,31 @@ describe("attachments in the composer", () => {
     assert.equal(await page.inputValue("#composer textarea"), "@demo ");
   });
 
+  it("the agent picked for context starts that one draft only: sent, switching channels brings it back nowhere", async () => {
+    const view = await openView(env.browser, env.server.origin, { width: 320 });
+    const { page, host } = view;
+    await host.emit("composer/attach", { channelId: "ch-general", attachments: [CONTEXT[2]], mention: "demo" });
+    await page.waitForFunction(() => /** @type {HTMLTextAreaElement | null} */ (document.querySelector("#composer textarea"))?.value === "@demo ");
+    await page.keyboard.type("explain this");
+    await page.keyboard.press("Enter");
+    await host.waitForRequests("channel/send");
+    await page.waitForFunction(() => /** @type {HTMLTextAreaElement | null} */ (document.querySelector("#composer textarea"))?.value === "");
+    // Another channel (a new one, with no member), then back: both drafts stay empty.
+    await page.evaluate(() => {
+      window.__host.open = { channel: { id: "ch-review", name: "review", members: [] }, messages: [], config: { state: "ok", path: "/work/sidekicks.yaml", problems: [] } };
+    });
+    await host.emit("channel/reload", { name: "review" });
+    await page.waitForFunction(() => document.querySelector(".channel-header")?.textContent?.includes("#review"));
+    assert.equal(await page.inputValue("#composer textarea"), "", "a trial found '@demo ' here, and Enter then named a member the channel does not have");
+    await page.evaluate(() => {
+      window.__host.open = { channel: { id: "ch-general", name: "general", members: [{ name: "demo", state: "ready" }] }, messages: [], config: { state: "ok", path: "/work/sidekicks.yaml", problems: [] } };
+    });
+    await host.emit("channel/reload", { name: "general" });
+    await page.waitForFunction(() => document.querySelector(".channel-header")?.textContent?.includes("#general"));
+    assert.equal(await page.inputValue("#composer textarea"), "");
+    assert.deepEqual(await view.problems(), []);
+  });
+
   it("a pasted image becomes a chip with its thumbnail; an image of a type agents do not take is refused with a note", async () => {
     const view = await openView(env.browser, env.server.origin, { width: 320 });
     const { page, host } = view;

@@ -99,7 +99,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
         attachments={channelId ? (state.attachments[channelId] ?? NO_CHIPS) : NO_CHIPS}
         setAttachments={(list) => channelId && actions.setAttachments(channelId, list)}
         attachmentsNow={() => actions.attachmentsOf(channelId)}
-        focusRequest={state.composerFocus}
+        focusRequest={state.composerFocus?.channelId === channelId ? state.composerFocus : undefined}
         saveDraft={(draft) => actions.saveDraft(channelId, draft)}
         sendError={state.sendError}
         clearSendError={actions.clearSendError}

@@ -14,12 +14,15 @@ import { Suggestions } from "./Suggestions";
 import { EditingBanner } from "./EditingBanner";
 import { useFileSuggestions } from "../fileCompletion";
 import { channelLabel } from "../channelLabel";
-import { useStopConfirm } from "../stopConfirm";
+import { confirmText, stopTitle, useStopConfirm } from "../stopConfirm";
 import { isSelectAllKey, selectedAllHere } from "../selectAllGuard";
 import { type ComposerLink, insertQuote } from "../messageActions";
 
 /** How long typing must pause before the draft is saved with `setState`, in milliseconds. */
 const DRAFT_SAVE_DELAY_MS = 300;
+
+/** The last `composer/attach` focus request a composer of this page handled (its `seq`): each is handled once. */
+const handledFocus = { seq: 0 };
 
 interface Props {
   channelName: string;
@@ -34,7 +37,7 @@ interface Props {
   setAttachments: (attachments: readonly AttachmentRequest[]) => void;
   /** The chips now (a paste or a refused send changes them before the next render). */
   attachmentsNow: () => readonly AttachmentRequest[];
-  /** The host asked for the composer (`composer/attach`): focus it; `mention` starts an empty draft. */
+  /** The host asked for this composer (`composer/attach`): focus it; `mention` starts an empty draft. Handled once per `seq`. */
   focusRequest?: { seq: number; mention?: string };
   saveDraft: (draft: string) => void;
   sendError: string | undefined;
@@ -59,8 +62,7 @@ interface Props {
  * messages became growing repeats); a refused send puts its text back before what was typed since and shows why
  * above the composer, until the text is edited.
  * Typing `@` or a leading `/` opens `#composer-suggestions` (members, commands with their input hints, workspace files:
- * `fileCompletion.ts`): ↑/↓ move,
- * Tab or Enter accept, Esc closes, a click accepts.
+ * `fileCompletion.ts`): ↑/↓ move, Tab or Enter accept, Esc closes, a click accepts.
  * While `running` > 0 a secondary `vscode-button` with class `stop` sits before Send ("Stop", "Stop 2 answers"): the
  * Stop of every answer of the channel, reachable however far the history scrolled. With the text empty and no
  * suggestion list open (Escape closes that list first), Escape shows in `.composer-confirm` what a second Escape
@@ -96,7 +98,9 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
 
   useEffect(() => {
     const el = textarea.current;
-    if (!focusRequest || !el) return;
+    if (!focusRequest || !el || focusRequest.seq <= handledFocus.seq) return;
+    // Once: the composer is made again at each channel switch (a trial found "@demo " back in every empty draft).
+    handledFocus.seq = focusRequest.seq;
     if (focusRequest.mention && el.value.trim() === "") {
       el.value = `@${focusRequest.mention} `;
       onInput();
@@ -380,18 +384,4 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
       </div>
     </div>
   );
-}
-
-/** The Stop button's tooltip and accessible name: what it stops, and its key. */
-function stopTitle(running: number): string {
-  return running > 1
-    ? l10n.t("Stop the {0} answers running or queued in this channel (Escape twice in an empty composer)", running)
-    : l10n.t("Stop the answer running in this channel (Escape twice in an empty composer)");
-}
-
-/** What the armed Escape says: what a second Escape stops, and that anything else keeps it. */
-function confirmText(count: number): string {
-  return count > 1
-    ? l10n.t("Press Escape again to stop the {0} answers running or queued in this channel; any other key keeps them.", count)
-    : l10n.t("Press Escape again to stop the answer running in this channel; any other key keeps it.");
 }
