@@ -1,6 +1,6 @@
 /** The turn reducer's recovery at activation (the sweeper's findings) and close (the window closes). */
 import * as l10n from "@vscode/l10n";
-import type { ErrorInfo } from "../shared/protocol";
+import type { ErrorInfo, PermissionPart } from "../shared/protocol";
 import type { IntentRecord, MessageRecord, TurnRecord } from "../store/records";
 import type { FileDecision } from "../workspace/turnFiles";
 import { withFileStates } from "./changedFiles";
@@ -71,6 +71,15 @@ function withIntentCards(message: MessageRecord, intents: readonly IntentRecord[
   for (const i of intents) if (i.restore && i.path && i.result === "applied") states[i.path] = i.restore === "undo" ? "undone" : null;
   let parts = [...message.parts];
   for (const i of intents) {
+    // A permission answer the message shows on its own card is said there, not on a second card beside it (a trial
+    // read "Permission answer for @demo — outcome unknown" as a tool call, next to "Not answered").
+    if (i.kind === "permission") {
+      const shown = parts.findIndex((p) => p.type === "permission" && p.requestId === i.requestId);
+      if (shown >= 0) {
+        parts = parts.map((p, k) => (k === shown && p.type === "permission" ? permissionRecovered(p, i) : p));
+        continue;
+      }
+    }
     let card = intentPart(i);
     if (i.kind === "delegate" && i.result === "not_started" && !(i.childTurnId && queuedChildren.has(i.childTurnId))) {
       const { delegation: _none, ...unlinked } = card;
@@ -81,6 +90,15 @@ function withIntentCards(message: MessageRecord, intents: readonly IntentRecord[
   }
   const cards = { ...message, parts };
   return Object.keys(states).length > 0 ? withFileStates(cards, states) : cards;
+}
+
+/**
+ * A permission card after recovery: Sidekicks' own "cancelled" (the answer ended before the user chose) leaves the
+ * card's "Not answered" as it is; an answer the user chose whose delivery recovery could not confirm says so.
+ */
+function permissionRecovered(part: PermissionPart, intent: IntentRecord): PermissionPart {
+  if (intent.optionId === undefined || intent.optionId === "cancelled" || intent.result === "done" || intent.result === "applied") return part;
+  return { ...part, notice: l10n.t("The window closed while this answer was being sent: it may not have reached @{0}. Retry asks again.", intent.agent) };
 }
 
 /** The window closes: running attempts end `interrupted` with everything received; pending turns stay queued. */

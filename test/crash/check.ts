@@ -46,6 +46,9 @@ async function snapshot(db: ClassicLevel<string, string>): Promise<Snapshot> {
 
 const textOf = (m: Pick<MessageRecord, "parts">) => m.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
 const laneOf = (t: TurnRecord) => `${t.channelId}/${t.agent}`;
+/** Whether `answer` says what recovery found of `intent`: its card, or for a permission answer the request's own card. */
+const shows = (answer: MessageRecord | undefined, intent: IntentRecord) =>
+  !!answer?.parts.some((p) => (p.type === "toolCall" && p.toolCallId === `intent-${intent.id}`) || (intent.kind === "permission" && p.type === "permission" && p.requestId === intent.requestId));
 
 /** What the checker found, besides violations: how recovery acted (for the report's totals). */
 export interface CheckStats {
@@ -276,14 +279,14 @@ export async function checkAfterKill(dir: string, journal: JournalLine[], scenar
     }
     const turn = after.turns.get(i0.turnId);
     const answer = turn && after.messages.get(turn.messageId);
-    if (!answer?.parts.some((p) => p.type === "toolCall" && p.toolCallId === `intent-${id}`)) v.push(`intent ${id} recovered as ${i1.result}, but its turn's answer shows no card for it`);
+    if (!shows(answer, i1)) v.push(`intent ${id} recovered as ${i1.result}, but its turn's answer shows no card for it`);
   }
   for (const i of after.intents.values()) {
     if (i.phase !== "settled") v.push(`intent ${i.id} (${i.kind}) stays ${i.phase}`);
     // Settled by a recovery (this one or one that was itself killed): the card must be in the answer all the same.
     const turn = after.turns.get(i.turnId);
     const answer = turn && after.messages.get(turn.messageId);
-    if (i.phase === "settled" && i.result !== "done" && i.result !== "failed" && !before.openIntents.has(i.id) && !answer?.parts.some((p) => p.type === "toolCall" && p.toolCallId === `intent-${i.id}`)) {
+    if (i.phase === "settled" && i.result !== "done" && i.result !== "failed" && !before.openIntents.has(i.id) && !shows(answer, i)) {
       v.push(`intent ${i.id} (${i.kind} ${i.path ?? ""}) was settled ${i.result} by an earlier, killed recovery, but its turn's answer shows no card for it`);
     }
   }

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import type { AgentUpdate } from "../../src/acp/types";
-import type { Part } from "../../src/shared/protocol";
-import type { MessageRecord, TurnRecord } from "../../src/store/records";
+import type { Part, PermissionPart } from "../../src/shared/protocol";
+import type { IntentRecord, MessageRecord, TurnRecord } from "../../src/store/records";
 import { run } from "./reducerHarness";
 import { CHECKPOINT_MS, HEARTBEAT_MS, initialState, type Admission, type EngineEffect, type EngineState } from "../../src/turns/reducer";
 
@@ -310,6 +310,22 @@ test("recovery: a dead owner's running turn settles interrupted with its checkpo
   assert.ok(warned(effects, /owner that is gone/));
   assert.equal(persisted(effects)[0]!.turns![0]!.state, "settled");
   assert.equal(Object.keys(state.turns).length, 0);
+});
+
+test("recovery: a permission answer intent is said on the permission card, not on a second card beside it", () => {
+  const intent = (requestId: string, optionId: string, result: IntentRecord["result"]): IntentRecord =>
+    ({ version: 1, id: id("I"), turnId: "T", attempt: 1, agent: "a", kind: "permission", requestId, optionId, phase: "running", result, createdAt: T0, updatedAt: T0 }) as IntentRecord;
+  const dead = stored({ state: "awaiting_input" }, [
+    { type: "permission", requestId: "R1", toolCallId: "t1", title: "Edit a", options: [{ optionId: "ok", name: "Allow once", kind: "allow_once" }] },
+    { type: "permission", requestId: "R2", toolCallId: "t2", title: "Edit b", options: [{ optionId: "ok", name: "Allow once", kind: "allow_once" }], outcome: "ok" },
+  ]);
+  const turn = { ...dead, intents: [intent("R1", "cancelled", "uncertain"), intent("R2", "ok", "uncertain")] };
+  const { effects } = run(initialState(OWNER), { type: "recover", at: T0, turns: [turn] });
+  const view = finished(effects)[0]!;
+  assert.deepEqual(view.parts.map((p) => p.type), ["permission", "permission"], "no 'Permission answer for @a' card");
+  const [waiting, chosen] = view.parts as PermissionPart[];
+  assert.doesNotMatch(waiting!.notice ?? "", /may not have reached/, "Sidekicks' own cancel on close: the card's Not answered says it");
+  assert.match(chosen!.notice ?? "", /may not have reached @a\. Retry asks again\./, "the user's answer, not known to have arrived");
 });
 
 test("recovery: a queued turn that was never claimed is dispatched, after the interrupted one of its lane", () => {
