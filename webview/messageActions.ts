@@ -23,6 +23,8 @@ export interface MessageActions {
   regenerate(messageId: string): Promise<boolean>;
   /** Brings a message of the open channel into view and focuses it (loading older pages first when needed). */
   reveal(messageId: string): void;
+  /** Focuses the composer to write to `agent`: an empty draft starts with `@agent `; one being written is kept. */
+  address(agent: string): void;
 }
 
 /** What the composer offers the message actions; attached while a composer is shown (`Composer.tsx`). */
@@ -33,6 +35,8 @@ export interface ComposerTarget {
   edit(messageId: string, text: string): void;
   /** The edited message's answers changed `undoable` files an undo would restore: offer to undo them first. */
   offerUndo(messageId: string, undoable: number): void;
+  /** Focuses the box; an empty draft starts with `@agent `. */
+  mention(agent: string): void;
 }
 
 /** The composer the actions reach: the one shown now (each channel's composer attaches itself while mounted). */
@@ -121,5 +125,6 @@ export function hostMessageActions(host: HostConnection, refusals: ActionRefusal
     },
     regenerate: async (messageId) => (await ask(() => host.request("turn/regenerate", { messageId }))) !== undefined,
     reveal: (messageId) => store.reveal(messageId),
+    address: (agent) => composer.current?.mention(agent),
   };
 }

@@ -100,6 +100,37 @@ describe("odd permission requests", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
+  it("an answer the agent ended because the user declined says so and offers to tell it what to do, not a bare Cancelled", async () => {
+    /** @type {import("../../src/shared/protocol").PermissionPart} */
+    const asked = {
+      type: "permission",
+      requestId: "r-no",
+      toolCallId: "t-edit",
+      title: "Edit permitted.txt",
+      options: [
+        { optionId: "approved", name: "Yes", kind: "allow_once" },
+        { optionId: "abort", name: "No, and tell Codex what to do differently", kind: "reject_once" },
+      ],
+      outcome: "abort",
+    };
+    const ended = { ...message({ id: "c1", agentName: "codex", stopReason: "cancelled", parts: [{ type: "text", text: "I will edit it." }, asked] }), outcome: /** @type {const} */ ("completed") };
+    const stopped = { ...message({ id: "c2", agentName: "codex", stopReason: "cancelled", parts: [asked] }), outcome: /** @type {const} */ ("cancelled") };
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "codex", state: "ready" }], messages: [stopped, ended] }) });
+    const { page } = view;
+    await page.waitForSelector(".message[data-message-id='c1'] .message-declined");
+    assert.equal(
+      await page.innerText(".message[data-message-id='c1'] .message-declined"),
+      "You declined “No, and tell Codex what to do differently”: codex ended its answer and is waiting for what to do instead. Tell codex what to do",
+    );
+    assert.equal(await page.$(".message[data-message-id='c2'] .message-declined"), null, "the user's own Stop stays a Stop");
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, "webview-declined.png") });
+    await page.click(".message[data-message-id='c1'] .message-tell");
+    await page.waitForFunction(() => document.activeElement?.tagName === "TEXTAREA");
+    assert.equal(await page.inputValue("#composer textarea"), "@codex ");
+    assert.deepEqual(await view.problems(), []);
+  });
+
   for (const theme of /** @type {const} */ (["dark", "light"])) {
     it(`screenshot (${theme})`, async () => {
       const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "odd", state: "busy" }], messages: [asking()] }), theme, width: 380, height: 700 });

@@ -170,6 +170,14 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
   useEffect(
     () =>
       link?.attach({
+        mention: (agent) => {
+          const el = textarea.current;
+          if (!el) return;
+          if (el.value.trim() === "") el.value = `@${agent} `;
+          el.focus();
+          el.setSelectionRange(el.value.length, el.value.length);
+          onInput();
+        },
         insert: (quoted) => {
           const el = textarea.current;
           if (!el || quoted === "") return;

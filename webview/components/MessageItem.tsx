@@ -44,6 +44,21 @@ interface Props {
   queuedAhead?: number;
 }
 
+/**
+ * The option the user declined with, when that is why the agent ended its answer: it stopped by itself (stop reason
+ * `cancelled`, not the user's Stop) after a permission answered with a reject option. Codex's "No, and tell Codex what
+ * to do differently" does so, and a bare "Cancelled" left a trial with no way on.
+ */
+function declinedOption(message: MessageView): string | undefined {
+  if (message.stopReason !== "cancelled" || message.outcome === "cancelled" || message.author.kind !== "agent") return undefined;
+  for (const part of [...message.parts].reverse()) {
+    if (part.type !== "permission" || part.auto) continue;
+    const chosen = part.options.find((o) => o.optionId === part.outcome);
+    if (chosen?.kind === "reject_once" || chosen?.kind === "reject_always") return chosen.name;
+  }
+  return undefined;
+}
+
 /** The note under an answer that ended for a reason other than `end_turn` (ACP stop reasons), in the editor's language. */
 function stopNoteOf(stopReason: string): string | undefined {
   switch (stopReason) {
@@ -69,7 +84,8 @@ export class MessageItem extends Component<Props> {
   render({ message, answerPermission, turn, look, unread, queuedAhead }: Props) {
     const streaming = message.status === "streaming";
     const queued = message.status === "queued";
-    const stopNote = message.stopReason ? stopNoteOf(message.stopReason) : undefined;
+    const declined = declinedOption(message);
+    const stopNote = message.stopReason && !declined ? stopNoteOf(message.stopReason) : undefined;
     const empty = message.parts.length === 0;
     const awaiting = awaitingPermission(message);
     return (
@@ -180,6 +196,16 @@ export class MessageItem extends Component<Props> {
             </div>
           )}
           {stopNote && !message.error && <div class="message-note">{stopNote}</div>}
+          {declined && !message.error && (
+            <div class="message-note message-declined">
+              {l10n.t("You declined “{0}”: {1} ended its answer and is waiting for what to do instead.", declined, authorName(message.author))}{" "}
+              {turn.message && (
+                <vscode-button class="message-tell" secondary onClick={() => turn.message?.address(message.author.agentName ?? "")}>
+                  {l10n.t("Tell {0} what to do", authorName(message.author))}
+                </vscode-button>
+              )}
+            </div>
+          )}
           {message.retryable && !message.error && (
             <vscode-button class="message-retry" secondary onClick={() => turn.retry(message.id)} title={message.outcome === "cancelled" ? l10n.t("Run this request again in this message; the agent is told what a stopped attempt had done") : undefined}>
               {message.outcome === "cancelled" ? l10n.t("Run again") : l10n.t("Retry")}
