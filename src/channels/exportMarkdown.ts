@@ -160,9 +160,10 @@ function bodyLines(m: MessageRecord): string[] {
     const md = partMarkdown(part);
     if (md !== undefined && md.trim() !== "") out.push(md.replace(/\n+$/, ""), "");
   }
-  if (m.error) out.push(`> ${l10n.t("Error: {0}", m.error.message)}`, "");
-  else if (m.outcome === "cancelled") out.push(`> ${l10n.t("Cancelled")}`, "");
-  else if (m.outcome === "refused") out.push(`> ${l10n.t("The agent refused to continue")}`, "");
+  // How it ended, in italics: a quote (`> `) read as quoted text, as the agents quote the user's words so.
+  if (m.error) out.push(`*${l10n.t("Error: {0}", m.error.message.replace(/\s+/g, " ").trim())}*`, "");
+  else if (m.outcome === "cancelled") out.push(`*${l10n.t("Cancelled")}*`, "");
+  else if (m.outcome === "refused") out.push(`*${l10n.t("The agent refused to continue")}*`, "");
   return out;
 }
 

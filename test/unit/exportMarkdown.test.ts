@@ -63,7 +63,7 @@ test("a channel exports as Markdown: a heading per message with author and time,
     "",
     "- Tool call: npm test (no result)",
     "",
-    "> Error: The agent exited (code 1).",
+    "*Error: The agent exited (code 1).*",
     "",
   ].join("\n"));
   assert.doesNotMatch(md, /iVBORw0KGgo/, "an image is described, never dumped");
@@ -81,8 +81,8 @@ test("a message's own headings nest under its export heading, raw HTML shows as 
   assert.match(md, /\n#### You → @odie · 2026-11-01 10:00 UTC\n/);
   assert.match(md, /\n&lt;b>bold\?&lt;\/b> &lt;!-- note --> see <https:\/\/example\.com> or <me@example\.com>, and `<div>` stays\n/);
   assert.match(md, /\n```html\n<div># not a heading<\/div>\n```\n {4}<pre>indented<\/pre>\n###### six\n/);
-  assert.match(md, /## @claude · 2026-11-01 10:01 UTC\n\nHalf an ans\n\n> Cancelled\n/);
-  assert.match(md, /\n> The agent refused to continue\n$/);
+  assert.match(md, /## @claude · 2026-11-01 10:01 UTC\n\nHalf an ans\n\n\*Cancelled\*\n/);
+  assert.match(md, /\n\*The agent refused to continue\*\n$/);
 });
 
 test("the export reads every page of a long channel, or only the messages since a date, oldest first", async () => {
