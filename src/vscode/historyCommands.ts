@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { SidekicksApp } from "../app/SidekicksApp";
 import { parseSearch, type HistoryHit } from "../channels/HistorySearch";
 import { exportTime } from "../channels/exportMarkdown";
+import { plainSnippet } from "../shared/markdownPlain";
 import type { HostEvents } from "../shared/protocol";
 
 /** Shows a channel in the view and reveals one of its messages there (loading its page). */
@@ -14,9 +15,12 @@ type HitItem = vscode.QuickPickItem & { hit?: HistoryHit };
 
 function itemOf(hit: HistoryHit): HitItem {
   const author = hit.author === "user" ? vscode.l10n.t("You") : hit.author === "system" ? "Sidekicks" : `@${hit.author}`;
-  // A label reads `$(name)` as an icon: a snippet's own `$(` is kept as text.
-  return { label: hit.snippet.replace(/\$\(/g, "$\u200b("), description: `#${hit.channelName} · ${author}`, detail: exportTime(hit.createdAt), hit };
+  const channel = hit.channelName.startsWith("@") ? hit.channelName : `#${hit.channelName}`;
+  // A label reads `$(name)` as an icon: a snippet's own `$(` is kept as text. Where and who go on the detail line with
+  // the time: as the description they went off the end of a long snippet's line (a trial saw agents' hits without them).
+  return { label: plainSnippet(hit.snippet).replace(/\$\(/g, "$\u200b("), detail: `${channel} · ${author} · ${exportTime(hit.createdAt)}`, hit };
 }
+
 
 /**
  * Registers `Sidekicks: Search history…` (a QuickPick that searches every channel as the user types, with `in:#channel`,
