@@ -100,6 +100,19 @@ describe("odd permission requests", () => {
     assert.deepEqual(await view.problems(), []);
   });
 
+  it("a request and a tool call that came with no title say so, instead of 'Allow Permission requested?' and an empty card", async () => {
+    /** @type {import("../../src/shared/protocol").PermissionPart} */
+    const bare = { type: "permission", requestId: "r-bare", toolCallId: "t-bare", title: "Permission requested", untitled: true, options: [{ optionId: "ok", name: "Allow once", kind: "allow_once" }] };
+    /** @type {import("../../src/shared/protocol").ToolCallPart} */
+    const call = { type: "toolCall", toolCallId: "t-id-only", title: "", status: "pending" };
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ members: [{ name: "odd", state: "busy" }], messages: [message({ id: "b1", agentName: "odd", status: "streaming", parts: [call, bare] })] }) });
+    const { page } = view;
+    await page.waitForSelector(".permission[data-request-id='r-bare']");
+    assert.equal(await page.innerText(".permission[data-request-id='r-bare'] .permission-title"), "Allow this request of @odd? It gave no title saying what it is for.");
+    assert.equal(await page.innerText(".tool-call[data-tool-call-id='t-id-only'] .tool-title"), "Tool call (no title)");
+    assert.deepEqual(await view.problems(), []);
+  });
+
   it("an answer the agent ended because the user declined says so and offers to tell it what to do, not a bare Cancelled", async () => {
     /** @type {import("../../src/shared/protocol").PermissionPart} */
     const asked = {

@@ -68,11 +68,18 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
       <div class="card-header">
         <span class="permission-icon" aria-hidden="true">?</span>
         <span class="permission-title" data-folded={long && !unfolded ? "true" : undefined}>
-          {allowBefore}
-          <strong>
-            <InlineCode text={toolTitle(part.title)} />
-          </strong>
-          {allowAfter}
+          {part.untitled ? (
+            // Neither the request nor its tool call had a title: "Allow Permission requested?" said nothing.
+            agent ? l10n.t("Allow this request of @{0}? It gave no title saying what it is for.", agent) : l10n.t("Allow this request? The agent gave no title saying what it is for.")
+          ) : (
+            <>
+              {allowBefore}
+              <strong>
+                <InlineCode text={toolTitle(part.title)} />
+              </strong>
+              {allowAfter}
+            </>
+          )}
         </span>
       </div>
       {long && (

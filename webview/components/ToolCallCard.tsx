@@ -47,7 +47,8 @@ export function ToolCallCard({ part, live, awaitingPermission = false, reveal }:
   // A delegation's card says what it is in words, whoever announced it (Claude Code names it `mcp__sidekicks__delegate`),
   // and the result the agent got back is not shown twice: it is the member's answer, nested just below.
   const delegation = part.delegation;
-  const title = delegation ? l10n.t("Delegated to @{0}", delegation.member) : toolTitle(part.title);
+  // A tool call announced with only its id has no title: the card says so instead of showing an empty box.
+  const title = delegation ? l10n.t("Delegated to @{0}", delegation.member) : part.title.trim() === "" ? l10n.t("Tool call (no title)") : toolTitle(part.title);
   const content = delegation && part.content !== undefined && sameText(part.content, answerText(answers?.find(delegation.childMessageId))) ? undefined : part.content;
   return (
     <div
