@@ -69,6 +69,9 @@ describe("the history held by another window, then released", () => {
     await page.click("#composer textarea");
     await page.keyboard.type("@demo typed while locked");
     await page.waitForFunction(() => (/** @type {import("../../webview/viewState").PersistedState | undefined} */ (window.__host.state))?.draft === "@demo typed while locked");
+    // Send cannot be done here yet, and says why (a trial found it blue and ready, then refused).
+    assert.equal(await page.getAttribute("#composer vscode-button.send", "disabled"), "");
+    assert.match((await page.getAttribute("#composer vscode-button.send", "title")) ?? "", /kept, and can be sent once the channel opens/);
 
     // The other window closed: the host opened the store and says so.
     await page.evaluate(() => void (window.__host.refuse = undefined));
@@ -77,6 +80,7 @@ describe("the history held by another window, then released", () => {
     await page.waitForSelector(".open-error", { state: "detached" });
     assert.equal(await page.innerText(".channel-create-error"), "", "the locked-store error is gone from the new-channel form");
     assert.equal(await page.inputValue("#composer textarea"), "@demo typed while locked", "the text typed meanwhile is in #general's composer");
+    assert.equal(await page.getAttribute("#composer vscode-button.send", "disabled"), null, "and can be sent now");
     const state = await host.state();
     assert.equal(state.drafts?.["ch-general"], "@demo typed while locked", "and saved as #general's draft");
     assert.equal(state.draft, undefined);

@@ -93,6 +93,7 @@ export function App({ state, list, actions, draftOf }: { state: ViewState; list:
       <Composer
         key={channelId ?? "none"}
         channelName={channelName}
+        closed={channelId ? undefined : l10n.t("No channel is open here yet: what you write is kept, and can be sent once the channel opens.")}
         initialDraft={draftOf(channelId)}
         send={(text, editOf, attachments, undoAnswers) => actions.send(channelId, text, editOf, attachments, undoAnswers)}
         link={actions.composer}

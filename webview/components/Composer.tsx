@@ -53,6 +53,8 @@ interface Props {
   stop: (ids: readonly string[]) => void;
   /** Where the message actions reach this composer (Quote in composer, Edit); absent: they do not. */
   link?: ComposerLink;
+  /** Why nothing can be sent now (no channel open: the history is open in another window); the draft is kept. */
+  closed?: string;
 }
 
 /**
@@ -71,7 +73,7 @@ interface Props {
  * changed" when there are some): the draft is set aside (its saved copy left alone) until Escape or Cancel, or until
  * the edited text is sent (`send(text, editOf, …, undoAnswers)`), then it comes back. Quote inserts at the caret.
  */
-export function Composer({ channelName, initialDraft, send, attachments, setAttachments, attachmentsNow, focusRequest, saveDraft, sendError, clearSendError, members, commands, running, stop, link }: Props) {
+export function Composer({ channelName, initialDraft, send, attachments, setAttachments, attachmentsNow, focusRequest, saveDraft, sendError, clearSendError, members, commands, running, stop, link, closed }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   /** Sends not yet answered by the host (`sending` while there is one). */
   const inFlight = useRef(0);
@@ -380,7 +382,8 @@ export function Composer({ channelName, initialDraft, send, attachments, setAtta
           )}
           <vscode-button
             class="send"
-            disabled={empty}
+            disabled={empty || closed !== undefined}
+            title={closed}
             onClick={() => {
               void submit();
               textarea.current?.focus();
