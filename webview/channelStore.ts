@@ -7,8 +7,9 @@
  * so the renderer can skip everything else.
  */
 import * as l10n from "@vscode/l10n";
-import type { AttachmentRequest, ChannelView, HostEvents, SessionChange } from "../src/shared/protocol";
+import type { AttachmentRequest, ChannelView, SessionChange } from "../src/shared/protocol";
 import { applyOps, isAway, type Op, openedUnread, type Presence } from "./channelOps";
+import { ComposerChips } from "./composerChips";
 import type { HostConnection } from "./host";
 import { RequestError } from "./host";
 import { type FocusRequest, type HostCommand, OLDER_PAGE_SIZE, type OlderPages, type PersistedState, type UnreadMarker, type ViewState } from "./viewState";
@@ -37,10 +38,8 @@ export class ChannelStore {
   /** A `permission/focus` or `message/reveal` for a channel not open yet (a `channel/reload` came first), or a message not loaded yet. */
   private focusWaiting: { channelId: string; messageId: string; requestId?: string } | undefined;
   private focusSeq = 0;
-  /** `composer/attach` events for a channel not open yet (a `channel/reload` came first). */
-  private attachWaiting: HostEvents["composer/attach"][] = [];
-  /** Mirrors `state.attachments` without waiting for the next frame. */
-  private chips: Record<string, readonly AttachmentRequest[]> = {};
+  /** The composer's chips (mirroring `state.attachments` without waiting for the next frame) and attach events waiting. */
+  private readonly chips: ComposerChips;
   /** The pending `channel/older` load, if any: never two at once. */
   private olderLoad: Promise<void> | undefined;
   /** Mirrors `state.older` without waiting for the next frame. */
@@ -55,7 +54,9 @@ export class ChannelStore {
     private readonly host: HostConnection,
     private readonly persist: (patch: PersistedState) => void,
     private readonly scheduleFrame: FrameScheduler = (cb) => requestAnimationFrame(cb),
-  ) {}
+  ) {
+    this.chips = new ComposerChips((patch) => this.update(patch), persist);
+  }
 
   /** Subscribes to host events and opens `channelName` (the host's default channel when absent). */
   start(channelName?: string): void {
@@ -77,7 +78,7 @@ export class ChannelStore {
       this.applyFocus();
     });
     this.host.on("composer/attach", (target) => {
-      this.attachWaiting.push(target);
+      this.chips.arrive(target);
       this.applyAttach();
     });
     if (typeof document !== "undefined") {
@@ -245,37 +246,24 @@ export class ChannelStore {
 
   /** The composer's chips of `channelId`, now (not at the next frame). */
   attachmentsOf(channelId: string | undefined): readonly AttachmentRequest[] {
-    return channelId ? (this.chips[channelId] ?? []) : [];
+    return this.chips.of(channelId);
   }
 
-  /**
-   * Replaces the composer's chips of `channelId` (a chip removed, the chips taken by a send or put back on refusal),
-   * kept across the webview's reloads (`setState`) like the draft they go with.
-   */
+  /** Replaces the composer's chips of `channelId`, kept across the webview's reloads (`ComposerChips.set`). */
   setAttachments(channelId: string, attachments: readonly AttachmentRequest[]): void {
-    const { [channelId]: _old, ...rest } = this.chips;
-    this.chips = attachments.length > 0 ? { ...rest, [channelId]: attachments } : rest;
-    this.update({ attachments: this.chips });
-    this.persist({ chips: this.chips });
+    this.chips.set(channelId, attachments);
   }
 
   /** The chips saved by an earlier load of the webview (`PersistedState.chips`, already checked), before `start`. */
   restoreAttachments(chips: Readonly<Record<string, readonly AttachmentRequest[]>>): void {
-    this.chips = { ...chips };
-    this.update({ attachments: this.chips });
+    this.chips.restore(chips);
   }
 
   /** Hands waiting `composer/attach` events of the open channel to the composer: new chips (no duplicate), the focus. */
   private applyAttach(): void {
     const id = this.openChannel?.id;
-    const now = this.attachWaiting.filter((a) => a.channelId === id);
-    if (!id || now.length === 0) return;
-    this.attachWaiting = this.attachWaiting.filter((a) => a.channelId !== id);
-    const chips = [...this.attachmentsOf(id)];
-    for (const a of now.flatMap((t) => t.attachments)) if (!chips.some((c) => sameAttachment(c, a))) chips.push(a);
-    this.setAttachments(id, chips);
-    const mention = [...now].reverse().find((t) => t.mention)?.mention;
-    this.update({ composerFocus: { seq: ++this.focusSeq, channelId: id, ...(mention ? { mention } : {}) } });
+    const taken = this.chips.takeFor(id);
+    if (id && taken) this.update({ composerFocus: { seq: ++this.focusSeq, channelId: id, ...taken } });
   }
 
   /** Drops a shown send error: the user edited the draft it was about. */
@@ -393,12 +381,4 @@ export class ChannelStore {
 function errorText(err: unknown): string {
   if (err instanceof RequestError) return err.message;
   return err instanceof Error ? err.message : String(err);
-}
-
-/** Whether two chips are the same context (same kind, file and lines; an image by its data, terminal output by its text). */
-export function sameAttachment(a: AttachmentRequest, b: AttachmentRequest): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === "image" || b.kind === "image") return a.kind === "image" && b.kind === "image" && a.data === b.data;
-  if (a.kind === "terminal" || b.kind === "terminal") return a.kind === "terminal" && b.kind === "terminal" && a.text === b.text;
-  return a.path === b.path && a.range?.start === b.range?.start && a.range?.end === b.range?.end;
 }

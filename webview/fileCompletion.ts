@@ -11,7 +11,7 @@ import { cite } from "../src/shared/attachments";
 import { fileWordBefore, looksLikePath, parseFileMention, rankFiles } from "../src/shared/fileMentions";
 import type { AttachmentRequest, FileSuggestion } from "../src/shared/protocol";
 import { MAX_SUGGESTIONS, type Suggestion } from "./autocomplete";
-import { sameAttachment } from "./channelStore";
+import { sameAttachment } from "./composerChips";
 
 /** How long typing pauses before the host is asked, in ms. */
 export const FILE_QUERY_DEBOUNCE_MS = 120;
