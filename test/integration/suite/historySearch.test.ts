@@ -82,7 +82,12 @@ describe("history search and export in the real editor", () => {
     await typeInWorkbench("#general");
     await workbenchVisible(".quick-input-widget .quick-input-title:has-text('Export #general')");
     await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem"); // all messages
-    await workbenchVisible(".quick-input-widget .quick-input-title:has-text('Export #general')"); // the save dialog
+    // The save dialog has the range pick's title: wait for its own value, the file name offered, before typing (typing
+    // into the range pick while it closes left the save dialog open and the command waiting, once in CI).
+    await poll("the save dialog offering general-<day>.md", async () => {
+      const { value } = await webview("workbench/value", {});
+      return /general-\d{4}-\d{2}-\d{2}\.md$/.test(String(value ?? "")) ? true : undefined;
+    });
     await typeInWorkbench(exported());
     await done;
     const doc = await poll("the exported file in an editor", async () => {
