@@ -7,6 +7,7 @@ import { ContentBlock } from "./ContentBlock";
 import { FilesCard } from "./FilesCard";
 import type { MessageActions } from "../messageActions";
 import { MessageToolbar, OriginLink } from "./MessageToolbar";
+import { FoldedText } from "./FoldedText";
 import { Markdown } from "./Markdown";
 import { type AnswerPermission, PermissionCard } from "./PermissionCard";
 import { PlanCard } from "./PlanCard";
@@ -240,6 +241,8 @@ function renderPart(message: MessageView, part: Part, index: number, streaming: 
     case "text":
       // Text streams into the last part only (a part after it starts a new one): an earlier text part is final,
       // so its closed code blocks are highlighted.
+      // What the user wrote folds when long (a pasted log); an agent's answer is read whole.
+      if (message.author.kind === "user") return <FoldedText key={`t${index}`} text={part.text} />;
       return <Markdown key={`t${index}`} text={part.text} streaming={streaming && last} />;
     case "content":
       return <ContentBlock key={`b${index}`} block={part.block} streaming={streaming && last} />;
