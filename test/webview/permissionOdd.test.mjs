@@ -95,6 +95,11 @@ describe("odd permission requests", () => {
     const { page } = view;
     await page.waitForSelector(".permission[data-request-id='r-mcp']");
     assert.equal(await page.innerText(".permission[data-request-id='r-mcp'] .permission-title"), "Allow Sidekicks' delegate tool (hand work to another member of the channel)?");
+    // The rule offered matches the raw title, and says which tool that is.
+    assert.equal(
+      await page.innerText(".permission[data-request-id='r-mcp'] .permission-rule-matches"),
+      "Sidekicks' delegate tool (hand work to another member of the channel). For @claude's requests titled exactly “mcp__sidekicks__delegate” (tool kind other): Sidekicks answers with the one-time option, without asking, until you forget the rule.",
+    );
     assert.equal(await page.innerText(".tool-call[data-tool-call-id='t-read'] .tool-title"), "Sidekicks' skill_read tool (read an attached skill)");
     assert.equal(await page.getAttribute(".tool-call[data-tool-call-id='t-read'] .tool-title", "title"), "mcp__sidekicks__skill_read");
     assert.deepEqual(await view.problems(), []);

@@ -132,9 +132,12 @@ function SidekicksRule(props: { part: PermissionPart; agent: string; choose: (op
   const files = [...new Set(part.paths ?? [])].sort().join(", ");
   // The title is named, not repeated whole: a request that is a whole script is already shown (folded) above.
   const title = part.title.length > 160 ? `${part.title.slice(0, 160)}…` : part.title;
-  const matches = files
+  const rule = files
     ? l10n.t("For @{0}'s requests titled exactly “{1}” on exactly {2} (tool kind {3}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, title, files, kind)
     : l10n.t("For @{0}'s requests titled exactly “{1}” (tool kind {2}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, title, kind);
+  // The rule matches the raw title the agent sent; the card above says a Sidekicks tool in words: both are named.
+  const said = toolTitle(part.title);
+  const matches = said === part.title ? rule : l10n.t("{0}. {1}", said, rule);
   return (
     <div class="permission-rule" role="group" aria-label={l10n.t("Sidekicks rule")}>
       <div class="permission-rule-actions">
