@@ -5,16 +5,14 @@
  * invariants (test/crash/check.ts). Prints one line per violation, then `kill points: N, violations: V` last; exits
  * non-zero when V > 0.
  *
- * Environment: CRASH_SEEDS (comma-separated, default the fixed list below), CRASH_POINTS_PER_SEED (default 170: 1,020 kill points over the six seeds, issue 17),
- * CRASH_PHASES (comma-separated phases to draw from, default all), CRASH_JOBS (children at once, default 3: they wait on sleeps and startup as much as on CPU), CRASH_VERBOSE=1 (a line per kill point), CRASH_SNAPSHOT=0 (no V8
- * startup snapshots), CRASH_FAULT=blind-sweeper | stale-index | lost-admission (a self-test: injects that fault
- * into recovery or admission, test-side; the run must then report violations), CRASH_UNDO_POINTS_PER_SEED (the undo
- * stage's kill points per seed, default 10; it runs unless CRASH_PHASES is given without `undo`),
- * CRASH_DELEGATION_POINTS_PER_SEED (the delegation stage's, default 3; it runs unless CRASH_PHASES lacks `delegation`).
- *
- * After the channel core's kill points, the undo stage (`undoStage.ts`, issue 19): kills during an undo or a redo of a
- * settled turn's files, each checked for files written whole and a record that says which files are undone.
- * Then the delegation stage (`delegationStage.ts`, issue 22): kills across a `delegate` tool call and its child turn.
+ * Environment: CRASH_SEEDS (comma-separated; default the fixed list below), CRASH_POINTS_PER_SEED (default 170: 1,020
+ * over six seeds, issue 17), CRASH_PHASES (default all), CRASH_JOBS (children at once, default 3), CRASH_VERBOSE=1 (a
+ * line per kill point), CRASH_SNAPSHOT=0 (no V8 startup snapshots), CRASH_FAULT=blind-sweeper | stale-index |
+ * lost-admission (a self-test: that fault injected test-side; the run must report violations), and for the stages
+ * run after the core's kill points unless CRASH_PHASES leaves them out, CRASH_UNDO_POINTS_PER_SEED (default 10: the
+ * undo stage, `undoStage.ts`, issue 19, kills during an undo or redo of a settled turn's files, checked for files
+ * written whole and a record saying which are undone) and CRASH_DELEGATION_POINTS_PER_SEED (default 3: the delegation
+ * stage, `delegationStage.ts`, issue 22, kills across a `delegate` tool call and its child turn).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
