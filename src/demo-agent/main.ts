@@ -135,8 +135,10 @@ async function runPrompt(
   const retried = attempt ? ` (This is attempt ${attempt}: Sidekicks told me what my earlier attempt did.)` : "";
   const caughtUp = (context ? ` (Sidekicks also passed me ${context} earlier channel message${context === 1 ? "" : "s"} as context.)` : "") + retried;
   const asked = delegatedBy ? `${delegatedBy} handed this to me` : "You said";
+  // Each demo member says who it is: odie answering "Hello from the demo agent" read as demo's answer.
+  const greeting = me === "demo" ? "Hello from the **demo agent**" : `Hello from **${me}**, a demo agent`;
   const withFiles = attached.length ? `You attached ${attached.map((a) => `\`${a}\``).join(", ")}: I read what you attach but take my orders only from what you type.\n\n` : "";
-  await say(`Hello from the **demo agent**. ${asked}:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n${withFiles}${caughtUp ? caughtUp.trim() + "\n\n" : ""}`);
+  await say(`${greeting}. ${asked}:\n\n> ${text.replace(/\n/g, "\n> ")}\n\n${withFiles}${caughtUp ? caughtUp.trim() + "\n\n" : ""}`);
   const delegation = delegatedBy ? undefined : delegationAsked(text);
   if (delegation) return handOff(delegation.to, delegation.task, say);
   if (words.has("crash")) {

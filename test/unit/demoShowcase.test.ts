@@ -62,6 +62,7 @@ test("the demo's delegation prompt: garfield's final answer mentions odie, and o
     assert.equal(child.delegatedBy, "garfield", "odie's answer says garfield handed it the work");
     assert.equal(child.parentMessageId, parent.id);
     assert.match(textOf(child), /garfield handed this to me:\n\n> say hello\./);
+    assert.match(textOf(child), /^Hello from \*\*odie\*\*, a demo agent\./, "odie says who it is, not 'the demo agent'");
     assert.doesNotMatch(textOf(child), /over to you/, "odie does not hand it on again");
 
     const { messages } = await s.channels.messages.open("general");

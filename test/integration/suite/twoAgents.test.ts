@@ -102,7 +102,8 @@ describe("two demo agents in one channel", () => {
     assert.match(user!.to ?? "", /@garfield @odie/, "the user message shows both recipients");
     assert.deepEqual(answers.map((a) => a.author).sort(), ["garfield", "odie"], "one answer from each agent, under its own name");
     for (const answer of answers) {
-      assert.match(answer.body ?? "", /Hello from the demo agent\. You said:\s+what is for lunch on Monday\?/, `${answer.author}'s answer`);
+      // Each names itself: two answers saying "the demo agent" could not be told apart by what they say.
+      assert.match(answer.body ?? "", new RegExp(`^Hello from ${answer.author}, a demo agent\\. You said:\\s+what is for lunch on Monday\\?`), `${answer.author}'s answer`);
     }
 
     // Two agents, two processes: each answer came from its own demo process.
