@@ -21,7 +21,7 @@ export interface WindowRange {
   after: number;
 }
 
-/** Height (px) assumed for a row never measured, until some row was measured (then: their mean). */
+/** Height (px) assumed for a row never measured, until some row was measured (then: their median). */
 export const DEFAULT_ROW_HEIGHT_PX = 72;
 
 /**
@@ -30,12 +30,13 @@ export const DEFAULT_ROW_HEIGHT_PX = 72;
  */
 export class VirtualWindow {
   private readonly heights = new Map<string, number>();
-  private measuredSum = 0;
   /** Prefix sums for one `keys` array and heights version: `offsets[i]` = top of row `i`; last = total. */
   private offsets: Float64Array = new Float64Array(1);
   private offsetsFor: readonly string[] | undefined;
   private offsetsVersion = -1;
   private version = 0;
+  private estimateSize = 0;
+  private estimateCache = DEFAULT_ROW_HEIGHT_PX;
 
   /**
    * @param minRowsAround rows rendered beyond the overscan on each side, so keyboard navigation always finds the
@@ -51,7 +52,6 @@ export class VirtualWindow {
   measure(key: string, height: number): boolean {
     const old = this.heights.get(key);
     if (old === height) return false;
-    this.measuredSum += height - (old ?? 0);
     this.heights.set(key, height);
     this.version++;
     return true;
@@ -62,9 +62,20 @@ export class VirtualWindow {
     return this.heights.get(key);
   }
 
-  /** The height assumed for rows never rendered: the mean of measured rows (px). */
+  /**
+   * The height assumed for rows never rendered: the median of measured rows (px). Not their mean: the rows measured
+   * are the ones the user scrolled past, not a sample, and one very long answer among them moved a mean — and with it
+   * the height of every row not yet seen, the whole list's height and the scroll bar — by hundreds of thousands of
+   * pixels in a 10,000-message history, so a scroll bar dragged to the middle ended at the bottom. Taken again when a
+   * row is measured for the first time, not each time a measured row changes height (a streaming answer grows every
+   * frame; the median of 10,000 heights costs about 1.5 ms).
+   */
   get estimate(): number {
-    return this.heights.size ? this.measuredSum / this.heights.size : DEFAULT_ROW_HEIGHT_PX;
+    if (this.estimateSize !== this.heights.size) {
+      this.estimateSize = this.heights.size;
+      this.estimateCache = this.heights.size ? median(this.heights.values(), this.heights.size) : DEFAULT_ROW_HEIGHT_PX;
+    }
+    return this.estimateCache;
   }
 
   /** The top (px) of row `index` within the list (`index === keys.length`: the total height). */
@@ -135,4 +146,11 @@ export class VirtualWindow {
     this.offsetsVersion = this.version;
     return offsets;
   }
+}
+
+/** The median of `count` numbers (the mean of the two middle ones for an even count). */
+function median(values: Iterable<number>, count: number): number {
+  const sorted = Float64Array.from(values).sort();
+  const mid = count >> 1;
+  return count % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -4,7 +4,7 @@ import { DEFAULT_ROW_HEIGHT_PX, VirtualWindow } from "../../webview/virtualWindo
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `m${i}`);
 
-test("unmeasured rows are estimated; once some are measured, the estimate is their mean", () => {
+test("unmeasured rows are estimated; once some are measured, the estimate is their median", () => {
   const win = new VirtualWindow(0);
   const keys = ids(100);
   assert.equal(win.offsetOf(keys, 100), 100 * DEFAULT_ROW_HEIGHT_PX);
@@ -16,6 +16,23 @@ test("unmeasured rows are estimated; once some are measured, the estimate is the
   assert.equal(win.measure("m1", 60), false, "the same height is no change");
   assert.equal(win.measure("m1", 160), true);
   assert.equal(win.offsetOf(keys, 2), 200);
+});
+
+test("one very long row seen does not change the height of every row not seen (a dragged scroll bar stays where it was let go)", () => {
+  const win = new VirtualWindow(0);
+  const keys = ids(10_000);
+  // The user saw the latest rows and the first ones, one of them a 7,000 px answer.
+  for (let i = 9_975; i < 10_000; i++) win.measure(keys[i]!, 40);
+  for (let i = 0; i < 30; i++) win.measure(keys[i]!, i === 7 ? 7_000 : 40);
+  const total = win.offsetOf(keys, keys.length);
+  assert.equal(win.estimate, 40);
+  assert.equal(total, 9_999 * 40 + 7_000, "the long row counts once, as itself");
+  // Dragged to the middle, thirty more short rows are measured: the list's height does not move (with a mean it fell
+  // from 1.67 to 1.22 million px at once, and on with each row measured, until the position let go of was past the
+  // end: the webview test's 10,000-message history then showed its last rows).
+  for (let i = 5_000; i < 5_030; i++) win.measure(keys[i]!, 40);
+  assert.equal(win.offsetOf(keys, keys.length), total);
+  assert.equal(win.range(keys, total / 2, 700, 200, false).start > 4_000, true, "the middle rows are rendered");
 });
 
 test("the window covers the viewport plus overscan, with spacers for the rest; a very tall row is one row", () => {
