@@ -156,7 +156,8 @@ describe("durable turns in the view", () => {
     const restarted = { ...interrupted(), status: "streaming", error: undefined, outcome: undefined, retryable: undefined, attempt: 2, parts: [...interrupted().parts, { type: "retry", attempt: 2, note }] };
     await host.emit("message/started", restarted);
     await host.emit("message/delta", { channelId: "ch-general", messageId: "a1", appendText: "Starting again: the edit was not applied." });
-    await page.waitForSelector(".message[data-message-id='a1'] .retry-divider");
+    // The divider comes with the start, the text with the delta, rendered in a frame of its own: wait for both.
+    await page.waitForSelector(".message[data-message-id='a1'] .retry-divider ~ .markdown");
     assert.equal(await page.$(".message[data-message-id='a1'] .message-retry"), null, "no Retry while it runs");
     const order = await page.$$eval(".message[data-message-id='a1'] .message-body > *", (els) => els.map((e) => e.className.split(" ")[0]));
     assert.deepEqual(order.slice(0, 4), ["markdown", "tool-call", "retry-divider", "markdown"]);
