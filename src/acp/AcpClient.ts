@@ -273,6 +273,7 @@ export class AcpClient {
         this.sawMessage = true;
       },
       onNotAcpLine: () => this.onNotAcpLine?.(),
+      agentName: () => this.agentInfo?.name,
     });
     this.connection = connection;
     this.served = served;

@@ -164,6 +164,8 @@ export interface StreamHooks {
   onMessage(): void;
   /** A stdout line that is not ACP arrived (already counted in `proc.notAcp`). */
   onNotAcpLine(): void;
+  /** The name the agent gave itself in `initialize` (`agentInfo.name`), once known. */
+  agentName(): string | undefined;
 }
 
 /**
@@ -209,7 +211,7 @@ export function connectClient(proc: AgentProcess, handlers: AcpClientHandlers, s
     onSend: (message) => sessions.sent(message),
   });
   const served: Served = handlers.serves ?? { fs: handlers.onClientRequest !== undefined, terminal: handlers.onClientRequest !== undefined };
-  const serve = (request: ClientRequest) => clientRequest(handlers, served, sessions, request);
+  const serve = (request: ClientRequest) => clientRequest(handlers, served, sessions, request, hooks.agentName());
   const connection = acp
     .client({ name: "sidekicks" })
     .onNotification("session/update", ({ params }) => {
@@ -279,22 +281,36 @@ export function connectClient(proc: AgentProcess, handlers: AcpClientHandlers, s
  * not serve files and terminals (nothing was advertised), for an unknown session, and as a JSON-RPC error carrying
  * the sentence of a `SidekicksError` (`workspace/outside` as invalid params).
  */
-async function clientRequest(handlers: AcpClientHandlers, served: Served, sessions: SessionTable, request: ClientRequest): Promise<unknown> {
+async function clientRequest(handlers: AcpClientHandlers, served: Served, sessions: SessionTable, request: ClientRequest, agentName: string | undefined): Promise<unknown> {
   const advertised = request.method.startsWith("fs/") ? served.fs : served.terminal;
   if (!handlers.onClientRequest || !advertised) throw acp.RequestError.methodNotFound(request.method);
   if (!sessions.has(request.sessionId)) throw acp.RequestError.sessionNotFound(request.sessionId);
   try {
     return await handlers.onClientRequest(request);
   } catch (err) {
-    const e = asRequestError(err);
+    if (request.method === "fs/read_text_file" && agentName === "gemini-cli" && asSidekicksError(err, "agent/request").code === "workspace/notFound") {
+      // Gemini CLI reads a file before it writes it, and takes any refusal of that read for a failure: its connection
+      // rejects with the JSON-RPC error object, which its check for a missing file (`err instanceof Error`) never
+      // recognises (gemini-cli#9280, "Error checking existing file"), so it could not create a file. Zed answers such
+      // a read with the empty text of a new buffer; so does Sidekicks, for Gemini CLI only, and says so in the log.
+      handlers.onLog("warn", `${request.method}: ${request.path} does not exist; answered with empty text, as Gemini CLI needs to create it`);
+      return { content: "" };
+    }
+    const e = asRequestError(err, "path" in request ? request.path : undefined);
     handlers.onLog("warn", `${request.method} refused: ${e.message}`);
     throw e;
   }
 }
 
-/** A refusal as the JSON-RPC error the agent gets: its sentence, and its code in `data.code`. */
-function asRequestError(err: unknown): acp.RequestError {
+/**
+ * A refusal as the JSON-RPC error the agent gets: its sentence, and its code in `data.code`. A file that does not
+ * exist is ACP's "Resource not found" (-32002, `data.uri` the path asked for), as the SDK's
+ * `RequestError.resourceNotFound` makes it: agents tell a missing file from a failure by it (Gemini CLI matches the
+ * words "Resource not found", and took "File not found" for a failed read, so it could not create a new file).
+ */
+function asRequestError(err: unknown, path?: string): acp.RequestError {
   const e = asSidekicksError(err, "agent/request");
+  if (e.code === "workspace/notFound" && path !== undefined) return new acp.RequestError(-32002, `Resource not found: ${path}`, { code: e.code, uri: path });
   return new acp.RequestError(INVALID_PARAMS_CODES.has(e.code) ? -32602 : -32603, e.message, { code: e.code });
 }
 

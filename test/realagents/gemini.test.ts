@@ -23,8 +23,8 @@ after(async () => {
   await server.close();
 });
 
-async function withGemini(body: (world: RealWorld) => Promise<void>): Promise<void> {
-  const world = await realWorld((dir, workspace) => [realAgentConfig("gemini", { dir, workspace, modelUrl: server.url })]);
+async function withGemini(body: (world: RealWorld) => Promise<void>, options: { served?: boolean } = {}): Promise<void> {
+  const world = await realWorld((dir, workspace) => [realAgentConfig("gemini", { dir, workspace, modelUrl: server.url })], options);
   try {
     await body(world);
   } finally {
@@ -79,6 +79,30 @@ test("gemini: read_file, replace, write_file and run_shell_command really run (e
       stop();
     }
   });
+});
+
+// As in the editor: Sidekicks serves Gemini its files. Gemini reads created.txt before writing it and takes any refused
+// read for a failure (gemini-cli#9280): it called the write failed and created nothing (a fresh-user trial).
+test("gemini, with Sidekicks serving its files as the editor does: write_file creates a new file; the edit lands", TIMEOUT, async () => {
+  await withGemini(
+    async (world) => {
+      const id = await world.send("@gemini work on the notes script:tools");
+      const stop = answerAll(world, id, "allow_once");
+      try {
+        const answer = await world.settled(id);
+        assert.equal(answer.outcome, "completed");
+        const failed = answer.parts.filter((p) => p.type === "toolCall" && p.status === "failed");
+        assert.deepEqual(failed, [], "no tool call failed");
+        assert.equal(readFileSync(path.join(world.workspace, "notes.txt"), "utf8"), "beta\n");
+        assert.equal(readFileSync(path.join(world.workspace, "created.txt"), "utf8"), "created by the scripted model\n");
+        const logs = world.events.of("agent/log").map((l) => l.line);
+        assert.ok(logs.some((l) => /fs\/read_text_file: .*created\.txt does not exist; answered with empty text/.test(l)), `the log says how the missing file was answered:\n${logs.join("\n")}`);
+      } finally {
+        stop();
+      }
+    },
+    { served: true },
+  );
 });
 
 test("gemini: a command answered No through the channel does not run", TIMEOUT, async () => {

@@ -114,9 +114,11 @@ const launchFor = (workspace: string) => ({ workspaceFolder: workspace, nodePath
 
 /**
  * A fresh world for `agents` (each `realAgentConfig` built inside it). `roster(dir, workspace)` returns the entries.
- * The workspace holds `notes.txt` ("alpha\n"), which the `tools` script reads and edits.
+ * The workspace holds `notes.txt` ("alpha\n"), which the `tools` script reads and edits. With `served`, Sidekicks
+ * serves the agents files and terminals (`fs/*`, `terminal/*`) as the editor does, on the disk (no open documents);
+ * without, the agents use their own.
  */
-export async function realWorld(roster: (dir: string, workspace: string) => AgentConfig[]): Promise<RealWorld> {
+export async function realWorld(roster: (dir: string, workspace: string) => AgentConfig[], options: { served?: boolean } = {}): Promise<RealWorld> {
   const { dir, cleanup } = tempDir("sidekicks-real-");
   const workspace = path.join(dir, "workspace");
   mkdirSync(workspace, { recursive: true });
@@ -128,7 +130,7 @@ export async function realWorld(roster: (dir: string, workspace: string) => Agen
   let store!: Store;
   let channels!: Channels;
   const open = async () => {
-    agents = new AgentManager(events, { launch: launchFor(workspace) });
+    agents = new AgentManager(events, { launch: launchFor(workspace), ...(options.served ? { workspace: {} } : {}) });
     agents.setRoster(entries);
     store = await Store.open(storeDir);
     channels = composeChannels({ store, agents, emitter: events });

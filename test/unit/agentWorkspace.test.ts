@@ -110,6 +110,24 @@ test("fs/read_text_file: the open editor's unsaved text wins over the disk; line
   }
 });
 
+test("fs/read_text_file of a file that does not exist is ACP's Resource not found (-32002), so an agent can go on and create it", async () => {
+  // Gemini CLI reads a file before writing it and takes only "Resource not found" for a missing file: with another
+  // answer it reported the write failed and never created the file (a fresh-user trial).
+  const s = await setup((folder) => [
+    { readFile: { path: path.join(folder, "created.txt") } },
+    { chunk: "\n" },
+    { writeFile: { path: path.join(folder, "created.txt"), content: "made\n" } },
+  ]);
+  try {
+    const lines = textOf(await s.answer()).split("\n");
+    const created = path.join(s.folder, "created.txt");
+    assert.deepEqual(JSON.parse(lines[0]!.slice("read: ".length)), { error: `Resource not found: ${created}`, code: -32002 });
+    assert.equal(readFileSync(created, "utf8"), "made\n", "the write that follows creates it");
+  } finally {
+    await s.teardown();
+  }
+});
+
 test("fs/write_text_file: an open file is edited through the editor, a closed one on disk; each is a settled write intent with before and after hashes", async () => {
   const s = await setup((folder) => [
     { writeFile: { path: path.join(folder, "open.ts"), content: "export const v = 2;\n" } },
