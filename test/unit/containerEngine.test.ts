@@ -62,8 +62,21 @@ async function setup(t: TestContext, o: { project: string; dir: string; mounts: 
     box,
     agents,
     channels,
-    answer: async (): Promise<MessageView> => {
+    /**
+     * Sends "@boxed go" and waits for the answer. With `go` (a host path), once the agent has begun (its first chunk)
+     * and the turn's start-of-turn snapshot is done, writes "go" there, for a step `untilFile` that holds the agent's
+     * file changes back: in git the prompt does not wait for the snapshot, and a change made before it is done has
+     * no earlier text ("late"), as a loaded machine showed.
+     */
+    answer: async (go?: string): Promise<MessageView> => {
       await channels.messages.send(general.id, "@boxed go");
+      if (go) {
+        await waitFor(() => events.of("message/delta").find((d) => d.appendText !== undefined), 30_000, "the agent at work");
+        const [turn] = await store.openTurns();
+        const turnFiles = (channels.files as unknown as { ports: { files: { snapshotted(turnId: string): Promise<void> } } }).ports.files;
+        await turnFiles.snapshotted(turn!.id);
+        writeFileSync(go, "go");
+      }
       return waitFor(() => events.of("message/finished").find((m) => m.author.kind === "agent"), 30_000, "the answer");
     },
     /** The answer's "files changed" card, as shown once the turn's checkpoint is kept (after the answer settles). */
@@ -133,13 +146,14 @@ test("issue 20: a container agent with a git worktree under the container's moun
     steps: [
       { reportSession: true },
       { chunk: "\n" },
+      { untilFile: { path: "/src/go", includes: "go" } },
       { appendFile: { path: "/src/trees/boxed/README.md", text: "from the box\n" } },
       { terminal: { command: "sh", args: ["-c", "printf 'made\\n' > made.txt && pwd"] } },
     ],
   });
   if (!s) return cleanup();
   try {
-    const answer = await s.answer();
+    const answer = await s.answer(path.join(dir, "go"));
     assert.equal(answer.outcome, "completed", answer.error?.message);
     const said = textOf(answer).split("\n");
     assert.equal(JSON.parse(said[0]!).cwd, "/src/trees/boxed", "the session is in the worktree, as the container names it");

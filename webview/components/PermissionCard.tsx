@@ -137,7 +137,7 @@ function SidekicksRule(props: { part: PermissionPart; agent: string; choose: (op
     : l10n.t("For @{0}'s requests titled exactly “{1}” (tool kind {2}): Sidekicks answers with the one-time option, without asking, until you forget the rule.", agent, title, kind);
   // The rule matches the raw title the agent sent; the card above says a Sidekicks tool in words: both are named.
   const said = toolTitle(part.title);
-  const matches = said === part.title ? rule : l10n.t("{0}. {1}", said, rule);
+  const matches = said === part.title ? rule : `${said}. ${rule}`;
   return (
     <div class="permission-rule" role="group" aria-label={l10n.t("Sidekicks rule")}>
       <div class="permission-rule-actions">
