@@ -79,6 +79,8 @@ interface Tracked {
   acpTexts: Map<string, string>;
   /** Files whose first watcher event in the turn said they were created: absent just before, during the turn. */
   createdFirst: Set<string>;
+  /** Paths the watcher reported created or changed while they were folders: their removal is not a file's. */
+  folders: Set<string>;
   /** Whether the watcher reported a folder created or changed: its files may have no events of their own (a folder moved in). */
   folderEvents: boolean;
 }
@@ -138,7 +140,7 @@ export class TurnFiles {
     const root = gitRoot(folder);
     // In git the snapshot starts on the next turn of the event loop (spawning git blocks a moment), after the prompt.
     const baseline = root ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => gitBaseline(root, folder, this.statusRuns, promptStart)) : Promise.resolve(walkBaseline(folder, promptStart));
-    const tracked: Tracked = { folder, baseline, touched: new Set(), userSaved: new Map(), acpWritten: new Set(), acpTexts: new Map(), createdFirst: new Set(), folderEvents: false };
+    const tracked: Tracked = { folder, baseline, touched: new Set(), userSaved: new Map(), acpWritten: new Set(), acpTexts: new Map(), createdFirst: new Set(), folders: new Set(), folderEvents: false };
     this.turns.set(turnId, tracked);
     const ready = tracked.baseline.then((b) => b.ready);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -168,8 +170,12 @@ export class TurnFiles {
         // A folder is not a file change: its files report their own events — unless it was moved in whole.
         if (event.kind !== "deleted" && isDirectory(event.path)) {
           tracked.folderEvents = true;
+          tracked.folders.add(event.path);
           continue;
         }
+        // Nor is the removal of a folder seen in this turn (Codex's sandbox makes and removes its mount points
+        // `.agents`, `.aws`, `.codex` as folders): gone, it cannot be told from a file; its files had their own events.
+        if (event.kind === "deleted" && tracked.folders.has(event.path)) continue;
         // Changed since the user saved it (an agent wrote over it): the agent's change again.
         if (tracked.userSaved.has(event.path) && !sameText(event.path, tracked.userSaved.get(event.path))) tracked.userSaved.delete(event.path);
         if (!tracked.touched.has(event.path) && event.kind === "created") tracked.createdFirst.add(event.path);

@@ -267,6 +267,30 @@ test("a file the agent made and removed within the turn is not listed, even when
   }
 });
 
+test("a folder the agent made and removed within the turn is not listed as a deleted file (Codex's sandbox mount points)", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const repo = makeRepo(dir);
+    writeFileSync(path.join(repo, ".gitignore"), "scratch/\n");
+    const folder = path.join(repo, "scratch");
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, "notes.txt"), "alpha\n");
+    const files = new TurnFiles();
+    await files.begin("T1", folder, 0);
+    // The sandbox makes its mount points as folders; the watcher's "created" events are handled while they exist,
+    // their "deleted" ones after they are gone (a tryout saw .agents, .aws and .codex listed "deleted, no earlier text").
+    const points = [".agents", ".aws", ".codex"].map((name) => path.join(folder, name));
+    for (const p of points) mkdirSync(p);
+    await files.changed(points.map((p) => ({ path: p, kind: "created" as const })));
+    for (const p of points) rmSync(p, { recursive: true });
+    writeFileSync(path.join(folder, "notes.txt"), "beta\n");
+    await files.changed([...points.map((p) => ({ path: p, kind: "deleted" as const })), { path: path.join(folder, "notes.txt"), kind: "changed" }]);
+    assert.deepEqual((await files.end("T1")).map((f) => [path.basename(f.path), f.kind]), [["notes.txt", "modified"]]);
+  } finally {
+    cleanup();
+  }
+});
+
 test("an ACP write of the text the file already had is no change; one of other text stays listed though the disk never changed", async () => {
   const { dir, cleanup } = tempDir();
   try {
