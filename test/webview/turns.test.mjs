@@ -91,6 +91,9 @@ describe("durable turns in the view", () => {
       parts: [
         { type: "toolCall", toolCallId: "t1", title: "Run the tests", kind: "execute", status: "in_progress", cancelled: true },
         { type: "toolCall", toolCallId: "t2", title: "Read src/main.ts", kind: "read", status: "completed" },
+        // Codex ran its command on after Stop and reported its end later (a late update): not "cancelled".
+        { type: "toolCall", toolCallId: "t3", title: "sleep 30", kind: "execute", status: "completed", cancelled: true },
+        { type: "toolCall", toolCallId: "t4", title: "Search the docs", kind: "search", status: "in_progress", cancelled: true },
       ],
       status: "done",
     });
@@ -101,7 +104,13 @@ describe("durable turns in the view", () => {
     await page.waitForSelector(card("t1"));
     assert.equal(await page.getAttribute(card("t1"), "data-cancelled"), "true");
     assert.equal((await page.innerText(`${card("t1")} .status-badge`)).trim(), "cancelled");
-    assert.equal(await page.getAttribute(`${card("t1")} .status-badge`, "title"), "Stopped before the agent reported its end");
+    assert.equal(
+      await page.getAttribute(`${card("t1")} .status-badge`, "title"),
+      "Stopped before the agent reported its end. Stop asks the agent to end its command; a command the agent runs itself may go on until it ends (Codex lets it).",
+    );
+    assert.equal(await page.getAttribute(`${card("t4")} .status-badge`, "title"), "Stopped before the agent reported its end");
+    assert.equal((await page.innerText(`${card("t3")} .status-badge`)).trim(), "done after Stop");
+    assert.equal(await page.getAttribute(`${card("t3")} .status-badge`, "title"), "You stopped the answer, but this went on running: the agent reported its end afterwards.");
     assert.equal(await page.$(`${card("t1")} .status-in_progress`), null, "the last status (running) is not shown");
     assert.equal((await page.innerText(`${card("t2")} .status-badge`)).trim(), "done", "a finished tool call keeps its status");
     mkdirSync(outDir, { recursive: true });

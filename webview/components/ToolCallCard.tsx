@@ -64,8 +64,20 @@ export function ToolCallCard({ part, live, awaitingPermission = false, reveal }:
         <span class="tool-title" title={stripAnsi(part.title)}>
           <InlineCode text={title} />
         </span>
-        {part.cancelled ? (
-          <span class="status-badge status-cancelled" title={l10n.t("Stopped before the agent reported its end")}>
+        {part.cancelled && (part.status === "completed" || part.status === "failed") ? (
+          // The agent reported the end after Stop (Codex lets a command it runs itself go on): it ran on, and ended so.
+          <span class={`status-badge status-${part.status}`} data-after-stop="true" title={l10n.t("You stopped the answer, but this went on running: the agent reported its end afterwards.")}>
+            {part.status === "completed" ? l10n.t("done after Stop") : l10n.t("failed after Stop")}
+          </span>
+        ) : part.cancelled ? (
+          <span
+            class="status-badge status-cancelled"
+            title={
+              part.kind === "execute"
+                ? l10n.t("Stopped before the agent reported its end. Stop asks the agent to end its command; a command the agent runs itself may go on until it ends (Codex lets it).")
+                : l10n.t("Stopped before the agent reported its end")
+            }
+          >
             {l10n.t("cancelled")}
           </span>
         ) : part.outcomeUnknown ? (
