@@ -23,6 +23,7 @@ import { installFindKey } from "./findKey";
 import { attachmentRequests } from "../src/shared/protocol/requestGuards";
 import "@vscode/codicons/dist/codicon.css";
 import "./styles/base.css";
+import "./styles/composer.css";
 import "./styles/messages.css";
 import "./styles/messageActions.css";
 import "./styles/markdown.css";

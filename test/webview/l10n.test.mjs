@@ -125,6 +125,8 @@ describe("webview languages", () => {
         addChannel: "Nouveau canal",
       });
       assert.equal(await fr.page.locator(".permission-title strong").textContent(), "Edit README.md", "the title stays in bold inside the French sentence");
+      // The longer French hint wraps to a second line rather than losing its end (it was cut to "@ et / …").
+      assert.equal(await fr.page.$eval(".composer-hint", (el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1), true, "the whole hint shows");
       // A name the webview itself refuses, in French, as it is typed.
       await fr.page.click(".channel-add");
       await fr.page.fill(".channel-create-name", "Ideas");
