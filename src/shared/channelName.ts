@@ -42,12 +42,32 @@ export function channelNameProblem(input: string, channels: readonly { id: strin
   while (at < chars.length && CHANNEL_NAME.test(chars.slice(0, at + 1).join(""))) at++;
   const typed = [...name];
   const bad = (typed.length === chars.length ? typed[at] : chars[at]) ?? "";
-  if (/\s/.test(bad)) {
-    if (at === 0) return l10n.t("A channel name cannot start with a space: use lowercase letters, digits, - and _, starting with a letter or a digit.");
-    return l10n.t("A space is not allowed in a channel name: use lowercase letters, digits, - and _.");
-  }
-  if (at === 0) return l10n.t('A channel name cannot start with "{0}": use lowercase letters, digits, - and _, starting with a letter or a digit.', bad);
-  return l10n.t('"{0}" is not allowed in a channel name: use lowercase letters, digits, - and _.', bad);
+  const why = /\s/.test(bad)
+    ? at === 0
+      ? l10n.t("A channel name cannot start with a space: use lowercase letters, digits, - and _, starting with a letter or a digit.")
+      : l10n.t("A space is not allowed in a channel name: use lowercase letters, digits, - and _.")
+    : at === 0
+      ? l10n.t('A channel name cannot start with "{0}": use lowercase letters, digits, - and _, starting with a letter or a digit.', bad)
+      : l10n.t('"{0}" is not allowed in a channel name: use lowercase letters, digits, - and _.', bad);
+  // A name to type instead ("Review Work!" → #review-work), when there is one and it is free: the user chooses it.
+  const suggestion = suggestedChannelName(name);
+  const free = suggestion !== undefined && !channels.some((c) => c.kind === "channel" && c.id !== renaming && c.name === suggestion);
+  return free ? `${why} ${l10n.t("Try #{0}.", suggestion)}` : why;
+}
+
+/**
+ * A valid channel name made from `name` (lowercase; spaces, dots and slashes as `-`; other characters dropped; no `-`
+ * or `_` at the start, none doubled), or undefined when nothing of it is left.
+ */
+export function suggestedChannelName(name: string): string | undefined {
+  const made = name
+    .toLowerCase()
+    .replace(/[\s./\\]+/g, "-")
+    .replace(/[^a-z0-9_-]/g, "")
+    .replace(/-{2,}/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "")
+    .slice(0, CHANNEL_NAME_MAX);
+  return CHANNEL_NAME.test(made) ? made : undefined;
 }
 
 /**

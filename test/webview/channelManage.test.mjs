@@ -151,11 +151,15 @@ describe("renaming and deleting a channel", () => {
       await frames(page, 1);
       return page.innerText(".channel-create .channel-name-problem");
     };
-    assert.equal(await said("bad name"), "A space is not allowed in a channel name: use lowercase letters, digits, - and _.");
-    assert.equal(await said("Bad Name"), "A space is not allowed in a channel name: use lowercase letters, digits, - and _.", "the space, not the capitals");
+    assert.equal(await said("bad name"), "A space is not allowed in a channel name: use lowercase letters, digits, - and _. Try #bad-name.");
+    assert.equal(await said("Bad Name"), "A space is not allowed in a channel name: use lowercase letters, digits, - and _. Try #bad-name.", "the space, not the capitals");
+    // A name to type instead, from what was typed (a tryout's "Review Work!" was told only about the space).
+    assert.equal(await said("Review Work!"), "A space is not allowed in a channel name: use lowercase letters, digits, - and _. Try #review-work.");
+    assert.equal(await said("Design?"), '"?" is not allowed in a channel name: use lowercase letters, digits, - and _.', "#design exists: not offered");
+    assert.equal(await said("🙂"), 'A channel name cannot start with "🙂": use lowercase letters, digits, - and _, starting with a letter or a digit.', "nothing to offer");
     assert.equal(await said("Ideas"), "Channel names are lowercase: try #ideas.");
-    assert.equal(await said("dots.are.out"), '"." is not allowed in a channel name: use lowercase letters, digits, - and _.');
-    assert.equal(await said("-dash"), 'A channel name cannot start with "-": use lowercase letters, digits, - and _, starting with a letter or a digit.');
+    assert.equal(await said("dots.are.out"), '"." is not allowed in a channel name: use lowercase letters, digits, - and _. Try #dots-are-out.');
+    assert.equal(await said("-dash"), 'A channel name cannot start with "-": use lowercase letters, digits, - and _, starting with a letter or a digit. Try #dash.');
     assert.equal(await said("x".repeat(81)), "A channel name has at most 80 characters (this one has 81).");
     assert.deepEqual(await host.requests("channel/create"), []);
   });
