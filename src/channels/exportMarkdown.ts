@@ -122,7 +122,8 @@ function partMarkdown(part: Part): string | undefined {
     case "content":
       return `- ${describeBlock(part.block)}`;
     case "files":
-      return `- ${l10n.t("Files changed: {0}", part.files.map((f) => `\`${f.path}\``).join(", "))}`;
+      // What the user decided since goes with each file: an undone change is no longer in the folder.
+      return `- ${l10n.t("Files changed: {0}", part.files.map((f) => `\`${f.path}\`${f.state === "undone" ? ` (${l10n.t("undone")})` : f.state === "kept" ? ` (${l10n.t("kept")})` : ""}`).join(", "))}`;
     case "retry":
       return `- ${l10n.t("Attempt {0}", part.attempt)}`;
     case "notice":

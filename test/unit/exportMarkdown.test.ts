@@ -123,3 +123,21 @@ test("the export writes no raw control or bidi characters: they show as [U+…] 
   // Nothing left that grep would call binary or that reorders text: only tab, LF and the CR of a CRLF.
   assert.doesNotMatch(md, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/);
 });
+
+test("an answer's changed files say what the user decided since: an undone change is no longer in the folder", () => {
+  const edited: MessageRecord = {
+    version: 1, id: "01D", channelId: "C1", author: { kind: "agent", agentName: "demo" }, createdAt: T0, turnId: "T3", outcome: "completed",
+    parts: [
+      {
+        type: "files",
+        files: [
+          { path: "/w/a.ts", kind: "modified", beforeKnown: true, restorable: true, state: "undone" },
+          { path: "/w/b.ts", kind: "created", beforeKnown: true, restorable: true, state: "kept" },
+          { path: "/w/c.ts", kind: "modified", beforeKnown: true, restorable: true },
+        ],
+      },
+    ],
+  };
+  const md = channelToMarkdown({ channelName: "general", exportedAt: T0 + DAY }, [edited]);
+  assert.match(md, /^- Files changed: `\/w\/a\.ts` \(undone\), `\/w\/b\.ts` \(kept\), `\/w\/c\.ts`$/m);
+});
