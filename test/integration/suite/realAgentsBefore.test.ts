@@ -72,7 +72,7 @@ describe("real agents in the real editor (phase 1)", function () {
     assert.equal(await settled(child), "completed", "@codex's delegated answer");
     assert.equal(await text(`${message(child)} .message-delegated`), "delegated by @claude via tool");
     await poll("the nested answer to say answered", async () => ((await text(`${card} .delegate-child-state`)) === "answered" ? true : undefined), TURN_MS);
-    assert.match((await text(`${card} .delegate-child-preview`)) ?? "", /Hello from the scripted model\./, "Codex's answer, nested under the card");
+    assert.match((await text(`${card} .delegate-child-preview`)) ?? "", /There are 42 tests\./, "Codex's answer to the request, nested under the card");
     assert.equal(await text(`${card} .tool-content`), null, "the tool result that repeats Codex's answer is not shown twice");
     await screenshot("realagents-delegate", "sidebar");
   });
