@@ -293,6 +293,7 @@ async function clientRequest(handlers: AcpClientHandlers, served: Served, sessio
       // rejects with the JSON-RPC error object, which its check for a missing file (`err instanceof Error`) never
       // recognises (gemini-cli#9280, "Error checking existing file"), so it could not create a file. Zed answers such
       // a read with the empty text of a new buffer; so does Sidekicks, for Gemini CLI only, and says so in the log.
+      // Its read_file tool asks the disk first whether the file exists, so the model is not told a missing file is empty.
       handlers.onLog("warn", `${request.method}: ${request.path} does not exist; answered with empty text, as Gemini CLI needs to create it`);
       return { content: "" };
     }
@@ -305,8 +306,7 @@ async function clientRequest(handlers: AcpClientHandlers, served: Served, sessio
 /**
  * A refusal as the JSON-RPC error the agent gets: its sentence, and its code in `data.code`. A file that does not
  * exist is ACP's "Resource not found" (-32002, `data.uri` the path asked for), as the SDK's
- * `RequestError.resourceNotFound` makes it: agents tell a missing file from a failure by it (Gemini CLI matches the
- * words "Resource not found", and took "File not found" for a failed read, so it could not create a new file).
+ * `RequestError.resourceNotFound` makes it, so an agent can tell a missing file from a failure.
  */
 function asRequestError(err: unknown, path?: string): acp.RequestError {
   const e = asSidekicksError(err, "agent/request");
