@@ -77,6 +77,7 @@ export type WorktreeProblemKind =
   | "badBranch" // not a valid branch name (`branch`)
   | "branchElsewhere" // the branch is checked out in another worktree (`branch`, `holder`, `reason` when locked)
   | "missingBase" // the base is no commit (`base`, `repository`)
+  | "folderNotInBase" // the workspace folder is not in the base (ignored by git, or never committed) (`folder`, `base`, `repository`)
   | "addFailed" // `git worktree add` failed (`path`; git's words in `detail`)
   | "locked" // removing a locked worktree (`path`, `reason`)
   | "removeFailed"; // `git worktree remove` failed (`path`; git's words in `detail`)
@@ -230,6 +231,14 @@ export async function ensureWorktree(spec: WorktreeSpec): Promise<AgentWorktree>
   }
   if (existsSync(where) && (await fsp.readdir(where)).length > 0) {
     throw unavailable("inTheWay", { path: where, repository });
+  }
+  // The workspace folder must be in the base, or the worktree would not hold it (a folder the repository ignores, as
+  // the demo's `.demo/real-agents` in a clone: a tryout got the whole enclosing repository checked out, then
+  // "its working folder … does not exist").
+  // (A base that is no commit is left to `git worktree add`, which says so: "missingBase".)
+  if (sub !== "" && (await git(program, repository, ["cat-file", "-e", `${base}^{commit}`])).code === 0) {
+    const inBase = await git(program, repository, ["cat-file", "-e", `${base}:${sub.split(path.sep).join("/")}`]);
+    if (inBase.code !== 0) throw unavailable("folderNotInBase", { folder: spec.workspaceFolder, base, repository });
   }
   const branch = spec.config.branch;
   // A branch another worktree has checked out is said from the listing, before git is asked.

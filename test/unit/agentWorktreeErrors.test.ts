@@ -5,7 +5,7 @@
  * answers `git --version`, since no git older than 2.5 is installed here.
  */
 import assert from "node:assert/strict";
-import { readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import test from "node:test";
 import { AgentManager } from "../../src/agents/AgentManager";
@@ -43,7 +43,21 @@ const cases: [string, (dir: string) => { folder: string; worktree?: WorktreeConf
   ["git too old", (dir) => ({ folder: makeRepo(dir), git: path.resolve(import.meta.dirname, "../fixtures/old-git/git") }), /git version 2\.4\.11 is too old .*git 2\.5 or later is needed/],
   ["a root inside the repository", (dir) => ({ folder: makeRepo(dir), worktree: { branch: "sidekicks/a", root: path.join(dir, "repo", "trees") } }), /would be inside the repository.*Set worktree\.root/],
   ["an invalid branch name", (dir) => ({ folder: makeRepo(dir), worktree: { branch: "sidekicks/a..b" } }), /is not a valid branch name.*Change worktree\.branch/],
+  // A workspace folder its repository ignores (the demo's `.demo/real-agents` in a clone): a worktree of the
+  // enclosing repository would not hold it (a tryout got the whole clone checked out, then a missing folder).
+  ["a workspace folder the repository ignores", (dir) => ({ folder: ignoredFolder(dir) }), /The workspace folder .*scratch is not in main of the git repository .*git ignores it.*no worktree was made/],
 ];
+
+/** A repository whose committed .gitignore ignores its folder `scratch`, which holds a file: that folder. */
+function ignoredFolder(dir: string): string {
+  const repo = makeRepo(dir);
+  writeFileSync(path.join(repo, ".gitignore"), "scratch/\n");
+  git(repo, "add", ".gitignore");
+  git(repo, "commit", "-q", "-m", "ignore scratch");
+  mkdirSync(path.join(repo, "scratch"));
+  writeFileSync(path.join(repo, "scratch", "notes.txt"), "notes\n");
+  return path.join(repo, "scratch");
+}
 
 for (const [name, make, expected] of cases) {
   test(`bad input, ${name}: the start fails saying what to do, and nothing is made`, async () => {

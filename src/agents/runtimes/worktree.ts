@@ -88,6 +88,8 @@ function sentence(agent: string, p: WorktreeProblem): string {
       return l10n.t('Agent {0}\'s worktree folder {1} is gone, though git still lists it. Run "Sidekicks: Remove Agent Worktree" (its branch {2} is kept), then try again.', agent, f.path!, f.branch!);
     case "inTheWay":
       return l10n.t("{0} already exists and is not a worktree of {1}, so agent {2}'s worktree cannot go there. Move that folder away, or set worktree.root in sidekicks.yaml.", f.path!, f.repository!, agent);
+    case "folderNotInBase":
+      return l10n.t('The workspace folder {0} is not in {1} of the git repository {2} (git ignores it, or it was never committed), so a worktree of that repository would not hold it: no worktree was made for agent {3}. Commit the folder, make it a repository of its own ("git init" and a first commit), or remove worktree from sidekicks.yaml.', f.folder!, f.base!, f.repository!, agent);
     case "badBranch":
       return l10n.t('"{0}" is not a valid branch name for agent {1}\'s worktree. Change worktree.branch in sidekicks.yaml.', f.branch!, agent);
     case "branchElsewhere":
