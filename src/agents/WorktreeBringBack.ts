@@ -9,7 +9,7 @@ import type { AgentConfig } from "../config/roster";
 import { SidekicksError } from "../shared/errors";
 import { applyTurn, type TurnApplyResult } from "../workspace/turnApply";
 import type { ChangedFile } from "../workspace/turnFiles";
-import { ApplyProblem, applyBranch, branchChanges, commitWorktree, conflictSides, type ApplyMode, type ApplyOutcome, type BranchChanges } from "../workspace/worktreeApply";
+import { ApplyProblem, applyBranch, applyRefusal, branchChanges, commitWorktree, conflictSides, type ApplyMode, type ApplyOutcome, type BranchChanges } from "../workspace/worktreeApply";
 import type { LaunchContext } from "./launch";
 import { statusOfWorktree, type WorktreeStatus } from "./runtimes";
 
@@ -68,6 +68,17 @@ export class WorktreeBringBack {
     this.refuseBusy();
     const status = await this.status();
     return commitWorktree(status.path, message, this.ctx.git).catch(this.said());
+  }
+
+  /**
+   * Whether an apply in `mode` would be refused on the user's side (see `applyRefusal`), asked before the agent's
+   * uncommitted work is committed for it, so nothing is committed for an apply that cannot happen.
+   * @throws SidekicksError `worktree/applyRefused` (saying what to do), as {@link apply}
+   */
+  async checkApply(mode: ApplyMode): Promise<void> {
+    this.refuseBusy();
+    const status = await this.status();
+    await applyRefusal({ repository: status.repository, worktree: status.path, branch: status.branch, mode, ...(this.ctx.git ? { git: this.ctx.git } : {}) }, status.uncommitted).catch(this.said());
   }
 
   /**

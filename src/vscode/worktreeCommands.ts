@@ -110,6 +110,8 @@ async function apply(app: SidekicksApp, it: WorktreeBringBack, name: string, dif
   });
   if (!picked) return;
   if (picked.mode === "answer") return applyOneAnswer(app, name);
+  // What would refuse the apply on the user's side is said before anything is committed on the agent's branch.
+  if (picked.mode !== "branch") await it.checkApply(picked.mode);
   // The agent's uncommitted work comes along only once committed on its branch: offered whatever the choice (a branch
   // left for a pull request without it would lack it), required for the others.
   const committed = status.uncommitted.length === 0 || (await commitFirst(it, name, status));

@@ -216,6 +216,29 @@ async function conflicted(program: string, folder: string): Promise<string[]> {
 }
 
 /**
+ * The refusals of {@link applyBranch} that concern the user's side, checked before anything is done — also before the
+ * agent's uncommitted work is committed for the apply (a tryout got a commit on the agent's branch, then the refusal):
+ * a merge or rebase under way, staged changes in the main worktree, or uncommitted ones where the apply writes (the
+ * branch's changes and `pending`, the agent's uncommitted paths relative to its worktree, still to be committed).
+ * @returns the paths the branch's commits write, relative to the repository
+ * @throws ApplyProblem `inProgress`, `mainStaged`, `mainDirty`
+ */
+export async function applyRefusal(req: ApplyRequest, pending: readonly string[] = []): Promise<string[]> {
+  const program = req.git ?? "git";
+  for (const folder of req.mode === "rebase" ? [req.repository, req.worktree] : [req.repository]) {
+    const operation = await operationInProgress(program, folder);
+    if (operation) throw new ApplyProblem("inProgress", { folder, operation });
+  }
+  const writes = nameStatus(await must(program, req.repository, ["diff", "--name-status", "-z", "--no-renames", `HEAD...${req.branch}`])).map((r) => r.path);
+  const main = await dirtyPaths(program, req.repository);
+  if (main.staged.length > 0) throw new ApplyProblem("mainStaged", { repository: req.repository, paths: main.staged.join("\n") });
+  const all = [...writes, ...pending];
+  const overlap = main.paths.filter((p) => all.some((w) => w === p || w.startsWith(p.endsWith("/") ? p : `${p}/`)));
+  if (overlap.length > 0) throw new ApplyProblem("mainDirty", { repository: req.repository, paths: overlap.join("\n") });
+  return writes;
+}
+
+/**
  * Applies the agent's branch to the main worktree's current branch (`into`: its name, or `HEAD` when detached).
  * Refused before git runs when the agent's worktree holds uncommitted changes (`worktree/dirty`: commit them first),
  * when the main worktree has staged changes or uncommitted ones where the apply writes, or when a merge or rebase is
@@ -232,17 +255,9 @@ export async function applyBranch(req: ApplyRequest): Promise<ApplyOutcome> {
   if (agentDirty.paths.length > 0) {
     throw new SidekicksError("worktree/dirty", `${agentDirty.paths.length} uncommitted paths in ${req.worktree}`, agentDirty.paths.join("\n"));
   }
-  for (const folder of req.mode === "rebase" ? [req.repository, req.worktree] : [req.repository]) {
-    const operation = await operationInProgress(program, folder);
-    if (operation) throw new ApplyProblem("inProgress", { folder, operation });
-  }
+  const writes = await applyRefusal(req);
   const head = await git(program, req.repository, ["symbolic-ref", "-q", "--short", "HEAD"]);
   const into = head.code === 0 ? head.stdout.trim() : "HEAD";
-  const writes = nameStatus(await must(program, req.repository, ["diff", "--name-status", "-z", "--no-renames", `HEAD...${req.branch}`])).map((r) => r.path);
-  const main = await dirtyPaths(program, req.repository);
-  if (main.staged.length > 0) throw new ApplyProblem("mainStaged", { repository: req.repository, paths: main.staged.join("\n") });
-  const overlap = main.paths.filter((p) => writes.some((w) => w === p || w.startsWith(p.endsWith("/") ? p : `${p}/`)));
-  if (overlap.length > 0) throw new ApplyProblem("mainDirty", { repository: req.repository, paths: overlap.join("\n") });
   const ahead = (await must(program, req.repository, ["rev-list", "--count", `HEAD..${req.branch}`])).trim();
   if (ahead === "0") return { kind: "upToDate", mode: req.mode, into };
 

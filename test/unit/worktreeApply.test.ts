@@ -232,3 +232,30 @@ test("through the agent manager: the refusals are sentences saying what to do, a
     s.cleanup();
   }
 });
+
+test("checkApply refuses before the agent's uncommitted work is committed: the user's edit of a file only that uncommitted work changes, or staged changes", async () => {
+  // A tryout was asked "Commit Them First", got a commit on the agent's branch, and only then the refusal.
+  const s = setup();
+  try {
+    const { AgentManager } = await import("../../src/agents/AgentManager");
+    const { Recorder } = await import("../../src/events/events");
+    const agents = new AgentManager(new Recorder(), { launch: { workspaceFolder: s.repo, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
+    agents.setRoster([{ name: "a", command: process.execPath, args: [], env: {}, worktree: { branch: "sidekicks/a", root: path.join(s.dir, "wt") } }]);
+    const bringBack = agents.worktreeBringBack("a")!;
+    const tip = () => git(s.tree, "rev-parse", "HEAD").trim();
+    const before = tip();
+    writeFileSync(path.join(s.tree, "c.txt"), "the agent's, not committed\n");
+    writeFileSync(path.join(s.repo, "c.txt"), "the user's, not committed\n");
+    await assert.rejects(bringBack.checkApply("merge"), (e: unknown) => e instanceof SidekicksError && e.code === "worktree/applyRefused" && /c\.txt/.test(e.message));
+    git(s.repo, "checkout", "--", "c.txt");
+    writeFileSync(path.join(s.repo, "README.md"), "staged by the user\n");
+    git(s.repo, "add", "README.md");
+    await assert.rejects(bringBack.checkApply("squash"), (e: unknown) => e instanceof SidekicksError && e.code === "worktree/applyRefused");
+    assert.equal(tip(), before, "nothing was committed on the agent's branch");
+    git(s.repo, "reset", "-q", "HEAD", "README.md");
+    await bringBack.checkApply("merge"); // the user's README.md edit is unstaged and not where the apply writes
+    assert.equal(readFileSync(path.join(s.tree, "c.txt"), "utf8"), "the agent's, not committed\n", "the agent's work is as it was");
+  } finally {
+    s.cleanup();
+  }
+});
