@@ -67,6 +67,10 @@ export class AgentProcess {
       child.once("exit", (code, signal) => {
         exitCode = code;
         exitSignal = signal;
+        // Not stopped by us (a crash, a kill from outside): what it started must not run on without it, re-parented,
+        // still calling a model or running a command nobody sees (a tryout's `kill -9` of claude-agent-acp left the
+        // claude CLI and its command running). Its process group goes as on stop: SIGTERM, then SIGKILL.
+        if (!this.stopping) this.endGroup();
         // The exit counts once stdout and stderr are read to their end ("close"), so nothing the agent wrote before
         // it died is lost (issue 17: chunks lost under load when 300 ms was all it got). A grandchild may hold the
         // pipes open for ever: then it counts once stdout has been quiet for EXIT_QUIET_MS (at most EXIT_DRAIN_MS).
@@ -159,6 +163,18 @@ export class AgentProcess {
       this.signal("SIGKILL");
     }
     return this.exited;
+  }
+
+  /** Ends what is left of the process group once the leader exited by itself: SIGTERM, then SIGKILL after the grace. */
+  private endGroup(): void {
+    if (process.platform === "win32" || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, 0);
+    } catch {
+      return; // nothing left of the group
+    }
+    this.signal("SIGTERM");
+    setTimeout(() => this.signal("SIGKILL"), this.killGraceMs).unref();
   }
 
   private signal(signal: NodeJS.Signals): void {

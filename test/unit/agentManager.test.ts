@@ -220,6 +220,21 @@ test("stopping a wrapper agent kills its whole process group: no orphan is left"
   assert.ok(await gone(childPid), "the child that ignores SIGTERM is gone too");
 });
 
+test("a wrapper agent killed from outside takes its process group with it: no orphan keeps working", async (t) => {
+  // A tryout sent SIGKILL to claude-agent-acp mid-answer: its child, the claude CLI, and that one's command ran on,
+  // re-parented to init, calling the model, while Retry ran the same command again beside them.
+  const { manager } = harness();
+  t.after(() => manager.stopAll());
+  manager.setRoster([fakeAgent("wrapper", { spawnChild: true })]);
+  await manager.start("wrapper");
+  const pgid = manager.processId("wrapper")!;
+  const childPid = manager.agentInfo("wrapper")?.meta?.childPid as number;
+  assert.ok(childPid > 0 && exists(childPid));
+  process.kill(pgid, "SIGKILL"); // the leader only, as `kill -9 <pid>` does
+  assert.ok(await gone(childPid), "the child, which ignores SIGTERM, is gone too");
+  assert.ok(await gone(-pgid), "the process group is gone");
+});
+
 test("a stop during starting ends the new process as soon as it answers", async (t) => {
   const { events, manager } = harness();
   t.after(() => manager.stopAll());
