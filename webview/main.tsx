@@ -20,6 +20,7 @@ import { highlightStats } from "./highlight";
 import { createTestHandlers } from "./testHooks";
 import { installSelectAllGuard } from "./selectAllGuard";
 import { installFindKey } from "./findKey";
+import { installHistoryFocusKeys } from "./historyFocusKeys";
 import { attachmentRequests } from "../src/shared/protocol/requestGuards";
 import "@vscode/codicons/dist/codicon.css";
 import "./styles/base.css";
@@ -47,6 +48,7 @@ const pinnedChannel = document.getElementById("root")?.dataset.channel || undefi
 const host = new HostConnection(vsCodePort(vscode));
 const store = new ChannelStore(host, persist);
 installFindKey(() => void store.runCommand("searchHistory", true));
+installHistoryFocusKeys();
 const list = new ChannelList(host);
 let lastSend: Promise<boolean> | undefined;
 const sends = new SendQueue((channelId, text, editOf, attachments, undoAnswers) => store.send(text, channelId, editOf, attachments, undoAnswers));

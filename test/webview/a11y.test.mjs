@@ -52,6 +52,34 @@ describe("history accessibility", () => {
     await page.close();
   });
 
+  it("Ctrl+Up in the composer goes to the latest message (after the caret reached the draft's start); Ctrl+Down or Escape comes back", async () => {
+    // A fresh-user trial needed 61 Shift+Tab presses through the messages' buttons to reach the history.
+    const messages = Array.from({ length: 40 }, (_, i) => message({ id: `m${i}`, author: i % 2 ? "agent" : "user", text: `message ${i}` }));
+    const view = await openView(env.browser, env.server.origin, { open: openResult({ messages }), height: 500 });
+    const { page } = view;
+    await page.waitForSelector(".message[data-message-id='m39']");
+    const box = "#composer textarea";
+    await page.fill(box, "first line\nsecond line");
+    await page.focus(box);
+    await page.keyboard.press("Control+ArrowUp");
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA", "a draft's caret not at its start: the key is the textarea's");
+    await page.$eval(box, (el) => /** @type {HTMLTextAreaElement} */ (el).setSelectionRange(0, 0));
+    await page.keyboard.press("Control+ArrowUp");
+    assert.equal(await focused(page), "m39", "the latest message");
+    await page.keyboard.press("k");
+    assert.equal(await focused(page), "m38", "and the history's own keys go on from there");
+    await page.keyboard.press("Control+ArrowDown");
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA");
+    assert.equal(await page.inputValue(box), "first line\nsecond line", "the draft is as it was");
+    await page.$eval(box, (el) => /** @type {HTMLTextAreaElement} */ (el).setSelectionRange(0, 0));
+    await page.keyboard.press("Meta+ArrowUp");
+    assert.equal(await focused(page), "m39", "Cmd+Up on macOS");
+    await page.keyboard.press("Escape");
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA", "Escape on a message comes back to the composer");
+    assert.deepEqual(await view.problems(), []);
+    await page.close();
+  });
+
   it("announces an answer once when it settles, and a permission request, never the streamed chunks", async () => {
     const view = await openView(env.browser, env.server.origin);
     const { page, host } = view;
