@@ -124,7 +124,8 @@ export class WorktreeBringBack {
     return (err) => {
       if (err instanceof SidekicksError && err.code === "worktree/dirty") {
         const count = err.detail?.split("\n").length ?? 0;
-        throw new SidekicksError("worktree/dirty", l10n.t("Agent {0}'s worktree has {1} uncommitted changes. Commit them on its branch first, so they come along.", agent, count), err.detail, { cause: err });
+        const words = count === 1 ? l10n.t("Agent {0}'s worktree has 1 uncommitted change. Commit it on its branch first, so it comes along.", agent) : l10n.t("Agent {0}'s worktree has {1} uncommitted changes. Commit them on its branch first, so they come along.", agent, count);
+        throw new SidekicksError("worktree/dirty", words, err.detail, { cause: err });
       }
       if (!(err instanceof ApplyProblem)) throw err;
       const f = err.facts;

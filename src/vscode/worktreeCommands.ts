@@ -121,7 +121,9 @@ async function apply(app: SidekicksApp, it: WorktreeBringBack, name: string, dif
     void vscode.window.showInformationMessage(
       committed
         ? vscode.l10n.t("Agent {0}'s work stays on the branch {1}. Copied to the clipboard: {2}", name, status.branch, hint)
-        : vscode.l10n.t("Agent {0}'s work stays on the branch {1}, without its {2} uncommitted changes (they stay in its worktree). Copied to the clipboard: {3}", name, status.branch, status.uncommitted.length, hint),
+        : status.uncommitted.length === 1
+          ? vscode.l10n.t("Agent {0}'s work stays on the branch {1}, without its uncommitted change (it stays in its worktree). Copied to the clipboard: {2}", name, status.branch, hint)
+          : vscode.l10n.t("Agent {0}'s work stays on the branch {1}, without its {2} uncommitted changes (they stay in its worktree). Copied to the clipboard: {3}", name, status.branch, status.uncommitted.length, hint),
     );
     return;
   }
@@ -170,7 +172,9 @@ async function saidOfAnswer(r: Awaited<ReturnType<SidekicksApp["applyAnswer"]>>,
 async function commitFirst(it: WorktreeBringBack, name: string, status: { uncommitted: readonly string[]; branch: string }): Promise<boolean> {
   const commit = vscode.l10n.t("Commit Them First");
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t("Agent {0}'s worktree has {1} uncommitted changes. Commit them on its branch {2} first, so they come along?", name, status.uncommitted.length, status.branch),
+    status.uncommitted.length === 1
+      ? vscode.l10n.t("Agent {0}'s worktree has 1 uncommitted change. Commit it on its branch {1} first, so it comes along?", name, status.branch)
+      : vscode.l10n.t("Agent {0}'s worktree has {1} uncommitted changes. Commit them on its branch {2} first, so they come along?", name, status.uncommitted.length, status.branch),
     { modal: true, detail: status.uncommitted.join("\n") },
     commit,
   );
@@ -205,8 +209,12 @@ async function said(out: ApplyOutcome, name: string, branch: string, it: Worktre
   } else if (out.kind === "applied") {
     const done =
       out.mode === "squash"
-        ? vscode.l10n.t("Agent {0}'s branch {1} is squashed into {2}: {3} files staged. Review them in Source Control and commit.", name, branch, out.into, out.files.length)
-        : vscode.l10n.t("Agent {0}'s branch {1} is applied to {2}: {3} files changed.", name, branch, out.into, out.files.length);
+        ? out.files.length === 1
+          ? vscode.l10n.t("Agent {0}'s branch {1} is squashed into {2}: 1 file staged. Review it in Source Control and commit.", name, branch, out.into)
+          : vscode.l10n.t("Agent {0}'s branch {1} is squashed into {2}: {3} files staged. Review them in Source Control and commit.", name, branch, out.into, out.files.length)
+        : out.files.length === 1
+          ? vscode.l10n.t("Agent {0}'s branch {1} is applied to {2}: 1 file changed.", name, branch, out.into)
+          : vscode.l10n.t("Agent {0}'s branch {1} is applied to {2}: {3} files changed.", name, branch, out.into, out.files.length);
     void vscode.window.showInformationMessage(done);
   } else {
     for (const file of out.files.slice(0, 10)) await openConflict(it, out.folder, file, out.into, name, diffs);

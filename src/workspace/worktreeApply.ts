@@ -255,7 +255,7 @@ export async function applyBranch(req: ApplyRequest): Promise<ApplyOutcome> {
   if (agentDirty.paths.length > 0) {
     throw new SidekicksError("worktree/dirty", `${agentDirty.paths.length} uncommitted paths in ${req.worktree}`, agentDirty.paths.join("\n"));
   }
-  const writes = await applyRefusal(req);
+  await applyRefusal(req);
   const head = await git(program, req.repository, ["symbolic-ref", "-q", "--short", "HEAD"]);
   const into = head.code === 0 ? head.stdout.trim() : "HEAD";
   const ahead = (await must(program, req.repository, ["rev-list", "--count", `HEAD..${req.branch}`])).trim();
@@ -266,8 +266,9 @@ export async function applyBranch(req: ApplyRequest): Promise<ApplyOutcome> {
     if (files.length > 0) return { kind: "conflicts", mode: req.mode, into, folder, files, abort };
     throw gitProblem(folder, command, r);
   };
+  const startedAt = (await must(program, req.repository, ["rev-parse", "HEAD"])).trim();
   if (req.mode === "rebase") {
-    const onto = (await must(program, req.repository, ["rev-parse", "HEAD"])).trim();
+    const onto = startedAt;
     const r = await git(program, req.worktree, ["rebase", onto]);
     if (r.code !== 0) return stopped(req.worktree, "git rebase --abort", r, `git rebase ${onto}`);
     await must(program, req.repository, ["merge", "--ff-only", req.branch]);
@@ -276,8 +277,15 @@ export async function applyBranch(req: ApplyRequest): Promise<ApplyOutcome> {
     const r = await git(program, req.repository, args);
     if (r.code !== 0) return stopped(req.repository, req.mode === "merge" ? "git merge --abort" : "git reset --merge", r, `git ${args.join(" ")}`);
   }
+  // What the apply really changed: a rebase drops the agent's commits the user's branch already has (a tryout was told
+  // "2 files changed" when nothing had), and a squash of those stages nothing.
+  const changed = req.mode === "squash"
+    ? await must(program, req.repository, ["diff", "--cached", "--name-only", "-z", "--no-renames"])
+    : await must(program, req.repository, ["diff", "--name-only", "-z", "--no-renames", startedAt, "HEAD"]);
+  const files = changed.split("\0").filter(Boolean);
   const commit = req.mode === "squash" ? undefined : (await must(program, req.repository, ["rev-parse", "HEAD"])).trim();
-  return { kind: "applied", mode: req.mode, into, files: writes.map((w) => path.join(req.repository, w)), ...(commit ? { commit } : {}) };
+  if (files.length === 0 && (commit === undefined || commit === startedAt)) return { kind: "upToDate", mode: req.mode, into };
+  return { kind: "applied", mode: req.mode, into, files: files.map((w) => path.join(req.repository, w)), ...(commit ? { commit } : {}) };
 }
 
 /** The three sides git keeps for a conflicted file: the merge-base's, the current branch's, the incoming one's. */

@@ -223,7 +223,7 @@ test("through the agent manager: the refusals are sentences saying what to do, a
     await assert.rejects(bringBack.apply("merge"), (e: unknown) => e instanceof SidekicksError && e.code === "worktree/applyRefused" && /uncommitted changes in .* to files agent a's branch changes: a\.txt\. Commit or stash them/.test(e.message));
     git(s.repo, "checkout", "--", "a.txt");
     writeFileSync(path.join(s.tree, "b.txt"), "later\n");
-    await assert.rejects(bringBack.apply("squash"), (e: unknown) => e instanceof SidekicksError && e.code === "worktree/dirty" && /Commit them on its branch first/.test(e.message));
+    await assert.rejects(bringBack.apply("squash"), (e: unknown) => e instanceof SidekicksError && e.code === "worktree/dirty" && /has 1 uncommitted change\. Commit it on its branch first/.test(e.message));
     await bringBack.commitWork("Work of agent a");
     const out = await bringBack.apply("merge");
     assert.equal(out.kind, "applied");
@@ -255,6 +255,24 @@ test("checkApply refuses before the agent's uncommitted work is committed: the u
     git(s.repo, "reset", "-q", "HEAD", "README.md");
     await bringBack.checkApply("merge"); // the user's README.md edit is unstaged and not where the apply writes
     assert.equal(readFileSync(path.join(s.tree, "c.txt"), "utf8"), "the agent's, not committed\n", "the agent's work is as it was");
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("rebase of a branch whose change the user's branch already has: said up to date, not 'files changed'", async () => {
+  // A tryout applied claude's work by squash, then codex's identical change by rebase: the rebase dropped codex's
+  // commit, main did not move, and the message said "applied to main: 2 files changed".
+  const s = setup();
+  try {
+    writeFileSync(path.join(s.tree, "a.txt"), "the same change\n");
+    s.commit(s.tree, "agent work");
+    writeFileSync(path.join(s.repo, "a.txt"), "the same change\n");
+    s.commit(s.repo, "the user made it too");
+    const head = git(s.repo, "rev-parse", "HEAD").trim();
+    const out = await s.apply("rebase");
+    assert.equal(out.kind, "upToDate");
+    assert.equal(git(s.repo, "rev-parse", "HEAD").trim(), head, "the user's branch did not move");
   } finally {
     s.cleanup();
   }

@@ -60,7 +60,8 @@ function said(agent: string): (err: unknown) => never {
     if (err instanceof WorktreeProblem) throw new SidekicksError("worktree/unavailable", sentence(agent, err), err.detail, { cause: err });
     if (err instanceof SidekicksError && err.code === "worktree/dirty") {
       const count = err.detail?.split("\n").length ?? 0;
-      throw new SidekicksError("worktree/dirty", l10n.t("Agent {0}'s worktree has {1} uncommitted changes.", agent, count), err.detail, { cause: err });
+      const words = count === 1 ? l10n.t("Agent {0}'s worktree has 1 uncommitted change.", agent) : l10n.t("Agent {0}'s worktree has {1} uncommitted changes.", agent, count);
+      throw new SidekicksError("worktree/dirty", words, err.detail, { cause: err });
     }
     throw err;
   };
