@@ -17,7 +17,7 @@ export interface Taken {
 /** Whether a clipboard or drop holds something {@link takeTransfer} would take (so the default action is skipped). */
 export function holdsAttachments(data: DataTransfer | null): boolean {
   if (!data) return false;
-  return [...data.items].some((i) => (i.kind === "file" && i.type.startsWith("image/")) || i.type === "text/uri-list" || i.type === "application/vnd.code.uri-list");
+  return [...data.items].some((i) => i.kind === "file" || i.type === "text/uri-list" || i.type === "application/vnd.code.uri-list");
 }
 
 /** The images and `file:` URIs of a paste or a drop, read. */
@@ -29,7 +29,12 @@ export async function takeTransfer(data: DataTransfer): Promise<Taken> {
     if (path) taken.chips.push({ kind: "file", path });
   }
   for (const file of [...data.files]) {
-    if (!file.type.startsWith("image/")) continue;
+    if (!file.type.startsWith("image/")) {
+      // A file from outside the editor (the system's file manager) comes without a path the host can read: said,
+      // not dropped in silence (a trial's dropped.txt did nothing). With a URI too, the URI's chip is the file.
+      if (taken.chips.length === 0) taken.refused.push(l10n.t("{0} was not attached: a file from outside VS Code comes without its path. Drag it from the Explorer, or type @ and its name.", file.name || l10n.t("The file")));
+      continue;
+    }
     if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) {
       taken.refused.push(l10n.t("{0} was not attached: images of type {1} are not taken; attach a PNG, JPEG, GIF or WebP image.", file.name || file.type, file.type));
     } else if (file.size > IMAGE_MAX_BYTES) {

@@ -159,4 +159,26 @@ describe("attachments in the composer", () => {
     assert.deepEqual(sent?.attachments, [{ kind: "image", name: "shot.png", mimeType: "image/png", data: PNG }], "the image's bytes, base64");
     assert.deepEqual(await view.problems(), []);
   });
+
+  it("a file dropped from outside VS Code (no path) is said not attached, not ignored; one from the Explorer (its URI) is a chip", async () => {
+    const view = await openView(env.browser, env.server.origin, { width: 320 });
+    const { page } = view;
+    const drop = (/** @type {{ file?: string, uri?: string }} */ what) =>
+      page.evaluate(({ file, uri }) => {
+        const transfer = new DataTransfer();
+        if (file) transfer.items.add(new File(["notes\n"], file, { type: "text/plain" }));
+        if (uri) transfer.setData("text/uri-list", uri);
+        const target = document.querySelector("#composer textarea");
+        target?.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        target?.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }, what);
+    await drop({ file: "dropped.txt" });
+    await page.waitForSelector(".attach-note");
+    assert.equal(await page.innerText(".attach-note"), "dropped.txt was not attached: a file from outside VS Code comes without its path. Drag it from the Explorer, or type @ and its name.");
+    assert.equal((await page.$$("#composer .chip")).length, 0);
+    await drop({ file: "a.ts", uri: "file:///work/src/a.ts" });
+    await page.waitForSelector("#composer .chip[data-kind='file']");
+    assert.equal((await page.$$("#composer .chip")).length, 1, "the URI's chip is the file");
+    assert.deepEqual(await view.problems(), []);
+  });
 });
