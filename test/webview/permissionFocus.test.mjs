@@ -47,6 +47,16 @@ describe("permission/focus", () => {
       return { inside: r.bottom > h.top && r.top < h.bottom };
     });
     assert.ok(box.inside, "the card is scrolled into view");
+    // Arrows move between the options (a trial found only Tab did), round the ends; the history's own Up/Down do not
+    // take them.
+    await page.keyboard.press("ArrowRight");
+    assert.deepEqual(await focused(page), { option: "reject", request: "r-old" });
+    await page.keyboard.press("ArrowRight");
+    assert.deepEqual(await focused(page), { option: "allow", request: "r-old" });
+    await page.keyboard.press("ArrowUp");
+    assert.deepEqual(await focused(page), { option: "reject", request: "r-old" });
+    await page.keyboard.press("ArrowLeft");
+    assert.deepEqual(await focused(page), { option: "allow", request: "r-old" });
     await page.keyboard.press("Enter");
     assert.deepEqual(await host.waitForRequests("permission/answer"), [{ requestId: "r-old", optionId: "allow" }]);
     assert.deepEqual(await view.problems(), []);

@@ -88,7 +88,7 @@ export function PermissionCard(props: { part: PermissionPart; live: boolean; ans
           {unfolded ? l10n.t("Fold the request") : l10n.t("Show the whole request ({0} characters)", part.title.length.toLocaleString())}
         </button>
       )}
-      <div class="permission-options">
+      <div class="permission-options" onKeyDown={moveBetweenOptions}>
         {part.options.map((option) => (
           <button
             type="button"
@@ -156,4 +156,19 @@ function SidekicksRule(props: { part: PermissionPart; agent: string; choose: (op
       <div class="permission-rule-matches">{matches}</div>
     </div>
   );
+}
+
+/**
+ * Left/Right (and Up/Down) move the focus between a card's option buttons, as in a toolbar; Tab still goes through
+ * them. A trial found only Tab moved between "Allow once" and "Reject".
+ */
+function moveBetweenOptions(event: KeyboardEvent): void {
+  const step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1 : event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 0;
+  if (step === 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const buttons = [...(event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>("button:not([disabled])")];
+  const at = buttons.indexOf(event.target as HTMLButtonElement);
+  if (at < 0) return;
+  event.preventDefault();
+  event.stopPropagation();
+  buttons[(at + step + buttons.length) % buttons.length]?.focus();
 }
