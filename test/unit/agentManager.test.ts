@@ -2,7 +2,7 @@
  * Agent manager with scripted fake agents (real subprocesses) and a manual clock: lazy start, LRU eviction,
  * refusal when every running agent is busy, idle stop, crash → error → restart with backoff, no orphan after stop.
  */
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { SidekicksError } from "../../src/shared/errors";
 import { exists, fakeAgent, gone, harness, textSink } from "./agentManagerHarness";
@@ -204,7 +204,8 @@ test("the backoff grows to at most 30 s and resets once a process stayed up 60 s
   await crash();
 });
 
-test("stopping a wrapper agent kills its whole process group: no orphan is left", async (t) => {
+/** A started fake wrapper agent that spawned a child ignoring SIGTERM: its manager, process group and child's pid. */
+async function startedWrapper(t: TestContext) {
   const { manager } = harness();
   t.after(() => manager.stopAll());
   manager.setRoster([fakeAgent("wrapper", { spawnChild: true })]);
@@ -213,6 +214,11 @@ test("stopping a wrapper agent kills its whole process group: no orphan is left"
   const childPid = manager.agentInfo("wrapper")?.meta?.childPid as number;
   assert.ok(childPid > 0, "the fake wrapper reports its child");
   assert.ok(exists(childPid) && exists(-pgid));
+  return { manager, pgid, childPid };
+}
+
+test("stopping a wrapper agent kills its whole process group: no orphan is left", async (t) => {
+  const { manager, pgid, childPid } = await startedWrapper(t);
 
   await manager.stop("wrapper");
   assert.equal(manager.state("wrapper"), "stopped");
@@ -223,13 +229,7 @@ test("stopping a wrapper agent kills its whole process group: no orphan is left"
 test("a wrapper agent killed from outside takes its process group with it: no orphan keeps working", async (t) => {
   // A tryout sent SIGKILL to claude-agent-acp mid-answer: its child, the claude CLI, and that one's command ran on,
   // re-parented to init, calling the model, while Retry ran the same command again beside them.
-  const { manager } = harness();
-  t.after(() => manager.stopAll());
-  manager.setRoster([fakeAgent("wrapper", { spawnChild: true })]);
-  await manager.start("wrapper");
-  const pgid = manager.processId("wrapper")!;
-  const childPid = manager.agentInfo("wrapper")?.meta?.childPid as number;
-  assert.ok(childPid > 0 && exists(childPid));
+  const { pgid, childPid } = await startedWrapper(t);
   process.kill(pgid, "SIGKILL"); // the leader only, as `kill -9 <pid>` does
   assert.ok(await gone(childPid), "the child, which ignores SIGTERM, is gone too");
   assert.ok(await gone(-pgid), "the process group is gone");

@@ -241,17 +241,25 @@ test("a walk that reaches files after the prompt started lists what the agent ch
   }
 });
 
+/**
+ * A folder its repository ignores (as `npm start -- --real-agents` makes), holding notes.txt ("alpha"), whose turn
+ * T1 has begun without waiting: walked, from after the prompt started.
+ */
+async function walkedFromPrompt(dir: string): Promise<{ folder: string; files: TurnFiles }> {
+  const repo = makeRepo(dir);
+  writeFileSync(path.join(repo, ".gitignore"), "scratch/\n");
+  const folder = path.join(repo, "scratch");
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, "notes.txt"), "alpha\n");
+  const files = new TurnFiles();
+  await files.begin("T1", folder, 0);
+  return { folder, files };
+}
+
 test("a file the agent made and removed within the turn is not listed, even when the walk was not done before the prompt (Codex's sandbox files)", async () => {
   const { dir, cleanup } = tempDir();
   try {
-    // A folder its repository ignores (as `npm start -- --real-agents` makes): walked, from after the prompt started.
-    const repo = makeRepo(dir);
-    writeFileSync(path.join(repo, ".gitignore"), "scratch/\n");
-    const folder = path.join(repo, "scratch");
-    mkdirSync(folder);
-    writeFileSync(path.join(folder, "notes.txt"), "alpha\n");
-    const files = new TurnFiles();
-    await files.begin("T1", folder, 0);
+    const { folder, files } = await walkedFromPrompt(dir);
     const made = path.join(folder, ".codex");
     writeFileSync(made, "");
     rmSync(made);
@@ -270,13 +278,7 @@ test("a file the agent made and removed within the turn is not listed, even when
 test("a folder the agent made and removed within the turn is not listed as a deleted file (Codex's sandbox mount points)", async () => {
   const { dir, cleanup } = tempDir();
   try {
-    const repo = makeRepo(dir);
-    writeFileSync(path.join(repo, ".gitignore"), "scratch/\n");
-    const folder = path.join(repo, "scratch");
-    mkdirSync(folder);
-    writeFileSync(path.join(folder, "notes.txt"), "alpha\n");
-    const files = new TurnFiles();
-    await files.begin("T1", folder, 0);
+    const { folder, files } = await walkedFromPrompt(dir);
     // The sandbox makes its mount points as folders; the watcher's "created" events are handled while they exist,
     // their "deleted" ones after they are gone (a tryout saw .agents, .aws and .codex listed "deleted, no earlier text").
     const points = [".agents", ".aws", ".codex"].map((name) => path.join(folder, name));

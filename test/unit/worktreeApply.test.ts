@@ -33,6 +33,15 @@ function setup() {
   return { dir, repo, tree, commit, apply, cleanup };
 }
 
+/** Agent `a`'s bring-back through an agent manager whose roster gives it the setup's worktree. */
+async function bringBackOf(s: ReturnType<typeof setup>) {
+  const { AgentManager } = await import("../../src/agents/AgentManager");
+  const { Recorder } = await import("../../src/events/events");
+  const agents = new AgentManager(new Recorder(), { launch: { workspaceFolder: s.repo, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
+  agents.setRoster([{ name: "a", command: process.execPath, args: [], env: {}, worktree: { branch: "sidekicks/a", root: path.join(s.dir, "wt") } }]);
+  return agents.worktreeBringBack("a")!;
+}
+
 test("the review lists the branch's changes from the merge-base: added, modified, deleted, renamed, committed and uncommitted, with the base's text", async () => {
   const s = setup();
   try {
@@ -209,11 +218,7 @@ test("the agent's uncommitted work refuses the apply until committed on its bran
 test("through the agent manager: the refusals are sentences saying what to do, and nothing is applied while the agent answers", async () => {
   const s = setup();
   try {
-    const { AgentManager } = await import("../../src/agents/AgentManager");
-    const { Recorder } = await import("../../src/events/events");
-    const agents = new AgentManager(new Recorder(), { launch: { workspaceFolder: s.repo, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
-    agents.setRoster([{ name: "a", command: process.execPath, args: [], env: {}, worktree: { branch: "sidekicks/a", root: path.join(s.dir, "wt") } }]);
-    const bringBack = agents.worktreeBringBack("a")!;
+    const bringBack = await bringBackOf(s);
     writeFileSync(path.join(s.tree, "a.txt"), "by the agent\n");
     s.commit(s.tree, "agent work");
     const { status, changes } = await bringBack.changes();
@@ -237,11 +242,7 @@ test("checkApply refuses before the agent's uncommitted work is committed: the u
   // A tryout was asked "Commit Them First", got a commit on the agent's branch, and only then the refusal.
   const s = setup();
   try {
-    const { AgentManager } = await import("../../src/agents/AgentManager");
-    const { Recorder } = await import("../../src/events/events");
-    const agents = new AgentManager(new Recorder(), { launch: { workspaceFolder: s.repo, nodePath: process.execPath, demoAgentPath: "", env: process.env } });
-    agents.setRoster([{ name: "a", command: process.execPath, args: [], env: {}, worktree: { branch: "sidekicks/a", root: path.join(s.dir, "wt") } }]);
-    const bringBack = agents.worktreeBringBack("a")!;
+    const bringBack = await bringBackOf(s);
     const tip = () => git(s.tree, "rev-parse", "HEAD").trim();
     const before = tip();
     writeFileSync(path.join(s.tree, "c.txt"), "the agent's, not committed\n");
