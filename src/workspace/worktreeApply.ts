@@ -220,10 +220,9 @@ async function conflicted(program: string, folder: string): Promise<string[]> {
  * agent's uncommitted work is committed for the apply (a tryout got a commit on the agent's branch, then the refusal):
  * a merge or rebase under way, staged changes in the main worktree, or uncommitted ones where the apply writes (the
  * branch's changes and `pending`, the agent's uncommitted paths relative to its worktree, still to be committed).
- * @returns the paths the branch's commits write, relative to the repository
  * @throws ApplyProblem `inProgress`, `mainStaged`, `mainDirty`
  */
-export async function applyRefusal(req: ApplyRequest, pending: readonly string[] = []): Promise<string[]> {
+export async function applyRefusal(req: ApplyRequest, pending: readonly string[] = []): Promise<void> {
   const program = req.git ?? "git";
   for (const folder of req.mode === "rebase" ? [req.repository, req.worktree] : [req.repository]) {
     const operation = await operationInProgress(program, folder);
@@ -235,7 +234,6 @@ export async function applyRefusal(req: ApplyRequest, pending: readonly string[]
   const all = [...writes, ...pending];
   const overlap = main.paths.filter((p) => all.some((w) => w === p || w.startsWith(p.endsWith("/") ? p : `${p}/`)));
   if (overlap.length > 0) throw new ApplyProblem("mainDirty", { repository: req.repository, paths: overlap.join("\n") });
-  return writes;
 }
 
 /**

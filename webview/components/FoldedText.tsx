@@ -4,7 +4,7 @@
  * text itself is never cut: what was sent, copied or exported is the whole of it; only the view folds.
  */
 import * as l10n from "@vscode/l10n";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Markdown } from "./Markdown";
 
 /** A text is folded when it has more lines than this, or more characters than `FOLD_CHARS`. */
@@ -58,8 +58,10 @@ export function FoldedText({ text }: { text: string }) {
     folded.current = false;
     root.current?.scrollIntoView({ block: "nearest" });
   }, [open]);
-  if (!foldsText(text)) return <Markdown text={text} streaming={false} />;
-  const { head, lines } = foldedHead(text);
+  // Once per text, not per render: a pasted 2 MB log is split into lines once.
+  const fold = useMemo(() => (foldsText(text) ? foldedHead(text) : undefined), [text]);
+  if (!fold) return <Markdown text={text} streaming={false} />;
+  const { head, lines } = fold;
   const toggle = () => {
     folded.current = open;
     setOpen(!open);
