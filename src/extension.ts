@@ -48,6 +48,11 @@ export interface SidekicksTestApi {
   ready(): Promise<void>;
   /** The Agents view's items as VS Code shows them (label, description, tooltip, contextValue). */
   agents(): AgentItemSnapshot[];
+  /**
+   * Resolves once the start-of-turn snapshot of every turn running now is taken: in git the prompt does not wait for
+   * it, and a scripted agent that writes at once may beat it (its files' earlier texts are then unknown, "late").
+   */
+  turnsSnapshotted(): Promise<void>;
 }
 
 let app: SidekicksApp | undefined;
@@ -147,6 +152,11 @@ export function activate(context: vscode.ExtensionContext): { testing?: Sidekick
         return saved?.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
       },
       agents: () => agentUi.snapshot(),
+      turnsSnapshotted: async () => {
+        const current = await ready;
+        if (!current) throw new Error("Sidekicks did not start.");
+        await current.turnsSnapshotted();
+      },
       ready: async () => void (await started),
     },
   };

@@ -152,7 +152,13 @@ export function hostEditorActions(host: HostConnection): EditorActions {
         }
         if (r.applied === 0 && r.opened === 0) throw new Error(l10n.t("Your folder already has every change of this answer."));
         const files = r.applied === 1 ? l10n.t("1 file") : l10n.t("{0} files", r.applied);
-        said = r.opened > 0 ? l10n.t("Applied to your folder: {0}; {1} opened in the merge editor to complete there.", files, r.opened) : l10n.t("Applied to your folder: {0}.", files);
+        // Only conflicts: said as such, not as "Applied to your folder: 0 files" (a screenshot read so).
+        said =
+          r.opened === 0
+            ? l10n.t("Applied to your folder: {0}.", files)
+            : r.applied === 0
+              ? l10n.t("Nothing applied yet: {0} opened in the merge editor to complete there.", r.opened === 1 ? l10n.t("1 file") : l10n.t("{0} files", r.opened))
+              : l10n.t("Applied to your folder: {0}; {1} opened in the merge editor to complete there.", files, r.opened);
         return true;
       });
       if (said) refusals.report(said);

@@ -201,6 +201,11 @@ export class SidekicksApp {
     return this.settleFileEvents?.(folder) ?? Promise.resolve(false);
   }
 
+  /** Resolves once the start-of-turn snapshot of every running turn is taken (the test API's sync point). */
+  async turnsSnapshotted(): Promise<void> {
+    await this.parts.history.current?.files.snapshotted();
+  }
+
   /**
    * The user saved a document in the editor (`onDidSaveTextDocument`; `file` absolute, `text` what was saved): a
    * running turn does not list it as its agent's change while it holds that text.

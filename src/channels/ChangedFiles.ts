@@ -35,6 +35,11 @@ export class ChangedFiles {
     this.ports.files.saved(file, text);
   }
 
+  /** Resolves once the start-of-turn snapshot of every turn running now is taken (tests: `SidekicksTestApi`). */
+  snapshotted(): Promise<void> {
+    return this.ports.files.allSnapshotted();
+  }
+
   /**
    * The two sides of a changed file's diff: its text from before the turn of `messageId`, and its text now (`""` once
    * deleted). Undefined when the file is not in that turn's list or its earlier text is not known.

@@ -154,6 +154,11 @@ export class TurnFiles {
     prompt.startedAt = Date.now();
   }
 
+  /** Resolves when the start-of-turn snapshots of every turn running now are complete (a test's sync point). */
+  async allSnapshotted(): Promise<void> {
+    await Promise.all([...this.turns.values()].map(async (t) => (await t.baseline).ready));
+  }
+
   /** Resolves when the start-of-turn snapshot of turn `turnId` is complete (for tests and benches: no prompt waits for it). */
   async snapshotted(turnId: string): Promise<void> {
     await (await this.turns.get(turnId)?.baseline)?.ready;

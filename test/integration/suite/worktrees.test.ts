@@ -30,6 +30,7 @@ import { poll } from "./poll";
 
 interface SidekicksTestApi {
   webview<M extends keyof HostRequests>(method: M, params: HostRequests[M][0]): Promise<HostRequests[M][1]>;
+  turnsSnapshotted(): Promise<void>;
 }
 
 const FIRST = "the user's first line\n";
@@ -83,6 +84,10 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
     const entry = (agent: "alpha" | "beta") => {
       const script = {
         prompt: [
+          // The turn's snapshot first (in git the prompt does not wait for it; under load an agent that writes at
+          // once beat it twice, and the answer's file had no earlier text): the test writes the go file after it.
+          { chunk: "starting. " },
+          { untilFile: { path: path.join(root, "go"), includes: "go" } },
           { appendFile: { path: "shared.txt", text: line(agent) } },
           // Both at work at once: each waits for the other's line in the other's worktree.
           { untilFile: { path: path.join(root, other[agent], "shared.txt"), includes: line(other[agent]) } },
@@ -97,6 +102,10 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
     await poll("#general to show alpha and beta", async () => ((await text(".channel-header"))?.match(/alpha|beta/g)?.length ?? 0) >= 2 || undefined);
 
     assert.equal((await kept.api.webview("test/compose", { text: "@alpha @beta add your line to shared.txt" })).sent, true);
+    const started = async (n: number) => (await text(`.history > .message:nth-last-child(${n}) .message-body`))?.includes("starting.");
+    await poll("both agents at work", async () => ((await started(1)) && (await started(2))) || undefined, 60_000);
+    await kept.api.turnsSnapshotted();
+    writeFileSync(path.join(root, "go"), "go");
     const finished = async (n: number) => (await attribute(`.history > .message:nth-last-child(${n})`, "data-author")) === "agent" && (await attribute(`.history > .message:nth-last-child(${n})`, "data-status")) === "done";
     await poll("both answers, finished", async () => ((await finished(1)) && (await finished(2))) || undefined, 60_000);
 
@@ -141,6 +150,7 @@ describe("a git worktree per agent: two agents edit one file side by side; one a
     await workbenchVisible(".merge-editor .monaco-editor .view-lines");
     await screenshot("worktrees-answer-merge-editor");
     assert.equal(userFile(), FIRST + line("alpha"), "the user's file as it was: no conflict markers written");
+    await poll("the card's note for conflicts only", async () => /^Nothing applied yet: 1 file opened in the merge editor to complete there\.$/.test((await text(".action-note"))?.trim() ?? "") || undefined);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     // Back to the committed file for the whole-branch apply below.
     git(folder, "checkout", "--", "shared.txt");
