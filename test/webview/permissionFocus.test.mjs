@@ -57,6 +57,12 @@ describe("permission/focus", () => {
     assert.deepEqual(await focused(page), { option: "reject", request: "r-old" });
     await page.keyboard.press("ArrowLeft");
     assert.deepEqual(await focused(page), { option: "allow", request: "r-old" });
+    // Home and End to the first and the last option (a tryout's Home on Reject stayed there; the history's own Home
+    // would go to its first message).
+    await page.keyboard.press("End");
+    assert.deepEqual(await focused(page), { option: "reject", request: "r-old" });
+    await page.keyboard.press("Home");
+    assert.deepEqual(await focused(page), { option: "allow", request: "r-old" });
     await page.keyboard.press("Enter");
     assert.deepEqual(await host.waitForRequests("permission/answer"), [{ requestId: "r-old", optionId: "allow" }]);
     assert.deepEqual(await view.problems(), []);

@@ -159,16 +159,18 @@ function SidekicksRule(props: { part: PermissionPart; agent: string; choose: (op
 }
 
 /**
- * Left/Right (and Up/Down) move the focus between a card's option buttons, as in a toolbar; Tab still goes through
- * them. A trial found only Tab moved between "Allow once" and "Reject".
+ * Left/Right (and Up/Down) move the focus between a card's option buttons, as in a toolbar, Home and End to the first
+ * and the last; Tab still goes through them. A trial found only Tab moved between "Allow once" and "Reject".
  */
 function moveBetweenOptions(event: KeyboardEvent): void {
   const step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1 : event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 0;
-  if (step === 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const edge = event.key === "Home" || event.key === "End";
+  if ((step === 0 && !edge) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
   const buttons = [...(event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>("button:not([disabled])")];
   const at = buttons.indexOf(event.target as HTMLButtonElement);
   if (at < 0) return;
   event.preventDefault();
   event.stopPropagation();
-  buttons[(at + step + buttons.length) % buttons.length]?.focus();
+  const to = edge ? (event.key === "Home" ? 0 : buttons.length - 1) : (at + step + buttons.length) % buttons.length;
+  buttons[to]?.focus();
 }
